@@ -1,0 +1,76 @@
+//! The seam between the agent core and a front end (Discord, the terminal): the events of a
+//! streamed turn, and the few things the core asks of a front end.
+
+use tokio::sync::mpsc;
+
+use crate::{claude::BoxFuture, mcp::embed::Embed};
+
+/// Something that happened during a turn, in order, for the front end to render.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum TurnEvent {
+    /// Text streamed from the model.
+    TextDelta(String),
+    /// The model called a tool; `label` is the display form (STR-8).
+    ToolUse {
+        /// Tool use id.
+        id: String,
+        /// Display label, e.g. `Read(reminders/foo.md)`.
+        label: String,
+    },
+    /// The permission system refused that tool call.
+    ToolDenied {
+        /// Tool use id.
+        id: String,
+    },
+    /// The tool ran and reported an error.
+    ToolFailed {
+        /// Tool use id.
+        id: String,
+    },
+    /// The CLI started compacting the context (`pre_tokens` when known).
+    Compacting {
+        /// Context size before compaction.
+        pre_tokens: Option<u64>,
+    },
+    /// Compaction finished.
+    Compacted {
+        /// Context size before compaction.
+        pre_tokens: Option<u64>,
+        /// How long it took.
+        seconds: u64,
+    },
+    /// A short note for the owner (e.g. `catching up on background activity...`).
+    Notice(String),
+}
+
+/// The sending half of a turn's event stream.
+pub type TurnSink = mpsc::UnboundedSender<TurnEvent>;
+
+/// The owner's answer to a tool-approval request (PRM-4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Approval {
+    /// Run it this once.
+    AllowOnce,
+    /// Run it, and allow this tool for the rest of the session.
+    AllowAlways,
+    /// Refuse it.
+    Deny,
+    /// Nobody answered in time.
+    TimedOut,
+}
+
+/// Why a front end could not deliver something.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct FrontEndError(pub String);
+
+/// What the agent core needs from a front end.
+pub trait FrontEnd: Send + Sync {
+    /// Shows an embed to the owner (MCP-1/2). Returns the sent message's id where the front
+    /// end has one (Discord), for reply tracking.
+    fn send_embed(&self, embed: Embed) -> BoxFuture<'_, Result<Option<u64>, FrontEndError>>;
+
+    /// Asks the owner to approve a tool call shown as `label` (PRM-4).
+    fn ask_approval(&self, label: String) -> BoxFuture<'_, Approval>;
+}

@@ -1,0 +1,576 @@
+//! Typed messages read from the CLI's stdout (everything except `control_*` frames).
+//!
+//! Parsing is tolerant: unknown keys are ignored, missing optional keys default, and unknown
+//! message types or system subtypes are kept as [`Message::Unknown`] / [`SystemMessage::Other`]
+//! so a newer CLI never breaks a turn.
+
+use serde::Deserialize;
+use serde_json::Value;
+
+/// One message from the CLI's stdout.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Message {
+    /// `type: "system"` frames: init, compaction, status, retries, …
+    System(SystemMessage),
+    /// One assistant content block (the CLI writes one frame per block).
+    Assistant(AssistantMessage),
+    /// Tool results and synthetic user messages entering the history.
+    User(UserMessage),
+    /// The end of a turn.
+    Result(ResultMessage),
+    /// A raw Anthropic streaming event (`--include-partial-messages`).
+    StreamEvent(StreamEvent),
+    /// A message type this driver does not know; consumers log and skip it.
+    Unknown {
+        /// The `type` field, or an empty string.
+        kind: String,
+        /// The whole frame.
+        raw: Value,
+    },
+}
+
+impl Message {
+    /// Builds a typed message from one parsed stdout frame.
+    pub fn from_value(value: Value) -> Self {
+        let kind = value
+            .get("type")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        let parsed = match kind.as_str() {
+            "system" => Some(Self::System(SystemMessage::from_value(&value))),
+            "assistant" => AssistantMessage::from_value(&value).map(Self::Assistant),
+            "user" => Some(Self::User(UserMessage::from_value(&value))),
+            "result" => serde_json::from_value::<ResultMessage>(value.clone())
+                .ok()
+                .map(Self::Result),
+            "stream_event" => value
+                .get("event")
+                .map(|event| Self::StreamEvent(StreamEvent::from_value(event))),
+            _ => None,
+        };
+        parsed.unwrap_or(Self::Unknown { kind, raw: value })
+    }
+
+    /// The session id the frame carries, if any.
+    pub fn session_id(&self) -> Option<&str> {
+        match self {
+            Self::System(SystemMessage::Init(init)) => Some(&init.session_id),
+            Self::System(SystemMessage::CompactBoundary(boundary)) => Some(&boundary.session_id),
+            Self::Assistant(message) => message.session_id.as_deref(),
+            Self::Result(result) => Some(&result.session_id),
+            _ => None,
+        }
+    }
+}
+
+/// `type: "system"` frames by subtype.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum SystemMessage {
+    /// Emitted at the start of every turn.
+    Init(InitInfo),
+    /// A compaction finished; the history before it is summarised.
+    CompactBoundary(CompactBoundary),
+    /// `status` frames: `requesting`, `compacting`, permission-mode changes.
+    Status {
+        /// The new status (`"compacting"`, `"requesting"`), or `None` when a phase ended.
+        status: Option<String>,
+        /// `"success"` when a compaction just finished.
+        compact_result: Option<String>,
+    },
+    /// An API call is being retried.
+    ApiRetry {
+        /// Attempt number.
+        attempt: u64,
+        /// HTTP status of the failure, if any.
+        error_status: Option<u64>,
+    },
+    /// Any other subtype.
+    Other {
+        /// The subtype string.
+        subtype: String,
+        /// The whole frame.
+        raw: Value,
+    },
+}
+
+/// Fields of `system/init` that the bot uses.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+#[serde(default)]
+pub struct InitInfo {
+    /// The session id of this turn.
+    pub session_id: String,
+    /// Model name as the CLI reports it.
+    pub model: String,
+    /// Names of the tools offered to the model.
+    pub tools: Vec<String>,
+    /// Permission mode in effect.
+    #[serde(rename = "permissionMode")]
+    pub permission_mode: String,
+    /// Working directory of the CLI.
+    pub cwd: String,
+    /// Version of the CLI (`2.1.197`).
+    pub claude_code_version: String,
+    /// MCP servers and their connection status.
+    pub mcp_servers: Vec<McpServerStatus>,
+}
+
+/// One entry of `system/init.mcp_servers`.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+#[serde(default)]
+pub struct McpServerStatus {
+    /// Server name (`discord`).
+    pub name: String,
+    /// `connected`, `failed`, …
+    pub status: String,
+}
+
+/// `system/compact_boundary`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CompactBoundary {
+    /// The session id (unchanged by compaction in CLI 2.1.197).
+    pub session_id: String,
+    /// `manual` or `auto`.
+    pub trigger: String,
+    /// Context size before compaction, in tokens.
+    pub pre_tokens: Option<u64>,
+}
+
+impl SystemMessage {
+    fn from_value(value: &Value) -> Self {
+        let subtype = str_field(value, "subtype").unwrap_or_default();
+        match subtype.as_str() {
+            "init" => serde_json::from_value(value.clone())
+                .map(Self::Init)
+                .unwrap_or_else(|_| Self::Other {
+                    subtype,
+                    raw: value.clone(),
+                }),
+            "compact_boundary" => {
+                let metadata = value.get("compact_metadata");
+                Self::CompactBoundary(CompactBoundary {
+                    session_id: str_field(value, "session_id").unwrap_or_default(),
+                    trigger: metadata
+                        .and_then(|m| str_field(m, "trigger"))
+                        .unwrap_or_default(),
+                    pre_tokens: metadata
+                        .and_then(|m| m.get("pre_tokens"))
+                        .and_then(Value::as_u64),
+                })
+            }
+            "status" => Self::Status {
+                status: str_field(value, "status"),
+                compact_result: str_field(value, "compact_result"),
+            },
+            "api_retry" => Self::ApiRetry {
+                attempt: value.get("attempt").and_then(Value::as_u64).unwrap_or(0),
+                error_status: value.get("error_status").and_then(Value::as_u64),
+            },
+            _ => Self::Other {
+                subtype,
+                raw: value.clone(),
+            },
+        }
+    }
+}
+
+/// One assistant frame (one content block of an API message).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AssistantMessage {
+    /// The API message id; frames of one API message share it.
+    pub message_id: String,
+    /// Model name, `<synthetic>` for local errors and commands.
+    pub model: String,
+    /// The content blocks (normally exactly one).
+    pub content: Vec<ContentBlock>,
+    /// Error kind of a synthetic API-error message (`server_error`, `authentication_failed`).
+    pub error: Option<String>,
+    /// Set when the message belongs to a sub-agent's tool call.
+    pub parent_tool_use_id: Option<String>,
+    /// Session id of the frame.
+    pub session_id: Option<String>,
+}
+
+impl AssistantMessage {
+    fn from_value(value: &Value) -> Option<Self> {
+        let message = value.get("message")?;
+        Some(Self {
+            message_id: str_field(message, "id").unwrap_or_default(),
+            model: str_field(message, "model").unwrap_or_default(),
+            content: ContentBlock::list(message.get("content")),
+            error: str_field(value, "error"),
+            parent_tool_use_id: str_field(value, "parent_tool_use_id"),
+            session_id: str_field(value, "session_id"),
+        })
+    }
+
+    /// All text blocks joined with newlines.
+    pub fn text(&self) -> String {
+        let parts: Vec<&str> = self
+            .content
+            .iter()
+            .filter_map(|block| match block {
+                ContentBlock::Text { text } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect();
+        parts.join("\n")
+    }
+}
+
+/// A user frame: tool results, synthetic messages and replays of local commands.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UserMessage {
+    /// The content blocks (string content becomes one text block).
+    pub content: Vec<ContentBlock>,
+    /// Injected by the CLI itself (stop-hook feedback, compaction summary).
+    pub is_synthetic: bool,
+    /// Output of a local command (`<local-command-stdout>…`).
+    pub is_replay: bool,
+    /// Set when the message belongs to a sub-agent's tool call.
+    pub parent_tool_use_id: Option<String>,
+}
+
+impl UserMessage {
+    fn from_value(value: &Value) -> Self {
+        Self {
+            content: ContentBlock::list(value.get("message").and_then(|m| m.get("content"))),
+            is_synthetic: value
+                .get("isSynthetic")
+                .and_then(Value::as_bool)
+                .unwrap_or(false),
+            is_replay: value
+                .get("isReplay")
+                .and_then(Value::as_bool)
+                .unwrap_or(false),
+            parent_tool_use_id: str_field(value, "parent_tool_use_id"),
+        }
+    }
+
+    /// All text blocks joined with newlines.
+    pub fn text(&self) -> String {
+        let parts: Vec<&str> = self
+            .content
+            .iter()
+            .filter_map(|block| match block {
+                ContentBlock::Text { text } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect();
+        parts.join("\n")
+    }
+}
+
+/// A content block of an assistant or user message.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum ContentBlock {
+    /// Plain text.
+    Text {
+        /// The text.
+        text: String,
+    },
+    /// Extended thinking.
+    Thinking {
+        /// The thinking text (may be empty when redacted).
+        thinking: String,
+    },
+    /// A tool call by the model.
+    ToolUse {
+        /// Tool use id (`toolu_…`).
+        id: String,
+        /// Tool name (`Bash`, `mcp__discord__discord_embed`).
+        name: String,
+        /// The tool input.
+        input: Value,
+    },
+    /// The result of a tool call.
+    ToolResult {
+        /// The tool use this answers.
+        tool_use_id: String,
+        /// String or block-list content.
+        content: Value,
+        /// Whether the tool failed or was denied.
+        is_error: bool,
+    },
+    /// Any other block type, kept raw.
+    Other(Value),
+}
+
+impl ContentBlock {
+    fn list(content: Option<&Value>) -> Vec<Self> {
+        match content {
+            Some(Value::String(text)) => vec![Self::Text { text: text.clone() }],
+            Some(Value::Array(blocks)) => blocks.iter().map(Self::from_value).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    fn from_value(block: &Value) -> Self {
+        match block.get("type").and_then(Value::as_str) {
+            Some("text") => Self::Text {
+                text: str_field(block, "text").unwrap_or_default(),
+            },
+            Some("thinking") => Self::Thinking {
+                thinking: str_field(block, "thinking").unwrap_or_default(),
+            },
+            Some("tool_use") => Self::ToolUse {
+                id: str_field(block, "id").unwrap_or_default(),
+                name: str_field(block, "name").unwrap_or_default(),
+                input: block.get("input").cloned().unwrap_or(Value::Null),
+            },
+            Some("tool_result") => Self::ToolResult {
+                tool_use_id: str_field(block, "tool_use_id").unwrap_or_default(),
+                content: block.get("content").cloned().unwrap_or(Value::Null),
+                is_error: block
+                    .get("is_error")
+                    .and_then(Value::as_bool)
+                    .unwrap_or(false),
+            },
+            _ => Self::Other(block.clone()),
+        }
+    }
+}
+
+/// The `result` frame that ends every turn.
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(default)]
+pub struct ResultMessage {
+    /// `success`, `error_during_execution`, `error_max_turns`, …
+    pub subtype: String,
+    /// Whether the turn failed; test this, not `subtype` (API errors are `success` + error).
+    pub is_error: bool,
+    /// Final text (absent on error subtypes).
+    pub result: Option<String>,
+    /// Session id at the end of the turn.
+    pub session_id: String,
+    /// Model calls made in the turn.
+    pub num_turns: u64,
+    /// Wall time of the turn.
+    pub duration_ms: u64,
+    /// Cumulative cost of this CLI process.
+    pub total_cost_usd: Option<f64>,
+    /// Token usage of this turn.
+    pub usage: Option<Usage>,
+    /// HTTP status of an API failure.
+    pub api_error_status: Option<u64>,
+    /// Why the turn ended (`completed`, `aborted_streaming`, `aborted_tools`, …).
+    pub terminal_reason: Option<String>,
+    /// Error details on error subtypes.
+    pub errors: Vec<String>,
+    /// Tools the permission system refused during the turn.
+    pub permission_denials: Vec<PermissionDenial>,
+}
+
+impl ResultMessage {
+    /// A short human description of a failed turn.
+    pub fn error_summary(&self) -> String {
+        if let Some(text) = self.result.as_deref().filter(|t| !t.is_empty()) {
+            return text.to_owned();
+        }
+        if let Some(first) = self.errors.first() {
+            return first.clone();
+        }
+        format!("turn ended with {}", self.subtype)
+    }
+
+    /// Whether the turn was ended by an interrupt.
+    pub fn was_interrupted(&self) -> bool {
+        matches!(
+            self.terminal_reason.as_deref(),
+            Some("aborted_streaming" | "aborted_tools")
+        )
+    }
+}
+
+/// Token usage reported in a result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(default)]
+pub struct Usage {
+    /// Input tokens of the last request (the context size).
+    pub input_tokens: u64,
+    /// Output tokens.
+    pub output_tokens: u64,
+    /// Tokens read from the prompt cache.
+    pub cache_read_input_tokens: u64,
+    /// Tokens written to the prompt cache.
+    pub cache_creation_input_tokens: u64,
+}
+
+/// One entry of `result.permission_denials`.
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(default)]
+pub struct PermissionDenial {
+    /// Denied tool.
+    pub tool_name: String,
+    /// The denied call.
+    pub tool_use_id: String,
+}
+
+/// A raw Anthropic streaming event, reduced to what the bot renders.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum StreamEvent {
+    /// A new API message starts; carries the context size in tokens.
+    MessageStart {
+        /// `usage.input_tokens` of the request.
+        input_tokens: Option<u64>,
+    },
+    /// A content block starts.
+    BlockStart {
+        /// Block index within the message.
+        index: u64,
+        /// `text`, `thinking`, `tool_use`, …
+        kind: String,
+        /// Tool name for `tool_use` blocks.
+        tool_name: Option<String>,
+    },
+    /// Text appended to a text block.
+    TextDelta {
+        /// Block index.
+        index: u64,
+        /// The new text.
+        text: String,
+    },
+    /// Text appended to a thinking block.
+    ThinkingDelta {
+        /// Block index.
+        index: u64,
+    },
+    /// Partial tool input JSON.
+    InputJsonDelta {
+        /// Block index.
+        index: u64,
+    },
+    /// A content block ended.
+    BlockStop {
+        /// Block index.
+        index: u64,
+    },
+    /// Stop reason and final usage of the API message.
+    MessageDelta {
+        /// `end_turn`, `tool_use`, …
+        stop_reason: Option<String>,
+    },
+    /// The API message ended.
+    MessageStop,
+    /// Any other event.
+    Other,
+}
+
+impl StreamEvent {
+    fn from_value(event: &Value) -> Self {
+        let index = || event.get("index").and_then(Value::as_u64).unwrap_or(0);
+        match event.get("type").and_then(Value::as_str) {
+            Some("message_start") => Self::MessageStart {
+                input_tokens: event
+                    .pointer("/message/usage/input_tokens")
+                    .and_then(Value::as_u64),
+            },
+            Some("content_block_start") => {
+                let block = event.get("content_block");
+                Self::BlockStart {
+                    index: index(),
+                    kind: block.and_then(|b| str_field(b, "type")).unwrap_or_default(),
+                    tool_name: block.and_then(|b| str_field(b, "name")),
+                }
+            }
+            Some("content_block_delta") => {
+                let delta = event.get("delta");
+                match delta.and_then(|d| d.get("type")).and_then(Value::as_str) {
+                    Some("text_delta") => Self::TextDelta {
+                        index: index(),
+                        text: delta.and_then(|d| str_field(d, "text")).unwrap_or_default(),
+                    },
+                    Some("thinking_delta") => Self::ThinkingDelta { index: index() },
+                    Some("input_json_delta") => Self::InputJsonDelta { index: index() },
+                    _ => Self::Other,
+                }
+            }
+            Some("content_block_stop") => Self::BlockStop { index: index() },
+            Some("message_delta") => Self::MessageDelta {
+                stop_reason: event.get("delta").and_then(|d| str_field(d, "stop_reason")),
+            },
+            Some("message_stop") => Self::MessageStop,
+            _ => Self::Other,
+        }
+    }
+}
+
+fn str_field(value: &Value, key: &str) -> Option<String> {
+    value.get(key).and_then(Value::as_str).map(str::to_owned)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn parses_result_with_api_error() {
+        let msg = Message::from_value(json!({
+            "type": "result", "subtype": "success", "is_error": true,
+            "api_error_status": 500, "result": "API Error: 500 boom",
+            "session_id": "s1", "num_turns": 1, "duration_ms": 5, "extra": {"x": 1}
+        }));
+        let Message::Result(result) = msg else {
+            panic!("not a result")
+        };
+        assert!(result.is_error);
+        assert_eq!(result.api_error_status, Some(500));
+        assert_eq!(result.error_summary(), "API Error: 500 boom");
+    }
+
+    #[test]
+    fn unknown_type_is_kept() {
+        let msg = Message::from_value(json!({"type": "rate_limit_event", "x": 1}));
+        assert!(matches!(msg, Message::Unknown { kind, .. } if kind == "rate_limit_event"));
+    }
+
+    #[test]
+    fn user_string_content_becomes_text_block() {
+        let msg = Message::from_value(json!({
+            "type": "user", "isReplay": true,
+            "message": {"role": "user", "content": "<local-command-stdout>hi</local-command-stdout>"}
+        }));
+        let Message::User(user) = msg else {
+            panic!("not a user")
+        };
+        assert!(user.is_replay);
+        assert!(user.text().contains("hi"));
+    }
+
+    #[test]
+    fn compact_boundary_carries_pre_tokens() {
+        let msg = Message::from_value(json!({
+            "type": "system", "subtype": "compact_boundary", "session_id": "s",
+            "compact_metadata": {"trigger": "auto", "pre_tokens": 90102}
+        }));
+        assert_eq!(
+            msg,
+            Message::System(SystemMessage::CompactBoundary(CompactBoundary {
+                session_id: "s".into(),
+                trigger: "auto".into(),
+                pre_tokens: Some(90102),
+            }))
+        );
+    }
+
+    #[test]
+    fn text_delta_stream_event() {
+        let msg = Message::from_value(json!({
+            "type": "stream_event", "session_id": "s", "uuid": "u",
+            "event": {"type": "content_block_delta", "index": 0,
+                      "delta": {"type": "text_delta", "text": "Hel"}}
+        }));
+        assert_eq!(
+            msg,
+            Message::StreamEvent(StreamEvent::TextDelta {
+                index: 0,
+                text: "Hel".into()
+            })
+        );
+    }
+}

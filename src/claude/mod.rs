@@ -1,0 +1,30 @@
+//! The Claude Code CLI driver: spawns `claude` with stream-json I/O and speaks its control
+//! protocol (initialize, permissions, hooks, in-process MCP), with no SDK in between.
+//!
+//! Lifecycle of a [`ClaudeClient`]: [`ClaudeClient::connect`] spawns the process in the session's
+//! working directory and completes `initialize` while already serving the CLI's own requests;
+//! [`ClaudeClient::send`] writes a prompt and [`ClaudeClient::recv`] yields the turn's frames up
+//! to its [`ResultMessage`]; [`ClaudeClient::disconnect`] closes stdin, lets the CLI finish,
+//! and kills it after a grace period. Dropping a client kills its process.
+
+mod client;
+pub mod control;
+mod error;
+mod message;
+mod options;
+mod process;
+mod session_id;
+mod transport;
+
+pub use client::{ClaudeClient, ClientHandle, ImageAttachment, UserContent};
+pub use control::{
+    BoxFuture, ControlHandlers, HookCallback, HookEvent, HookOutput, HookRegistration,
+    McpMessageHandler, PermissionDecision, PermissionHandler, PermissionRequest,
+};
+pub use error::ClaudeError;
+pub use message::{
+    AssistantMessage, CompactBoundary, ContentBlock, InitInfo, McpServerStatus, Message,
+    PermissionDenial, ResultMessage, StreamEvent, SystemMessage, Usage, UserMessage,
+};
+pub use options::{ClientOptions, McpServerConfig, PermissionMode, SystemPrompt, Thinking};
+pub use session_id::{InvalidSessionId, SessionId};

@@ -1,0 +1,311 @@
+//! Client options and how they become CLI arguments.
+
+use std::{collections::BTreeMap, path::PathBuf};
+
+use serde_json::{Map, Value, json};
+
+use super::SessionId;
+
+/// How the system prompt is built.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum SystemPrompt {
+    /// No system prompt beyond the CLI's one-line default (`--system-prompt ""`).
+    #[default]
+    Empty,
+    /// Replace the Claude Code prompt with this text.
+    Custom(String),
+    /// The full Claude Code prompt, with optional text appended (`--append-system-prompt`).
+    Preset {
+        /// Text appended to the preset.
+        append: Option<String>,
+    },
+}
+
+/// Extended-thinking configuration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Thinking {
+    /// Thinking disabled.
+    Off,
+    /// Let the model decide (the CLI's default for current models).
+    #[default]
+    Adaptive,
+    /// A fixed budget of thinking tokens.
+    Budget(u32),
+}
+
+impl Thinking {
+    /// Parses `off`, `adaptive` or a positive integer budget (AGT-10).
+    pub fn parse(raw: &str) -> Option<Self> {
+        let raw = raw.trim().to_ascii_lowercase();
+        match raw.as_str() {
+            "off" | "false" => Some(Self::Off),
+            "adaptive" | "true" => Some(Self::Adaptive),
+            _ => raw.parse::<u32>().ok().filter(|n| *n > 0).map(Self::Budget),
+        }
+    }
+}
+
+impl std::fmt::Display for Thinking {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Off => f.write_str("off"),
+            Self::Adaptive => f.write_str("adaptive"),
+            Self::Budget(n) => write!(f, "{n}"),
+        }
+    }
+}
+
+/// CLI permission modes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PermissionMode {
+    /// Ask (through `can_use_tool`) for anything not allowed by rules.
+    #[default]
+    Default,
+    /// Auto-approve file edits.
+    AcceptEdits,
+    /// Plan mode.
+    Plan,
+    /// Approve everything (refused by the CLI when running as root).
+    BypassPermissions,
+    /// Deny anything not allowed by rules.
+    DontAsk,
+}
+
+impl PermissionMode {
+    /// The mode name on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Default => "default",
+            Self::AcceptEdits => "acceptEdits",
+            Self::Plan => "plan",
+            Self::BypassPermissions => "bypassPermissions",
+            Self::DontAsk => "dontAsk",
+        }
+    }
+
+    /// Parses a mode name (case-sensitive, as the CLI spells it).
+    pub fn parse(raw: &str) -> Option<Self> {
+        [
+            Self::Default,
+            Self::AcceptEdits,
+            Self::Plan,
+            Self::BypassPermissions,
+            Self::DontAsk,
+        ]
+        .into_iter()
+        .find(|mode| mode.as_str() == raw.trim())
+    }
+}
+
+/// An MCP server entry of `--mcp-config`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum McpServerConfig {
+    /// An in-process server served through `mcp_message` (see [`super::ControlHandlers`]).
+    Sdk,
+    /// A remote streamable-HTTP server.
+    Http {
+        /// The server URL.
+        url: String,
+    },
+}
+
+/// Everything needed to start one CLI process.
+#[derive(Debug, Clone, Default)]
+pub struct ClientOptions {
+    /// The `claude` executable.
+    pub cli_path: PathBuf,
+    /// Working directory; sessions belong to it, so keep it stable per session.
+    pub cwd: PathBuf,
+    /// System prompt.
+    pub system_prompt: SystemPrompt,
+    /// Model name or alias; `None` = CLI default.
+    pub model: Option<String>,
+    /// Permission mode passed at launch.
+    pub permission_mode: Option<PermissionMode>,
+    /// Resume this session.
+    pub resume: Option<SessionId>,
+    /// With `resume`: branch into a new session instead of continuing it.
+    pub fork_session: bool,
+    /// Fix the id of a new session or of a fork.
+    pub session_id: Option<SessionId>,
+    /// Tool rules that are auto-approved (`--allowedTools`).
+    pub allowed_tools: Vec<String>,
+    /// Tools removed from the model's tool set (`--disallowedTools`).
+    pub disallowed_tools: Vec<String>,
+    /// MCP servers by name.
+    pub mcp_servers: BTreeMap<String, McpServerConfig>,
+    /// Setting sources to load (`project`); `None` = the CLI's default (user, project, local).
+    pub setting_sources: Option<Vec<String>>,
+    /// Sub-agent definitions, sent in `initialize.agents`.
+    pub agents: Option<Value>,
+    /// Thinking configuration; `None` = CLI default.
+    pub thinking: Option<Thinking>,
+    /// Emit `stream_event` frames with partial deltas.
+    pub include_partial_messages: bool,
+    /// Stop after this many model calls in one turn.
+    pub max_turns: Option<u32>,
+    /// Extra environment variables for the child.
+    pub env: BTreeMap<String, String>,
+    /// Extra raw arguments, appended before `--input-format`.
+    pub extra_args: Vec<String>,
+}
+
+impl ClientOptions {
+    /// The command-line arguments (without the executable).
+    pub fn to_args(&self, has_permission_handler: bool) -> Vec<String> {
+        let mut args: Vec<String> = vec![
+            "--output-format".into(),
+            "stream-json".into(),
+            "--verbose".into(),
+        ];
+        match &self.system_prompt {
+            SystemPrompt::Empty => args.extend(["--system-prompt".into(), String::new()]),
+            SystemPrompt::Custom(text) => args.extend(["--system-prompt".into(), text.clone()]),
+            SystemPrompt::Preset { append: Some(text) } => {
+                args.extend(["--append-system-prompt".into(), text.clone()]);
+            }
+            SystemPrompt::Preset { append: None } => {}
+        }
+        if !self.allowed_tools.is_empty() {
+            args.extend(["--allowedTools".into(), self.allowed_tools.join(",")]);
+        }
+        if !self.disallowed_tools.is_empty() {
+            args.extend(["--disallowedTools".into(), self.disallowed_tools.join(",")]);
+        }
+        if let Some(max_turns) = self.max_turns {
+            args.extend(["--max-turns".into(), max_turns.to_string()]);
+        }
+        if let Some(model) = &self.model {
+            args.push(format!("--model={model}"));
+        }
+        if has_permission_handler {
+            args.extend(["--permission-prompt-tool".into(), "stdio".into()]);
+        }
+        if let Some(mode) = self.permission_mode {
+            args.extend(["--permission-mode".into(), mode.as_str().into()]);
+        }
+        if let Some(resume) = &self.resume {
+            args.push(format!("--resume={resume}"));
+            if self.fork_session {
+                args.push("--fork-session".into());
+            }
+        }
+        if let Some(session_id) = &self.session_id {
+            args.push(format!("--session-id={session_id}"));
+        }
+        if !self.mcp_servers.is_empty() {
+            args.extend(["--mcp-config".into(), self.mcp_config().to_string()]);
+        }
+        if self.include_partial_messages {
+            args.push("--include-partial-messages".into());
+        }
+        if let Some(sources) = &self.setting_sources {
+            args.push(format!("--setting-sources={}", sources.join(",")));
+        }
+        match self.thinking {
+            Some(Thinking::Off) => args.extend(["--thinking".into(), "disabled".into()]),
+            Some(Thinking::Adaptive) => args.extend(["--thinking".into(), "adaptive".into()]),
+            Some(Thinking::Budget(n)) => {
+                args.extend(["--max-thinking-tokens".into(), n.to_string()]);
+            }
+            None => {}
+        }
+        args.extend(self.extra_args.iter().cloned());
+        args.extend(["--input-format".into(), "stream-json".into()]);
+        args
+    }
+
+    fn mcp_config(&self) -> Value {
+        let servers: Map<String, Value> = self
+            .mcp_servers
+            .iter()
+            .map(|(name, config)| {
+                let entry = match config {
+                    McpServerConfig::Sdk => json!({"type": "sdk", "name": name}),
+                    McpServerConfig::Http { url } => json!({"type": "http", "url": url}),
+                };
+                (name.clone(), entry)
+            })
+            .collect();
+        json!({ "mcpServers": servers })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn arg_after<'a>(args: &'a [String], flag: &str) -> Option<&'a str> {
+        let index = args.iter().position(|a| a == flag)?;
+        args.get(index + 1).map(String::as_str)
+    }
+
+    #[test]
+    fn base_command_line_has_stream_json_in_and_out() {
+        let args = ClientOptions::default().to_args(false);
+        assert_eq!(&args[..3], ["--output-format", "stream-json", "--verbose"]);
+        assert_eq!(&args[args.len() - 2..], ["--input-format", "stream-json"]);
+        assert_eq!(arg_after(&args, "--system-prompt"), Some(""));
+    }
+
+    #[test]
+    fn every_product_option_maps_to_its_flag() {
+        let mut options = ClientOptions {
+            system_prompt: SystemPrompt::Preset {
+                append: Some("be kind".into()),
+            },
+            model: Some("haiku".into()),
+            permission_mode: Some(PermissionMode::Default),
+            resume: SessionId::parse("abc").ok(),
+            fork_session: true,
+            session_id: SessionId::parse("new-id").ok(),
+            allowed_tools: vec!["Read".into(), "mcp__discord__discord_embed".into()],
+            disallowed_tools: vec!["WebSearch".into()],
+            setting_sources: Some(vec!["project".into()]),
+            thinking: Some(Thinking::Budget(8000)),
+            include_partial_messages: true,
+            ..ClientOptions::default()
+        };
+        options
+            .mcp_servers
+            .insert("discord".into(), McpServerConfig::Sdk);
+        let args = options.to_args(true);
+        assert_eq!(arg_after(&args, "--append-system-prompt"), Some("be kind"));
+        assert!(!args.contains(&"--system-prompt".to_owned()));
+        assert!(args.contains(&"--model=haiku".to_owned()));
+        assert_eq!(arg_after(&args, "--permission-prompt-tool"), Some("stdio"));
+        assert_eq!(arg_after(&args, "--permission-mode"), Some("default"));
+        assert!(args.contains(&"--resume=abc".to_owned()));
+        assert!(args.contains(&"--fork-session".to_owned()));
+        assert!(args.contains(&"--session-id=new-id".to_owned()));
+        assert_eq!(
+            arg_after(&args, "--allowedTools"),
+            Some("Read,mcp__discord__discord_embed")
+        );
+        assert_eq!(arg_after(&args, "--disallowedTools"), Some("WebSearch"));
+        assert_eq!(
+            arg_after(&args, "--mcp-config"),
+            Some(r#"{"mcpServers":{"discord":{"name":"discord","type":"sdk"}}}"#)
+        );
+        assert!(args.contains(&"--include-partial-messages".to_owned()));
+        assert!(args.contains(&"--setting-sources=project".to_owned()));
+        assert_eq!(arg_after(&args, "--max-thinking-tokens"), Some("8000"));
+    }
+
+    #[test]
+    fn thinking_modes() {
+        assert_eq!(Thinking::parse("OFF"), Some(Thinking::Off));
+        assert_eq!(Thinking::parse("adaptive"), Some(Thinking::Adaptive));
+        assert_eq!(Thinking::parse("32000"), Some(Thinking::Budget(32000)));
+        assert_eq!(Thinking::parse("0"), None);
+        assert_eq!(Thinking::parse("lots"), None);
+        let off = ClientOptions {
+            thinking: Some(Thinking::Off),
+            ..ClientOptions::default()
+        };
+        assert_eq!(
+            arg_after(&off.to_args(false), "--thinking"),
+            Some("disabled")
+        );
+    }
+}

@@ -1,0 +1,154 @@
+//! The CLI child process: spawning, stderr forwarding, and shutdown without zombies.
+
+use std::{
+    collections::VecDeque,
+    process::{ExitStatus, Stdio},
+    sync::{Arc, Mutex},
+    time::Duration,
+};
+
+use tokio::{
+    io::{AsyncBufReadExt, BufReader},
+    process::{Child, ChildStdin, ChildStdout, Command},
+    task::JoinHandle,
+};
+
+use super::{ClaudeError, ClientOptions};
+
+/// How many stderr lines are kept for error reports.
+const STDERR_TAIL_LINES: usize = 20;
+
+/// Environment variables never handed to the CLI (secrets the agent must not see, and the
+/// marker that would make the CLI think it runs nested inside Claude Code).
+const STRIPPED_ENV: &[&str] = &["CLAUDECODE", "DISCORD_TOKEN", "WEBHOOK_SECRET"];
+
+/// A running CLI process.
+pub(crate) struct CliProcess {
+    child: Child,
+    stderr_tail: Arc<Mutex<VecDeque<String>>>,
+    stderr_task: JoinHandle<()>,
+    status: Option<ExitStatus>,
+}
+
+/// Starts the CLI with piped stdio in its own process group.
+pub(crate) fn spawn(
+    options: &ClientOptions,
+    has_permission_handler: bool,
+) -> Result<(CliProcess, ChildStdin, ChildStdout), ClaudeError> {
+    let mut command = Command::new(&options.cli_path);
+    command
+        .args(options.to_args(has_permission_handler))
+        .current_dir(&options.cwd)
+        .env("PWD", &options.cwd)
+        .envs(&options.env)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        // Keep terminal signals (Ctrl-C) away from the child: we end it ourselves, cleanly.
+        .process_group(0);
+    for key in STRIPPED_ENV {
+        command.env_remove(key);
+    }
+    let mut child = command.spawn().map_err(|source| {
+        if source.kind() == std::io::ErrorKind::NotFound {
+            ClaudeError::CliNotFound {
+                path: options.cli_path.clone(),
+            }
+        } else {
+            ClaudeError::Spawn {
+                path: options.cli_path.clone(),
+                source,
+            }
+        }
+    })?;
+    let (Some(stdin), Some(stdout), Some(stderr)) =
+        (child.stdin.take(), child.stdout.take(), child.stderr.take())
+    else {
+        return Err(ClaudeError::Spawn {
+            path: options.cli_path.clone(),
+            source: std::io::Error::other("stdio pipes were not created"),
+        });
+    };
+    let stderr_tail = Arc::new(Mutex::new(VecDeque::with_capacity(STDERR_TAIL_LINES)));
+    let stderr_task = tokio::spawn(forward_stderr(stderr, Arc::clone(&stderr_tail)));
+    tracing::debug!(pid = child.id(), cwd = %options.cwd.display(), "started the Claude Code CLI");
+    Ok((
+        CliProcess {
+            child,
+            stderr_tail,
+            stderr_task,
+            status: None,
+        },
+        stdin,
+        stdout,
+    ))
+}
+
+async fn forward_stderr(stderr: tokio::process::ChildStderr, tail: Arc<Mutex<VecDeque<String>>>) {
+    let mut lines = BufReader::new(stderr).lines();
+    while let Ok(Some(line)) = lines.next_line().await {
+        tracing::debug!(target: "ollim_bot::claude::stderr", "{line}");
+        let mut tail = tail
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if tail.len() == STDERR_TAIL_LINES {
+            tail.pop_front();
+        }
+        tail.push_back(line);
+    }
+}
+
+impl CliProcess {
+    /// The OS process id, while it runs.
+    pub(crate) fn pid(&self) -> Option<u32> {
+        self.child.id()
+    }
+
+    /// The last stderr lines, joined with newlines.
+    pub(crate) fn stderr_tail(&self) -> String {
+        let tail = self
+            .stderr_tail
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        tail.iter().cloned().collect::<Vec<_>>().join("\n")
+    }
+
+    /// Waits up to `grace` for the process to exit on its own, then kills it. Always reaps it.
+    pub(crate) async fn finish(&mut self, grace: Duration) -> Option<ExitStatus> {
+        if let Some(status) = self.status {
+            return Some(status);
+        }
+        let status = match tokio::time::timeout(grace, self.child.wait()).await {
+            Ok(Ok(status)) => Some(status),
+            Ok(Err(error)) => {
+                tracing::warn!(%error, "waiting for the CLI failed");
+                None
+            }
+            Err(_) => {
+                tracing::debug!("the CLI did not exit in time; killing it");
+                let _ = self.child.start_kill();
+                self.child.wait().await.ok()
+            }
+        };
+        // Let the stderr forwarder drain the last lines (the pipe is closed now).
+        let _ = tokio::time::timeout(Duration::from_millis(500), &mut self.stderr_task).await;
+        self.status = status;
+        status
+    }
+
+    /// The error describing an unexpected exit, with the stderr tail.
+    pub(crate) async fn exit_error(&mut self) -> ClaudeError {
+        let status = self.finish(Duration::from_secs(2)).await;
+        ClaudeError::ProcessExited {
+            code: status.and_then(|s| s.code()),
+            stderr_tail: self.stderr_tail(),
+        }
+    }
+}
+
+impl Drop for CliProcess {
+    fn drop(&mut self) {
+        self.stderr_task.abort();
+    }
+}

@@ -1,0 +1,408 @@
+//! The stream-json connection: one reader task routing every stdout line, one writer task
+//! writing one JSON line at a time, and the control protocol in both directions.
+//!
+//! Generic over the byte streams so the same code runs against a real CLI process and against
+//! recorded transcripts in tests.
+
+use std::{
+    collections::HashMap,
+    sync::{
+        Arc, Mutex, MutexGuard,
+        atomic::{AtomicU64, Ordering},
+    },
+    time::Duration,
+};
+
+use serde_json::{Map, Value, json};
+use tokio::{
+    io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader},
+    sync::{mpsc, oneshot},
+    task::{AbortHandle, JoinHandle},
+};
+
+use super::{
+    ClaudeError, Message,
+    control::{ControlHandlers, PermissionDecision, PermissionRequest},
+};
+
+/// Lines longer than this are dropped with a warning (a 3 MB line is normal; 256 MiB is not).
+const MAX_LINE_BYTES: usize = 256 * 1024 * 1024;
+
+type PendingReply = oneshot::Sender<Result<Value, String>>;
+
+#[derive(Default)]
+struct Pending {
+    closed: bool,
+    replies: HashMap<String, PendingReply>,
+}
+
+/// The shared half of a connection: writing lines and making control requests.
+pub(crate) struct Connection {
+    lines: mpsc::UnboundedSender<String>,
+    pending: Mutex<Pending>,
+    handlers_in_flight: Mutex<HashMap<String, AbortHandle>>,
+    counter: AtomicU64,
+}
+
+/// The tasks behind a connection; aborted when the owner drops it.
+pub(crate) struct ConnectionTasks {
+    reader: JoinHandle<()>,
+    writer: JoinHandle<()>,
+}
+
+impl ConnectionTasks {
+    /// Aborts both tasks.
+    pub(crate) fn abort(&self) {
+        self.reader.abort();
+        self.writer.abort();
+    }
+
+    /// Waits for the reader to see end-of-file (or be aborted).
+    pub(crate) async fn reader_finished(&mut self) {
+        let _ = (&mut self.reader).await;
+    }
+}
+
+/// Starts the reader and writer tasks over `stdout`/`stdin` of the CLI.
+pub(crate) fn start<R, W>(
+    stdout: R,
+    stdin: W,
+    handlers: ControlHandlers,
+) -> (
+    Arc<Connection>,
+    mpsc::UnboundedReceiver<Message>,
+    ConnectionTasks,
+)
+where
+    R: AsyncRead + Unpin + Send + 'static,
+    W: AsyncWrite + Unpin + Send + 'static,
+{
+    let (line_tx, line_rx) = mpsc::unbounded_channel();
+    let (message_tx, message_rx) = mpsc::unbounded_channel();
+    let connection = Arc::new(Connection {
+        lines: line_tx,
+        pending: Mutex::new(Pending::default()),
+        handlers_in_flight: Mutex::new(HashMap::new()),
+        counter: AtomicU64::new(0),
+    });
+    let writer = tokio::spawn(write_lines(stdin, line_rx));
+    let reader = tokio::spawn(read_lines(
+        BufReader::with_capacity(256 * 1024, stdout),
+        Arc::clone(&connection),
+        Arc::new(handlers),
+        message_tx,
+    ));
+    (connection, message_rx, ConnectionTasks { reader, writer })
+}
+
+impl Connection {
+    /// Queues one JSON line for stdin.
+    pub(crate) fn send_json(&self, value: &Value) -> Result<(), ClaudeError> {
+        self.lines
+            .send(value.to_string())
+            .map_err(|_| ClaudeError::Closed)
+    }
+
+    /// Closes stdin once everything queued so far is written.
+    pub(crate) fn close_stdin(&self) {
+        // An empty string is the writer's signal to shut stdin down.
+        let _ = self.lines.send(String::new());
+    }
+
+    /// Whether the CLI's stdout has ended.
+    pub(crate) fn is_closed(&self) -> bool {
+        lock(&self.pending).closed
+    }
+
+    /// Sends a control request and waits for the CLI's answer.
+    pub(crate) async fn request(
+        &self,
+        subtype: &str,
+        mut fields: Map<String, Value>,
+        timeout: Duration,
+    ) -> Result<Value, ClaudeError> {
+        let serial = self.counter.fetch_add(1, Ordering::Relaxed);
+        let request_id = format!(
+            "req_{serial}_{}",
+            &uuid::Uuid::new_v4().simple().to_string()[..8]
+        );
+        let (reply_tx, reply_rx) = oneshot::channel();
+        {
+            let mut pending = lock(&self.pending);
+            if pending.closed {
+                return Err(ClaudeError::Closed);
+            }
+            pending.replies.insert(request_id.clone(), reply_tx);
+        }
+        fields.insert("subtype".into(), json!(subtype));
+        let frame = json!({"type": "control_request", "request_id": request_id, "request": fields});
+        if let Err(error) = self.send_json(&frame) {
+            lock(&self.pending).replies.remove(&request_id);
+            return Err(error);
+        }
+        match tokio::time::timeout(timeout, reply_rx).await {
+            Ok(Ok(Ok(body))) => Ok(body),
+            Ok(Ok(Err(message))) => Err(ClaudeError::ControlRequest {
+                subtype: subtype.to_owned(),
+                message,
+            }),
+            Ok(Err(_)) => Err(ClaudeError::Closed),
+            Err(_) => {
+                lock(&self.pending).replies.remove(&request_id);
+                Err(ClaudeError::Timeout {
+                    subtype: subtype.to_owned(),
+                    secs: timeout.as_secs(),
+                })
+            }
+        }
+    }
+
+    /// Aborts every control-request handler still running.
+    pub(crate) fn abort_handlers(&self) {
+        for (_, handle) in lock(&self.handlers_in_flight).drain() {
+            handle.abort();
+        }
+    }
+
+    fn resolve(&self, request_id: &str, outcome: Result<Value, String>) {
+        let reply = lock(&self.pending).replies.remove(request_id);
+        match reply {
+            Some(reply) => {
+                let _ = reply.send(outcome);
+            }
+            None => tracing::debug!(request_id, "control response for an unknown request"),
+        }
+    }
+
+    fn mark_closed(&self) {
+        let mut pending = lock(&self.pending);
+        pending.closed = true;
+        // Dropping the senders fails every waiting request with `Closed`.
+        pending.replies.clear();
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+async fn write_lines<W: AsyncWrite + Unpin>(
+    mut stdin: W,
+    mut lines: mpsc::UnboundedReceiver<String>,
+) {
+    while let Some(mut line) = lines.recv().await {
+        if line.is_empty() {
+            break;
+        }
+        line.push('\n');
+        let written = async {
+            stdin.write_all(line.as_bytes()).await?;
+            stdin.flush().await
+        };
+        if let Err(error) = written.await {
+            tracing::debug!(%error, "writing to the CLI's stdin failed");
+            break;
+        }
+    }
+    let _ = stdin.shutdown().await;
+}
+
+async fn read_lines<R: AsyncBufRead + Unpin>(
+    mut stdout: R,
+    connection: Arc<Connection>,
+    handlers: Arc<ControlHandlers>,
+    messages: mpsc::UnboundedSender<Message>,
+) {
+    let mut line = Vec::with_capacity(64 * 1024);
+    loop {
+        line.clear();
+        match read_line_capped(&mut stdout, &mut line).await {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(error) => {
+                tracing::warn!(%error, "reading the CLI's stdout failed");
+                break;
+            }
+        }
+        let text = line.trim_ascii();
+        if !text.starts_with(b"{") {
+            if !text.is_empty() {
+                tracing::debug!(line = %String::from_utf8_lossy(text), "skipping a non-JSON stdout line");
+            }
+            continue;
+        }
+        match serde_json::from_slice::<Value>(text) {
+            Ok(frame) => route(frame, &connection, &handlers, &messages),
+            Err(error) => tracing::warn!(%error, "skipping an unparsable stdout line"),
+        }
+    }
+    connection.mark_closed();
+}
+
+/// Reads one line into `line`; returns `Ok(false)` at end-of-file. Over-long lines are dropped.
+async fn read_line_capped<R: AsyncBufRead + Unpin>(
+    stdout: &mut R,
+    line: &mut Vec<u8>,
+) -> std::io::Result<bool> {
+    let mut oversized = false;
+    loop {
+        let chunk = stdout.fill_buf().await?;
+        if chunk.is_empty() {
+            return Ok(!line.is_empty() && !oversized);
+        }
+        let (take, done) = match chunk.iter().position(|b| *b == b'\n') {
+            Some(newline) => (newline + 1, true),
+            None => (chunk.len(), false),
+        };
+        if !oversized {
+            if line.len() + take > MAX_LINE_BYTES {
+                oversized = true;
+                line.clear();
+            } else {
+                line.extend_from_slice(&chunk[..take]);
+            }
+        }
+        stdout.consume(take);
+        if done {
+            if oversized {
+                tracing::warn!(limit = MAX_LINE_BYTES, "dropped an over-long stdout line");
+                oversized = false;
+                continue;
+            }
+            return Ok(true);
+        }
+    }
+}
+
+fn route(
+    frame: Value,
+    connection: &Arc<Connection>,
+    handlers: &Arc<ControlHandlers>,
+    messages: &mpsc::UnboundedSender<Message>,
+) {
+    match frame.get("type").and_then(Value::as_str) {
+        Some("control_response") => {
+            let response = frame.get("response").cloned().unwrap_or(Value::Null);
+            let request_id = response
+                .get("request_id")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            let outcome = if response.get("subtype").and_then(Value::as_str) == Some("error") {
+                Err(response
+                    .get("error")
+                    .and_then(Value::as_str)
+                    .unwrap_or("unknown error")
+                    .to_owned())
+            } else {
+                Ok(response.get("response").cloned().unwrap_or(Value::Null))
+            };
+            connection.resolve(request_id, outcome);
+        }
+        Some("control_request") => spawn_handler(frame, connection, handlers),
+        Some("control_cancel_request") => {
+            let request_id = frame
+                .get("request_id")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            if let Some(handle) = lock(&connection.handlers_in_flight).remove(request_id) {
+                tracing::debug!(request_id, "the CLI cancelled its request");
+                handle.abort();
+            }
+        }
+        _ => {
+            // The receiver may be gone after a disconnect; nothing to deliver then.
+            let _ = messages.send(Message::from_value(frame));
+        }
+    }
+}
+
+/// Runs one CLI→host request in its own task, so several can be in flight, and always answers:
+/// with the handler's result, or with an error if the handler fails. A cancelled handler is
+/// aborted and not answered, as the protocol asks.
+fn spawn_handler(frame: Value, connection: &Arc<Connection>, handlers: &Arc<ControlHandlers>) {
+    let Some(request_id) = frame
+        .get("request_id")
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+    else {
+        tracing::warn!("control request without a request_id");
+        return;
+    };
+    let request = frame.get("request").cloned().unwrap_or(Value::Null);
+    let inner = tokio::spawn(answer(request, Arc::clone(handlers)));
+    lock(&connection.handlers_in_flight).insert(request_id.clone(), inner.abort_handle());
+    let connection = Arc::clone(connection);
+    tokio::spawn(async move {
+        let outcome = inner.await;
+        lock(&connection.handlers_in_flight).remove(&request_id);
+        let response = match outcome {
+            Ok(Ok(body)) => {
+                json!({"subtype": "success", "request_id": request_id, "response": body})
+            }
+            Ok(Err(message)) => {
+                json!({"subtype": "error", "request_id": request_id, "error": message})
+            }
+            Err(join) if join.is_cancelled() => return,
+            Err(_) => json!({"subtype": "error", "request_id": request_id,
+                             "error": "the host's handler failed"}),
+        };
+        let _ = connection.send_json(&json!({"type": "control_response", "response": response}));
+    });
+}
+
+async fn answer(request: Value, handlers: Arc<ControlHandlers>) -> Result<Value, String> {
+    let subtype = request
+        .get("subtype")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    match subtype {
+        "can_use_tool" => {
+            let permission = PermissionRequest {
+                tool_name: str_field(&request, "tool_name"),
+                input: request.get("input").cloned().unwrap_or_else(|| json!({})),
+                tool_use_id: request
+                    .get("tool_use_id")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned),
+                description: request
+                    .get("description")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned),
+            };
+            let decision = match &handlers.permissions {
+                Some(handler) => handler.decide(permission).await,
+                None => PermissionDecision::deny("no permission handler is configured"),
+            };
+            Ok(decision.to_response())
+        }
+        "hook_callback" => {
+            let callback_id = str_field(&request, "callback_id");
+            let hook = handlers
+                .hook_by_id(&callback_id)
+                .ok_or_else(|| format!("unknown hook callback id {callback_id}"))?;
+            let input = request.get("input").cloned().unwrap_or(Value::Null);
+            Ok(hook.callback.call(input).await.to_response(hook.event))
+        }
+        "mcp_message" => {
+            let server = str_field(&request, "server_name");
+            let message = request.get("message").cloned().unwrap_or(Value::Null);
+            let reply = match handlers.mcp_server(&server) {
+                Some(handler) => handler.handle(message).await,
+                None => json!({"jsonrpc": "2.0", "id": message.get("id").cloned(),
+                    "error": {"code": -32601, "message": format!("no MCP server named {server}")}}),
+            };
+            Ok(json!({ "mcp_response": reply }))
+        }
+        other => Err(format!("Unsupported control request subtype: {other}")),
+    }
+}
+
+fn str_field(value: &Value, key: &str) -> String {
+    value
+        .get(key)
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned()
+}

@@ -1,0 +1,103 @@
+//! The bridge against the message sequence CLI 2.1.197 sends (transcript `mcp_sdk_server`).
+
+use std::sync::{Arc, Mutex};
+
+use serde_json::{Value, json};
+
+use super::{DiscordTools, McpBridge, ToolContext, ToolScope, embed::Embed};
+use crate::{
+    agent::frontend::{Approval, FrontEnd, FrontEndError},
+    claude::BoxFuture,
+};
+
+#[derive(Default)]
+struct RecordingFrontEnd {
+    embeds: Mutex<Vec<Embed>>,
+}
+
+impl FrontEnd for RecordingFrontEnd {
+    fn send_embed(&self, embed: Embed) -> BoxFuture<'_, Result<Option<u64>, FrontEndError>> {
+        self.embeds.lock().unwrap().push(embed);
+        Box::pin(async { Ok(None) })
+    }
+
+    fn ask_approval(&self, _label: String) -> BoxFuture<'_, Approval> {
+        Box::pin(async { Approval::Deny })
+    }
+}
+
+async fn bridge(scope: ToolScope) -> (McpBridge<DiscordTools>, Arc<RecordingFrontEnd>) {
+    let front_end = Arc::new(RecordingFrontEnd::default());
+    let tools = DiscordTools::new(ToolContext {
+        scope,
+        front_end: front_end.clone(),
+    });
+    (McpBridge::start(tools).await.unwrap(), front_end)
+}
+
+fn initialize() -> Value {
+    json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "claude-code", "version": "2.1.197"}}})
+}
+
+#[tokio::test]
+async fn survives_the_double_handshake_with_reused_ids() {
+    let (bridge, _) = bridge(ToolScope::Main).await;
+    let first = bridge.dispatch(initialize()).await;
+    assert_eq!(first["id"], 0);
+    assert_eq!(first["result"]["protocolVersion"], "2025-11-25");
+    assert_eq!(first["result"]["serverInfo"]["name"], "discord");
+    let ack = bridge
+        .dispatch(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+        .await;
+    assert_eq!(ack, json!({"jsonrpc": "2.0", "result": {}}));
+    assert_eq!(bridge.dispatch(initialize()).await["id"], 0);
+    for _ in 0..2 {
+        let list = bridge
+            .dispatch(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}))
+            .await;
+        assert_eq!(list["id"], 1);
+        let names: Vec<&str> = list["result"]["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["discord_embed"]);
+        let schema = &list["result"]["tools"][0]["inputSchema"];
+        assert_eq!(schema["required"], json!(["title"]));
+    }
+}
+
+#[tokio::test]
+async fn tool_call_reaches_the_front_end_and_answers_with_the_cli_id() {
+    let (bridge, front_end) = bridge(ToolScope::InteractiveFork).await;
+    let reply = bridge
+        .dispatch(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": "discord_embed",
+            "arguments": {"title": "📋 Plan", "buttons": [{"label": "Done", "action": "task_done:1"}]},
+            "_meta": {"claudecode/toolUseId": "toolu_1", "progressToken": 2}}}))
+        .await;
+    assert_eq!(reply["id"], 2);
+    assert_eq!(reply["result"]["content"][0]["text"], "Embed sent.");
+    let embeds = front_end.embeds.lock().unwrap();
+    assert_eq!(embeds[0].title, "Plan");
+    assert_eq!(embeds[0].footer.as_deref(), Some("fork"));
+}
+
+#[tokio::test]
+async fn unknown_tools_and_methods_get_json_rpc_errors() {
+    let (bridge, _) = bridge(ToolScope::Main).await;
+    let reply = bridge
+        .dispatch(json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+            "params": {"name": "ping_user", "arguments": {"message": "x"}}}))
+        .await;
+    assert_eq!(reply["id"], 7);
+    assert!(reply.get("error").is_some() || reply["result"]["isError"] == true);
+    let reply = bridge
+        .dispatch(json!({"jsonrpc": "2.0", "id": 8, "method": "resources/list"}))
+        .await;
+    assert_eq!(reply["id"], 8);
+    assert!(reply.get("error").is_some() || reply.get("result").is_some());
+}

@@ -1,0 +1,163 @@
+//! The embed a `discord_embed` call describes, normalised for rendering (MCP-1, MCP-2).
+
+/// Embed accent colours.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum EmbedColor {
+    /// Information (the default).
+    #[default]
+    Blue,
+    /// Success.
+    Green,
+    /// Urgent.
+    Red,
+    /// Warning.
+    Yellow,
+    /// Accent / forks.
+    Purple,
+    /// Neutral (discarded forks).
+    Grey,
+}
+
+impl EmbedColor {
+    /// Parses a colour name; unknown names fall back to blue (MCP-1).
+    pub fn parse(raw: &str) -> Self {
+        match raw.trim().to_ascii_lowercase().as_str() {
+            "green" => Self::Green,
+            "red" => Self::Red,
+            "yellow" => Self::Yellow,
+            "purple" => Self::Purple,
+            "grey" | "gray" => Self::Grey,
+            _ => Self::Blue,
+        }
+    }
+
+    /// The RGB value Discord renders.
+    pub fn rgb(self) -> u32 {
+        match self {
+            Self::Blue => 0x3498DB,
+            Self::Green => 0x2ECC71,
+            Self::Red => 0xE74C3C,
+            Self::Yellow => 0xF1C40F,
+            Self::Purple => 0x9B59B6,
+            Self::Grey => 0x95A5A6,
+        }
+    }
+}
+
+/// Button styles (MCP-1); unknown names fall back to secondary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ButtonStyle {
+    /// Blurple.
+    Primary,
+    /// Grey (the default).
+    #[default]
+    Secondary,
+    /// Green.
+    Success,
+    /// Red.
+    Danger,
+}
+
+impl ButtonStyle {
+    /// Parses a style name.
+    pub fn parse(raw: &str) -> Self {
+        match raw.trim().to_ascii_lowercase().as_str() {
+            "primary" => Self::Primary,
+            "success" => Self::Success,
+            "danger" => Self::Danger,
+            _ => Self::Secondary,
+        }
+    }
+}
+
+/// One embed field.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EmbedField {
+    /// Field name.
+    pub name: String,
+    /// Field value.
+    pub value: String,
+    /// Shown side by side with neighbours.
+    pub inline: bool,
+}
+
+/// One action button; `action` is `<type>:<payload>` (`task_done:abc`, `agent:<prompt>`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EmbedButton {
+    /// Button text.
+    pub label: String,
+    /// What a click does.
+    pub action: String,
+    /// Visual style.
+    pub style: ButtonStyle,
+}
+
+/// A rich message with optional buttons.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Embed {
+    /// Title (emoji stripped).
+    pub title: String,
+    /// Body text.
+    pub description: Option<String>,
+    /// Accent colour.
+    pub color: EmbedColor,
+    /// Fields.
+    pub fields: Vec<EmbedField>,
+    /// Buttons (at most five).
+    pub buttons: Vec<EmbedButton>,
+    /// Footer: `bg` in background forks, `fork` in interactive forks, none in main.
+    pub footer: Option<String>,
+}
+
+/// The most buttons one embed may carry (F-44).
+pub const MAX_BUTTONS: usize = 5;
+
+/// Removes emoji (pictographs, dingbats, flags, variation selectors, ZWJ) from a title and
+/// trims what is left (MCP-2).
+pub fn strip_emoji(title: &str) -> String {
+    let kept: String = title.chars().filter(|c| !is_emoji(*c)).collect();
+    kept.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn is_emoji(c: char) -> bool {
+    matches!(u32::from(c),
+        0x1F000..=0x1FAFF // pictographs, emoticons, transport, flags, symbols
+        | 0x2600..=0x27BF // misc symbols and dingbats
+        | 0x2B00..=0x2BFF // arrows and stars used as emoji
+        | 0x2300..=0x23FF // technical symbols (⌚, ⏰)
+        | 0xFE00..=0xFE0F // variation selectors
+        | 0x200D          // zero-width joiner
+        | 0x20E3          // keycap
+        | 0xE0020..=0xE007F) // tag characters
+}
+
+/// Turns literal `\n` sequences (as models often write them) into newlines (MCP-2).
+pub fn unescape_newlines(text: &str) -> String {
+    text.replace("\\n", "\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strips_emoji_from_titles() {
+        assert_eq!(strip_emoji("✅ Done"), "Done");
+        assert_eq!(strip_emoji("📅 Today's plan 🗓️"), "Today's plan");
+        assert_eq!(strip_emoji("👨‍👩‍👧 Family"), "Family");
+        assert_eq!(strip_emoji("Plain"), "Plain");
+    }
+
+    #[test]
+    fn parses_colours_and_styles_with_fallbacks() {
+        assert_eq!(EmbedColor::parse("RED"), EmbedColor::Red);
+        assert_eq!(EmbedColor::parse("chartreuse"), EmbedColor::Blue);
+        assert_eq!(ButtonStyle::parse("danger"), ButtonStyle::Danger);
+        assert_eq!(ButtonStyle::parse("fancy"), ButtonStyle::Secondary);
+    }
+
+    #[test]
+    fn unescapes_literal_newlines() {
+        assert_eq!(unescape_newlines("a\\nb"), "a\nb");
+    }
+}

@@ -1,0 +1,358 @@
+//! Pending updates (PUP): short summaries that forks leave for the main session.
+//!
+//! Stored as a JSON array in `state/pending_updates.json` (PUP-1). Appends, pops and clears are
+//! serialised by one async lock shared by every clone of [`PendingUpdates`] (PUP-2, D.4); peeks
+//! read without it, relying on the atomic replace of the file.
+
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use chrono::{DateTime, FixedOffset};
+use serde::{Deserialize, Serialize};
+
+use super::atomic::{remove_if_exists, write_atomic};
+use super::paths::DataDir;
+use super::{StateError, now_in};
+
+/// One pending update as stored in `state/pending_updates.json` (PUP-1).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PendingUpdate {
+    /// When the update was written (ISO-8601 with offset, configured zone).
+    pub ts: DateTime<FixedOffset>,
+    /// The summary text written by the agent.
+    pub message: String,
+}
+
+/// Most entries kept in the file, the omission sentinel included (PUP-3).
+pub const MAX_PENDING_UPDATES: usize = 10;
+
+const SENTINEL_PREFIX: &str = "(";
+const SENTINEL_SUFFIX: &str = " earlier update(s) omitted — cap reached)";
+
+/// The sentinel text for `omitted` dropped updates (PUP-3).
+fn sentinel_message(omitted: usize) -> String {
+    format!("{SENTINEL_PREFIX}{omitted}{SENTINEL_SUFFIX}")
+}
+
+/// The count carried by a sentinel message, or `None` for a real update.
+fn sentinel_count(message: &str) -> Option<usize> {
+    message
+        .strip_prefix(SENTINEL_PREFIX)?
+        .strip_suffix(SENTINEL_SUFFIX)?
+        .parse()
+        .ok()
+}
+
+/// Enforces the cap after an append (PUP-3, F-51).
+///
+/// When over [`MAX_PENDING_UPDATES`], keeps the newest `MAX - 1` real updates behind a sentinel
+/// whose count is cumulative: the updates dropped now plus whatever an earlier sentinel (always
+/// the first entry) had already counted.
+fn apply_cap(mut updates: Vec<PendingUpdate>, now: DateTime<FixedOffset>) -> Vec<PendingUpdate> {
+    if updates.len() <= MAX_PENDING_UPDATES {
+        return updates;
+    }
+    let mut omitted = 0;
+    if let Some(count) = updates.first().and_then(|u| sentinel_count(&u.message)) {
+        omitted += count;
+        updates.remove(0);
+    }
+    let keep = MAX_PENDING_UPDATES - 1;
+    let excess = updates.len().saturating_sub(keep);
+    omitted += excess;
+    let mut capped = Vec::with_capacity(MAX_PENDING_UPDATES);
+    capped.push(PendingUpdate {
+        ts: now,
+        message: sentinel_message(omitted),
+    });
+    capped.extend(updates.into_iter().skip(excess));
+    capped
+}
+
+#[derive(Debug)]
+struct Inner {
+    path: PathBuf,
+    tz: chrono_tz::Tz,
+    lock: tokio::sync::Mutex<()>,
+}
+
+/// Handle to the pending-updates file. Clones share one lock (PUP-2).
+#[derive(Debug, Clone)]
+pub struct PendingUpdates {
+    inner: Arc<Inner>,
+}
+
+/// Outcome of reading the file.
+enum Read {
+    Ok(Vec<PendingUpdate>),
+    Corrupt(serde_json::Error),
+}
+
+impl PendingUpdates {
+    /// A handle for `state/pending_updates.json` under `data_dir`, timestamping in `tz`.
+    pub fn new(data_dir: &DataDir, tz: chrono_tz::Tz) -> Self {
+        Self {
+            inner: Arc::new(Inner {
+                path: data_dir.pending_updates_file(),
+                tz,
+                lock: tokio::sync::Mutex::new(()),
+            }),
+        }
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.inner.path
+    }
+
+    /// Appends `message` timestamped now, applying the cap (PUP-2, PUP-3).
+    pub async fn append(&self, message: &str) -> Result<(), StateError> {
+        let _guard = self.inner.lock.lock().await;
+        self.append_at(message, now_in(self.inner.tz))
+    }
+
+    /// The read-modify-write of [`PendingUpdates::append`]; the caller holds the lock.
+    fn append_at(&self, message: &str, now: DateTime<FixedOffset>) -> Result<(), StateError> {
+        let mut updates = self.read_or_quarantine()?;
+        updates.push(PendingUpdate {
+            ts: now,
+            message: message.to_owned(),
+        });
+        let updates = apply_cap(updates, now);
+        let bytes = serde_json::to_vec(&updates).map_err(|e| StateError::json(self.path(), e))?;
+        if let Some(dir) = self.path().parent() {
+            fs::create_dir_all(dir).map_err(|e| StateError::io(dir, e))?;
+        }
+        write_atomic(self.path(), &bytes)
+    }
+
+    /// Reads and deletes the file under the lock, so each update is consumed once (PUP-4).
+    pub async fn pop(&self) -> Result<Vec<PendingUpdate>, StateError> {
+        let _guard = self.inner.lock.lock().await;
+        let updates = self.read_or_quarantine()?;
+        remove_if_exists(self.path())?;
+        Ok(updates)
+    }
+
+    /// Reads without deleting and without the lock (PUP-5). A corrupt file reads as empty.
+    pub fn peek(&self) -> Vec<PendingUpdate> {
+        match self.read() {
+            Ok(Read::Ok(updates)) => updates,
+            Ok(Read::Corrupt(e)) => {
+                tracing::warn!(path = %self.path().display(), error = %e, "pending updates file is corrupt");
+                Vec::new()
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot read pending updates");
+                Vec::new()
+            }
+        }
+    }
+
+    /// Deletes the file under the lock (PUP-6).
+    pub async fn clear(&self) -> Result<(), StateError> {
+        let _guard = self.inner.lock.lock().await;
+        remove_if_exists(self.path()).map(|_| ())
+    }
+
+    /// Reads the file; missing or blank means empty.
+    fn read(&self) -> Result<Read, StateError> {
+        let bytes = match fs::read(self.path()) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Read::Ok(Vec::new())),
+            Err(e) => return Err(StateError::io(self.path(), e)),
+        };
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return Ok(Read::Ok(Vec::new()));
+        }
+        Ok(match serde_json::from_slice(&bytes) {
+            Ok(updates) => Read::Ok(updates),
+            Err(e) => Read::Corrupt(e),
+        })
+    }
+
+    /// A free `pending_updates.json.corrupt-<unix ts>[-<n>]` name next to the file.
+    fn quarantine_path(&self) -> PathBuf {
+        let base = format!(".corrupt-{}", chrono::Utc::now().timestamp());
+        let mut n = 0u32;
+        loop {
+            let mut name = self.path().as_os_str().to_owned();
+            name.push(&base);
+            if n > 0 {
+                name.push(format!("-{n}"));
+            }
+            let candidate = PathBuf::from(name);
+            if !candidate.exists() {
+                return candidate;
+            }
+            n += 1;
+        }
+    }
+
+    /// Reads the file; a corrupt one is moved aside to `<name>.corrupt-<unix ts>` so nothing is
+    /// silently lost, and reads as empty. The caller holds the lock.
+    fn read_or_quarantine(&self) -> Result<Vec<PendingUpdate>, StateError> {
+        match self.read()? {
+            Read::Ok(updates) => Ok(updates),
+            Read::Corrupt(e) => {
+                let aside = self.quarantine_path();
+                fs::rename(self.path(), &aside).map_err(|e| StateError::io(self.path(), e))?;
+                tracing::warn!(
+                    path = %self.path().display(),
+                    moved_to = %aside.display(),
+                    error = %e,
+                    "pending updates file was corrupt; moved it aside and starting empty"
+                );
+                Ok(Vec::new())
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn setup() -> (tempfile::TempDir, PendingUpdates) {
+        let dir = tempfile::tempdir().unwrap();
+        let p = PendingUpdates::new(&DataDir::new(dir.path()), chrono_tz::UTC);
+        (dir, p)
+    }
+
+    fn at(minute: u32) -> DateTime<FixedOffset> {
+        DateTime::parse_from_rfc3339(&format!("2026-02-24T10:{minute:02}:00-08:00")).unwrap()
+    }
+
+    fn messages(updates: &[PendingUpdate]) -> Vec<String> {
+        updates.iter().map(|u| u.message.clone()).collect()
+    }
+
+    #[test]
+    fn sentinel_text_round_trips() {
+        assert_eq!(
+            sentinel_message(3),
+            "(3 earlier update(s) omitted — cap reached)"
+        );
+        assert_eq!(sentinel_count(&sentinel_message(42)), Some(42));
+        assert_eq!(
+            sentinel_count("(x earlier update(s) omitted — cap reached)"),
+            None
+        );
+        assert_eq!(sentinel_count("checked email"), None);
+    }
+
+    #[test]
+    fn cap_keeps_nine_newest_with_cumulative_sentinel() {
+        let (_dir, p) = setup();
+        for i in 1..=12 {
+            p.append_at(&format!("u{i}"), at(i)).unwrap();
+        }
+        let got = p.peek();
+        assert_eq!(got.len(), MAX_PENDING_UPDATES);
+        assert_eq!(
+            got[0].message,
+            "(3 earlier update(s) omitted — cap reached)"
+        );
+        assert_eq!(got[0].ts, at(12));
+        let expected: Vec<String> = (4..=12).map(|i| format!("u{i}")).collect();
+        assert_eq!(messages(&got[1..]), expected);
+
+        p.append_at("u13", at(13)).unwrap();
+        p.append_at("u14", at(14)).unwrap();
+        let got = p.peek();
+        assert_eq!(got.len(), MAX_PENDING_UPDATES);
+        assert_eq!(
+            got[0].message,
+            "(5 earlier update(s) omitted — cap reached)"
+        );
+        let expected: Vec<String> = (6..=14).map(|i| format!("u{i}")).collect();
+        assert_eq!(messages(&got[1..]), expected);
+    }
+
+    #[test]
+    fn file_format_matches_spec() {
+        let (_dir, p) = setup();
+        p.append_at("Checked your morning emails — 3 need replies.", at(15))
+            .unwrap();
+        let text = fs::read_to_string(p.path()).unwrap();
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            value,
+            serde_json::json!([{
+                "ts": "2026-02-24T10:15:00-08:00",
+                "message": "Checked your morning emails — 3 need replies."
+            }])
+        );
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn concurrent_appends_lose_nothing() {
+        let (_dir, p) = setup();
+        let tasks: Vec<_> = (0..5)
+            .map(|i| {
+                let p = p.clone();
+                tokio::spawn(async move { p.append(&format!("job {i}")).await })
+            })
+            .collect();
+        for t in tasks {
+            t.await.unwrap().unwrap();
+        }
+        let mut got = messages(&p.peek());
+        got.sort();
+        assert_eq!(got, ["job 0", "job 1", "job 2", "job 3", "job 4"]);
+    }
+
+    #[tokio::test]
+    async fn pop_consumes_once_and_peek_does_not() {
+        let (_dir, p) = setup();
+        assert!(p.pop().await.unwrap().is_empty());
+        p.append("a").await.unwrap();
+        p.append("b").await.unwrap();
+        assert_eq!(messages(&p.peek()), ["a", "b"]);
+        assert_eq!(messages(&p.peek()), ["a", "b"]);
+        assert_eq!(messages(&p.pop().await.unwrap()), ["a", "b"]);
+        assert!(!p.path().exists());
+        assert!(p.pop().await.unwrap().is_empty());
+        p.append("c").await.unwrap();
+        p.clear().await.unwrap();
+        assert!(p.peek().is_empty());
+        p.clear().await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn corrupt_file_is_moved_aside() {
+        let (dir, p) = setup();
+        fs::create_dir_all(dir.path().join("state")).unwrap();
+        fs::write(p.path(), "[{\"ts\": oops").unwrap();
+        assert!(p.peek().is_empty());
+        assert!(p.path().exists(), "peek must not move the file");
+        p.append("fresh").await.unwrap();
+        assert_eq!(messages(&p.peek()), ["fresh"]);
+        let aside: Vec<String> = fs::read_dir(dir.path().join("state"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with("pending_updates.json.corrupt-"))
+            .collect();
+        assert_eq!(aside.len(), 1);
+        let kept = fs::read_to_string(dir.path().join("state").join(&aside[0])).unwrap();
+        assert_eq!(kept, "[{\"ts\": oops");
+
+        fs::write(p.path(), "not json").unwrap();
+        assert!(p.pop().await.unwrap().is_empty());
+        assert!(!p.path().exists());
+        let aside_count = fs::read_dir(dir.path().join("state"))
+            .unwrap()
+            .filter(|e| {
+                let name = e.as_ref().unwrap().file_name();
+                name.to_string_lossy()
+                    .starts_with("pending_updates.json.corrupt-")
+            })
+            .count();
+        assert_eq!(
+            aside_count, 2,
+            "second quarantine must not overwrite the first"
+        );
+    }
+}
