@@ -1,6 +1,8 @@
 //! The seam between the agent core and a front end (Discord, the terminal): the events of a
 //! streamed turn, and the few things the core asks of a front end.
 
+use std::sync::{Arc, Mutex};
+
 use tokio::sync::mpsc;
 
 use crate::{claude::BoxFuture, mcp::embed::Embed};
@@ -73,4 +75,37 @@ pub trait FrontEnd: Send + Sync {
 
     /// Asks the owner to approve a tool call shown as `label` (PRM-4).
     fn ask_approval(&self, label: String) -> BoxFuture<'_, Approval>;
+
+    /// The reason the model reads when the owner refuses a tool here.
+    fn denial_reason(&self) -> &'static str {
+        "denied via Discord"
+    }
+}
+
+/// The event sink of the turn in progress, shared with the callbacks (permissions, tools) that
+/// run while it streams. Events sent while no turn runs are dropped.
+#[derive(Clone, Default)]
+pub struct CurrentTurn(Arc<Mutex<Option<TurnSink>>>);
+
+impl CurrentTurn {
+    /// Routes events to `sink` until [`Self::end`].
+    pub fn begin(&self, sink: TurnSink) {
+        *self.slot() = Some(sink);
+    }
+
+    /// Stops routing events.
+    pub fn end(&self) {
+        *self.slot() = None;
+    }
+
+    /// Sends `event` to the turn in progress, if any.
+    pub fn emit(&self, event: TurnEvent) {
+        if let Some(sink) = self.slot().as_ref() {
+            let _ = sink.send(event);
+        }
+    }
+
+    fn slot(&self) -> std::sync::MutexGuard<'_, Option<TurnSink>> {
+        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
 }

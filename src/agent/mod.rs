@@ -1,7 +1,40 @@
-//! The channel-agnostic agent core: the main session, context injection, the system prompt and
-//! the front-end trait shared by Discord and the terminal.
+//! The channel-agnostic agent core: the main session, context injection, the system prompt,
+//! permissions and hooks, and the front-end trait shared by Discord and the terminal.
 
+pub mod compaction;
 pub mod context;
 pub mod frontend;
+pub mod hooks;
 pub mod labels;
+pub mod permissions;
+pub mod services;
+pub mod session;
 pub mod system_prompt;
+mod system_prompt_text;
+pub mod tool_policy;
+pub mod turn;
+
+pub use frontend::{Approval, FrontEnd, FrontEndError, TurnEvent, TurnSink};
+pub use services::{AgentServices, OpenedServices};
+pub use session::{MainSession, MainSettings, Prompt};
+pub use turn::TurnReport;
+
+use crate::{claude::ClaudeError, mcp::BridgeError, state::StateError};
+
+/// What can go wrong in the agent core.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum AgentError {
+    /// The CLI failed or went away.
+    #[error(transparent)]
+    Claude(#[from] ClaudeError),
+    /// A state file could not be read or written.
+    #[error(transparent)]
+    State(#[from] StateError),
+    /// The in-process MCP server did not start.
+    #[error(transparent)]
+    Mcp(#[from] BridgeError),
+    /// `/compact` did not compact.
+    #[error("compaction failed: {0}")]
+    Compaction(String),
+}

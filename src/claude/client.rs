@@ -93,6 +93,11 @@ impl ClientHandle {
         self.request("interrupt", Map::new()).await.map(drop)
     }
 
+    /// Interrupts the running turn without waiting for the CLI's acknowledgement.
+    pub fn interrupt_nowait(&self) -> Result<(), ClaudeError> {
+        self.connection.request_nowait("interrupt")
+    }
+
     /// Switches the model from the next API call on; `None` = the CLI's default model.
     pub async fn set_model(&self, model: Option<&str>) -> Result<(), ClaudeError> {
         let mut fields = Map::new();

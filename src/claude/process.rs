@@ -132,7 +132,9 @@ impl CliProcess {
             }
         };
         // Let the stderr forwarder drain the last lines (the pipe is closed now).
-        let _ = tokio::time::timeout(Duration::from_millis(500), &mut self.stderr_task).await;
+        if !self.stderr_task.is_finished() {
+            let _ = tokio::time::timeout(Duration::from_millis(500), &mut self.stderr_task).await;
+        }
         self.status = status;
         status
     }

@@ -46,20 +46,25 @@ pub(crate) struct Connection {
 
 /// The tasks behind a connection; aborted when the owner drops it.
 pub(crate) struct ConnectionTasks {
-    reader: JoinHandle<()>,
+    reader: Option<JoinHandle<()>>,
     writer: JoinHandle<()>,
 }
 
 impl ConnectionTasks {
     /// Aborts both tasks.
     pub(crate) fn abort(&self) {
-        self.reader.abort();
+        if let Some(reader) = &self.reader {
+            reader.abort();
+        }
         self.writer.abort();
     }
 
-    /// Waits for the reader to see end-of-file (or be aborted).
+    /// Waits for the reader to see end-of-file (or be aborted); returns at once afterwards.
     pub(crate) async fn reader_finished(&mut self) {
-        let _ = (&mut self.reader).await;
+        if let Some(reader) = self.reader.as_mut() {
+            let _ = reader.await;
+            self.reader = None;
+        }
     }
 }
 
@@ -92,7 +97,14 @@ where
         Arc::new(handlers),
         message_tx,
     ));
-    (connection, message_rx, ConnectionTasks { reader, writer })
+    (
+        connection,
+        message_rx,
+        ConnectionTasks {
+            reader: Some(reader),
+            writer,
+        },
+    )
 }
 
 impl Connection {
@@ -155,6 +167,13 @@ impl Connection {
                 })
             }
         }
+    }
+
+    /// Sends a control request without waiting for (or routing) its answer.
+    pub(crate) fn request_nowait(&self, subtype: &str) -> Result<(), ClaudeError> {
+        let serial = self.counter.fetch_add(1, Ordering::Relaxed);
+        self.send_json(&json!({"type": "control_request", "request_id": format!("req_{serial}_nowait"),
+            "request": {"subtype": subtype}}))
     }
 
     /// Aborts every control-request handler still running.

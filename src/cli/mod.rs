@@ -1,1 +1,48 @@
-//! placeholder
+//! The command line: argument parsing and the subcommands that run in the terminal.
+
+pub mod auth;
+pub mod chat;
+
+use clap::{Parser, Subcommand};
+
+/// The first line of `ollim-bot --help` (CMD-1).
+pub const HELP_TITLE: &str = "ollim-bot -- ADHD-friendly Discord assistant powered by Claude";
+
+const EXAMPLES: &str = "\
+Examples:
+  ollim-bot                     start the bot (reads .env in the current directory)
+  ollim-bot chat                talk to the same main session in the terminal
+  ollim-bot chat --model haiku  ... with another model for this run
+  ollim-bot auth status         show whether the Claude CLI is logged in";
+
+/// `ollim-bot` command-line arguments.
+#[derive(Debug, Parser)]
+#[command(
+    name = "ollim-bot",
+    version,
+    before_help = HELP_TITLE,
+    about = "Your ADHD-friendly assistant in Discord DMs, powered by the Claude Code CLI.",
+    after_help = EXAMPLES
+)]
+pub struct Cli {
+    /// What to do; without a subcommand the bot starts.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Chat with the main session in the terminal (the same conversation as in Discord).
+    Chat {
+        /// Model for this terminal session (opus, sonnet, haiku or a full model name).
+        #[arg(long)]
+        model: Option<String>,
+    },
+    /// Claude CLI authentication: login, status or logout.
+    Auth {
+        /// `login`, `status` or `logout`, plus their options.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+}

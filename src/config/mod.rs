@@ -1,1 +1,211 @@
-//! placeholder
+//! Configuration from `.env` and the environment, validated once at start-up.
+//!
+//! Every invalid or missing value yields one line naming the variable and an example value.
+
+mod runtime;
+mod timezone;
+
+use std::{collections::BTreeMap, path::PathBuf};
+
+use chrono_tz::Tz;
+
+pub use runtime::RuntimeConfig;
+pub use timezone::system_timezone;
+
+/// The default remote MCP server with the ollim-bot documentation (AGT-4).
+pub const DEFAULT_DOCS_MCP_URL: &str = "https://docs.ollim.ai/mcp";
+
+/// A configuration problem, phrased for the person fixing it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ConfigError {
+    /// A required variable is unset or empty.
+    #[error("{name} is not set: {hint} (e.g. {name}={example} in .env)")]
+    Missing {
+        /// Variable name.
+        name: &'static str,
+        /// What it is for.
+        hint: &'static str,
+        /// An example value.
+        example: &'static str,
+    },
+    /// A variable has an unusable value.
+    #[error("{name}={value:?} is invalid: {reason} (e.g. {name}={example})")]
+    Invalid {
+        /// Variable name.
+        name: &'static str,
+        /// The value found.
+        value: String,
+        /// Why it is refused.
+        reason: &'static str,
+        /// An example value.
+        example: &'static str,
+    },
+}
+
+/// Static configuration of one ollim-bot instance.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Config {
+    /// The owner's first name (`OLLIM_USER_NAME`).
+    pub user_name: String,
+    /// The bot's name (`OLLIM_BOT_NAME`).
+    pub bot_name: String,
+    /// The owner's timezone (`OLLIM_TIMEZONE`, default: the system zone).
+    pub timezone: Tz,
+    /// The data dir (`OLLIM_DATA_DIR`, default `~/.ollim-bot`).
+    pub data_dir: PathBuf,
+    /// The `claude` executable (`OLLIM_CLAUDE_CLI`, default `claude` on PATH).
+    pub claude_cli: PathBuf,
+    /// The docs MCP server (`OLLIM_DOCS_MCP_URL`; empty disables it).
+    pub docs_mcp_url: Option<String>,
+    /// Extra environment for every CLI child, on top of the inherited environment.
+    pub cli_env: BTreeMap<String, String>,
+}
+
+impl Config {
+    /// Reads the configuration from the process environment (after `.env` was loaded).
+    pub fn from_env() -> Result<Self, ConfigError> {
+        Self::from_lookup(|name| std::env::var(name).ok())
+    }
+
+    /// Reads the configuration through `lookup` (testable without touching the environment).
+    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
+        let get = |name: &str| lookup(name).map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
+        let user_name = get("OLLIM_USER_NAME").ok_or(ConfigError::Missing {
+            name: "OLLIM_USER_NAME",
+            hint: "your first name, the one the bot calls you",
+            example: "Julia",
+        })?;
+        let bot_name = get("OLLIM_BOT_NAME").ok_or(ConfigError::Missing {
+            name: "OLLIM_BOT_NAME",
+            hint: "the bot's name",
+            example: "Ollim",
+        })?;
+        let timezone = match get("OLLIM_TIMEZONE") {
+            Some(raw) => raw.parse::<Tz>().map_err(|_| ConfigError::Invalid {
+                name: "OLLIM_TIMEZONE",
+                value: raw.clone(),
+                reason: "not an IANA timezone name",
+                example: "America/Los_Angeles",
+            })?,
+            None => system_timezone(),
+        };
+        let data_dir = match get("OLLIM_DATA_DIR") {
+            Some(raw) => expand_home(&raw, get("HOME").as_deref()),
+            None => {
+                let home = get("HOME").ok_or(ConfigError::Missing {
+                    name: "HOME",
+                    hint: "needed to find the default data dir ~/.ollim-bot; or set OLLIM_DATA_DIR",
+                    example: "/home/julia",
+                })?;
+                PathBuf::from(home).join(".ollim-bot")
+            }
+        };
+        if data_dir.is_relative() {
+            return Err(ConfigError::Invalid {
+                name: "OLLIM_DATA_DIR",
+                value: data_dir.display().to_string(),
+                reason: "must be an absolute path",
+                example: "/home/julia/.ollim-bot",
+            });
+        }
+        let claude_cli = get("OLLIM_CLAUDE_CLI").map_or_else(|| PathBuf::from("claude"), PathBuf::from);
+        let docs_mcp_url = match lookup("OLLIM_DOCS_MCP_URL") {
+            Some(raw) if raw.trim().is_empty() => None,
+            Some(raw) => Some(raw.trim().to_owned()),
+            None => Some(DEFAULT_DOCS_MCP_URL.to_owned()),
+        };
+        Ok(Self {
+            user_name,
+            bot_name,
+            timezone,
+            data_dir,
+            claude_cli,
+            docs_mcp_url,
+            cli_env: BTreeMap::new(),
+        })
+    }
+
+    /// The CLI's own config dir (where it keeps transcripts): `CLAUDE_CONFIG_DIR`, else
+    /// `$HOME/.claude`, looking at [`Self::cli_env`] before the process environment.
+    pub fn claude_config_dir(&self) -> Option<PathBuf> {
+        let var = |name: &str| {
+            self.cli_env
+                .get(name)
+                .cloned()
+                .or_else(|| std::env::var(name).ok())
+                .filter(|v| !v.is_empty())
+        };
+        var("CLAUDE_CONFIG_DIR")
+            .map(PathBuf::from)
+            .or_else(|| var("HOME").map(|home| PathBuf::from(home).join(".claude")))
+    }
+}
+
+fn expand_home(raw: &str, home: Option<&str>) -> PathBuf {
+    match (raw.strip_prefix("~/"), home) {
+        (Some(rest), Some(home)) => PathBuf::from(home).join(rest),
+        _ => PathBuf::from(raw),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use super::*;
+
+    fn lookup(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
+        let map: HashMap<String, String> = pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect();
+        move |name| map.get(name).cloned()
+    }
+
+    #[test]
+    fn reads_a_full_configuration() {
+        let config = Config::from_lookup(lookup(&[
+            ("OLLIM_USER_NAME", "Julia"),
+            ("OLLIM_BOT_NAME", "Ollim"),
+            ("OLLIM_TIMEZONE", "Asia/Tokyo"),
+            ("OLLIM_DATA_DIR", "~/bot-data"),
+            ("HOME", "/home/julia"),
+            ("OLLIM_CLAUDE_CLI", "/opt/claude"),
+            ("OLLIM_DOCS_MCP_URL", ""),
+        ]))
+        .unwrap();
+        assert_eq!(config.timezone, Tz::Asia__Tokyo);
+        assert_eq!(config.data_dir, PathBuf::from("/home/julia/bot-data"));
+        assert_eq!(config.claude_cli, PathBuf::from("/opt/claude"));
+        assert_eq!(config.docs_mcp_url, None);
+    }
+
+    #[test]
+    fn defaults() {
+        let config = Config::from_lookup(lookup(&[
+            ("OLLIM_USER_NAME", "Julia"),
+            ("OLLIM_BOT_NAME", "Ollim"),
+            ("HOME", "/home/julia"),
+        ]))
+        .unwrap();
+        assert_eq!(config.data_dir, PathBuf::from("/home/julia/.ollim-bot"));
+        assert_eq!(config.claude_cli, PathBuf::from("claude"));
+        assert_eq!(config.docs_mcp_url.as_deref(), Some(DEFAULT_DOCS_MCP_URL));
+    }
+
+    #[test]
+    fn errors_name_the_variable_and_an_example() {
+        let missing = Config::from_lookup(lookup(&[("OLLIM_BOT_NAME", "Ollim")])).unwrap_err();
+        let text = missing.to_string();
+        assert!(text.starts_with("OLLIM_USER_NAME is not set"), "{text}");
+        assert!(text.contains("OLLIM_USER_NAME=Julia"), "{text}");
+        let bad_tz = Config::from_lookup(lookup(&[
+            ("OLLIM_USER_NAME", "J"),
+            ("OLLIM_BOT_NAME", "O"),
+            ("OLLIM_TIMEZONE", "Mars/Olympus"),
+        ]))
+        .unwrap_err();
+        assert!(bad_tz.to_string().contains("OLLIM_TIMEZONE=America/Los_Angeles"));
+    }
+}

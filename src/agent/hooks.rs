@@ -1,0 +1,164 @@
+//! Hooks registered on every main-session and fork client (AGT-8): the `state/` write guard
+//! (HKS-3) and the git auto-commit of markdown the agent writes (HKS-2).
+
+use std::{
+    path::{Path, PathBuf},
+    sync::Arc,
+};
+
+use serde_json::Value;
+
+use super::permissions::{state_write_refusal, write_target};
+use crate::{
+    claude::{BoxFuture, HookCallback, HookEvent, HookOutput, HookRegistration},
+    state::{git::GitRecorder, paths::DataDir},
+};
+
+/// Seconds the CLI waits for these hooks.
+const HOOK_TIMEOUT_SECS: u32 = 30;
+
+/// The hooks for a main-session or interactive-fork client.
+pub fn main_hooks(data_dir: &DataDir, git: Option<GitRecorder>) -> Vec<HookRegistration> {
+    let mut hooks = vec![HookRegistration {
+        event: HookEvent::PreToolUse,
+        matcher: Some("Write|Edit|MultiEdit|NotebookEdit".to_owned()),
+        timeout_secs: HOOK_TIMEOUT_SECS,
+        callback: Arc::new(StateGuard {
+            data_dir: data_dir.clone(),
+        }),
+    }];
+    if let Some(git) = git {
+        hooks.push(HookRegistration {
+            event: HookEvent::PostToolUse,
+            matcher: Some("Write|Edit|MultiEdit".to_owned()),
+            timeout_secs: HOOK_TIMEOUT_SECS,
+            callback: Arc::new(AutoCommit {
+                data_dir: data_dir.clone(),
+                git,
+            }),
+        });
+    }
+    hooks
+}
+
+/// Refuses file writes into `state/` even for allowed tools and permissive modes (HKS-3).
+struct StateGuard {
+    data_dir: DataDir,
+}
+
+impl HookCallback for StateGuard {
+    fn call(&self, input: Value) -> BoxFuture<'static, HookOutput> {
+        let (tool, tool_input) = tool_of(&input);
+        let resolved = resolve_against_cwd(&input, &tool, tool_input);
+        let output = state_write_refusal(&self.data_dir, &tool, &resolved)
+            .map(HookOutput::deny_tool)
+            .unwrap_or_default();
+        Box::pin(std::future::ready(output))
+    }
+}
+
+/// Commits a markdown file the agent wrote inside the data dir (HKS-2).
+struct AutoCommit {
+    data_dir: DataDir,
+    git: GitRecorder,
+}
+
+impl HookCallback for AutoCommit {
+    fn call(&self, input: Value) -> BoxFuture<'static, HookOutput> {
+        let (tool, tool_input) = tool_of(&input);
+        if let Some(relative) = committable_path(&self.data_dir, &input, &tool, tool_input) {
+            let message = format!("auto: {} {}", tool.to_lowercase(), relative.display());
+            self.git.commit(relative, message);
+        }
+        Box::pin(std::future::ready(HookOutput::default()))
+    }
+}
+
+fn tool_of(input: &Value) -> (String, &Value) {
+    let tool = input
+        .get("tool_name")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
+    (tool, input.get("tool_input").unwrap_or(&Value::Null))
+}
+
+/// The tool input with a relative target path made absolute against the hook's `cwd`.
+fn resolve_against_cwd(input: &Value, tool: &str, tool_input: &Value) -> Value {
+    let mut resolved = tool_input.clone();
+    if let (Some(target), Some(cwd)) = (
+        write_target(tool, tool_input),
+        input.get("cwd").and_then(Value::as_str),
+    ) && Path::new(&target).is_relative()
+    {
+        resolved["file_path"] = Value::String(Path::new(cwd).join(target).display().to_string());
+    }
+    resolved
+}
+
+/// The data-dir-relative path of a written `.md` file outside `state/` and `.git/`.
+fn committable_path(
+    data_dir: &DataDir,
+    input: &Value,
+    tool: &str,
+    tool_input: &Value,
+) -> Option<PathBuf> {
+    let target = write_target(tool, tool_input)?;
+    let mut path = PathBuf::from(&target);
+    if path.is_relative() {
+        path = PathBuf::from(input.get("cwd").and_then(Value::as_str)?).join(path);
+    }
+    if path.extension().and_then(|e| e.to_str()) != Some("md") || data_dir.is_inside_state_dir(&path) {
+        return None;
+    }
+    let relative = path.strip_prefix(data_dir.root()).ok()?.to_path_buf();
+    let escapes = relative
+        .components()
+        .any(|c| matches!(c, std::path::Component::ParentDir) || c.as_os_str() == ".git");
+    (!escapes).then_some(relative)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn state_guard_denies_relative_and_absolute_state_writes() {
+        let dir = tempfile::tempdir().unwrap();
+        let guard = StateGuard {
+            data_dir: DataDir::new(dir.path()),
+        };
+        let input = json!({"tool_name": "Write", "cwd": dir.path(),
+            "tool_input": {"file_path": "state/sessions.json", "content": "x"}});
+        let output = futures_ready(guard.call(input));
+        assert!(output.deny_tool_reason.unwrap().contains("state/ is blocked"));
+        let ok = json!({"tool_name": "Write", "cwd": dir.path(),
+            "tool_input": {"file_path": "notes.md", "content": "x"}});
+        assert_eq!(futures_ready(guard.call(ok)), HookOutput::default());
+    }
+
+    #[test]
+    fn only_markdown_inside_the_data_dir_is_committed() {
+        let dir = tempfile::tempdir().unwrap();
+        let data_dir = DataDir::new(dir.path());
+        let cwd = json!({"cwd": dir.path()});
+        let path = |p: &str| committable_path(&data_dir, &cwd, "Edit", &json!({"file_path": p}));
+        assert_eq!(path("USER.md"), Some(PathBuf::from("USER.md")));
+        assert_eq!(
+            path(&dir.path().join("routines/a.md").display().to_string()),
+            Some(PathBuf::from("routines/a.md"))
+        );
+        assert_eq!(path("notes.txt"), None);
+        assert_eq!(path("state/x.md"), None);
+        assert_eq!(path("/elsewhere/x.md"), None);
+    }
+
+    fn futures_ready(future: BoxFuture<'static, HookOutput>) -> HookOutput {
+        tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap()
+            .block_on(future)
+    }
+}

@@ -1,0 +1,408 @@
+//! The main session: one persistent Claude conversation, resumed across restarts, behind one
+//! lock (SES-1…14, SES-18, CTX-1/2/5/6, AGT-6, AGT-14…17).
+//!
+//! Every turn, `/compact`, `/cost` and `/clear` takes the lock, so conversations are strictly
+//! one at a time. Interrupting never takes it: it goes through a [`ClientHandle`] kept beside
+//! the lock, so a new message can cut a reply short.
+
+use std::{
+    sync::{
+        Arc, Mutex,
+        atomic::{AtomicBool, AtomicU32, Ordering},
+    },
+    time::Duration,
+};
+
+use tokio::sync::{Mutex as AsyncMutex, MutexGuard};
+
+use super::{
+    AgentError,
+    compaction::{self, stats_line},
+    context::{UpdatesView, compose_prompt},
+    frontend::{CurrentTurn, FrontEnd, TurnEvent, TurnSink},
+    hooks::main_hooks,
+    permissions::{PermissionPolicy, PermissionState},
+    services::AgentServices,
+    system_prompt::{SystemPromptInputs, build_system_prompt},
+    tool_policy::main_allowed_tools,
+    turn::{TurnReport, run_turn},
+};
+use crate::{
+    claude::{
+        ClaudeClient, ClaudeError, ClientHandle, ClientOptions, ControlHandlers, ImageAttachment,
+        McpMessageHandler, McpServerConfig, PermissionHandler, PermissionMode, SystemPrompt,
+        Thinking, UserContent,
+    },
+    mcp::{DiscordTools, McpBridge, ToolContext, ToolScope},
+    state::{history::SessionEventKind, now_in, sessions::SaveOutcome},
+};
+
+/// How long a disconnecting CLI may take to finish before it is killed.
+const DISCONNECT_GRACE: Duration = Duration::from_secs(5);
+
+/// The note shown when pending updates are folded into a prompt (CTX-6).
+pub const CATCHING_UP_NOTE: &str = "catching up on background activity...";
+
+/// A prompt from the owner: text plus optional images.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Prompt {
+    /// The text as typed.
+    pub text: String,
+    /// Attached images, sent as image blocks before the text.
+    pub images: Vec<ImageAttachment>,
+}
+
+impl Prompt {
+    /// A text-only prompt.
+    pub fn text(text: impl Into<String>) -> Self {
+        Self {
+            text: text.into(),
+            images: Vec::new(),
+        }
+    }
+}
+
+/// Session settings that can change at run time.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MainSettings {
+    /// Model alias or name; `None` = the CLI's default.
+    pub model: Option<String>,
+    /// Thinking mode.
+    pub thinking: Thinking,
+    /// Permission mode (`dontAsk` is enforced by the bot, AGT-6).
+    pub permission_mode: PermissionMode,
+}
+
+struct MainState {
+    client: Option<ClaudeClient>,
+    settings: MainSettings,
+}
+
+/// The owner's main conversation.
+pub struct MainSession {
+    services: Arc<AgentServices>,
+    front_end: Arc<dyn FrontEnd>,
+    permissions: Arc<PermissionState>,
+    turn: CurrentTurn,
+    state: AsyncMutex<MainState>,
+    live: Mutex<Option<ClientHandle>>,
+    live_pid: AtomicU32,
+    compacting: AtomicBool,
+}
+
+impl MainSession {
+    /// A main session that connects lazily (call [`Self::connect`] to warm it up).
+    pub fn new(services: Arc<AgentServices>, front_end: Arc<dyn FrontEnd>, settings: MainSettings) -> Self {
+        let dont_ask = settings.permission_mode == PermissionMode::DontAsk;
+        Self {
+            services,
+            front_end,
+            permissions: Arc::new(PermissionState::new(dont_ask)),
+            turn: CurrentTurn::default(),
+            state: AsyncMutex::new(MainState { client: None, settings }),
+            live: Mutex::new(None),
+            live_pid: AtomicU32::new(0),
+            compacting: AtomicBool::new(false),
+        }
+    }
+
+    /// Starts the CLI now, so the first reply does not pay for its start-up.
+    pub async fn connect(&self) -> Result<(), AgentError> {
+        let mut state = self.state.lock().await;
+        self.ensure_connected(&mut state, None).await
+    }
+
+    /// Runs one turn for `prompt`, streaming events to `sink`; pending updates are consumed and
+    /// injected (CTX-2). Waits for any turn in progress first.
+    pub async fn send(&self, prompt: Prompt, sink: TurnSink) -> Result<TurnReport, AgentError> {
+        let mut state = self.state.lock().await;
+        self.ensure_connected(&mut state, Some(&sink)).await?;
+        let updates = match self.services.pending.pop().await {
+            Ok(updates) => updates,
+            Err(error) => {
+                tracing::warn!(%error, "could not read pending updates");
+                Vec::new()
+            }
+        };
+        if !updates.is_empty() {
+            let _ = sink.send(TurnEvent::Notice(CATCHING_UP_NOTE.to_owned()));
+        }
+        let now = chrono::Utc::now().with_timezone(&self.services.config.timezone);
+        let text = compose_prompt(&prompt.text, now, &updates, UpdatesView::Consume);
+        let content = UserContent::with_images(&text, &prompt.images);
+        self.turn.begin(sink);
+        let outcome = self.run_with_compaction_retry(&mut state, &content).await;
+        self.turn.end();
+        self.finish_turn(&mut state, outcome).await
+    }
+
+    /// Compacts the conversation (`/compact [instructions]`) and returns the stats line (SES-13).
+    pub async fn compact(&self, instructions: Option<&str>) -> Result<String, AgentError> {
+        let mut state = self.state.lock().await;
+        self.ensure_connected(&mut state, None).await?;
+        let before = state.client.as_ref().and_then(|c| c.session_id().cloned());
+        let turns = before.as_ref().and_then(|id| {
+            let dir = self.services.config.claude_config_dir()?;
+            let path = compaction::transcript_path(&dir, &self.services.config.data_dir, id.as_str());
+            compaction::turns_since_last_compaction(&path)
+        });
+        let command = match instructions.map(str::trim).filter(|i| !i.is_empty()) {
+            Some(instructions) => format!("/compact {instructions}"),
+            None => "/compact".to_owned(),
+        };
+        let outcome = self.run_once(&mut state, &UserContent::Text(command)).await;
+        let report = self.finish_turn(&mut state, outcome).await?;
+        let Some(seen) = report.compaction else {
+            let why = report.command_output.join("\n");
+            let why = if why.is_empty() { report.result.error_summary() } else { why };
+            return Err(AgentError::Compaction(why));
+        };
+        if let Some(id) = state.client.as_ref().and_then(|c| c.session_id().cloned())
+            && before.as_ref() == Some(&id)
+        {
+            // The CLI keeps the id on compaction; log it explicitly (F-32: one per compaction).
+            self.services.sessions.log(&id, SessionEventKind::Compacted, Some(&id))?;
+        }
+        let history = self.services.sessions.history();
+        let age = compaction::session_age(history.last_created_at(), now_in(self.services.config.timezone));
+        Ok(stats_line(turns, age, seen.pre_tokens))
+    }
+
+    /// Passes `/cost` to the CLI and returns its text (AGT-15).
+    pub async fn cost(&self) -> Result<String, AgentError> {
+        let mut state = self.state.lock().await;
+        self.ensure_connected(&mut state, None).await?;
+        let outcome = self.run_once(&mut state, &UserContent::Text("/cost".to_owned())).await;
+        let report = self.finish_turn(&mut state, outcome).await?;
+        let mut parts = report.command_output;
+        if !report.text.is_empty() {
+            parts.push(report.text);
+        }
+        let text = parts.join("\n").trim().to_owned();
+        Ok(if text.is_empty() { "done.".to_owned() } else { text })
+    }
+
+    /// Forgets the conversation (`/clear`): session allowances reset, `cleared` logged, the CLI
+    /// stopped, `sessions.json` deleted; the next message starts fresh (SES-5, SES-11, SES-18).
+    pub async fn clear(&self) -> Result<(), AgentError> {
+        self.permissions.reset();
+        self.interrupt();
+        let mut state = self.state.lock().await;
+        let client = self.take_client(&mut state);
+        self.services.sessions.clear()?;
+        if let Some(client) = client {
+            client.disconnect(DISCONNECT_GRACE).await;
+        }
+        Ok(())
+    }
+
+    /// Switches the model live, without reconnecting (not persisted).
+    pub async fn set_model(&self, model: Option<String>) -> Result<(), AgentError> {
+        let mut state = self.state.lock().await;
+        state.settings.model.clone_from(&model);
+        if let Some(client) = &state.client {
+            client.handle().set_model(model.as_deref()).await?;
+        }
+        Ok(())
+    }
+
+    /// Changes the thinking mode; the CLI restarts with it (resuming the same session).
+    pub async fn set_thinking(&self, thinking: Thinking) -> Result<(), AgentError> {
+        let mut state = self.state.lock().await;
+        state.settings.thinking = thinking;
+        if let Some(client) = self.take_client(&mut state) {
+            client.disconnect(DISCONNECT_GRACE).await;
+        }
+        self.ensure_connected(&mut state, None).await
+    }
+
+    /// Changes the permission mode (`dontAsk` is the bot's own; the CLI then runs `default`).
+    pub async fn set_permission_mode(&self, mode: PermissionMode) -> Result<(), AgentError> {
+        self.permissions.set_dont_ask(mode == PermissionMode::DontAsk);
+        let mut state = self.state.lock().await;
+        state.settings.permission_mode = mode;
+        if let Some(client) = &state.client {
+            client.handle().set_permission_mode(cli_permission_mode(mode)).await?;
+        }
+        Ok(())
+    }
+
+    /// Interrupts the reply in progress, without waiting (AGT-14). Ignored while compacting.
+    /// Returns whether an interrupt was sent.
+    pub fn interrupt(&self) -> bool {
+        if self.compacting.load(Ordering::Relaxed) {
+            return false;
+        }
+        let handle = self.live.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
+        handle.is_some_and(|handle| handle.interrupt_nowait().is_ok())
+    }
+
+    /// Whether a turn (or another locked operation) is in progress.
+    pub fn is_busy(&self) -> bool {
+        self.state.try_lock().is_err()
+    }
+
+    /// The current settings.
+    pub async fn settings(&self) -> MainSettings {
+        self.state.lock().await.settings.clone()
+    }
+
+    /// The OS process id of the connected CLI, if any.
+    pub fn cli_pid(&self) -> Option<u32> {
+        Some(self.live_pid.load(Ordering::Relaxed)).filter(|pid| *pid != 0)
+    }
+
+    /// Ends the CLI cleanly, waiting for the turn in progress (callers bound this with a timeout).
+    pub async fn shutdown(&self) {
+        let mut state = self.state.lock().await;
+        if let Some(client) = self.take_client(&mut state) {
+            client.disconnect(DISCONNECT_GRACE).await;
+        }
+    }
+
+    async fn run_with_compaction_retry(
+        &self,
+        state: &mut MainState,
+        content: &UserContent,
+    ) -> Result<TurnReport, ClaudeError> {
+        let report = self.run_once(state, content).await?;
+        let unanswered_auto_compaction = report
+            .compaction
+            .as_ref()
+            .is_some_and(|c| c.trigger == "auto" && !report.answered_after_compaction);
+        if unanswered_auto_compaction && !report.result.was_interrupted() {
+            // SES-14: the CLI compacted and ended the turn without answering; ask again once.
+            tracing::info!("auto-compaction ended the turn unanswered; sending the message again");
+            let mut retry = self.run_once(state, content).await?;
+            retry.compaction = report.compaction;
+            return Ok(retry);
+        }
+        Ok(report)
+    }
+
+    async fn run_once(&self, state: &mut MainState, content: &UserContent) -> Result<TurnReport, ClaudeError> {
+        let client = state.client.as_mut().ok_or(ClaudeError::Closed)?;
+        client.send(content)?;
+        run_turn(client, &self.turn, &self.compacting).await
+    }
+
+    /// Saves the session id after a turn (SES-4), or drops a dead client so the next message
+    /// resumes the same session in a new process (SES-18).
+    async fn finish_turn(
+        &self,
+        state: &mut MainState,
+        outcome: Result<TurnReport, ClaudeError>,
+    ) -> Result<TurnReport, AgentError> {
+        match outcome {
+            Ok(report) => {
+                if let Some(id) = state.client.as_ref().and_then(|c| c.session_id().cloned())
+                    && let SaveOutcome::Compacted { previous } = self.services.sessions.save(&id)?
+                {
+                    tracing::info!(%previous, new = %id, "the session id changed (compaction)");
+                }
+                Ok(report)
+            }
+            Err(error) => {
+                tracing::warn!(%error, "the CLI connection was lost; the next message resumes the session");
+                if let Some(client) = self.take_client(state) {
+                    client.disconnect(Duration::ZERO).await;
+                }
+                Err(error.into())
+            }
+        }
+    }
+
+    fn take_client(&self, state: &mut MainState) -> Option<ClaudeClient> {
+        *self.live.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = None;
+        self.live_pid.store(0, Ordering::Relaxed);
+        state.client.take()
+    }
+
+    async fn ensure_connected(&self, state: &mut MutexGuard<'_, MainState>, sink: Option<&TurnSink>) -> Result<(), AgentError> {
+        if state.client.as_ref().is_some_and(|c| !c.handle().is_closed()) {
+            return Ok(());
+        }
+        if let Some(dead) = self.take_client(state) {
+            dead.disconnect(Duration::ZERO).await;
+        }
+        let resume = self.services.sessions.load();
+        let client = match self.start_client(&state.settings, resume.clone()).await {
+            Err(AgentError::Claude(ClaudeError::SessionNotFound { session_id })) => {
+                tracing::warn!(session_id, "the saved session no longer exists; starting a fresh one");
+                if let Some(sink) = sink {
+                    let _ = sink.send(TurnEvent::Notice(
+                        "the previous conversation could not be found — starting a fresh one.".to_owned(),
+                    ));
+                }
+                self.services.sessions.clear()?;
+                self.start_client(&state.settings, None).await?
+            }
+            other => other?,
+        };
+        *self.live.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(client.handle());
+        self.live_pid.store(client.pid().unwrap_or(0), Ordering::Relaxed);
+        state.client = Some(client);
+        Ok(())
+    }
+
+    async fn start_client(
+        &self,
+        settings: &MainSettings,
+        resume: Option<crate::claude::SessionId>,
+    ) -> Result<ClaudeClient, AgentError> {
+        let config = &self.services.config;
+        let data_dir = &self.services.data_dir;
+        let prompt = build_system_prompt(&SystemPromptInputs {
+            user_name: &config.user_name,
+            bot_name: &config.bot_name,
+            timezone: config.timezone,
+            data_dir: data_dir.root(),
+        });
+        let mut options = ClientOptions {
+            cli_path: config.claude_cli.clone(),
+            cwd: data_dir.root().to_path_buf(),
+            system_prompt: SystemPrompt::Preset { append: Some(prompt) },
+            model: settings.model.clone(),
+            permission_mode: Some(cli_permission_mode(settings.permission_mode)),
+            resume,
+            allowed_tools: main_allowed_tools(ToolScope::Main, config.docs_mcp_url.is_some()),
+            setting_sources: Some(vec!["project".to_owned()]),
+            thinking: Some(settings.thinking),
+            include_partial_messages: true,
+            env: config.cli_env.clone(),
+            ..ClientOptions::default()
+        };
+        options.mcp_servers.insert("discord".to_owned(), McpServerConfig::Sdk);
+        if let Some(url) = &config.docs_mcp_url {
+            options
+                .mcp_servers
+                .insert("docs".to_owned(), McpServerConfig::Http { url: url.clone() });
+        }
+        let tools = DiscordTools::new(ToolContext {
+            scope: ToolScope::Main,
+            front_end: Arc::clone(&self.front_end),
+        });
+        let bridge: Arc<dyn McpMessageHandler> = Arc::new(Arc::new(McpBridge::start(tools).await?));
+        let policy = Arc::new(PermissionPolicy::new(
+            data_dir.clone(),
+            Arc::clone(&self.permissions),
+            Arc::clone(&self.front_end),
+            self.turn.clone(),
+        ));
+        let permissions: Arc<dyn PermissionHandler> = Arc::new(policy);
+        let handlers = ControlHandlers {
+            permissions: Some(permissions),
+            hooks: main_hooks(data_dir, Some(self.services.git.clone())),
+            mcp_servers: vec![("discord".to_owned(), bridge)],
+        };
+        Ok(ClaudeClient::connect(&options, handlers).await?)
+    }
+}
+
+/// The mode the CLI runs in: `dontAsk` is enforced by the bot's own callback (AGT-6).
+pub fn cli_permission_mode(mode: PermissionMode) -> PermissionMode {
+    match mode {
+        PermissionMode::DontAsk => PermissionMode::Default,
+        other => other,
+    }
+}

@@ -1,0 +1,185 @@
+//! Streaming one turn: CLI frames in, [`TurnEvent`]s out, until the turn's `result`.
+
+use std::{
+    collections::HashSet,
+    sync::atomic::{AtomicBool, Ordering},
+    time::Instant,
+};
+
+use serde_json::Value;
+
+use super::{
+    frontend::{CurrentTurn, TurnEvent},
+    labels::tool_label,
+};
+use crate::claude::{
+    ClaudeClient, ClaudeError, ContentBlock, Message, ResultMessage, StreamEvent, SystemMessage,
+};
+
+/// A compaction seen during a turn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CompactionSeen {
+    /// `manual` or `auto`.
+    pub trigger: String,
+    /// Context size before it, in tokens.
+    pub pre_tokens: Option<u64>,
+}
+
+/// What a finished turn produced.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TurnReport {
+    /// The CLI's `result` frame.
+    pub result: ResultMessage,
+    /// All text shown to the owner during the turn.
+    pub text: String,
+    /// The compaction that happened in the turn, if any.
+    pub compaction: Option<CompactionSeen>,
+    /// Whether the model produced anything after that compaction.
+    pub answered_after_compaction: bool,
+    /// Local-command output (`<local-command-stdout>`) and system texts, for passthroughs.
+    pub command_output: Vec<String>,
+}
+
+/// Reads frames until the turn's `result`, emitting events to `turn` (AGT-16: streamed deltas
+/// first; text of assistant messages that were not streamed, e.g. synthetic API errors; the
+/// result text only if nothing else was shown; never the same text twice).
+pub(crate) async fn run_turn(
+    client: &mut ClaudeClient,
+    turn: &CurrentTurn,
+    compacting: &AtomicBool,
+) -> Result<TurnReport, ClaudeError> {
+    let mut shown = String::new();
+    let mut streamed_in_message = false;
+    let mut streamed_any = false;
+    let mut compaction: Option<CompactionSeen> = None;
+    let mut compaction_started: Option<Instant> = None;
+    let mut answered_after_compaction = false;
+    let mut last_input_tokens: Option<u64> = None;
+    let mut command_output = Vec::new();
+    let mut labelled: HashSet<String> = HashSet::new();
+
+    let show = |text: &str, shown: &mut String| {
+        if !text.is_empty() {
+            shown.push_str(text);
+            turn.emit(TurnEvent::TextDelta(text.to_owned()));
+        }
+    };
+
+    loop {
+        let Some(message) = client.recv().await else {
+            compacting.store(false, Ordering::Relaxed);
+            return Err(client.exit_error().await);
+        };
+        match message {
+            Message::StreamEvent(StreamEvent::MessageStart { input_tokens }) => {
+                streamed_in_message = false;
+                last_input_tokens = input_tokens.or(last_input_tokens);
+            }
+            Message::StreamEvent(StreamEvent::TextDelta { text, .. }) => {
+                streamed_in_message = true;
+                streamed_any = true;
+                answered_after_compaction |= compaction.is_some();
+                show(&text, &mut shown);
+            }
+            Message::Assistant(assistant) => {
+                let synthetic = assistant.model == "<synthetic>";
+                for block in &assistant.content {
+                    match block {
+                        ContentBlock::Text { text } if synthetic || !streamed_in_message && !streamed_any => {
+                            if synthetic && text == "(no content)" {
+                                continue;
+                            }
+                            answered_after_compaction |= compaction.is_some();
+                            let separator = if shown.is_empty() || shown.ends_with('\n') { "" } else { "\n" };
+                            show(&format!("{separator}{text}"), &mut shown);
+                        }
+                        ContentBlock::ToolUse { id, name, input }
+                            if assistant.parent_tool_use_id.is_none() && labelled.insert(id.clone()) =>
+                        {
+                            answered_after_compaction |= compaction.is_some();
+                            turn.emit(TurnEvent::ToolUse {
+                                id: id.clone(),
+                                label: tool_label(name, input),
+                            });
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            Message::User(user) => {
+                for block in &user.content {
+                    if let ContentBlock::ToolResult {
+                        tool_use_id,
+                        is_error: true,
+                        ..
+                    } = block
+                    {
+                        turn.emit(TurnEvent::ToolFailed {
+                            id: tool_use_id.clone(),
+                        });
+                    }
+                }
+                if user.is_replay {
+                    command_output.push(strip_command_tags(&user.text()));
+                }
+            }
+            Message::System(SystemMessage::Status { status, .. }) => {
+                if status.as_deref() == Some("compacting") {
+                    compacting.store(true, Ordering::Relaxed);
+                    compaction_started = Some(Instant::now());
+                    turn.emit(TurnEvent::Compacting {
+                        pre_tokens: last_input_tokens,
+                    });
+                }
+            }
+            Message::System(SystemMessage::CompactBoundary(boundary)) => {
+                compacting.store(false, Ordering::Relaxed);
+                let seconds = compaction_started.map_or(0, |t| t.elapsed().as_secs());
+                turn.emit(TurnEvent::Compacted {
+                    pre_tokens: boundary.pre_tokens,
+                    seconds,
+                });
+                compaction = Some(CompactionSeen {
+                    trigger: boundary.trigger,
+                    pre_tokens: boundary.pre_tokens,
+                });
+                streamed_any = false;
+            }
+            Message::System(SystemMessage::Other { raw, .. }) => {
+                if let Some(text) = ["text", "message"]
+                    .iter()
+                    .find_map(|key| raw.get(*key).and_then(Value::as_str))
+                {
+                    command_output.push(text.to_owned());
+                }
+            }
+            Message::Result(result) => {
+                compacting.store(false, Ordering::Relaxed);
+                if shown.is_empty()
+                    && !result.is_error
+                    && let Some(text) = result.result.as_deref()
+                {
+                    show(text, &mut shown);
+                }
+                return Ok(TurnReport {
+                    result,
+                    text: shown,
+                    compaction,
+                    answered_after_compaction,
+                    command_output,
+                });
+            }
+            Message::Unknown { kind, .. } => tracing::debug!(kind, "skipping an unknown CLI message"),
+            _ => {}
+        }
+    }
+}
+
+fn strip_command_tags(text: &str) -> String {
+    text.replace("<local-command-stdout>", "")
+        .replace("</local-command-stdout>", "")
+        .replace("<local-command-stderr>", "")
+        .replace("</local-command-stderr>", "")
+        .trim()
+        .to_owned()
+}

@@ -1,0 +1,56 @@
+//! Claude authentication: the start-up check and the `ollim-bot auth` passthrough (CMD-6).
+
+use std::{path::Path, process::Stdio};
+
+use serde_json::Value;
+
+/// Whether Claude auth is available: an API key or auth token in the environment, or a
+/// logged-in CLI (`claude auth status --json`).
+pub async fn claude_is_authenticated(cli: &Path) -> Result<bool, String> {
+    let has_env_credentials = ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"]
+        .iter()
+        .any(|name| std::env::var(name).is_ok_and(|v| !v.trim().is_empty()));
+    if has_env_credentials {
+        return Ok(true);
+    }
+    let output = tokio::process::Command::new(cli)
+        .args(["auth", "status", "--json"])
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .output()
+        .await
+        .map_err(|error| {
+            if error.kind() == std::io::ErrorKind::NotFound {
+                format!(
+                    "Claude Code CLI not found at {}: set OLLIM_CLAUDE_CLI to the path of the \
+                     `claude` executable, or install it with `npm install -g @anthropic-ai/claude-code`",
+                    cli.display()
+                )
+            } else {
+                format!("could not run {} auth status: {error}", cli.display())
+            }
+        })?;
+    let status: Value = serde_json::from_slice(&output.stdout).unwrap_or(Value::Null);
+    Ok(status.get("loggedIn").and_then(Value::as_bool).unwrap_or(false))
+}
+
+/// Runs `claude auth <args>` with the terminal attached and returns its exit code.
+pub async fn run_auth(cli: &Path, args: &[String]) -> Result<i32, String> {
+    const USAGE: &str = "usage: ollim-bot auth [login|status|logout]";
+    let Some(action) = args.first() else {
+        println!("{USAGE}");
+        return Ok(0);
+    };
+    if !matches!(action.as_str(), "login" | "status" | "logout") {
+        eprintln!("Unknown auth command: {action}\n{USAGE}");
+        return Ok(1);
+    }
+    let status = tokio::process::Command::new(cli)
+        .arg("auth")
+        .args(args)
+        .env("BROWSER", "echo")
+        .status()
+        .await
+        .map_err(|error| format!("could not run {}: {error}", cli.display()))?;
+    Ok(status.code().unwrap_or(1))
+}

@@ -1,0 +1,200 @@
+//! `ollim-bot chat` (CMD-8): a terminal REPL on the same main session the bot uses.
+//!
+//! Works on a terminal and with pipes. Replies stream as they arrive; `/clear`, `/compact`,
+//! `/model`, `/thinking`, `/permissions` and `/cost` work as in Discord; Ctrl-D, Ctrl-C or SIGTERM
+//! end the session cleanly, leaving no CLI process behind.
+
+mod terminal;
+
+use std::{io::Write, sync::Arc, time::Duration};
+
+use tokio::{
+    signal::unix::{SignalKind, signal},
+    sync::mpsc,
+};
+
+pub use terminal::{TerminalFrontEnd, render_embed, render_events};
+
+use crate::{
+    agent::{AgentServices, MainSession, MainSettings, Prompt},
+    claude::{PermissionMode, Thinking},
+    config::{Config, RuntimeConfig},
+};
+
+/// How long shutting down may wait for the CLI.
+const SHUTDOWN_DEADLINE: Duration = Duration::from_secs(15);
+
+const HELP: &str = "\
+commands:
+  /clear                 forget the conversation and start fresh
+  /compact [focus]       compact the conversation (optionally saying what to keep)
+  /model [name]          show or switch the model (opus, sonnet, haiku)
+  /thinking [mode]       show or set thinking: off, adaptive or a token budget
+  /permissions [mode]    show or set tool permissions: dontAsk, default, acceptEdits
+  /cost                  show what this session cost so far
+  /help                  this list
+  /quit                  leave (Ctrl-D and Ctrl-C work too)";
+
+/// Runs the REPL until end of input or a signal. Returns the process exit code.
+pub async fn run(config: Config, model: Option<String>) -> anyhow::Result<i32> {
+    let runtime = RuntimeConfig::load(&config.data_dir.join("state").join("config.json"));
+    let opened = AgentServices::open(config)?;
+    if opened.initialised_git {
+        eprintln!("Initialized git tracking in {}", opened.services.data_dir.root().display());
+    }
+    let front_end = Arc::new(TerminalFrontEnd::default());
+    let settings = MainSettings {
+        model: model.or(runtime.model_main),
+        thinking: runtime.thinking_main,
+        permission_mode: runtime.permission_mode,
+    };
+    let session = Arc::new(MainSession::new(opened.services.clone(), front_end.clone(), settings));
+    let warm_up = {
+        let session = Arc::clone(&session);
+        tokio::spawn(async move {
+            if let Err(error) = session.connect().await {
+                eprintln!("[error] could not start Claude: {error}");
+            }
+        })
+    };
+    let mut lines = spawn_stdin_reader(Arc::clone(&front_end));
+    let mut interrupt = signal(SignalKind::interrupt())?;
+    let mut terminate = signal(SignalKind::terminate())?;
+    eprintln!("ollim-bot chat — /help for commands, Ctrl-D to leave.");
+    loop {
+        prompt_marker();
+        let line = tokio::select! {
+            line = lines.recv() => line,
+            _ = interrupt.recv() => None,
+            _ = terminate.recv() => None,
+        };
+        let Some(line) = line else { break };
+        let line = line.trim().to_owned();
+        if line.is_empty() {
+            continue;
+        }
+        let keep_going = tokio::select! {
+            keep_going = handle_line(&session, &line) => keep_going,
+            _ = interrupt.recv() => { session.interrupt(); false }
+            _ = terminate.recv() => { session.interrupt(); false }
+        };
+        if !keep_going {
+            break;
+        }
+    }
+    warm_up.abort();
+    if tokio::time::timeout(SHUTDOWN_DEADLINE, session.shutdown()).await.is_err() {
+        eprintln!("[warn] the Claude CLI did not stop in time");
+    }
+    opened.git_worker.shutdown().await;
+    Ok(0)
+}
+
+/// Handles one input line; returns `false` to leave.
+async fn handle_line(session: &MainSession, line: &str) -> bool {
+    let (command, argument) = match line.split_once(char::is_whitespace) {
+        Some((command, rest)) => (command, Some(rest.trim()).filter(|r| !r.is_empty())),
+        None => (line, None),
+    };
+    let outcome: Result<String, String> = match command {
+        "/quit" | "/exit" => return false,
+        "/help" => Ok(HELP.to_owned()),
+        "/clear" => session
+            .clear()
+            .await
+            .map(|()| "conversation cleared. fresh start.".to_owned())
+            .map_err(|e| e.to_string()),
+        "/compact" => session.compact(argument).await.map_err(|e| e.to_string()),
+        "/cost" => session.cost().await.map_err(|e| e.to_string()),
+        "/model" => model_command(session, argument).await,
+        "/thinking" => thinking_command(session, argument).await,
+        "/permissions" => permissions_command(session, argument).await,
+        _ => {
+            let (events, rendered) = mpsc::unbounded_channel();
+            let renderer = tokio::spawn(render_events(rendered));
+            let result = session.send(Prompt::text(line), events).await;
+            let _ = renderer.await;
+            match result {
+                Ok(report) if report.result.is_error && !report.result.was_interrupted() && report.text.is_empty() => {
+                    Err(report.result.error_summary())
+                }
+                Ok(_) => return true,
+                Err(error) => Err(format!("{error}\n[note] your next message resumes the same conversation.")),
+            }
+        }
+    };
+    match outcome {
+        Ok(text) => println!("{text}"),
+        Err(error) => println!("[error] {error}"),
+    }
+    true
+}
+
+async fn model_command(session: &MainSession, argument: Option<&str>) -> Result<String, String> {
+    let Some(name) = argument else {
+        let model = session.settings().await.model;
+        return Ok(format!("model: {}", model.as_deref().unwrap_or("(default)")));
+    };
+    session
+        .set_model(Some(name.to_owned()))
+        .await
+        .map(|()| format!("switched to {name}."))
+        .map_err(|e| e.to_string())
+}
+
+async fn thinking_command(session: &MainSession, argument: Option<&str>) -> Result<String, String> {
+    let Some(raw) = argument else {
+        return Ok(format!("thinking: {}.", session.settings().await.thinking));
+    };
+    let thinking = Thinking::parse(raw).ok_or("thinking must be off, adaptive or a positive token budget")?;
+    session
+        .set_thinking(thinking)
+        .await
+        .map(|()| format!("thinking: {thinking}."))
+        .map_err(|e| e.to_string())
+}
+
+async fn permissions_command(session: &MainSession, argument: Option<&str>) -> Result<String, String> {
+    let Some(raw) = argument else {
+        return Ok(format!("permissions: {}.", session.settings().await.permission_mode.as_str()));
+    };
+    let mode = PermissionMode::parse(raw)
+        .filter(|m| !matches!(m, PermissionMode::Plan))
+        .ok_or("permissions must be dontAsk, default, acceptEdits or bypassPermissions")?;
+    session
+        .set_permission_mode(mode)
+        .await
+        .map(|()| format!("permissions: {}.", mode.as_str()))
+        .map_err(|e| e.to_string())
+}
+
+fn prompt_marker() {
+    let mut out = std::io::stdout().lock();
+    let _ = write!(out, "you> ");
+    let _ = out.flush();
+}
+
+/// Reads stdin on its own thread (a blocked read must never hold up shutdown) and routes each
+/// line to a pending approval question or to the REPL.
+fn spawn_stdin_reader(front_end: Arc<TerminalFrontEnd>) -> mpsc::UnboundedReceiver<String> {
+    let (lines_tx, lines_rx) = mpsc::unbounded_channel();
+    std::thread::spawn(move || {
+        let stdin = std::io::stdin();
+        let mut line = String::new();
+        loop {
+            line.clear();
+            match stdin.read_line(&mut line) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {
+                    let text = line.trim_end_matches(['\n', '\r']).to_owned();
+                    if let Some(text) = front_end.offer_line(text)
+                        && lines_tx.send(text).is_err()
+                    {
+                        break;
+                    }
+                }
+            }
+        }
+    });
+    lines_rx
+}

@@ -1,0 +1,200 @@
+//! The terminal front end: renders turn events and embeds as text, and asks tool approvals on
+//! the same input stream the prompts come from.
+
+use std::{
+    collections::HashMap,
+    io::Write,
+    sync::Mutex,
+    time::Duration,
+};
+
+use tokio::sync::{mpsc, oneshot};
+
+use crate::{
+    agent::{Approval, FrontEnd, FrontEndError, TurnEvent},
+    claude::BoxFuture,
+    mcp::embed::Embed,
+};
+
+/// How long an approval question waits for an answer (PRM-4).
+const APPROVAL_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The terminal as a front end of the main session.
+#[derive(Default)]
+pub struct TerminalFrontEnd {
+    approval: Mutex<Option<oneshot::Sender<String>>>,
+}
+
+impl TerminalFrontEnd {
+    /// Hands `line` to a pending approval question; gives it back when there is none.
+    pub fn offer_line(&self, line: String) -> Option<String> {
+        let waiting = self
+            .approval
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take();
+        match waiting {
+            Some(answer) => answer.send(line).err(),
+            None => Some(line),
+        }
+    }
+}
+
+impl FrontEnd for TerminalFrontEnd {
+    fn send_embed(&self, embed: Embed) -> BoxFuture<'_, Result<Option<u64>, FrontEndError>> {
+        print_block(&render_embed(&embed));
+        Box::pin(async { Ok(None) })
+    }
+
+    fn ask_approval(&self, label: String) -> BoxFuture<'_, Approval> {
+        Box::pin(async move {
+            let (answer_tx, answer_rx) = oneshot::channel();
+            *self
+                .approval
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(answer_tx);
+            print_block(&format!("[approve?] {label} — [y]es once / [a]lways this session / [n]o"));
+            let answer = tokio::time::timeout(APPROVAL_TIMEOUT, answer_rx).await;
+            let approval = match answer {
+                Ok(Ok(line)) => parse_approval(&line),
+                Ok(Err(_)) => Approval::Deny,
+                Err(_) => {
+                    self.approval.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
+                    Approval::TimedOut
+                }
+            };
+            let outcome = match approval {
+                Approval::AllowOnce => "allowed",
+                Approval::AllowAlways => "always allowed",
+                Approval::Deny => "denied",
+                Approval::TimedOut => "expired",
+            };
+            print_block(&format!("[approve?] {label} — {outcome}"));
+            approval
+        })
+    }
+
+    fn denial_reason(&self) -> &'static str {
+        "denied in the terminal"
+    }
+}
+
+fn parse_approval(line: &str) -> Approval {
+    match line.trim().to_ascii_lowercase().as_str() {
+        "y" | "yes" | "ok" => Approval::AllowOnce,
+        "a" | "always" => Approval::AllowAlways,
+        _ => Approval::Deny,
+    }
+}
+
+/// An embed as plain text: `[embed] <title>`, then body, fields and (inert) buttons.
+pub fn render_embed(embed: &Embed) -> String {
+    let mut lines = vec![format!("[embed] {}", embed.title)];
+    if let Some(description) = &embed.description {
+        lines.extend(description.lines().map(|line| format!("  {line}")));
+    }
+    for field in &embed.fields {
+        lines.push(format!("  {}: {}", field.name, field.value.replace('\n', "\n    ")));
+    }
+    if !embed.buttons.is_empty() {
+        let buttons: Vec<String> = embed.buttons.iter().map(|b| format!("[{}]", b.label)).collect();
+        lines.push(format!("  {}", buttons.join(" ")));
+    }
+    if let Some(footer) = &embed.footer {
+        lines.push(format!("  ({footer})"));
+    }
+    lines.join("\n")
+}
+
+fn print_block(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "\n{text}");
+    let _ = out.flush();
+}
+
+/// Prints a turn's events as they arrive; returns when the turn's sender is dropped.
+pub async fn render_events(mut events: mpsc::UnboundedReceiver<TurnEvent>) {
+    let mut labels: HashMap<String, String> = HashMap::new();
+    let mut at_line_start = true;
+    while let Some(event) = events.recv().await {
+        let mut out = std::io::stdout().lock();
+        let mut line = |text: String, at_line_start: &mut bool| {
+            let prefix = if *at_line_start { "" } else { "\n" };
+            let _ = writeln!(out, "{prefix}{text}");
+            *at_line_start = true;
+        };
+        match event {
+            TurnEvent::TextDelta(text) => {
+                let _ = write!(out, "{text}");
+                at_line_start = text.ends_with('\n');
+            }
+            TurnEvent::ToolUse { id, label } => {
+                line(format!("[tool] {label}"), &mut at_line_start);
+                labels.insert(id, label);
+            }
+            TurnEvent::ToolDenied { id } => {
+                let label = labels.remove(&id).unwrap_or_else(|| "tool".to_owned());
+                line(format!("[tool] {label} — denied"), &mut at_line_start);
+            }
+            TurnEvent::ToolFailed { id } => {
+                if let Some(label) = labels.remove(&id) {
+                    line(format!("[tool] {label} — error"), &mut at_line_start);
+                }
+            }
+            TurnEvent::Compacting { pre_tokens } => {
+                let size = pre_tokens.map(|t| format!(" {}k tokens", (t + 500) / 1000)).unwrap_or_default();
+                line(format!("[auto-compacting{size}...]"), &mut at_line_start);
+            }
+            TurnEvent::Compacted { pre_tokens, seconds } => {
+                let size = pre_tokens.map(|t| format!(" · {}k tokens", (t + 500) / 1000)).unwrap_or_default();
+                line(format!("[auto-compacted{size} · {seconds}s]"), &mut at_line_start);
+            }
+            TurnEvent::Notice(text) => line(format!("[note] {text}"), &mut at_line_start),
+        }
+        let _ = out.flush();
+    }
+    if !at_line_start {
+        println!();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mcp::embed::{ButtonStyle, EmbedButton, EmbedColor, EmbedField};
+
+    #[test]
+    fn renders_embeds_as_text() {
+        let embed = Embed {
+            title: "Today".into(),
+            description: Some("two things".into()),
+            color: EmbedColor::Blue,
+            fields: vec![EmbedField { name: "Due".into(), value: "5pm".into(), inline: true }],
+            buttons: vec![EmbedButton { label: "Done".into(), action: "task_done:1".into(), style: ButtonStyle::Success }],
+            footer: None,
+        };
+        assert_eq!(render_embed(&embed), "[embed] Today\n  two things\n  Due: 5pm\n  [Done]");
+    }
+
+    #[test]
+    fn approval_answers() {
+        assert_eq!(parse_approval("Y"), Approval::AllowOnce);
+        assert_eq!(parse_approval("always"), Approval::AllowAlways);
+        assert_eq!(parse_approval(""), Approval::Deny);
+    }
+
+    #[tokio::test]
+    async fn a_line_answers_a_pending_approval() {
+        let front_end = std::sync::Arc::new(TerminalFrontEnd::default());
+        assert_eq!(front_end.offer_line("hello".into()), Some("hello".into()));
+        let asking = {
+            let front_end = front_end.clone();
+            tokio::spawn(async move { front_end.ask_approval("Bash(ls)".into()).await })
+        };
+        while front_end.approval.lock().unwrap().is_none() {
+            tokio::task::yield_now().await;
+        }
+        assert_eq!(front_end.offer_line("a".into()), None);
+        assert_eq!(asking.await.unwrap(), Approval::AllowAlways);
+    }
+}

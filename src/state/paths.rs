@@ -1,0 +1,310 @@
+//! The data-dir layout (sections D.1/D.2) and the `state/` write guard (PRM-2, PRM-3, HKS-3).
+
+use std::fs;
+use std::path::{Component, Path, PathBuf};
+
+use super::StateError;
+
+/// The bot's data directory (`~/.ollim-bot` or `OLLIM_DATA_DIR`, BOOT-9) and the well-known
+/// paths inside it. Only computes paths; nothing touches the disk except
+/// [`DataDir::ensure_layout`] and the symlink check in [`DataDir::is_inside_state_dir`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DataDir {
+    root: PathBuf,
+}
+
+impl DataDir {
+    /// Wraps a data-dir root. Relative roots are kept as given (resolved against the current
+    /// directory only where a comparison needs it).
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        Self { root: root.into() }
+    }
+
+    /// The data-dir root (agent cwd, git repo root).
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// `state/`: code-only files the agent may never write (D.2).
+    pub fn state_dir(&self) -> PathBuf {
+        self.root.join("state")
+    }
+
+    /// `state/sessions.json`: the main session id as a bare string (SES-1).
+    pub fn sessions_file(&self) -> PathBuf {
+        self.state_dir().join("sessions.json")
+    }
+
+    /// `state/session_history.jsonl`: the append-only lifecycle log (SES-6).
+    pub fn history_file(&self) -> PathBuf {
+        self.state_dir().join("session_history.jsonl")
+    }
+
+    /// `state/pending_updates.json` (PUP-1).
+    pub fn pending_updates_file(&self) -> PathBuf {
+        self.state_dir().join("pending_updates.json")
+    }
+
+    /// `state/fork_messages.json`: Discord message → fork session records (SES-15).
+    pub fn fork_messages_file(&self) -> PathBuf {
+        self.state_dir().join("fork_messages.json")
+    }
+
+    /// `state/inquiries.json`: button inquiry prompts (BTN-3).
+    pub fn inquiries_file(&self) -> PathBuf {
+        self.state_dir().join("inquiries.json")
+    }
+
+    /// `state/ping_budget.json` (PNG).
+    pub fn ping_budget_file(&self) -> PathBuf {
+        self.state_dir().join("ping_budget.json")
+    }
+
+    /// `state/config.json`: runtime configuration (CFG).
+    pub fn config_file(&self) -> PathBuf {
+        self.state_dir().join("config.json")
+    }
+
+    /// `state/bot.pid`: the single-instance pid file (PID).
+    pub fn pid_file(&self) -> PathBuf {
+        self.state_dir().join("bot.pid")
+    }
+
+    /// `state/credentials.json`: the owner's Google OAuth client file (GOO).
+    pub fn credentials_file(&self) -> PathBuf {
+        self.state_dir().join("credentials.json")
+    }
+
+    /// `state/token.json`: the Google authorized-user token (GOO).
+    pub fn token_file(&self) -> PathBuf {
+        self.state_dir().join("token.json")
+    }
+
+    /// `state/google_auth_revoked`: empty marker consumed by the scheduler (GOO).
+    pub fn google_auth_revoked_file(&self) -> PathBuf {
+        self.state_dir().join("google_auth_revoked")
+    }
+
+    /// `state/routine_sessions/`: one bare session id file per persistent routine (PRS-2).
+    pub fn routine_sessions_dir(&self) -> PathBuf {
+        self.state_dir().join("routine_sessions")
+    }
+
+    /// `routines/`: routine markdown files (E.1).
+    pub fn routines_dir(&self) -> PathBuf {
+        self.root.join("routines")
+    }
+
+    /// `reminders/`: reminder markdown files (E.2).
+    pub fn reminders_dir(&self) -> PathBuf {
+        self.root.join("reminders")
+    }
+
+    /// `webhooks/`: webhook spec files (E.3).
+    pub fn webhooks_dir(&self) -> PathBuf {
+        self.root.join("webhooks")
+    }
+
+    /// `skills/`: skill folders (E.5).
+    pub fn skills_dir(&self) -> PathBuf {
+        self.root.join("skills")
+    }
+
+    /// `downloads/`: attachments saved by message intake (MSG-5).
+    pub fn downloads_dir(&self) -> PathBuf {
+        self.root.join("downloads")
+    }
+
+    /// Creates the root, `state/`, `routines/`, `reminders/` and `webhooks/` if missing.
+    pub fn ensure_layout(&self) -> Result<(), StateError> {
+        for dir in [
+            self.root.clone(),
+            self.state_dir(),
+            self.routines_dir(),
+            self.reminders_dir(),
+            self.webhooks_dir(),
+        ] {
+            fs::create_dir_all(&dir).map_err(|e| StateError::io(&dir, e))?;
+        }
+        Ok(())
+    }
+
+    /// Whether `path` names `state/` itself or anything below it (PRM-2/PRM-3, HKS-3, AGT-5).
+    ///
+    /// Relative paths are taken relative to the data-dir root (the agent's cwd). `.` and `..`
+    /// are resolved lexically, so `state/../state/x` and `./state/x` are caught while
+    /// `statefile.md` or `states/x` are not. As a second line of defence, symlinks in the
+    /// existing part of the path are resolved and compared with the real `state/` directory,
+    /// so a link pointing into `state/` is caught too.
+    pub fn is_inside_state_dir(&self, path: &Path) -> bool {
+        let root = normalize(&absolute(&self.root));
+        let state = root.join("state");
+        let target = if path.is_absolute() {
+            normalize(path)
+        } else {
+            normalize(&root.join(path))
+        };
+        if target.starts_with(&state) {
+            return true;
+        }
+        match (
+            fs::canonicalize(&state),
+            canonicalize_existing_prefix(&target),
+        ) {
+            (Ok(real_state), Some(real_target)) => real_target.starts_with(real_state),
+            _ => false,
+        }
+    }
+}
+
+/// Makes `path` absolute against the current directory (lexically; no symlink resolution).
+fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// Resolves `.` and `..` components without touching the filesystem. `..` at the root stays
+/// at the root, as the OS does.
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::Prefix(_) | Component::RootDir => out.push(component.as_os_str()),
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if matches!(out.components().next_back(), Some(Component::Normal(_))) {
+                    out.pop();
+                } else if !out.has_root() {
+                    out.push("..");
+                }
+            }
+            Component::Normal(name) => out.push(name),
+        }
+    }
+    out
+}
+
+/// Canonicalizes the longest existing ancestor of a normalized absolute path and re-appends
+/// the not-yet-existing remainder.
+fn canonicalize_existing_prefix(path: &Path) -> Option<PathBuf> {
+    let mut rest = Vec::new();
+    let mut current = path;
+    loop {
+        if let Ok(real) = fs::canonicalize(current) {
+            let mut out = real;
+            out.extend(rest.iter().rev());
+            return Some(out);
+        }
+        rest.push(current.file_name()?);
+        current = current.parent()?;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layout_paths() {
+        let d = DataDir::new("/data");
+        assert_eq!(d.sessions_file(), Path::new("/data/state/sessions.json"));
+        assert_eq!(
+            d.history_file(),
+            Path::new("/data/state/session_history.jsonl")
+        );
+        assert_eq!(
+            d.pending_updates_file(),
+            Path::new("/data/state/pending_updates.json")
+        );
+        assert_eq!(d.config_file(), Path::new("/data/state/config.json"));
+        assert_eq!(d.pid_file(), Path::new("/data/state/bot.pid"));
+        assert_eq!(
+            d.routine_sessions_dir(),
+            Path::new("/data/state/routine_sessions")
+        );
+        assert_eq!(d.reminders_dir(), Path::new("/data/reminders"));
+    }
+
+    #[test]
+    fn ensure_layout_creates_dirs() {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = DataDir::new(tmp.path().join("bot"));
+        d.ensure_layout().unwrap();
+        d.ensure_layout().unwrap();
+        for dir in [
+            d.state_dir(),
+            d.routines_dir(),
+            d.reminders_dir(),
+            d.webhooks_dir(),
+        ] {
+            assert!(dir.is_dir(), "{}", dir.display());
+        }
+    }
+
+    #[test]
+    fn state_guard_lexical_cases() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("bot");
+        let d = DataDir::new(&root);
+        let inside = [
+            PathBuf::from("state"),
+            PathBuf::from("state/"),
+            PathBuf::from("state/config.json"),
+            PathBuf::from("./state/x"),
+            PathBuf::from("state/../state/x"),
+            PathBuf::from("routines/../state/sessions.json"),
+            PathBuf::from("a/b/../../state/deep/file.md"),
+            root.join("state"),
+            root.join("state/sessions.json"),
+            root.join("routines/../state/x"),
+            root.join("./state/./x"),
+        ];
+        for p in &inside {
+            assert!(d.is_inside_state_dir(p), "{} should be inside", p.display());
+        }
+        let outside = [
+            PathBuf::from("statefile.md"),
+            PathBuf::from("states/x"),
+            PathBuf::from("state/../USER.md"),
+            PathBuf::from("routines/state/x.md"),
+            PathBuf::from("."),
+            PathBuf::from("../state/x"),
+            root.join("statefile.md"),
+            root.join("USER.md"),
+            PathBuf::from("/etc/state/x"),
+        ];
+        for p in &outside {
+            assert!(
+                !d.is_inside_state_dir(p),
+                "{} should be outside",
+                p.display()
+            );
+        }
+    }
+
+    #[test]
+    fn state_guard_with_relative_root() {
+        let d = DataDir::new("data/../bot");
+        assert!(d.is_inside_state_dir(Path::new("state/x")));
+        let abs = std::env::current_dir().unwrap().join("bot/state/x");
+        assert!(d.is_inside_state_dir(&abs));
+        assert!(!d.is_inside_state_dir(Path::new("data/state/x")));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn state_guard_follows_symlinks() {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = DataDir::new(tmp.path());
+        d.ensure_layout().unwrap();
+        std::os::unix::fs::symlink(d.state_dir(), tmp.path().join("sneaky")).unwrap();
+        assert!(d.is_inside_state_dir(Path::new("sneaky/config.json")));
+        assert!(d.is_inside_state_dir(Path::new("sneaky/new/dir/file.md")));
+        assert!(!d.is_inside_state_dir(Path::new("routines/x.md")));
+    }
+
+    #[test]
+    fn normalize_keeps_leading_parents_of_relative_paths() {
+        assert_eq!(normalize(Path::new("../a/./b/..")), Path::new("../a"));
+        assert_eq!(normalize(Path::new("/../a")), Path::new("/a"));
+    }
+}

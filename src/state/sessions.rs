@@ -1,0 +1,384 @@
+//! The main-session id file `state/sessions.json` (SES-1..5, SES-10, SES-11) and the
+//! persistent routine session files `state/routine_sessions/<routine-id>` (PRS-2).
+//!
+//! Both hold a bare session id string (not JSON, no trailing newline needed) and are replaced
+//! atomically.
+
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use super::StateError;
+use super::atomic::{remove_if_exists, write_atomic};
+use super::history::{SessionEventKind, SessionHistory};
+use super::paths::DataDir;
+use crate::claude::SessionId;
+
+/// Reads a bare session id file: missing, unreadable, empty, `{`-prefixed or invalid content
+/// all mean "no session" (SES-2, PRS-2).
+fn read_id_file(path: &Path) -> Option<SessionId> {
+    let raw = match fs::read_to_string(path) {
+        Ok(raw) => raw,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return None,
+        Err(e) => {
+            tracing::warn!(path = %path.display(), error = %e, "cannot read session id file");
+            return None;
+        }
+    };
+    let trimmed = raw.trim();
+    if trimmed.is_empty() || trimmed.starts_with('{') {
+        return None;
+    }
+    match SessionId::parse(trimmed) {
+        Ok(id) => Some(id),
+        Err(e) => {
+            tracing::warn!(path = %path.display(), error = %e, "ignoring invalid stored session id");
+            None
+        }
+    }
+}
+
+/// Writes a bare session id file atomically, creating its directory if needed.
+fn write_id_file(path: &Path, id: &SessionId) -> Result<(), StateError> {
+    if let Some(dir) = path.parent() {
+        fs::create_dir_all(dir).map_err(|e| StateError::io(dir, e))?;
+    }
+    write_atomic(path, id.as_str().as_bytes())
+}
+
+/// What [`SessionStore::save`] found on disk and logged (SES-3).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SaveOutcome {
+    /// Nothing was stored before; `created` was logged.
+    Created,
+    /// A different id was stored; `compacted` was logged with it as parent.
+    Compacted {
+        /// The id that was replaced.
+        previous: SessionId,
+    },
+    /// The same id was already stored; nothing was written or logged.
+    Unchanged,
+}
+
+/// The main session id store with lifecycle logging. Cheap to clone; clones share one lock so
+/// the compare-then-write of [`SessionStore::save`] is not interleaved within the process.
+#[derive(Debug, Clone)]
+pub struct SessionStore {
+    path: PathBuf,
+    history: SessionHistory,
+    lock: Arc<Mutex<()>>,
+}
+
+impl SessionStore {
+    /// A store for `state/sessions.json` under `data_dir`, logging to `history`.
+    pub fn new(data_dir: &DataDir, history: SessionHistory) -> Self {
+        Self {
+            path: data_dir.sessions_file(),
+            history,
+            lock: Arc::new(Mutex::new(())),
+        }
+    }
+
+    /// The session file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The history log this store appends to.
+    pub fn history(&self) -> &SessionHistory {
+        &self.history
+    }
+
+    fn guard(&self) -> MutexGuard<'_, ()> {
+        // The guarded data is `()`, so a poisoned lock carries no broken state.
+        self.lock.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The stored main session id, if any (SES-1, SES-2).
+    pub fn load(&self) -> Option<SessionId> {
+        read_id_file(&self.path)
+    }
+
+    /// Stores `id`, logging `created` (nothing stored before) or `compacted` (a different id
+    /// stored, which becomes the parent); an identical id is left alone (SES-3).
+    ///
+    /// A failure to append the history line is logged but does not fail the save: the id on
+    /// disk is what matters for resuming.
+    pub fn save(&self, id: &SessionId) -> Result<SaveOutcome, StateError> {
+        let _guard = self.guard();
+        let outcome = match self.load() {
+            None => SaveOutcome::Created,
+            Some(previous) if previous == *id => return Ok(SaveOutcome::Unchanged),
+            Some(previous) => SaveOutcome::Compacted { previous },
+        };
+        write_id_file(&self.path, id)?;
+        let (kind, parent) = match &outcome {
+            SaveOutcome::Compacted { previous } => (SessionEventKind::Compacted, Some(previous)),
+            _ => (SessionEventKind::Created, None),
+        };
+        self.log_quietly(id, kind, parent);
+        Ok(outcome)
+    }
+
+    /// Stores a promoted fork's id without change detection and logs `swapped` with the
+    /// previous main id as parent (SES-10).
+    pub fn save_swapped(
+        &self,
+        id: &SessionId,
+        previous: Option<&SessionId>,
+    ) -> Result<(), StateError> {
+        let _guard = self.guard();
+        write_id_file(&self.path, id)?;
+        self.log_quietly(id, SessionEventKind::Swapped, previous);
+        Ok(())
+    }
+
+    /// Logs `cleared` for the current id (only if one is stored), then deletes the session
+    /// file (SES-5, SES-11). Returns the id that was cleared.
+    pub fn clear(&self) -> Result<Option<SessionId>, StateError> {
+        let _guard = self.guard();
+        let current = self.load();
+        if let Some(id) = &current {
+            self.log_quietly(id, SessionEventKind::Cleared, None);
+        }
+        remove_if_exists(&self.path)?;
+        Ok(current)
+    }
+
+    /// Appends an arbitrary event (forks, restarts, persistent runs: SES-8, SES-9, SES-12).
+    pub fn log(
+        &self,
+        id: &SessionId,
+        kind: SessionEventKind,
+        parent: Option<&SessionId>,
+    ) -> Result<(), StateError> {
+        self.history.append(id, kind, parent)
+    }
+
+    fn log_quietly(&self, id: &SessionId, kind: SessionEventKind, parent: Option<&SessionId>) {
+        if let Err(e) = self.history.append(id, kind, parent) {
+            tracing::warn!(error = %e, event = %kind, "could not log session event");
+        }
+    }
+}
+
+/// Whether `id` is safe as a file name: non-empty, only `[A-Za-z0-9_-]`.
+fn valid_routine_id(id: &str) -> bool {
+    !id.is_empty()
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+/// Session ids of persistent routines, one bare-string file per routine id (PRS-2).
+#[derive(Debug, Clone)]
+pub struct RoutineSessionStore {
+    dir: PathBuf,
+}
+
+impl RoutineSessionStore {
+    /// A store for `state/routine_sessions/` under `data_dir`.
+    pub fn new(data_dir: &DataDir) -> Self {
+        Self {
+            dir: data_dir.routine_sessions_dir(),
+        }
+    }
+
+    fn file(&self, routine_id: &str) -> Result<PathBuf, StateError> {
+        if valid_routine_id(routine_id) {
+            Ok(self.dir.join(routine_id))
+        } else {
+            Err(StateError::InvalidRoutineId(routine_id.to_owned()))
+        }
+    }
+
+    /// The routine's stored session id; `None` for no file, an empty/invalid file, or an
+    /// invalid routine id (PRS-3: first fire starts fresh).
+    pub fn load(&self, routine_id: &str) -> Option<SessionId> {
+        match self.file(routine_id) {
+            Ok(path) => read_id_file(&path),
+            Err(e) => {
+                tracing::warn!(error = %e, "not loading routine session");
+                None
+            }
+        }
+    }
+
+    /// Stores the routine's session id atomically (PRS-3, PRS-4).
+    pub fn save(&self, routine_id: &str, id: &SessionId) -> Result<(), StateError> {
+        write_id_file(&self.file(routine_id)?, id)
+    }
+
+    /// Deletes the routine's session file; `true` if one existed (PRS-10).
+    pub fn remove(&self, routine_id: &str) -> Result<bool, StateError> {
+        remove_if_exists(&self.file(routine_id)?)
+    }
+
+    /// Routine ids that currently have a session file, sorted (for PRS-10 cleanup).
+    pub fn routine_ids(&self) -> Vec<String> {
+        let entries = match fs::read_dir(&self.dir) {
+            Ok(entries) => entries,
+            Err(e) => {
+                if e.kind() != io::ErrorKind::NotFound {
+                    tracing::warn!(dir = %self.dir.display(), error = %e, "cannot list routine sessions");
+                }
+                return Vec::new();
+            }
+        };
+        let mut ids: Vec<String> = entries
+            .filter_map(Result::ok)
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+            .filter_map(|e| e.file_name().into_string().ok())
+            .filter(|name| valid_routine_id(name))
+            .collect();
+        ids.sort();
+        ids
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::history::SessionEvent;
+
+    fn sid(s: &str) -> SessionId {
+        SessionId::parse(s).unwrap()
+    }
+
+    fn store(dir: &Path) -> SessionStore {
+        let data = DataDir::new(dir);
+        SessionStore::new(&data, SessionHistory::new(&data, chrono_tz::UTC, None))
+    }
+
+    fn events(s: &SessionStore) -> Vec<(String, SessionEventKind, Option<String>)> {
+        s.history()
+            .read_all()
+            .into_iter()
+            .map(
+                |SessionEvent {
+                     session_id,
+                     event,
+                     parent_session_id,
+                     ..
+                 }| { (session_id, event, parent_session_id) },
+            )
+            .collect()
+    }
+
+    #[test]
+    fn load_rules() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = store(dir.path());
+        assert_eq!(s.load(), None);
+        fs::create_dir_all(dir.path().join("state")).unwrap();
+        for (content, expected) in [
+            ("", None),
+            ("  \n", None),
+            ("{\"x\":1}", None),
+            ("bad id", None),
+            ("  sess_abc123\n", Some(sid("sess_abc123"))),
+        ] {
+            fs::write(s.path(), content).unwrap();
+            assert_eq!(s.load(), expected, "content {content:?}");
+        }
+    }
+
+    #[test]
+    fn save_detects_created_compacted_unchanged() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = store(dir.path());
+        assert_eq!(s.save(&sid("sess_a")).unwrap(), SaveOutcome::Created);
+        assert_eq!(fs::read_to_string(s.path()).unwrap(), "sess_a");
+        assert_eq!(s.save(&sid("sess_a")).unwrap(), SaveOutcome::Unchanged);
+        assert_eq!(
+            s.save(&sid("sess_b")).unwrap(),
+            SaveOutcome::Compacted {
+                previous: sid("sess_a")
+            }
+        );
+        assert_eq!(s.load(), Some(sid("sess_b")));
+        assert_eq!(
+            events(&s),
+            [
+                ("sess_a".into(), SessionEventKind::Created, None),
+                (
+                    "sess_b".into(),
+                    SessionEventKind::Compacted,
+                    Some("sess_a".into())
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn json_content_is_replaced_as_created() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = store(dir.path());
+        fs::create_dir_all(dir.path().join("state")).unwrap();
+        fs::write(s.path(), "{\"x\":1}").unwrap();
+        assert_eq!(s.save(&sid("sess_new")).unwrap(), SaveOutcome::Created);
+        assert_eq!(s.load(), Some(sid("sess_new")));
+    }
+
+    #[test]
+    fn swap_and_clear() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = store(dir.path());
+        s.save(&sid("main1")).unwrap();
+        s.log(
+            &sid("fork1"),
+            SessionEventKind::InteractiveFork,
+            Some(&sid("main1")),
+        )
+        .unwrap();
+        s.save_swapped(&sid("fork1"), Some(&sid("main1"))).unwrap();
+        assert_eq!(s.load(), Some(sid("fork1")));
+        assert_eq!(s.clear().unwrap(), Some(sid("fork1")));
+        assert!(!s.path().exists());
+        assert_eq!(s.clear().unwrap(), None);
+        let kinds: Vec<SessionEventKind> = events(&s).into_iter().map(|e| e.1).collect();
+        assert_eq!(
+            kinds,
+            [
+                SessionEventKind::Created,
+                SessionEventKind::InteractiveFork,
+                SessionEventKind::Swapped,
+                SessionEventKind::Cleared,
+            ]
+        );
+        let swapped = &events(&s)[2];
+        assert_eq!(swapped.2.as_deref(), Some("main1"));
+        assert_eq!(events(&s)[3].0, "fork1");
+    }
+
+    #[test]
+    fn routine_sessions_round_trip_and_reject_traversal() {
+        let dir = tempfile::tempdir().unwrap();
+        let r = RoutineSessionStore::new(&DataDir::new(dir.path()));
+        assert_eq!(r.load("a1b2c3d4"), None);
+        assert!(r.routine_ids().is_empty());
+        r.save("a1b2c3d4", &sid("sess_r1")).unwrap();
+        r.save("other_id-2", &sid("sess_r2")).unwrap();
+        assert_eq!(
+            fs::read_to_string(dir.path().join("state/routine_sessions/a1b2c3d4")).unwrap(),
+            "sess_r1"
+        );
+        assert_eq!(r.load("a1b2c3d4"), Some(sid("sess_r1")));
+        assert_eq!(r.routine_ids(), ["a1b2c3d4", "other_id-2"]);
+        assert!(r.remove("a1b2c3d4").unwrap());
+        assert!(!r.remove("a1b2c3d4").unwrap());
+        assert_eq!(r.load("a1b2c3d4"), None);
+        fs::write(dir.path().join("state/routine_sessions/empty"), "").unwrap();
+        assert_eq!(r.load("empty"), None);
+        for bad in ["", "../sessions.json", "a/b", ".", "..", "x.y", "a b"] {
+            assert!(matches!(
+                r.save(bad, &sid("s")),
+                Err(StateError::InvalidRoutineId(_))
+            ));
+            assert!(r.remove(bad).is_err());
+            assert_eq!(r.load(bad), None);
+        }
+        assert!(!dir.path().join("state/sessions.json").exists());
+    }
+}

@@ -1,0 +1,180 @@
+//! A main session wired to the real CLI and the mock Messages API, for end-to-end tests.
+
+use std::{
+    collections::VecDeque,
+    sync::{Arc, Mutex},
+    time::Duration,
+};
+
+use ollim_bot::{
+    agent::{
+        AgentServices, Approval, FrontEnd, FrontEndError, MainSession, MainSettings, Prompt,
+        TurnEvent, TurnReport,
+    },
+    claude::{BoxFuture, PermissionMode, Thinking},
+    config::Config,
+    mcp::embed::Embed,
+    state::{git::GitWorker, history::SessionEvent},
+};
+use tokio::sync::mpsc;
+
+use super::{
+    cli::{CliSandbox, claude_cli_path},
+    mock_api::MockApi,
+};
+
+/// A front end that records embeds and answers approvals from a script.
+#[derive(Default)]
+pub struct RecordingFrontEnd {
+    /// Embeds sent so far.
+    pub embeds: Mutex<Vec<Embed>>,
+    /// Labels of approval requests so far.
+    pub approvals_asked: Mutex<Vec<String>>,
+    /// Answers to give, in order (then `Deny`).
+    pub approval_answers: Mutex<VecDeque<Approval>>,
+}
+
+impl FrontEnd for RecordingFrontEnd {
+    fn send_embed(&self, embed: Embed) -> BoxFuture<'_, Result<Option<u64>, FrontEndError>> {
+        self.embeds.lock().unwrap().push(embed);
+        Box::pin(async { Ok(Some(1)) })
+    }
+
+    fn ask_approval(&self, label: String) -> BoxFuture<'_, Approval> {
+        self.approvals_asked.lock().unwrap().push(label);
+        let answer = self
+            .approval_answers
+            .lock()
+            .unwrap()
+            .pop_front()
+            .unwrap_or(Approval::Deny);
+        Box::pin(async move { answer })
+    }
+}
+
+/// The real CLI + mock model + a main session over a temp data dir.
+pub struct AgentHarness {
+    pub mock: MockApi,
+    pub sandbox: CliSandbox,
+    pub services: Arc<AgentServices>,
+    pub front_end: Arc<RecordingFrontEnd>,
+    pub session: MainSession,
+    git_worker: Option<GitWorker>,
+}
+
+/// A turn's outcome and the events it emitted.
+pub struct Turn {
+    pub report: TurnReport,
+    pub events: Vec<TurnEvent>,
+}
+
+impl Turn {
+    /// The streamed text deltas.
+    pub fn deltas(&self) -> Vec<&str> {
+        self.events
+            .iter()
+            .filter_map(|e| match e {
+                TurnEvent::TextDelta(text) => Some(text.as_str()),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+impl AgentHarness {
+    /// A fresh harness in `dontAsk` mode.
+    pub async fn new() -> Self {
+        Self::with_mode(PermissionMode::DontAsk).await
+    }
+
+    /// A fresh harness with the given permission mode.
+    pub async fn with_mode(mode: PermissionMode) -> Self {
+        let mock = MockApi::start().await;
+        let sandbox = CliSandbox::new();
+        Self::build(mock, sandbox, mode)
+    }
+
+    fn build(mock: MockApi, sandbox: CliSandbox, mode: PermissionMode) -> Self {
+        let config = test_config(&sandbox, &mock);
+        let opened = AgentServices::open(config).expect("open services");
+        let front_end = Arc::new(RecordingFrontEnd::default());
+        let session = MainSession::new(opened.services.clone(), front_end.clone(), settings(mode));
+        Self {
+            mock,
+            sandbox,
+            services: opened.services,
+            front_end,
+            session,
+            git_worker: Some(opened.git_worker),
+        }
+    }
+
+    /// Stops this session's CLI and starts a new session object on the same data dir, as a
+    /// restarted process would.
+    pub async fn restart(mut self) -> Self {
+        self.session.shutdown().await;
+        if let Some(worker) = self.git_worker.take() {
+            worker.shutdown().await;
+        }
+        let mode = PermissionMode::DontAsk;
+        let AgentHarness { mock, sandbox, .. } = self;
+        Self::build(mock, sandbox, mode)
+    }
+
+    /// Sends `text` and collects the turn.
+    pub async fn send(&self, text: &str) -> Result<Turn, ollim_bot::agent::AgentError> {
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        let report = self.session.send(Prompt::text(text), tx).await?;
+        let mut events = Vec::new();
+        while let Ok(event) = rx.try_recv() {
+            events.push(event);
+        }
+        Ok(Turn { report, events })
+    }
+
+    /// The session history log.
+    pub fn history(&self) -> Vec<SessionEvent> {
+        self.services.sessions.history().read_all()
+    }
+
+    /// The stored main session id.
+    pub fn stored_session(&self) -> Option<String> {
+        self.services.sessions.load().map(|id| id.to_string())
+    }
+
+    /// Waits until queued git commits are done.
+    pub async fn flush_git(&self) {
+        self.services.git.flush().await;
+    }
+
+    /// Shuts everything down cleanly.
+    pub async fn close(mut self) {
+        tokio::time::timeout(Duration::from_secs(20), self.session.shutdown())
+            .await
+            .expect("shutdown in time");
+        if let Some(worker) = self.git_worker.take() {
+            worker.shutdown().await;
+        }
+    }
+}
+
+/// Configuration pointing at the sandbox, the pinned CLI and the mock.
+pub fn test_config(sandbox: &CliSandbox, mock: &MockApi) -> Config {
+    Config {
+        user_name: "Julia".into(),
+        bot_name: "Ollim".into(),
+        timezone: chrono_tz::Tz::America__Los_Angeles,
+        data_dir: sandbox.data_dir.clone(),
+        claude_cli: claude_cli_path(),
+        docs_mcp_url: None,
+        cli_env: sandbox.env(mock).into_iter().collect(),
+    }
+}
+
+fn settings(mode: PermissionMode) -> MainSettings {
+    MainSettings {
+        model: None,
+        thinking: Thinking::Off,
+        permission_mode: mode,
+    }
+}
