@@ -278,3 +278,50 @@ impl Drop for ClaudeClient {
         self.handle.connection.abort_handlers();
     }
 }
+
+/// The stream-json protocol over arbitrary byte streams instead of a child process: a
+/// recorded transcript, a socket, an in-memory pipe. Control requests from the other side are
+/// served by `handlers` exactly as for a [`ClaudeClient`].
+pub struct StreamConnection {
+    handle: ClientHandle,
+    messages: mpsc::UnboundedReceiver<Message>,
+    tasks: ConnectionTasks,
+}
+
+impl StreamConnection {
+    /// Starts reading `stdout` (what the CLI writes) and writing to `stdin` (what it reads).
+    pub fn start<R, W>(stdout: R, stdin: W, handlers: ControlHandlers) -> Self
+    where
+        R: tokio::io::AsyncRead + Unpin + Send + 'static,
+        W: tokio::io::AsyncWrite + Unpin + Send + 'static,
+    {
+        let (connection, messages, tasks) = transport::start(stdout, stdin, handlers);
+        Self {
+            handle: ClientHandle { connection },
+            messages,
+            tasks,
+        }
+    }
+
+    /// A handle for sending and control requests.
+    pub fn handle(&self) -> ClientHandle {
+        self.handle.clone()
+    }
+
+    /// The next non-control message; `None` once the input has ended.
+    pub async fn recv(&mut self) -> Option<Message> {
+        self.messages.recv().await
+    }
+
+    /// Closes the write side once everything queued is written.
+    pub fn close_input(&self) {
+        self.handle.connection.close_stdin();
+    }
+}
+
+impl Drop for StreamConnection {
+    fn drop(&mut self) {
+        self.tasks.abort();
+        self.handle.connection.abort_handlers();
+    }
+}

@@ -16,7 +16,7 @@ mod process;
 mod session_id;
 mod transport;
 
-pub use client::{ClaudeClient, ClientHandle, ImageAttachment, UserContent};
+pub use client::{ClaudeClient, ClientHandle, ImageAttachment, StreamConnection, UserContent};
 pub use control::{
     BoxFuture, ControlHandlers, HookCallback, HookEvent, HookOutput, HookRegistration,
     McpMessageHandler, PermissionDecision, PermissionHandler, PermissionRequest,
