@@ -52,7 +52,8 @@ async fn run(cli: Cli) -> anyhow::Result<i32> {
             chat::run(config, model).await
         }
         Some(Command::Auth { args }) => {
-            let cli_path = std::env::var("OLLIM_CLAUDE_CLI").unwrap_or_else(|_| "claude".to_owned());
+            let cli_path =
+                std::env::var("OLLIM_CLAUDE_CLI").unwrap_or_else(|_| "claude".to_owned());
             auth::run_auth(std::path::Path::new(&cli_path), &args)
                 .await
                 .map_err(anyhow::Error::msg)
@@ -76,7 +77,15 @@ fn usage_error(error: &clap::Error) -> ExitCode {
         }
         ErrorKind::InvalidSubcommand | ErrorKind::UnknownArgument => {
             use clap::CommandFactory;
-            eprintln!("{}\n", error.render().to_string().lines().next().unwrap_or_default());
+            eprintln!(
+                "{}\n",
+                error
+                    .render()
+                    .to_string()
+                    .lines()
+                    .next()
+                    .unwrap_or_default()
+            );
             let _ = Cli::command().print_help();
             ExitCode::FAILURE
         }

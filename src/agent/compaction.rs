@@ -6,10 +6,18 @@ use chrono::{DateTime, FixedOffset};
 use serde_json::Value;
 
 /// Joins the parts that are known with ` · `; `compacted.` when none is (F-49).
-pub fn stats_line(turns: Option<usize>, age: Option<chrono::Duration>, pre_tokens: Option<u64>) -> String {
+pub fn stats_line(
+    turns: Option<usize>,
+    age: Option<chrono::Duration>,
+    pre_tokens: Option<u64>,
+) -> String {
     let mut parts = Vec::new();
     if let Some(turns) = turns.filter(|n| *n > 0) {
-        parts.push(if turns == 1 { "1 turn".to_owned() } else { format!("{turns} turns") });
+        parts.push(if turns == 1 {
+            "1 turn".to_owned()
+        } else {
+            format!("{turns} turns")
+        });
     }
     if let Some(age) = age {
         parts.push(format_age(age));
@@ -38,7 +46,10 @@ pub fn format_age(age: chrono::Duration) -> String {
 }
 
 /// Age of the session measured from the most recent `created` event.
-pub fn session_age(created: Option<DateTime<FixedOffset>>, now: DateTime<FixedOffset>) -> Option<chrono::Duration> {
+pub fn session_age(
+    created: Option<DateTime<FixedOffset>>,
+    now: DateTime<FixedOffset>,
+) -> Option<chrono::Duration> {
     created.map(|created| now - created)
 }
 
@@ -49,7 +60,10 @@ pub fn transcript_path(claude_config_dir: &Path, cwd: &Path, session_id: &str) -
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
         .collect();
-    claude_config_dir.join("projects").join(key).join(format!("{session_id}.jsonl"))
+    claude_config_dir
+        .join("projects")
+        .join(key)
+        .join(format!("{session_id}.jsonl"))
 }
 
 /// Owner prompts in a transcript since its previous compaction (tool results, synthetic and
@@ -82,7 +96,10 @@ fn is_prompt(content: Option<&Value>) -> bool {
     let first_text = match content {
         Some(Value::String(text)) => Some(text.as_str()),
         Some(Value::Array(blocks)) => {
-            if blocks.iter().any(|b| b.get("type").and_then(Value::as_str) == Some("tool_result")) {
+            if blocks
+                .iter()
+                .any(|b| b.get("type").and_then(Value::as_str) == Some("tool_result"))
+            {
                 return false;
             }
             blocks
@@ -93,7 +110,9 @@ fn is_prompt(content: Option<&Value>) -> bool {
         _ => None,
     };
     first_text.is_some_and(|text| {
-        !text.starts_with("<command-") && !text.starts_with("<local-command") && !text.starts_with('/')
+        !text.starts_with("<command-")
+            && !text.starts_with("<local-command")
+            && !text.starts_with('/')
     })
 }
 
@@ -104,7 +123,10 @@ mod tests {
     #[test]
     fn stats_line_formats_and_omits_missing_parts() {
         let age = chrono::Duration::minutes(192);
-        assert_eq!(stats_line(Some(15), Some(age), Some(45_300)), "15 turns · 3h 12m · 45k tokens compacted");
+        assert_eq!(
+            stats_line(Some(15), Some(age), Some(45_300)),
+            "15 turns · 3h 12m · 45k tokens compacted"
+        );
         assert_eq!(stats_line(None, None, Some(800)), "1k tokens compacted");
         assert_eq!(stats_line(None, None, None), "compacted.");
         assert_eq!(format_age(chrono::Duration::minutes(180)), "3h");
@@ -128,12 +150,22 @@ mod tests {
         ];
         std::fs::write(&path, lines.join("\n")).unwrap();
         assert_eq!(turns_since_last_compaction(&path), Some(2));
-        assert_eq!(turns_since_last_compaction(&dir.path().join("missing")), None);
+        assert_eq!(
+            turns_since_last_compaction(&dir.path().join("missing")),
+            None
+        );
     }
 
     #[test]
     fn transcript_path_uses_the_cwd_key() {
-        let path = transcript_path(Path::new("/h/.claude"), Path::new("/home/u/.ollim-bot"), "abc");
-        assert_eq!(path, PathBuf::from("/h/.claude/projects/-home-u--ollim-bot/abc.jsonl"));
+        let path = transcript_path(
+            Path::new("/h/.claude"),
+            Path::new("/home/u/.ollim-bot"),
+            "abc",
+        );
+        assert_eq!(
+            path,
+            PathBuf::from("/h/.claude/projects/-home-u--ollim-bot/abc.jsonl")
+        );
     }
 }

@@ -106,6 +106,8 @@ impl CurrentTurn {
     }
 
     fn slot(&self) -> std::sync::MutexGuard<'_, Option<TurnSink>> {
-        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }

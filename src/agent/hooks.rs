@@ -108,7 +108,9 @@ fn committable_path(
     if path.is_relative() {
         path = PathBuf::from(input.get("cwd").and_then(Value::as_str)?).join(path);
     }
-    if path.extension().and_then(|e| e.to_str()) != Some("md") || data_dir.is_inside_state_dir(&path) {
+    if path.extension().and_then(|e| e.to_str()) != Some("md")
+        || data_dir.is_inside_state_dir(&path)
+    {
         return None;
     }
     let relative = path.strip_prefix(data_dir.root()).ok()?.to_path_buf();
@@ -133,7 +135,12 @@ mod tests {
         let input = json!({"tool_name": "Write", "cwd": dir.path(),
             "tool_input": {"file_path": "state/sessions.json", "content": "x"}});
         let output = futures_ready(guard.call(input));
-        assert!(output.deny_tool_reason.unwrap().contains("state/ is blocked"));
+        assert!(
+            output
+                .deny_tool_reason
+                .unwrap()
+                .contains("state/ is blocked")
+        );
         let ok = json!({"tool_name": "Write", "cwd": dir.path(),
             "tool_input": {"file_path": "notes.md", "content": "x"}});
         assert_eq!(futures_ready(guard.call(ok)), HookOutput::default());

@@ -6,6 +6,7 @@ pub mod context;
 pub mod frontend;
 pub mod hooks;
 pub mod labels;
+mod main_client;
 pub mod permissions;
 pub mod services;
 pub mod session;

@@ -119,7 +119,9 @@ impl PermissionPolicy {
     }
 
     async fn decide_now(&self, request: PermissionRequest) -> PermissionDecision {
-        if let Some(refusal) = state_write_refusal(&self.data_dir, &request.tool_name, &request.input) {
+        if let Some(refusal) =
+            state_write_refusal(&self.data_dir, &request.tool_name, &request.input)
+        {
             self.mark_denied(&request);
             return PermissionDecision::deny(refusal);
         }
@@ -176,7 +178,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let data_dir = DataDir::new(dir.path());
         let inside = dir.path().join("state/sessions.json");
-        for path in [inside.display().to_string(), "state/config.json".into(), "./state/../state/x".into()] {
+        for path in [
+            inside.display().to_string(),
+            "state/config.json".into(),
+            "./state/../state/x".into(),
+        ] {
             let refusal = state_write_refusal(&data_dir, "Write", &json!({"file_path": path}));
             assert_eq!(
                 refusal.as_deref(),

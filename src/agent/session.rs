@@ -20,20 +20,16 @@ use super::{
     compaction::{self, stats_line},
     context::{UpdatesView, compose_prompt},
     frontend::{CurrentTurn, FrontEnd, TurnEvent, TurnSink},
-    hooks::main_hooks,
-    permissions::{PermissionPolicy, PermissionState},
+    main_client::MainClientParts,
+    permissions::PermissionState,
     services::AgentServices,
-    system_prompt::{SystemPromptInputs, build_system_prompt},
-    tool_policy::main_allowed_tools,
     turn::{TurnReport, run_turn},
 };
 use crate::{
     claude::{
-        ClaudeClient, ClaudeError, ClientHandle, ClientOptions, ControlHandlers, ImageAttachment,
-        McpMessageHandler, McpServerConfig, PermissionHandler, PermissionMode, SystemPrompt,
-        Thinking, UserContent,
+        ClaudeClient, ClaudeError, ClientHandle, ImageAttachment, PermissionMode, Thinking,
+        UserContent,
     },
-    mcp::{DiscordTools, McpBridge, ToolContext, ToolScope},
     state::{history::SessionEventKind, now_in, sessions::SaveOutcome},
 };
 
@@ -92,14 +88,21 @@ pub struct MainSession {
 
 impl MainSession {
     /// A main session that connects lazily (call [`Self::connect`] to warm it up).
-    pub fn new(services: Arc<AgentServices>, front_end: Arc<dyn FrontEnd>, settings: MainSettings) -> Self {
+    pub fn new(
+        services: Arc<AgentServices>,
+        front_end: Arc<dyn FrontEnd>,
+        settings: MainSettings,
+    ) -> Self {
         let dont_ask = settings.permission_mode == PermissionMode::DontAsk;
         Self {
             services,
             front_end,
             permissions: Arc::new(PermissionState::new(dont_ask)),
             turn: CurrentTurn::default(),
-            state: AsyncMutex::new(MainState { client: None, settings }),
+            state: AsyncMutex::new(MainState {
+                client: None,
+                settings,
+            }),
             live: Mutex::new(None),
             live_pid: AtomicU32::new(0),
             compacting: AtomicBool::new(false),
@@ -143,7 +146,8 @@ impl MainSession {
         let before = state.client.as_ref().and_then(|c| c.session_id().cloned());
         let turns = before.as_ref().and_then(|id| {
             let dir = self.services.config.claude_config_dir()?;
-            let path = compaction::transcript_path(&dir, &self.services.config.data_dir, id.as_str());
+            let path =
+                compaction::transcript_path(&dir, &self.services.config.data_dir, id.as_str());
             compaction::turns_since_last_compaction(&path)
         });
         let command = match instructions.map(str::trim).filter(|i| !i.is_empty()) {
@@ -154,17 +158,26 @@ impl MainSession {
         let report = self.finish_turn(&mut state, outcome).await?;
         let Some(seen) = report.compaction else {
             let why = report.command_output.join("\n");
-            let why = if why.is_empty() { report.result.error_summary() } else { why };
+            let why = if why.is_empty() {
+                report.result.error_summary()
+            } else {
+                why
+            };
             return Err(AgentError::Compaction(why));
         };
         if let Some(id) = state.client.as_ref().and_then(|c| c.session_id().cloned())
             && before.as_ref() == Some(&id)
         {
             // The CLI keeps the id on compaction; log it explicitly (F-32: one per compaction).
-            self.services.sessions.log(&id, SessionEventKind::Compacted, Some(&id))?;
+            self.services
+                .sessions
+                .log(&id, SessionEventKind::Compacted, Some(&id))?;
         }
         let history = self.services.sessions.history();
-        let age = compaction::session_age(history.last_created_at(), now_in(self.services.config.timezone));
+        let age = compaction::session_age(
+            history.last_created_at(),
+            now_in(self.services.config.timezone),
+        );
         Ok(stats_line(turns, age, seen.pre_tokens))
     }
 
@@ -172,14 +185,20 @@ impl MainSession {
     pub async fn cost(&self) -> Result<String, AgentError> {
         let mut state = self.state.lock().await;
         self.ensure_connected(&mut state, None).await?;
-        let outcome = self.run_once(&mut state, &UserContent::Text("/cost".to_owned())).await;
+        let outcome = self
+            .run_once(&mut state, &UserContent::Text("/cost".to_owned()))
+            .await;
         let report = self.finish_turn(&mut state, outcome).await?;
         let mut parts = report.command_output;
         if !report.text.is_empty() {
             parts.push(report.text);
         }
         let text = parts.join("\n").trim().to_owned();
-        Ok(if text.is_empty() { "done.".to_owned() } else { text })
+        Ok(if text.is_empty() {
+            "done.".to_owned()
+        } else {
+            text
+        })
     }
 
     /// Forgets the conversation (`/clear`): session allowances reset, `cleared` logged, the CLI
@@ -218,11 +237,15 @@ impl MainSession {
 
     /// Changes the permission mode (`dontAsk` is the bot's own; the CLI then runs `default`).
     pub async fn set_permission_mode(&self, mode: PermissionMode) -> Result<(), AgentError> {
-        self.permissions.set_dont_ask(mode == PermissionMode::DontAsk);
+        self.permissions
+            .set_dont_ask(mode == PermissionMode::DontAsk);
         let mut state = self.state.lock().await;
         state.settings.permission_mode = mode;
         if let Some(client) = &state.client {
-            client.handle().set_permission_mode(cli_permission_mode(mode)).await?;
+            client
+                .handle()
+                .set_permission_mode(cli_permission_mode(mode))
+                .await?;
         }
         Ok(())
     }
@@ -233,7 +256,11 @@ impl MainSession {
         if self.compacting.load(Ordering::Relaxed) {
             return false;
         }
-        let handle = self.live.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
+        let handle = self
+            .live
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone();
         handle.is_some_and(|handle| handle.interrupt_nowait().is_ok())
     }
 
@@ -280,7 +307,11 @@ impl MainSession {
         Ok(report)
     }
 
-    async fn run_once(&self, state: &mut MainState, content: &UserContent) -> Result<TurnReport, ClaudeError> {
+    async fn run_once(
+        &self,
+        state: &mut MainState,
+        content: &UserContent,
+    ) -> Result<TurnReport, ClaudeError> {
         let client = state.client.as_mut().ok_or(ClaudeError::Closed)?;
         client.send(content)?;
         run_turn(client, &self.turn, &self.compacting).await
@@ -313,89 +344,62 @@ impl MainSession {
     }
 
     fn take_client(&self, state: &mut MainState) -> Option<ClaudeClient> {
-        *self.live.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = None;
+        *self
+            .live
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = None;
         self.live_pid.store(0, Ordering::Relaxed);
         state.client.take()
     }
 
-    async fn ensure_connected(&self, state: &mut MutexGuard<'_, MainState>, sink: Option<&TurnSink>) -> Result<(), AgentError> {
-        if state.client.as_ref().is_some_and(|c| !c.handle().is_closed()) {
+    async fn ensure_connected(
+        &self,
+        state: &mut MutexGuard<'_, MainState>,
+        sink: Option<&TurnSink>,
+    ) -> Result<(), AgentError> {
+        if state
+            .client
+            .as_ref()
+            .is_some_and(|c| !c.handle().is_closed())
+        {
             return Ok(());
         }
         if let Some(dead) = self.take_client(state) {
             dead.disconnect(Duration::ZERO).await;
         }
         let resume = self.services.sessions.load();
-        let client = match self.start_client(&state.settings, resume.clone()).await {
+        let parts = MainClientParts {
+            services: &self.services,
+            front_end: &self.front_end,
+            permissions: &self.permissions,
+            turn: &self.turn,
+            settings: &state.settings,
+        };
+        let client = match parts.connect(resume).await {
             Err(AgentError::Claude(ClaudeError::SessionNotFound { session_id })) => {
-                tracing::warn!(session_id, "the saved session no longer exists; starting a fresh one");
+                tracing::warn!(
+                    session_id,
+                    "the saved session no longer exists; starting a fresh one"
+                );
                 if let Some(sink) = sink {
                     let _ = sink.send(TurnEvent::Notice(
-                        "the previous conversation could not be found — starting a fresh one.".to_owned(),
+                        "the previous conversation could not be found — starting a fresh one."
+                            .to_owned(),
                     ));
                 }
                 self.services.sessions.clear()?;
-                self.start_client(&state.settings, None).await?
+                parts.connect(None).await?
             }
             other => other?,
         };
-        *self.live.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(client.handle());
-        self.live_pid.store(client.pid().unwrap_or(0), Ordering::Relaxed);
+        *self
+            .live
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(client.handle());
+        self.live_pid
+            .store(client.pid().unwrap_or(0), Ordering::Relaxed);
         state.client = Some(client);
         Ok(())
-    }
-
-    async fn start_client(
-        &self,
-        settings: &MainSettings,
-        resume: Option<crate::claude::SessionId>,
-    ) -> Result<ClaudeClient, AgentError> {
-        let config = &self.services.config;
-        let data_dir = &self.services.data_dir;
-        let prompt = build_system_prompt(&SystemPromptInputs {
-            user_name: &config.user_name,
-            bot_name: &config.bot_name,
-            timezone: config.timezone,
-            data_dir: data_dir.root(),
-        });
-        let mut options = ClientOptions {
-            cli_path: config.claude_cli.clone(),
-            cwd: data_dir.root().to_path_buf(),
-            system_prompt: SystemPrompt::Preset { append: Some(prompt) },
-            model: settings.model.clone(),
-            permission_mode: Some(cli_permission_mode(settings.permission_mode)),
-            resume,
-            allowed_tools: main_allowed_tools(ToolScope::Main, config.docs_mcp_url.is_some()),
-            setting_sources: Some(vec!["project".to_owned()]),
-            thinking: Some(settings.thinking),
-            include_partial_messages: true,
-            env: config.cli_env.clone(),
-            ..ClientOptions::default()
-        };
-        options.mcp_servers.insert("discord".to_owned(), McpServerConfig::Sdk);
-        if let Some(url) = &config.docs_mcp_url {
-            options
-                .mcp_servers
-                .insert("docs".to_owned(), McpServerConfig::Http { url: url.clone() });
-        }
-        let tools = DiscordTools::new(ToolContext {
-            scope: ToolScope::Main,
-            front_end: Arc::clone(&self.front_end),
-        });
-        let bridge: Arc<dyn McpMessageHandler> = Arc::new(Arc::new(McpBridge::start(tools).await?));
-        let policy = Arc::new(PermissionPolicy::new(
-            data_dir.clone(),
-            Arc::clone(&self.permissions),
-            Arc::clone(&self.front_end),
-            self.turn.clone(),
-        ));
-        let permissions: Arc<dyn PermissionHandler> = Arc::new(policy);
-        let handlers = ControlHandlers {
-            permissions: Some(permissions),
-            hooks: main_hooks(data_dir, Some(self.services.git.clone())),
-            mcp_servers: vec![("discord".to_owned(), bridge)],
-        };
-        Ok(ClaudeClient::connect(&options, handlers).await?)
     }
 }
 

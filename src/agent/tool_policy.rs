@@ -1,6 +1,6 @@
 //! The tools the main session may use without asking (AGT-5).
 
-use crate::mcp::{availability::allowed_tool_names, tools::IMPLEMENTED_TOOLS, ToolScope};
+use crate::mcp::{ToolScope, availability::allowed_tool_names, tools::IMPLEMENTED_TOOLS};
 
 /// Tool rules auto-approved in the main session and interactive forks.
 const MAIN_TOOL_RULES: &[&str] = &[
@@ -46,7 +46,11 @@ mod tests {
         assert!(tools.contains(&"Write(./**.md)".to_owned()));
         assert!(tools.contains(&"mcp__discord__discord_embed".to_owned()));
         assert!(tools.contains(&"mcp__docs__*".to_owned()));
-        assert!(!tools.iter().any(|t| t == "Edit(**)" || t == "Write(**)" || t == "Bash"));
+        assert!(
+            !tools
+                .iter()
+                .any(|t| t == "Edit(**)" || t == "Write(**)" || t == "Bash")
+        );
         assert!(!main_allowed_tools(ToolScope::Main, false).contains(&"mcp__docs__*".to_owned()));
     }
 }

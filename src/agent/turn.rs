@@ -85,16 +85,23 @@ pub(crate) async fn run_turn(
                 let synthetic = assistant.model == "<synthetic>";
                 for block in &assistant.content {
                     match block {
-                        ContentBlock::Text { text } if synthetic || !streamed_in_message && !streamed_any => {
+                        ContentBlock::Text { text }
+                            if synthetic || !streamed_in_message && !streamed_any =>
+                        {
                             if synthetic && text == "(no content)" {
                                 continue;
                             }
                             answered_after_compaction |= compaction.is_some();
-                            let separator = if shown.is_empty() || shown.ends_with('\n') { "" } else { "\n" };
+                            let separator = if shown.is_empty() || shown.ends_with('\n') {
+                                ""
+                            } else {
+                                "\n"
+                            };
                             show(&format!("{separator}{text}"), &mut shown);
                         }
                         ContentBlock::ToolUse { id, name, input }
-                            if assistant.parent_tool_use_id.is_none() && labelled.insert(id.clone()) =>
+                            if assistant.parent_tool_use_id.is_none()
+                                && labelled.insert(id.clone()) =>
                         {
                             answered_after_compaction |= compaction.is_some();
                             turn.emit(TurnEvent::ToolUse {
@@ -123,14 +130,14 @@ pub(crate) async fn run_turn(
                     command_output.push(strip_command_tags(&user.text()));
                 }
             }
-            Message::System(SystemMessage::Status { status, .. }) => {
-                if status.as_deref() == Some("compacting") {
-                    compacting.store(true, Ordering::Relaxed);
-                    compaction_started = Some(Instant::now());
-                    turn.emit(TurnEvent::Compacting {
-                        pre_tokens: last_input_tokens,
-                    });
-                }
+            Message::System(SystemMessage::Status { status, .. })
+                if status.as_deref() == Some("compacting") =>
+            {
+                compacting.store(true, Ordering::Relaxed);
+                compaction_started = Some(Instant::now());
+                turn.emit(TurnEvent::Compacting {
+                    pre_tokens: last_input_tokens,
+                });
             }
             Message::System(SystemMessage::CompactBoundary(boundary)) => {
                 compacting.store(false, Ordering::Relaxed);
@@ -169,7 +176,9 @@ pub(crate) async fn run_turn(
                     command_output,
                 });
             }
-            Message::Unknown { kind, .. } => tracing::debug!(kind, "skipping an unknown CLI message"),
+            Message::Unknown { kind, .. } => {
+                tracing::debug!(kind, "skipping an unknown CLI message")
+            }
             _ => {}
         }
     }

@@ -13,7 +13,11 @@ mod error;
 mod message;
 mod options;
 mod process;
+mod result;
+mod serve;
 mod session_id;
+mod stream_event;
+mod system;
 mod transport;
 
 pub use client::{ClaudeClient, ClientHandle, ImageAttachment, StreamConnection, UserContent};

@@ -31,7 +31,10 @@ pub async fn claude_is_authenticated(cli: &Path) -> Result<bool, String> {
             }
         })?;
     let status: Value = serde_json::from_slice(&output.stdout).unwrap_or(Value::Null);
-    Ok(status.get("loggedIn").and_then(Value::as_bool).unwrap_or(false))
+    Ok(status
+        .get("loggedIn")
+        .and_then(Value::as_bool)
+        .unwrap_or(false))
 }
 
 /// Runs `claude auth <args>` with the terminal attached and returns its exit code.

@@ -70,7 +70,11 @@ impl Config {
 
     /// Reads the configuration through `lookup` (testable without touching the environment).
     pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
-        let get = |name: &str| lookup(name).map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
+        let get = |name: &str| {
+            lookup(name)
+                .map(|v| v.trim().to_owned())
+                .filter(|v| !v.is_empty())
+        };
         let user_name = get("OLLIM_USER_NAME").ok_or(ConfigError::Missing {
             name: "OLLIM_USER_NAME",
             hint: "your first name, the one the bot calls you",
@@ -109,7 +113,8 @@ impl Config {
                 example: "/home/julia/.ollim-bot",
             });
         }
-        let claude_cli = get("OLLIM_CLAUDE_CLI").map_or_else(|| PathBuf::from("claude"), PathBuf::from);
+        let claude_cli =
+            get("OLLIM_CLAUDE_CLI").map_or_else(|| PathBuf::from("claude"), PathBuf::from);
         let docs_mcp_url = match lookup("OLLIM_DOCS_MCP_URL") {
             Some(raw) if raw.trim().is_empty() => None,
             Some(raw) => Some(raw.trim().to_owned()),
@@ -206,6 +211,10 @@ mod tests {
             ("OLLIM_TIMEZONE", "Mars/Olympus"),
         ]))
         .unwrap_err();
-        assert!(bad_tz.to_string().contains("OLLIM_TIMEZONE=America/Los_Angeles"));
+        assert!(
+            bad_tz
+                .to_string()
+                .contains("OLLIM_TIMEZONE=America/Los_Angeles")
+        );
     }
 }

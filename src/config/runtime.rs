@@ -105,8 +105,14 @@ mod tests {
         }));
         assert_eq!(config, RuntimeConfig::default());
         let dir = tempfile::tempdir().unwrap();
-        assert_eq!(RuntimeConfig::load(&dir.path().join("none.json")), RuntimeConfig::default());
+        assert_eq!(
+            RuntimeConfig::load(&dir.path().join("none.json")),
+            RuntimeConfig::default()
+        );
         std::fs::write(dir.path().join("bad.json"), "{oops").unwrap();
-        assert_eq!(RuntimeConfig::load(&dir.path().join("bad.json")), RuntimeConfig::default());
+        assert_eq!(
+            RuntimeConfig::load(&dir.path().join("bad.json")),
+            RuntimeConfig::default()
+        );
     }
 }

@@ -66,12 +66,7 @@ mod tests {
 
     #[test]
     fn matrix_matches_the_spec() {
-        let offered = |scope| {
-            ALL_TOOLS
-                .iter()
-                .filter(|t| is_offered(t, scope))
-                .count()
-        };
+        let offered = |scope| ALL_TOOLS.iter().filter(|t| is_offered(t, scope)).count();
         assert_eq!(offered(ToolScope::Main), 8);
         assert_eq!(offered(ToolScope::InteractiveFork), 9);
         assert_eq!(offered(ToolScope::Background), 8);

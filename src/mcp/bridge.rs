@@ -240,8 +240,8 @@ fn send_value(
     to_server: &mpsc::UnboundedSender<ClientJsonRpcMessage>,
     value: Value,
 ) -> Result<(), BridgeError> {
-    let parsed = serde_json::from_value(value)
-        .map_err(|error| BridgeError::Handshake(error.to_string()))?;
+    let parsed =
+        serde_json::from_value(value).map_err(|error| BridgeError::Handshake(error.to_string()))?;
     to_server
         .send(parsed)
         .map_err(|_| BridgeError::Handshake("the service stopped".into()))

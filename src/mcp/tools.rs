@@ -151,7 +151,10 @@ fn build_embed(args: EmbedArgs, scope: ToolScope) -> Result<Embed, String> {
             buttons.len()
         ));
     }
-    if let Some(bad) = buttons.iter().find(|b| b.label.trim().is_empty() || b.action.trim().is_empty()) {
+    if let Some(bad) = buttons
+        .iter()
+        .find(|b| b.label.trim().is_empty() || b.action.trim().is_empty())
+    {
         return Err(format!(
             "Error: every button needs a label and an action (got label {:?}, action {:?}).",
             bad.label, bad.action
@@ -163,7 +166,11 @@ fn build_embed(args: EmbedArgs, scope: ToolScope) -> Result<Embed, String> {
             .description
             .filter(|text| !text.trim().is_empty())
             .map(|text| unescape_newlines(&text)),
-        color: args.color.as_deref().map(EmbedColor::parse).unwrap_or_default(),
+        color: args
+            .color
+            .as_deref()
+            .map(EmbedColor::parse)
+            .unwrap_or_default(),
         fields: args
             .fields
             .unwrap_or_default()
@@ -179,7 +186,11 @@ fn build_embed(args: EmbedArgs, scope: ToolScope) -> Result<Embed, String> {
             .map(|button| EmbedButton {
                 label: button.label,
                 action: button.action,
-                style: button.style.as_deref().map(ButtonStyle::parse).unwrap_or_default(),
+                style: button
+                    .style
+                    .as_deref()
+                    .map(ButtonStyle::parse)
+                    .unwrap_or_default(),
             })
             .collect(),
         footer: match scope {
@@ -233,7 +244,15 @@ mod tests {
                 })
                 .collect(),
         );
-        assert!(build_embed(many, ToolScope::Main).unwrap_err().starts_with("Error:"));
-        assert!(build_embed(args("🎉"), ToolScope::Main).unwrap_err().starts_with("Error:"));
+        assert!(
+            build_embed(many, ToolScope::Main)
+                .unwrap_err()
+                .starts_with("Error:")
+        );
+        assert!(
+            build_embed(args("🎉"), ToolScope::Main)
+                .unwrap_err()
+                .starts_with("Error:")
+        );
     }
 }

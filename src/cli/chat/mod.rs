@@ -40,7 +40,10 @@ pub async fn run(config: Config, model: Option<String>) -> anyhow::Result<i32> {
     let runtime = RuntimeConfig::load(&config.data_dir.join("state").join("config.json"));
     let opened = AgentServices::open(config)?;
     if opened.initialised_git {
-        eprintln!("Initialized git tracking in {}", opened.services.data_dir.root().display());
+        eprintln!(
+            "Initialized git tracking in {}",
+            opened.services.data_dir.root().display()
+        );
     }
     let front_end = Arc::new(TerminalFrontEnd::default());
     let settings = MainSettings {
@@ -48,7 +51,11 @@ pub async fn run(config: Config, model: Option<String>) -> anyhow::Result<i32> {
         thinking: runtime.thinking_main,
         permission_mode: runtime.permission_mode,
     };
-    let session = Arc::new(MainSession::new(opened.services.clone(), front_end.clone(), settings));
+    let session = Arc::new(MainSession::new(
+        opened.services.clone(),
+        front_end.clone(),
+        settings,
+    ));
     let warm_up = {
         let session = Arc::clone(&session);
         tokio::spawn(async move {
@@ -83,7 +90,10 @@ pub async fn run(config: Config, model: Option<String>) -> anyhow::Result<i32> {
         }
     }
     warm_up.abort();
-    if tokio::time::timeout(SHUTDOWN_DEADLINE, session.shutdown()).await.is_err() {
+    if tokio::time::timeout(SHUTDOWN_DEADLINE, session.shutdown())
+        .await
+        .is_err()
+    {
         eprintln!("[warn] the Claude CLI did not stop in time");
     }
     opened.git_worker.shutdown().await;
@@ -115,11 +125,17 @@ async fn handle_line(session: &MainSession, line: &str) -> bool {
             let result = session.send(Prompt::text(line), events).await;
             let _ = renderer.await;
             match result {
-                Ok(report) if report.result.is_error && !report.result.was_interrupted() && report.text.is_empty() => {
+                Ok(report)
+                    if report.result.is_error
+                        && !report.result.was_interrupted()
+                        && report.text.is_empty() =>
+                {
                     Err(report.result.error_summary())
                 }
                 Ok(_) => return true,
-                Err(error) => Err(format!("{error}\n[note] your next message resumes the same conversation.")),
+                Err(error) => Err(format!(
+                    "{error}\n[note] your next message resumes the same conversation."
+                )),
             }
         }
     };
@@ -133,7 +149,10 @@ async fn handle_line(session: &MainSession, line: &str) -> bool {
 async fn model_command(session: &MainSession, argument: Option<&str>) -> Result<String, String> {
     let Some(name) = argument else {
         let model = session.settings().await.model;
-        return Ok(format!("model: {}", model.as_deref().unwrap_or("(default)")));
+        return Ok(format!(
+            "model: {}",
+            model.as_deref().unwrap_or("(default)")
+        ));
     };
     session
         .set_model(Some(name.to_owned()))
@@ -146,7 +165,8 @@ async fn thinking_command(session: &MainSession, argument: Option<&str>) -> Resu
     let Some(raw) = argument else {
         return Ok(format!("thinking: {}.", session.settings().await.thinking));
     };
-    let thinking = Thinking::parse(raw).ok_or("thinking must be off, adaptive or a positive token budget")?;
+    let thinking =
+        Thinking::parse(raw).ok_or("thinking must be off, adaptive or a positive token budget")?;
     session
         .set_thinking(thinking)
         .await
@@ -154,9 +174,15 @@ async fn thinking_command(session: &MainSession, argument: Option<&str>) -> Resu
         .map_err(|e| e.to_string())
 }
 
-async fn permissions_command(session: &MainSession, argument: Option<&str>) -> Result<String, String> {
+async fn permissions_command(
+    session: &MainSession,
+    argument: Option<&str>,
+) -> Result<String, String> {
     let Some(raw) = argument else {
-        return Ok(format!("permissions: {}.", session.settings().await.permission_mode.as_str()));
+        return Ok(format!(
+            "permissions: {}.",
+            session.settings().await.permission_mode.as_str()
+        ));
     };
     let mode = PermissionMode::parse(raw)
         .filter(|m| !matches!(m, PermissionMode::Plan))

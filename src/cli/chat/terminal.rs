@@ -1,12 +1,7 @@
 //! The terminal front end: renders turn events and embeds as text, and asks tool approvals on
 //! the same input stream the prompts come from.
 
-use std::{
-    collections::HashMap,
-    io::Write,
-    sync::Mutex,
-    time::Duration,
-};
+use std::{collections::HashMap, io::Write, sync::Mutex, time::Duration};
 
 use tokio::sync::{mpsc, oneshot};
 
@@ -53,13 +48,18 @@ impl FrontEnd for TerminalFrontEnd {
                 .approval
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(answer_tx);
-            print_block(&format!("[approve?] {label} — [y]es once / [a]lways this session / [n]o"));
+            print_block(&format!(
+                "[approve?] {label} — [y]es once / [a]lways this session / [n]o"
+            ));
             let answer = tokio::time::timeout(APPROVAL_TIMEOUT, answer_rx).await;
             let approval = match answer {
                 Ok(Ok(line)) => parse_approval(&line),
                 Ok(Err(_)) => Approval::Deny,
                 Err(_) => {
-                    self.approval.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
+                    self.approval
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .take();
                     Approval::TimedOut
                 }
             };
@@ -94,10 +94,18 @@ pub fn render_embed(embed: &Embed) -> String {
         lines.extend(description.lines().map(|line| format!("  {line}")));
     }
     for field in &embed.fields {
-        lines.push(format!("  {}: {}", field.name, field.value.replace('\n', "\n    ")));
+        lines.push(format!(
+            "  {}: {}",
+            field.name,
+            field.value.replace('\n', "\n    ")
+        ));
     }
     if !embed.buttons.is_empty() {
-        let buttons: Vec<String> = embed.buttons.iter().map(|b| format!("[{}]", b.label)).collect();
+        let buttons: Vec<String> = embed
+            .buttons
+            .iter()
+            .map(|b| format!("[{}]", b.label))
+            .collect();
         lines.push(format!("  {}", buttons.join(" ")));
     }
     if let Some(footer) = &embed.footer {
@@ -142,12 +150,22 @@ pub async fn render_events(mut events: mpsc::UnboundedReceiver<TurnEvent>) {
                 }
             }
             TurnEvent::Compacting { pre_tokens } => {
-                let size = pre_tokens.map(|t| format!(" {}k tokens", (t + 500) / 1000)).unwrap_or_default();
+                let size = pre_tokens
+                    .map(|t| format!(" {}k tokens", (t + 500) / 1000))
+                    .unwrap_or_default();
                 line(format!("[auto-compacting{size}...]"), &mut at_line_start);
             }
-            TurnEvent::Compacted { pre_tokens, seconds } => {
-                let size = pre_tokens.map(|t| format!(" · {}k tokens", (t + 500) / 1000)).unwrap_or_default();
-                line(format!("[auto-compacted{size} · {seconds}s]"), &mut at_line_start);
+            TurnEvent::Compacted {
+                pre_tokens,
+                seconds,
+            } => {
+                let size = pre_tokens
+                    .map(|t| format!(" · {}k tokens", (t + 500) / 1000))
+                    .unwrap_or_default();
+                line(
+                    format!("[auto-compacted{size} · {seconds}s]"),
+                    &mut at_line_start,
+                );
             }
             TurnEvent::Notice(text) => line(format!("[note] {text}"), &mut at_line_start),
         }
@@ -169,11 +187,22 @@ mod tests {
             title: "Today".into(),
             description: Some("two things".into()),
             color: EmbedColor::Blue,
-            fields: vec![EmbedField { name: "Due".into(), value: "5pm".into(), inline: true }],
-            buttons: vec![EmbedButton { label: "Done".into(), action: "task_done:1".into(), style: ButtonStyle::Success }],
+            fields: vec![EmbedField {
+                name: "Due".into(),
+                value: "5pm".into(),
+                inline: true,
+            }],
+            buttons: vec![EmbedButton {
+                label: "Done".into(),
+                action: "task_done:1".into(),
+                style: ButtonStyle::Success,
+            }],
             footer: None,
         };
-        assert_eq!(render_embed(&embed), "[embed] Today\n  two things\n  Due: 5pm\n  [Done]");
+        assert_eq!(
+            render_embed(&embed),
+            "[embed] Today\n  two things\n  Due: 5pm\n  [Done]"
+        );
     }
 
     #[test]

@@ -1,0 +1,99 @@
+//! How a main-session client is built: options (AGT-1…6), hooks, the permission policy and
+//! the `discord` MCP server bound to this session.
+
+use std::sync::Arc;
+
+use super::{
+    AgentError,
+    frontend::{CurrentTurn, FrontEnd},
+    hooks::main_hooks,
+    permissions::{PermissionPolicy, PermissionState},
+    services::AgentServices,
+    session::{MainSettings, cli_permission_mode},
+    system_prompt::{SystemPromptInputs, build_system_prompt},
+    tool_policy::main_allowed_tools,
+};
+use crate::{
+    claude::{
+        ClaudeClient, ClientOptions, ControlHandlers, McpMessageHandler, McpServerConfig,
+        PermissionHandler, SessionId, SystemPrompt,
+    },
+    mcp::{DiscordTools, McpBridge, ToolContext, ToolScope},
+};
+
+/// What a main-session client is made from.
+pub(crate) struct MainClientParts<'a> {
+    pub services: &'a AgentServices,
+    pub front_end: &'a Arc<dyn FrontEnd>,
+    pub permissions: &'a Arc<PermissionState>,
+    pub turn: &'a CurrentTurn,
+    pub settings: &'a MainSettings,
+}
+
+impl MainClientParts<'_> {
+    /// The CLI options: the data dir as cwd, project settings only, the preset system prompt
+    /// with ours appended, partial messages, the allowed tools and MCP servers.
+    pub(crate) fn options(&self, resume: Option<SessionId>) -> ClientOptions {
+        let config = &self.services.config;
+        let data_dir = &self.services.data_dir;
+        let prompt = build_system_prompt(&SystemPromptInputs {
+            user_name: &config.user_name,
+            bot_name: &config.bot_name,
+            timezone: config.timezone,
+            data_dir: data_dir.root(),
+        });
+        let mut options = ClientOptions {
+            cli_path: config.claude_cli.clone(),
+            cwd: data_dir.root().to_path_buf(),
+            system_prompt: SystemPrompt::Preset {
+                append: Some(prompt),
+            },
+            model: self.settings.model.clone(),
+            permission_mode: Some(cli_permission_mode(self.settings.permission_mode)),
+            resume,
+            allowed_tools: main_allowed_tools(ToolScope::Main, config.docs_mcp_url.is_some()),
+            setting_sources: Some(vec!["project".to_owned()]),
+            thinking: Some(self.settings.thinking),
+            include_partial_messages: true,
+            env: config.cli_env.clone(),
+            ..ClientOptions::default()
+        };
+        options
+            .mcp_servers
+            .insert("discord".to_owned(), McpServerConfig::Sdk);
+        if let Some(url) = &config.docs_mcp_url {
+            options.mcp_servers.insert(
+                "docs".to_owned(),
+                McpServerConfig::Http { url: url.clone() },
+            );
+        }
+        options
+    }
+
+    /// Starts the CLI, resuming `resume` when given.
+    pub(crate) async fn connect(
+        &self,
+        resume: Option<SessionId>,
+    ) -> Result<ClaudeClient, AgentError> {
+        let options = self.options(resume);
+        let data_dir = &self.services.data_dir;
+        let tools = DiscordTools::new(ToolContext {
+            scope: ToolScope::Main,
+            front_end: Arc::clone(self.front_end),
+        });
+        let bridge: Arc<dyn McpMessageHandler> = Arc::new(Arc::new(McpBridge::start(tools).await?));
+        let policy = Arc::new(PermissionPolicy::new(
+            data_dir.clone(),
+            Arc::clone(self.permissions),
+            Arc::clone(self.front_end),
+            self.turn.clone(),
+        ));
+        let permissions: Arc<dyn PermissionHandler> = Arc::new(policy);
+        let handlers = ControlHandlers {
+            permissions: Some(permissions),
+            hooks: main_hooks(data_dir, Some(self.services.git.clone())),
+            mcp_servers: vec![("discord".to_owned(), bridge)],
+        };
+        Ok(ClaudeClient::connect(&options, handlers).await?)
+    }
+}

@@ -1,0 +1,117 @@
+//! `type: "system"` frames: init, compaction, status, retries.
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::message::str_field;
+
+/// `type: "system"` frames by subtype.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum SystemMessage {
+    /// Emitted at the start of every turn.
+    Init(InitInfo),
+    /// A compaction finished; the history before it is summarised.
+    CompactBoundary(CompactBoundary),
+    /// `status` frames: `requesting`, `compacting`, permission-mode changes.
+    Status {
+        /// The new status (`"compacting"`, `"requesting"`), or `None` when a phase ended.
+        status: Option<String>,
+        /// `"success"` when a compaction just finished.
+        compact_result: Option<String>,
+    },
+    /// An API call is being retried.
+    ApiRetry {
+        /// Attempt number.
+        attempt: u64,
+        /// HTTP status of the failure, if any.
+        error_status: Option<u64>,
+    },
+    /// Any other subtype.
+    Other {
+        /// The subtype string.
+        subtype: String,
+        /// The whole frame.
+        raw: Value,
+    },
+}
+
+/// Fields of `system/init` that the bot uses.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+#[serde(default)]
+pub struct InitInfo {
+    /// The session id of this turn.
+    pub session_id: String,
+    /// Model name as the CLI reports it.
+    pub model: String,
+    /// Names of the tools offered to the model.
+    pub tools: Vec<String>,
+    /// Permission mode in effect.
+    #[serde(rename = "permissionMode")]
+    pub permission_mode: String,
+    /// Working directory of the CLI.
+    pub cwd: String,
+    /// Version of the CLI (`2.1.197`).
+    pub claude_code_version: String,
+    /// MCP servers and their connection status.
+    pub mcp_servers: Vec<McpServerStatus>,
+}
+
+/// One entry of `system/init.mcp_servers`.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+#[serde(default)]
+pub struct McpServerStatus {
+    /// Server name (`discord`).
+    pub name: String,
+    /// `connected`, `failed`, …
+    pub status: String,
+}
+
+/// `system/compact_boundary`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CompactBoundary {
+    /// The session id (unchanged by compaction in CLI 2.1.197).
+    pub session_id: String,
+    /// `manual` or `auto`.
+    pub trigger: String,
+    /// Context size before compaction, in tokens.
+    pub pre_tokens: Option<u64>,
+}
+
+impl SystemMessage {
+    pub(super) fn from_value(value: &Value) -> Self {
+        let subtype = str_field(value, "subtype").unwrap_or_default();
+        match subtype.as_str() {
+            "init" => serde_json::from_value(value.clone())
+                .map(Self::Init)
+                .unwrap_or_else(|_| Self::Other {
+                    subtype,
+                    raw: value.clone(),
+                }),
+            "compact_boundary" => {
+                let metadata = value.get("compact_metadata");
+                Self::CompactBoundary(CompactBoundary {
+                    session_id: str_field(value, "session_id").unwrap_or_default(),
+                    trigger: metadata
+                        .and_then(|m| str_field(m, "trigger"))
+                        .unwrap_or_default(),
+                    pre_tokens: metadata
+                        .and_then(|m| m.get("pre_tokens"))
+                        .and_then(Value::as_u64),
+                })
+            }
+            "status" => Self::Status {
+                status: str_field(value, "status"),
+                compact_result: str_field(value, "compact_result"),
+            },
+            "api_retry" => Self::ApiRetry {
+                attempt: value.get("attempt").and_then(Value::as_u64).unwrap_or(0),
+                error_status: value.get("error_status").and_then(Value::as_u64),
+            },
+            _ => Self::Other {
+                subtype,
+                raw: value.clone(),
+            },
+        }
+    }
+}
