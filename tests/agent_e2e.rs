@@ -137,3 +137,38 @@ async fn set_model_applies_live() {
     assert_eq!(h.session.cli_pid(), pid, "no reconnect for a model switch");
     h.close().await;
 }
+
+#[tokio::test]
+async fn images_are_sent_as_image_blocks_before_the_text() {
+    let h = AgentHarness::new().await;
+    h.mock.push(Reply::text("A tiny red square."));
+    // A valid 1x1 PNG.
+    let png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+    let prompt = ollim_bot::agent::Prompt {
+        text: "what is this?".into(),
+        images: vec![ollim_bot::claude::ImageAttachment {
+            media_type: "image/png".into(),
+            base64_data: png.into(),
+        }],
+    };
+    let (tx, _rx) = tokio::sync::mpsc::unbounded_channel();
+    let report = h.session.send(prompt, tx).await.unwrap();
+    assert_eq!(report.text, "A tiny red square.");
+    let request = h.mock.main_requests().pop().unwrap();
+    let last_user = request
+        .messages()
+        .iter()
+        .rev()
+        .find(|m| m["role"] == "user")
+        .unwrap()
+        .clone();
+    let blocks = last_user["content"].as_array().unwrap();
+    let image_at = blocks.iter().position(|b| b["type"] == "image").expect("an image block");
+    let text_at = blocks
+        .iter()
+        .position(|b| b["text"].as_str().is_some_and(|t| t.ends_with("what is this?")))
+        .expect("the prompt text");
+    assert!(image_at < text_at, "images come before the text (AGT-17)");
+    assert_eq!(blocks[image_at]["source"]["media_type"], "image/png");
+    h.close().await;
+}

@@ -102,15 +102,7 @@ impl AssistantMessage {
 
     /// All text blocks joined with newlines.
     pub fn text(&self) -> String {
-        let parts: Vec<&str> = self
-            .content
-            .iter()
-            .filter_map(|block| match block {
-                ContentBlock::Text { text } => Some(text.as_str()),
-                _ => None,
-            })
-            .collect();
-        parts.join("\n")
+        ContentBlock::joined_text(&self.content)
     }
 }
 
@@ -145,15 +137,7 @@ impl UserMessage {
 
     /// All text blocks joined with newlines.
     pub fn text(&self) -> String {
-        let parts: Vec<&str> = self
-            .content
-            .iter()
-            .filter_map(|block| match block {
-                ContentBlock::Text { text } => Some(text.as_str()),
-                _ => None,
-            })
-            .collect();
-        parts.join("\n")
+        ContentBlock::joined_text(&self.content)
     }
 }
 
@@ -194,6 +178,18 @@ pub enum ContentBlock {
 }
 
 impl ContentBlock {
+    /// The text blocks of `blocks` joined with newlines.
+    pub fn joined_text(blocks: &[Self]) -> String {
+        let parts: Vec<&str> = blocks
+            .iter()
+            .filter_map(|block| match block {
+                Self::Text { text } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect();
+        parts.join("\n")
+    }
+
     fn list(content: Option<&Value>) -> Vec<Self> {
         match content {
             Some(Value::String(text)) => vec![Self::Text { text: text.clone() }],

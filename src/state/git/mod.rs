@@ -208,6 +208,15 @@ pub(super) mod test_support {
         ]
     }
 
+    /// A fresh repository in a temp dir with an isolated git environment (no identity).
+    pub(in crate::state) fn temp_repo() -> (tempfile::TempDir, tempfile::TempDir, ExtraEnv) {
+        let repo = tempfile::tempdir().unwrap();
+        let home = tempfile::tempdir().unwrap();
+        let env = isolated_env(home.path());
+        assert!(init_repo_with(repo.path(), &env).unwrap());
+        (repo, home, env)
+    }
+
     /// Runs git in `root` with `env` and returns stdout, asserting success.
     pub(in crate::state) fn git_out(root: &Path, env: &ExtraEnv, args: &[&str]) -> String {
         let out = git(root, env).args(args).output().unwrap();
@@ -218,14 +227,11 @@ pub(super) mod test_support {
 
 #[cfg(test)]
 mod tests {
-    use super::test_support::{git_out, isolated_env};
+    use super::test_support::{git_out, temp_repo};
     use super::*;
 
     fn setup() -> (tempfile::TempDir, tempfile::TempDir, ExtraEnv) {
-        let repo = tempfile::tempdir().unwrap();
-        let home = tempfile::tempdir().unwrap();
-        let env = isolated_env(home.path());
-        assert!(init_repo_with(repo.path(), &env).unwrap());
+        let (repo, home, env) = temp_repo();
         assert!(!init_repo_with(repo.path(), &env).unwrap());
         (repo, home, env)
     }

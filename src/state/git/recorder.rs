@@ -139,17 +139,8 @@ async fn run_job(root: &Path, env: &ExtraEnv, rel: PathBuf, message: String, act
 
 #[cfg(test)]
 mod tests {
-    use super::super::init_repo_with;
-    use super::super::test_support::{git_out, isolated_env};
+    use super::super::test_support::{git_out, temp_repo as setup};
     use super::*;
-
-    fn setup() -> (tempfile::TempDir, tempfile::TempDir, ExtraEnv) {
-        let repo = tempfile::tempdir().unwrap();
-        let home = tempfile::tempdir().unwrap();
-        let env = isolated_env(home.path());
-        assert!(init_repo_with(repo.path(), &env).unwrap());
-        (repo, home, env)
-    }
 
     #[tokio::test]
     async fn recorder_runs_in_order_and_shutdown_drains() {
