@@ -24,7 +24,11 @@ pub fn stats_line(
     }
     if let Some(tokens) = pre_tokens.filter(|t| *t > 0) {
         let thousands = (tokens + 500) / 1000;
-        parts.push(format!("{thousands}k tokens compacted"));
+        parts.push(if thousands == 0 {
+            "< 1k tokens compacted".to_owned()
+        } else {
+            format!("{thousands}k tokens compacted")
+        });
     }
     if parts.is_empty() {
         "compacted.".to_owned()
@@ -66,8 +70,10 @@ pub fn transcript_path(claude_config_dir: &Path, cwd: &Path, session_id: &str) -
         .join(format!("{session_id}.jsonl"))
 }
 
-/// Owner prompts in a transcript since its previous compaction (tool results, synthetic and
-/// meta entries and slash commands are not turns). `None` if the file cannot be read.
+/// Owner prompts in a transcript after its last compaction boundary: the turns a `/compact`
+/// would summarise. Read when a session is resumed, when the file is complete. Tool results,
+/// synthetic, meta and compaction-summary entries and slash commands are not turns. `None` if
+/// the file cannot be read.
 pub fn turns_since_last_compaction(transcript: &Path) -> Option<usize> {
     let text = std::fs::read_to_string(transcript).ok()?;
     let mut turns = 0;
@@ -79,9 +85,11 @@ pub fn turns_since_last_compaction(transcript: &Path) -> Option<usize> {
             turns = 0;
             continue;
         }
+        let flagged = |key: &str| entry.get(key).and_then(Value::as_bool) == Some(true);
         if entry.get("type").and_then(Value::as_str) != Some("user")
-            || entry.get("isMeta").and_then(Value::as_bool) == Some(true)
-            || entry.get("isCompactSummary").and_then(Value::as_bool) == Some(true)
+            || flagged("isMeta")
+            || flagged("isCompactSummary")
+            || flagged("isSynthetic")
         {
             continue;
         }
@@ -113,6 +121,7 @@ fn is_prompt(content: Option<&Value>) -> bool {
         !text.starts_with("<command-")
             && !text.starts_with("<local-command")
             && !text.starts_with('/')
+            && !text.starts_with("This session is being continued from a previous conversation")
     })
 }
 
@@ -129,6 +138,7 @@ mod tests {
         );
         assert_eq!(stats_line(None, None, Some(800)), "1k tokens compacted");
         assert_eq!(stats_line(None, None, None), "compacted.");
+        assert_eq!(stats_line(None, None, Some(120)), "< 1k tokens compacted");
         assert_eq!(format_age(chrono::Duration::minutes(180)), "3h");
         assert_eq!(format_age(chrono::Duration::minutes(45)), "45m");
         assert_eq!(format_age(chrono::Duration::seconds(20)), "< 1m");

@@ -1,5 +1,6 @@
 //! Hooks registered on every main-session and fork client (AGT-8): the `state/` write guard
-//! (HKS-3) and the git auto-commit of markdown the agent writes (HKS-2).
+//! (HKS-3), the `dontAsk` guard for Bash (PRM-2) and the git auto-commit of markdown the agent
+//! writes (HKS-2).
 
 use std::{
     path::{Path, PathBuf},
@@ -8,7 +9,11 @@ use std::{
 
 use serde_json::Value;
 
-use super::permissions::{state_write_refusal, write_target};
+use super::{
+    bash_rules::{bash_patterns, command_allowed},
+    frontend::{CurrentTurn, TurnEvent},
+    permissions::{PermissionState, dont_ask_refusal, state_write_refusal, write_target},
+};
 use crate::{
     claude::{BoxFuture, HookCallback, HookEvent, HookOutput, HookRegistration},
     state::{git::GitRecorder, paths::DataDir},
@@ -17,25 +22,55 @@ use crate::{
 /// Seconds the CLI waits for these hooks.
 const HOOK_TIMEOUT_SECS: u32 = 30;
 
+/// What the main-session hooks act on.
+pub struct MainHookDeps {
+    /// The data dir.
+    pub data_dir: DataDir,
+    /// Where auto-commits go; `None` disables them.
+    pub git: Option<GitRecorder>,
+    /// The shared permission state (`dontAsk`, session allowances).
+    pub permissions: Arc<PermissionState>,
+    /// The turn in progress, for struck-through labels.
+    pub turn: CurrentTurn,
+    /// The `--allowedTools` rules of the client.
+    pub allowed_tools: Vec<String>,
+}
+
 /// The hooks for a main-session or interactive-fork client.
-pub fn main_hooks(data_dir: &DataDir, git: Option<GitRecorder>) -> Vec<HookRegistration> {
-    let mut hooks = vec![HookRegistration {
-        event: HookEvent::PreToolUse,
-        matcher: Some("Write|Edit|MultiEdit|NotebookEdit".to_owned()),
-        timeout_secs: HOOK_TIMEOUT_SECS,
-        callback: Arc::new(StateGuard {
-            data_dir: data_dir.clone(),
-        }),
-    }];
+pub fn main_hooks(deps: MainHookDeps) -> Vec<HookRegistration> {
+    let MainHookDeps {
+        data_dir,
+        git,
+        permissions,
+        turn,
+        allowed_tools,
+    } = deps;
+    let mut hooks = vec![
+        HookRegistration {
+            event: HookEvent::PreToolUse,
+            matcher: Some("Write|Edit|MultiEdit|NotebookEdit".to_owned()),
+            timeout_secs: HOOK_TIMEOUT_SECS,
+            callback: Arc::new(StateGuard {
+                data_dir: data_dir.clone(),
+            }),
+        },
+        HookRegistration {
+            event: HookEvent::PreToolUse,
+            matcher: Some("Bash".to_owned()),
+            timeout_secs: HOOK_TIMEOUT_SECS,
+            callback: Arc::new(DontAskBashGuard {
+                permissions,
+                patterns: bash_patterns(&allowed_tools),
+                turn,
+            }),
+        },
+    ];
     if let Some(git) = git {
         hooks.push(HookRegistration {
             event: HookEvent::PostToolUse,
             matcher: Some("Write|Edit|MultiEdit".to_owned()),
             timeout_secs: HOOK_TIMEOUT_SECS,
-            callback: Arc::new(AutoCommit {
-                data_dir: data_dir.clone(),
-                git,
-            }),
+            callback: Arc::new(AutoCommit { data_dir, git }),
         });
     }
     hooks
@@ -51,8 +86,41 @@ impl HookCallback for StateGuard {
         let (tool, tool_input) = tool_of(&input);
         let resolved = resolve_against_cwd(&input, &tool, tool_input);
         let output = state_write_refusal(&self.data_dir, &tool, &resolved)
-            .map(HookOutput::deny_tool)
+            .map(|_| {
+                HookOutput::deny_tool(format!(
+                    "{tool} to state/ is blocked — state/ is write-protected"
+                ))
+            })
             .unwrap_or_default();
+        Box::pin(std::future::ready(output))
+    }
+}
+
+/// In `dontAsk`, refuses Bash commands outside the allowed `Bash(...)` rules. The CLI runs
+/// read-only commands without asking the permission callback, so the rule is enforced here.
+struct DontAskBashGuard {
+    permissions: Arc<PermissionState>,
+    patterns: Vec<String>,
+    turn: CurrentTurn,
+}
+
+impl HookCallback for DontAskBashGuard {
+    fn call(&self, input: Value) -> BoxFuture<'static, HookOutput> {
+        let command = input
+            .pointer("/tool_input/command")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let refused = self.permissions.dont_ask()
+            && !self.permissions.is_session_allowed("Bash")
+            && !command_allowed(command, &self.patterns);
+        let output = if refused {
+            if let Some(id) = input.get("tool_use_id").and_then(Value::as_str) {
+                self.turn.emit(TurnEvent::ToolDenied { id: id.to_owned() });
+            }
+            HookOutput::deny_tool(dont_ask_refusal("Bash"))
+        } else {
+            HookOutput::default()
+        };
         Box::pin(std::future::ready(output))
     }
 }
@@ -160,6 +228,33 @@ mod tests {
         assert_eq!(path("notes.txt"), None);
         assert_eq!(path("state/x.md"), None);
         assert_eq!(path("/elsewhere/x.md"), None);
+    }
+
+    #[test]
+    fn dont_ask_guard_refuses_unlisted_bash_only_in_dont_ask() {
+        let permissions = Arc::new(PermissionState::new(true));
+        let guard = DontAskBashGuard {
+            permissions: Arc::clone(&permissions),
+            patterns: vec!["ollim-bot tasks *".to_owned()],
+            turn: CurrentTurn::default(),
+        };
+        let call = |command: &str| {
+            futures_ready(
+                guard.call(json!({"tool_name": "Bash", "tool_input": {"command": command}})),
+            )
+        };
+        assert!(
+            call("ls")
+                .deny_tool_reason
+                .unwrap()
+                .contains("denied silently")
+        );
+        assert_eq!(call("ollim-bot tasks list"), HookOutput::default());
+        permissions.allow_for_session("Bash");
+        assert_eq!(call("ls"), HookOutput::default());
+        permissions.reset();
+        permissions.set_dont_ask(false);
+        assert_eq!(call("ls"), HookOutput::default());
     }
 
     fn futures_ready(future: BoxFuture<'static, HookOutput>) -> HookOutput {

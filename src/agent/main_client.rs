@@ -6,7 +6,7 @@ use std::sync::Arc;
 use super::{
     AgentError,
     frontend::{CurrentTurn, FrontEnd},
-    hooks::main_hooks,
+    hooks::{MainHookDeps, main_hooks},
     permissions::{PermissionPolicy, PermissionState},
     services::AgentServices,
     session::{MainSettings, cli_permission_mode},
@@ -91,7 +91,13 @@ impl MainClientParts<'_> {
         let permissions: Arc<dyn PermissionHandler> = Arc::new(policy);
         let handlers = ControlHandlers {
             permissions: Some(permissions),
-            hooks: main_hooks(data_dir, Some(self.services.git.clone())),
+            hooks: main_hooks(MainHookDeps {
+                data_dir: data_dir.clone(),
+                git: Some(self.services.git.clone()),
+                permissions: Arc::clone(self.permissions),
+                turn: self.turn.clone(),
+                allowed_tools: options.allowed_tools.clone(),
+            }),
             mcp_servers: vec![("discord".to_owned(), bridge)],
         };
         Ok(ClaudeClient::connect(&options, handlers).await?)

@@ -1,6 +1,7 @@
 //! The channel-agnostic agent core: the main session, context injection, the system prompt,
 //! permissions and hooks, and the front-end trait shared by Discord and the terminal.
 
+pub mod bash_rules;
 pub mod compaction;
 pub mod context;
 pub mod frontend;

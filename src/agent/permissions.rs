@@ -94,6 +94,11 @@ pub fn state_write_refusal(data_dir: &DataDir, tool_name: &str, input: &Value) -
         .then(|| format!("{tool_name} to state/ is blocked — system files are write-protected"))
 }
 
+/// The refusal text for a tool outside the allowed set in `dontAsk` mode (PRM-2).
+pub fn dont_ask_refusal(tool_name: &str) -> String {
+    format!("{tool_name} requires permission — denied silently in current mode")
+}
+
 /// The policy answering `can_use_tool` for one client.
 pub struct PermissionPolicy {
     data_dir: DataDir,
@@ -130,10 +135,7 @@ impl PermissionPolicy {
         }
         if self.state.dont_ask() {
             self.mark_denied(&request);
-            return PermissionDecision::deny(format!(
-                "{} requires permission — denied silently in current mode",
-                request.tool_name
-            ));
+            return PermissionDecision::deny(dont_ask_refusal(&request.tool_name));
         }
         let label = tool_label(&request.tool_name, &request.input);
         match self.front_end.ask_approval(label).await {

@@ -72,6 +72,8 @@ pub struct MainSettings {
 struct MainState {
     client: Option<ClaudeClient>,
     settings: MainSettings,
+    /// Owner turns since the last compaction, for the `/compact` stats line.
+    turns_since_compaction: usize,
 }
 
 /// The owner's main conversation.
@@ -102,6 +104,7 @@ impl MainSession {
             state: AsyncMutex::new(MainState {
                 client: None,
                 settings,
+                turns_since_compaction: 0,
             }),
             live: Mutex::new(None),
             live_pid: AtomicU32::new(0),
@@ -136,20 +139,19 @@ impl MainSession {
         self.turn.begin(sink);
         let outcome = self.run_with_compaction_retry(&mut state, &content).await;
         self.turn.end();
-        self.finish_turn(&mut state, outcome).await
+        let report = self.finish_turn(&mut state, outcome).await?;
+        state.turns_since_compaction = if report.compaction.is_some() {
+            1
+        } else {
+            state.turns_since_compaction + 1
+        };
+        Ok(report)
     }
 
     /// Compacts the conversation (`/compact [instructions]`) and returns the stats line (SES-13).
     pub async fn compact(&self, instructions: Option<&str>) -> Result<String, AgentError> {
         let mut state = self.state.lock().await;
         self.ensure_connected(&mut state, None).await?;
-        let before = state.client.as_ref().and_then(|c| c.session_id().cloned());
-        let turns = before.as_ref().and_then(|id| {
-            let dir = self.services.config.claude_config_dir()?;
-            let path =
-                compaction::transcript_path(&dir, &self.services.config.data_dir, id.as_str());
-            compaction::turns_since_last_compaction(&path)
-        });
         let command = match instructions.map(str::trim).filter(|i| !i.is_empty()) {
             Some(instructions) => format!("/compact {instructions}"),
             None => "/compact".to_owned(),
@@ -165,14 +167,8 @@ impl MainSession {
             };
             return Err(AgentError::Compaction(why));
         };
-        if let Some(id) = state.client.as_ref().and_then(|c| c.session_id().cloned())
-            && before.as_ref() == Some(&id)
-        {
-            // The CLI keeps the id on compaction; log it explicitly (F-32: one per compaction).
-            self.services
-                .sessions
-                .log(&id, SessionEventKind::Compacted, Some(&id))?;
-        }
+        let turns = Some(state.turns_since_compaction);
+        state.turns_since_compaction = 0;
         let history = self.services.sessions.history();
         let age = compaction::session_age(
             history.last_created_at(),
@@ -326,10 +322,15 @@ impl MainSession {
     ) -> Result<TurnReport, AgentError> {
         match outcome {
             Ok(report) => {
-                if let Some(id) = state.client.as_ref().and_then(|c| c.session_id().cloned())
-                    && let SaveOutcome::Compacted { previous } = self.services.sessions.save(&id)?
-                {
-                    tracing::info!(%previous, new = %id, "the session id changed (compaction)");
+                if let Some(id) = state.client.as_ref().and_then(|c| c.session_id().cloned()) {
+                    let saved = self.services.sessions.save(&id)?;
+                    if report.compaction.is_some() && saved == SaveOutcome::Unchanged {
+                        // CLI 2.1.197 keeps the id on compaction; log it here instead (F-32:
+                        // exactly one `compacted` per compaction, manual or automatic).
+                        self.services
+                            .sessions
+                            .log(&id, SessionEventKind::Compacted, Some(&id))?;
+                    }
                 }
                 Ok(report)
             }
@@ -368,6 +369,16 @@ impl MainSession {
             dead.disconnect(Duration::ZERO).await;
         }
         let resume = self.services.sessions.load();
+        let resume_id = resume.clone();
+        state.turns_since_compaction = resume
+            .as_ref()
+            .and_then(|id| {
+                let dir = self.services.config.claude_config_dir()?;
+                let data_dir = &self.services.config.data_dir;
+                let path = compaction::transcript_path(&dir, data_dir, id.as_str());
+                compaction::turns_since_last_compaction(&path)
+            })
+            .unwrap_or(0);
         let parts = MainClientParts {
             services: &self.services,
             front_end: &self.front_end,
@@ -392,6 +403,9 @@ impl MainSession {
             }
             other => other?,
         };
+        if client.session_id() != resume_id.as_ref() {
+            state.turns_since_compaction = 0;
+        }
         *self
             .live
             .lock()

@@ -178,3 +178,64 @@ fn settings(mode: PermissionMode) -> MainSettings {
         permission_mode: mode,
     }
 }
+
+impl AgentHarness {
+    /// A fresh `dontAsk` harness whose CLI children get `extra` on top of the sandbox
+    /// environment (e.g. `CLAUDE_CODE_AUTO_COMPACT_WINDOW`), read when a client starts.
+    pub async fn with_cli_env(extra: &[(&str, &str)]) -> Self {
+        Self::with_mode_and_cli_env(PermissionMode::DontAsk, extra).await
+    }
+
+    /// A fresh harness with the given permission mode and extra CLI environment.
+    pub async fn with_mode_and_cli_env(mode: PermissionMode, extra: &[(&str, &str)]) -> Self {
+        let mock = MockApi::start().await;
+        let sandbox = CliSandbox::new();
+        let mut config = test_config(&sandbox, &mock);
+        config.cli_env.extend(
+            extra
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), (*v).to_owned())),
+        );
+        let opened = AgentServices::open(config).expect("open services");
+        let front_end = Arc::new(RecordingFrontEnd::default());
+        let session = MainSession::new(opened.services.clone(), front_end.clone(), settings(mode));
+        Self {
+            mock,
+            sandbox,
+            services: opened.services,
+            front_end,
+            session,
+            git_worker: Some(opened.git_worker),
+        }
+    }
+
+    /// Queues answers for the next approval requests, in order.
+    pub fn script_approvals(&self, answers: &[Approval]) {
+        self.front_end
+            .approval_answers
+            .lock()
+            .unwrap()
+            .extend(answers.iter().copied());
+    }
+
+    /// How many approval requests the front end has seen.
+    pub fn approvals_asked(&self) -> usize {
+        self.front_end.approvals_asked.lock().unwrap().len()
+    }
+
+    /// `<data dir>/state/sessions.json`.
+    pub fn sessions_file(&self) -> std::path::PathBuf {
+        self.services.data_dir.sessions_file()
+    }
+
+    /// `git log --format=%s` in the data dir (after flushing queued commits).
+    pub async fn git_log(&self) -> String {
+        self.flush_git().await;
+        let output = std::process::Command::new("git")
+            .args(["log", "--format=%s"])
+            .current_dir(&self.sandbox.data_dir)
+            .output()
+            .expect("run git log");
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    }
+}

@@ -89,8 +89,12 @@ pub async fn run(config: Config, model: Option<String>) -> anyhow::Result<i32> {
             break;
         }
     }
-    warm_up.abort();
-    if tokio::time::timeout(SHUTDOWN_DEADLINE, session.shutdown())
+    // Let a start-up in progress finish, then stop the CLI cleanly (shutdown waits for it).
+    let stopping = async {
+        let _ = warm_up.await;
+        session.shutdown().await;
+    };
+    if tokio::time::timeout(SHUTDOWN_DEADLINE, stopping)
         .await
         .is_err()
     {
