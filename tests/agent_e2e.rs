@@ -12,14 +12,25 @@ use support::{agent::AgentHarness, mock_api::Reply};
 #[tokio::test]
 async fn a_text_turn_streams_and_saves_the_session_id() {
     let h = AgentHarness::new().await;
-    h.mock.push(Reply::text("Hello Julia, how can I help today?"));
+    h.mock
+        .push(Reply::text("Hello Julia, how can I help today?"));
     let turn = h.send("hi there").await.unwrap();
     assert_eq!(turn.report.text, "Hello Julia, how can I help today?");
-    assert!(turn.deltas().len() > 3, "expected streamed deltas, got {:?}", turn.deltas());
+    assert!(
+        turn.deltas().len() > 3,
+        "expected streamed deltas, got {:?}",
+        turn.deltas()
+    );
     let request = &h.mock.main_requests()[0];
     let prompt = request.last_user_text().unwrap();
-    assert!(prompt.starts_with('[') && prompt.ends_with("] hi there"), "{prompt}");
-    assert!(prompt.contains(" PST]") || prompt.contains(" PDT]"), "{prompt}");
+    assert!(
+        prompt.starts_with('[') && prompt.ends_with("] hi there"),
+        "{prompt}"
+    );
+    assert!(
+        prompt.contains(" PST]") || prompt.contains(" PDT]"),
+        "{prompt}"
+    );
     let id = h.stored_session().expect("session id saved");
     let history = h.history();
     assert_eq!(history.len(), 1);
@@ -34,7 +45,10 @@ async fn a_text_turn_streams_and_saves_the_session_id() {
         .output()
         .unwrap();
     let log = String::from_utf8_lossy(&log.stdout);
-    assert!(log.contains(&format!("session created: {}", &id[..8])), "{log}");
+    assert!(
+        log.contains(&format!("session created: {}", &id[..8])),
+        "{log}"
+    );
     h.close().await;
 }
 
@@ -48,7 +62,10 @@ async fn a_restarted_process_resumes_the_same_session() {
     h.mock.push(Reply::text("You said PAPAYA."));
     h.send("what was the word?").await.unwrap();
     let last = h.mock.main_requests().pop().unwrap();
-    assert!(last.all_text().contains("remember the word PAPAYA"), "history not resumed");
+    assert!(
+        last.all_text().contains("remember the word PAPAYA"),
+        "history not resumed"
+    );
     assert_eq!(h.stored_session().as_deref(), Some(id.as_str()));
     assert_eq!(h.history().len(), 1);
     h.close().await;
@@ -81,13 +98,17 @@ async fn an_embed_tool_call_round_trips_through_the_mcp_server() {
 async fn interrupt_mid_stream_leaves_the_session_usable() {
     let h = AgentHarness::new().await;
     let chunks: Vec<String> = (0..40).map(|i| format!("word{i} ")).collect();
-    h.mock.push(Reply::text_chunks(chunks, Duration::from_millis(100)));
+    h.mock
+        .push(Reply::text_chunks(chunks, Duration::from_millis(100)));
     h.mock.push(Reply::text("Still here."));
     let session = &h.session;
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
     let running = session.send(ollim_bot::agent::Prompt::text("tell me a long story"), tx);
     let interrupter = async {
-        while !matches!(rx.recv().await, Some(ollim_bot::agent::TurnEvent::TextDelta(_))) {}
+        while !matches!(
+            rx.recv().await,
+            Some(ollim_bot::agent::TurnEvent::TextDelta(_))
+        ) {}
         assert!(session.interrupt());
     };
     let (report, ()) = tokio::join!(running, interrupter);
@@ -106,13 +127,20 @@ async fn a_killed_cli_gives_a_clear_error_and_the_next_message_resumes() {
     h.send("first").await.unwrap();
     let id = h.stored_session().unwrap();
     let chunks: Vec<String> = (0..50).map(|i| format!("w{i} ")).collect();
-    h.mock.push(Reply::text_chunks(chunks, Duration::from_millis(100)));
+    h.mock
+        .push(Reply::text_chunks(chunks, Duration::from_millis(100)));
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
     let running = h.session.send(ollim_bot::agent::Prompt::text("second"), tx);
     let killer = async {
-        while !matches!(rx.recv().await, Some(ollim_bot::agent::TurnEvent::TextDelta(_))) {}
+        while !matches!(
+            rx.recv().await,
+            Some(ollim_bot::agent::TurnEvent::TextDelta(_))
+        ) {}
         let pid = h.session.cli_pid().expect("a running CLI");
-        std::process::Command::new("kill").args(["-9", &pid.to_string()]).status().unwrap();
+        std::process::Command::new("kill")
+            .args(["-9", &pid.to_string()])
+            .status()
+            .unwrap();
     };
     let (result, ()) = tokio::join!(running, killer);
     let error = result.expect_err("the turn must fail").to_string();
@@ -131,9 +159,15 @@ async fn set_model_applies_live() {
     let h = AgentHarness::new().await;
     h.send("hello").await.unwrap();
     let pid = h.session.cli_pid();
-    h.session.set_model(Some("claude-haiku-4-5".into())).await.unwrap();
+    h.session
+        .set_model(Some("claude-haiku-4-5".into()))
+        .await
+        .unwrap();
     h.send("and now?").await.unwrap();
-    assert_eq!(h.mock.main_requests().pop().unwrap().model(), Some("claude-haiku-4-5"));
+    assert_eq!(
+        h.mock.main_requests().pop().unwrap().model(),
+        Some("claude-haiku-4-5")
+    );
     assert_eq!(h.session.cli_pid(), pid, "no reconnect for a model switch");
     h.close().await;
 }
@@ -163,10 +197,17 @@ async fn images_are_sent_as_image_blocks_before_the_text() {
         .unwrap()
         .clone();
     let blocks = last_user["content"].as_array().unwrap();
-    let image_at = blocks.iter().position(|b| b["type"] == "image").expect("an image block");
+    let image_at = blocks
+        .iter()
+        .position(|b| b["type"] == "image")
+        .expect("an image block");
     let text_at = blocks
         .iter()
-        .position(|b| b["text"].as_str().is_some_and(|t| t.ends_with("what is this?")))
+        .position(|b| {
+            b["text"]
+                .as_str()
+                .is_some_and(|t| t.ends_with("what is this?"))
+        })
         .expect("the prompt text");
     assert!(image_at < text_at, "images come before the text (AGT-17)");
     assert_eq!(blocks[image_at]["source"]["media_type"], "image/png");

@@ -47,9 +47,7 @@ impl Message {
             "system" => Some(Self::System(SystemMessage::from_value(&value))),
             "assistant" => AssistantMessage::from_value(&value).map(Self::Assistant),
             "user" => Some(Self::User(UserMessage::from_value(&value))),
-            "result" => serde_json::from_value::<ResultMessage>(value.clone())
-                .ok()
-                .map(Self::Result),
+            "result" => Some(Self::Result(ResultMessage::from_value(&value))),
             "stream_event" => value
                 .get("event")
                 .map(|event| Self::StreamEvent(StreamEvent::from_value(event))),
@@ -246,6 +244,25 @@ mod tests {
         assert!(result.is_error);
         assert_eq!(result.api_error_status, Some(500));
         assert_eq!(result.error_summary(), "API Error: 500 boom");
+    }
+
+    #[test]
+    fn mistyped_fields_never_hide_a_result_or_init() {
+        let msg = Message::from_value(json!({
+            "type": "result", "subtype": "success", "is_error": false, "duration_ms": 5.5,
+            "num_turns": null, "session_id": null, "usage": {"input_tokens": null},
+            "errors": [{"message": "x"}], "result": "hi"
+        }));
+        let Message::Result(result) = msg else {
+            panic!("a result frame must stay a result: {msg:?}")
+        };
+        assert_eq!(result.duration_ms, 5);
+        assert_eq!(result.result.as_deref(), Some("hi"));
+        assert_eq!(result.errors, [r#"{"message":"x"}"#]);
+        let init = Message::from_value(json!({
+            "type": "system", "subtype": "init", "session_id": "s", "model": null, "tools": []
+        }));
+        assert!(matches!(init, Message::System(SystemMessage::Init(i)) if i.session_id == "s"));
     }
 
     #[test]

@@ -10,6 +10,7 @@
 mod client;
 pub mod control;
 mod error;
+mod frame_fields;
 mod message;
 mod options;
 mod process;

@@ -1,10 +1,11 @@
 //! The `result` frame that ends every turn.
 
-use serde::Deserialize;
+use serde_json::Value;
+
+use super::frame_fields::{count, flag, string, string_or_empty, strings};
 
 /// The `result` frame that ends every turn.
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
-#[serde(default)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResultMessage {
     /// `success`, `error_during_execution`, `error_max_turns`, …
     pub subtype: String,
@@ -33,6 +34,39 @@ pub struct ResultMessage {
 }
 
 impl ResultMessage {
+    /// Reads a `result` frame; fields of unexpected types take their defaults.
+    pub(super) fn from_value(value: &Value) -> Self {
+        Self {
+            subtype: string_or_empty(value, "subtype"),
+            is_error: flag(value, "is_error"),
+            result: string(value, "result"),
+            session_id: string_or_empty(value, "session_id"),
+            num_turns: count(value, "num_turns").unwrap_or(0),
+            duration_ms: count(value, "duration_ms").unwrap_or(0),
+            total_cost_usd: value.get("total_cost_usd").and_then(Value::as_f64),
+            usage: value
+                .get("usage")
+                .filter(|u| u.is_object())
+                .map(Usage::from_value),
+            api_error_status: count(value, "api_error_status"),
+            terminal_reason: string(value, "terminal_reason"),
+            errors: strings(value, "errors"),
+            permission_denials: value
+                .get("permission_denials")
+                .and_then(Value::as_array)
+                .map(|items| {
+                    items
+                        .iter()
+                        .map(|item| PermissionDenial {
+                            tool_name: string_or_empty(item, "tool_name"),
+                            tool_use_id: string_or_empty(item, "tool_use_id"),
+                        })
+                        .collect()
+                })
+                .unwrap_or_default(),
+        }
+    }
+
     /// A short human description of a failed turn.
     pub fn error_summary(&self) -> String {
         if let Some(text) = self.result.as_deref().filter(|t| !t.is_empty()) {
@@ -54,8 +88,7 @@ impl ResultMessage {
 }
 
 /// Token usage reported in a result.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
-#[serde(default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Usage {
     /// Input tokens of the last request (the context size).
     pub input_tokens: u64,
@@ -68,11 +101,22 @@ pub struct Usage {
 }
 
 /// One entry of `result.permission_denials`.
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
-#[serde(default)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct PermissionDenial {
     /// Denied tool.
     pub tool_name: String,
     /// The denied call.
     pub tool_use_id: String,
+}
+
+impl Usage {
+    fn from_value(value: &Value) -> Self {
+        let tokens = |key| count(value, key).unwrap_or(0);
+        Self {
+            input_tokens: tokens("input_tokens"),
+            output_tokens: tokens("output_tokens"),
+            cache_read_input_tokens: tokens("cache_read_input_tokens"),
+            cache_creation_input_tokens: tokens("cache_creation_input_tokens"),
+        }
+    }
 }

@@ -1,9 +1,8 @@
 //! `type: "system"` frames: init, compaction, status, retries.
 
-use serde::Deserialize;
 use serde_json::Value;
 
-use super::message::str_field;
+use super::frame_fields::{count, string as str_field, string_or_empty, strings};
 
 /// `type: "system"` frames by subtype.
 #[derive(Debug, Clone, PartialEq)]
@@ -37,8 +36,7 @@ pub enum SystemMessage {
 }
 
 /// Fields of `system/init` that the bot uses.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
-#[serde(default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct InitInfo {
     /// The session id of this turn.
     pub session_id: String,
@@ -47,7 +45,6 @@ pub struct InitInfo {
     /// Names of the tools offered to the model.
     pub tools: Vec<String>,
     /// Permission mode in effect.
-    #[serde(rename = "permissionMode")]
     pub permission_mode: String,
     /// Working directory of the CLI.
     pub cwd: String,
@@ -58,8 +55,7 @@ pub struct InitInfo {
 }
 
 /// One entry of `system/init.mcp_servers`.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
-#[serde(default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct McpServerStatus {
     /// Server name (`discord`).
     pub name: String,
@@ -82,22 +78,15 @@ impl SystemMessage {
     pub(super) fn from_value(value: &Value) -> Self {
         let subtype = str_field(value, "subtype").unwrap_or_default();
         match subtype.as_str() {
-            "init" => serde_json::from_value(value.clone())
-                .map(Self::Init)
-                .unwrap_or_else(|_| Self::Other {
-                    subtype,
-                    raw: value.clone(),
-                }),
+            "init" => Self::Init(InitInfo::from_value(value)),
             "compact_boundary" => {
                 let metadata = value.get("compact_metadata");
                 Self::CompactBoundary(CompactBoundary {
-                    session_id: str_field(value, "session_id").unwrap_or_default(),
+                    session_id: string_or_empty(value, "session_id"),
                     trigger: metadata
-                        .and_then(|m| str_field(m, "trigger"))
+                        .map(|m| string_or_empty(m, "trigger"))
                         .unwrap_or_default(),
-                    pre_tokens: metadata
-                        .and_then(|m| m.get("pre_tokens"))
-                        .and_then(Value::as_u64),
+                    pre_tokens: metadata.and_then(|m| count(m, "pre_tokens")),
                 })
             }
             "status" => Self::Status {
@@ -105,13 +94,39 @@ impl SystemMessage {
                 compact_result: str_field(value, "compact_result"),
             },
             "api_retry" => Self::ApiRetry {
-                attempt: value.get("attempt").and_then(Value::as_u64).unwrap_or(0),
-                error_status: value.get("error_status").and_then(Value::as_u64),
+                attempt: count(value, "attempt").unwrap_or(0),
+                error_status: count(value, "error_status"),
             },
             _ => Self::Other {
                 subtype,
                 raw: value.clone(),
             },
+        }
+    }
+}
+
+impl InitInfo {
+    fn from_value(value: &Value) -> Self {
+        Self {
+            session_id: string_or_empty(value, "session_id"),
+            model: string_or_empty(value, "model"),
+            tools: strings(value, "tools"),
+            permission_mode: string_or_empty(value, "permissionMode"),
+            cwd: string_or_empty(value, "cwd"),
+            claude_code_version: string_or_empty(value, "claude_code_version"),
+            mcp_servers: value
+                .get("mcp_servers")
+                .and_then(Value::as_array)
+                .map(|servers| {
+                    servers
+                        .iter()
+                        .map(|server| McpServerStatus {
+                            name: string_or_empty(server, "name"),
+                            status: string_or_empty(server, "status"),
+                        })
+                        .collect()
+                })
+                .unwrap_or_default(),
         }
     }
 }

@@ -295,18 +295,22 @@ async fn read_line_capped<R: AsyncBufRead + Unpin>(
 }
 
 fn route(
-    frame: Value,
+    mut frame: Value,
     connection: &Arc<Connection>,
     handlers: &Arc<ControlHandlers>,
     messages: &mpsc::UnboundedSender<Message>,
 ) {
     match frame.get("type").and_then(Value::as_str) {
         Some("control_response") => {
-            let response = frame.get("response").cloned().unwrap_or(Value::Null);
+            let mut response = frame
+                .get_mut("response")
+                .map(Value::take)
+                .unwrap_or_default();
             let request_id = response
                 .get("request_id")
                 .and_then(Value::as_str)
-                .unwrap_or_default();
+                .unwrap_or_default()
+                .to_owned();
             let outcome = if response.get("subtype").and_then(Value::as_str) == Some("error") {
                 Err(response
                     .get("error")
@@ -314,9 +318,12 @@ fn route(
                     .unwrap_or("unknown error")
                     .to_owned())
             } else {
-                Ok(response.get("response").cloned().unwrap_or(Value::Null))
+                Ok(response
+                    .get_mut("response")
+                    .map(Value::take)
+                    .unwrap_or_default())
             };
-            connection.resolve(request_id, outcome);
+            connection.resolve(&request_id, outcome);
         }
         Some("control_request") => serve_request(frame, connection, handlers),
         Some("control_cancel_request") => {

@@ -358,6 +358,10 @@ impl MockApi {
         });
         let app = Router::new().fallback(handle).with_state(shared.clone());
         let stop = shared.cancel.clone();
+        // Without TCP_NODELAY, Nagle + delayed ACK add ~40 ms to the end of every stream.
+        let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+            let _ = tcp.set_nodelay(true);
+        });
         tokio::spawn(async move {
             let served = axum::serve(listener, app).with_graceful_shutdown(stop.cancelled_owned());
             if let Err(err) = served.await {

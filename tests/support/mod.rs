@@ -6,3 +6,4 @@
 pub mod agent;
 pub mod cli;
 pub mod mock_api;
+pub mod replay;
