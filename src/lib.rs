@@ -14,5 +14,6 @@ pub mod agent;
 pub mod claude;
 pub mod cli;
 pub mod config;
+pub mod discord;
 pub mod mcp;
 pub mod state;
