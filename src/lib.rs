@@ -8,9 +8,11 @@
 //! - [`state`]: file-backed state under the data dir (atomic writes, git auto-commit).
 //! - [`config`]: configuration from `.env` and the environment.
 //! - [`cli`]: the command-line interface and the `chat` terminal front end.
+//! - [`discord`]: the Discord front end (serenity); [`app`]: the daemon around it.
 #![forbid(unsafe_code)]
 
 pub mod agent;
+pub mod app;
 pub mod claude;
 pub mod cli;
 pub mod config;

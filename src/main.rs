@@ -4,6 +4,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, error::ErrorKind};
 use ollim_bot::{
+    app,
     cli::{Cli, Command, auth, chat},
     config::Config,
 };
@@ -35,19 +36,8 @@ async fn run(cli: Cli) -> anyhow::Result<i32> {
     match cli.command {
         Some(Command::Chat { model }) => {
             let config = Config::from_env()?;
-            match auth::claude_is_authenticated(&config.claude_cli).await {
-                Ok(true) => {}
-                Ok(false) => {
-                    eprintln!(
-                        "Claude is not logged in: run `ollim-bot auth login`, or set \
-                         ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN in .env"
-                    );
-                    return Ok(1);
-                }
-                Err(message) => {
-                    eprintln!("{message}");
-                    return Ok(1);
-                }
+            if !claude_auth_ok(&config).await {
+                return Ok(1);
             }
             chat::run(config, model).await
         }
@@ -58,12 +48,43 @@ async fn run(cli: Cli) -> anyhow::Result<i32> {
                 .await
                 .map_err(anyhow::Error::msg)
         }
-        None => {
+        None => run_bot().await,
+    }
+}
+
+/// The daemon: required variables (BOOT-2), configuration, Claude auth, then the bot.
+async fn run_bot() -> anyhow::Result<i32> {
+    if let Some(missing) = app::missing_required(|name| std::env::var(name).ok()) {
+        eprintln!("{missing}");
+        return Ok(1);
+    }
+    let config = Config::from_env()?;
+    if !claude_auth_ok(&config).await {
+        return Ok(1);
+    }
+    let discord = app::DiscordSettings {
+        token: std::env::var("DISCORD_TOKEN").unwrap_or_default(),
+        api_url: std::env::var("OLLIM_DISCORD_API_URL")
+            .ok()
+            .filter(|url| !url.trim().is_empty()),
+    };
+    app::run(config, discord).await
+}
+
+/// Checks Claude auth, printing what to do when it is missing.
+async fn claude_auth_ok(config: &Config) -> bool {
+    match auth::claude_is_authenticated(&config.claude_cli).await {
+        Ok(true) => true,
+        Ok(false) => {
             eprintln!(
-                "The Discord front end is not part of this build yet; use `ollim-bot chat` to talk \
-                 to your assistant in the terminal."
+                "Claude is not logged in: run `ollim-bot auth login`, or set ANTHROPIC_API_KEY or \
+                 ANTHROPIC_AUTH_TOKEN in .env"
             );
-            Ok(1)
+            false
+        }
+        Err(message) => {
+            eprintln!("{message}");
+            false
         }
     }
 }

@@ -60,6 +60,8 @@ pub enum Approval {
     Deny,
     /// Nobody answered in time.
     TimedOut,
+    /// The question was withdrawn (an interrupt, `/clear`, leaving a fork) (PRM-6).
+    Cancelled,
 }
 
 /// Why a front end could not deliver something.
@@ -80,6 +82,9 @@ pub trait FrontEnd: Send + Sync {
     fn denial_reason(&self) -> &'static str {
         "denied via Discord"
     }
+
+    /// Withdraws every open approval question (an interrupt or `/clear`, PRM-6).
+    fn cancel_approvals(&self) {}
 }
 
 /// The event sink of the turn in progress, shared with the callbacks (permissions, tools) that

@@ -152,6 +152,10 @@ impl PermissionPolicy {
                 self.mark_denied(&request);
                 PermissionDecision::deny("approval timed out")
             }
+            Approval::Cancelled => {
+                self.mark_denied(&request);
+                PermissionDecision::deny("approval cancelled")
+            }
         }
     }
 

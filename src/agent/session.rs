@@ -252,6 +252,7 @@ impl MainSession {
         if self.compacting.load(Ordering::Relaxed) {
             return false;
         }
+        self.front_end.cancel_approvals();
         let handle = self
             .live
             .lock()

@@ -2,7 +2,7 @@
 //!
 //! Every invalid or missing value yields one line naming the variable and an example value.
 
-mod runtime;
+pub mod runtime;
 mod timezone;
 
 use std::{collections::BTreeMap, path::PathBuf};

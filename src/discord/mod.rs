@@ -1,5 +1,26 @@
 //! The Discord front end: the owner's DMs, slash commands, buttons and reactions, over
 //! serenity. Transport stays here; the conversation logic lives in [`crate::agent`].
+//!
+//! - [`bot`]: shared state and the event handler; [`startup`] runs on the first `READY`.
+//! - [`intake`]: a DM's way through; [`interactions`] and [`commands`]: clicks and slash
+//!   commands; [`approval`]: tool approval by reaction.
+//! - [`streamer`]: renders a turn into messages (edits, splits, status); [`sink`] and
+//!   [`http_sink`]: the message operations it needs.
+//! - [`front_end`] and [`embeds`]: what the agent core asks of Discord.
 
+pub mod approval;
+pub mod attachments;
+pub mod bot;
+pub mod buttons;
+pub mod client;
+pub mod commands;
+pub mod embeds;
+pub mod front_end;
+pub mod http_sink;
+pub mod intake;
+pub mod interactions;
+pub mod owner;
+pub mod quote;
 pub mod sink;
+mod startup;
 pub mod streamer;

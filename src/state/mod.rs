@@ -14,6 +14,7 @@
 pub mod atomic;
 pub mod git;
 pub mod history;
+pub mod inquiries;
 pub mod paths;
 pub mod pending;
 pub mod sessions;

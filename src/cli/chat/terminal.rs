@@ -68,6 +68,7 @@ impl FrontEnd for TerminalFrontEnd {
                 Approval::AllowAlways => "always allowed",
                 Approval::Deny => "denied",
                 Approval::TimedOut => "expired",
+                Approval::Cancelled => "cancelled",
             };
             print_block(&format!("[approve?] {label} — {outcome}"));
             approval

@@ -1,0 +1,195 @@
+//! The `ollim-bot` daemon: start-up checks (BOOT-1/2, PID), the Discord bot around the main
+//! session, and an ordered shutdown on SIGTERM/SIGINT (BOOT-8): stop intake, let the turn in
+//! progress finish within a deadline, stop the CLI, close the gateway, flush git, release the
+//! instance lock.
+
+pub mod greeting;
+pub mod pid;
+
+use std::{
+    sync::{Arc, OnceLock},
+    time::Duration,
+};
+
+use serenity::gateway::ShardManager;
+use tokio::signal::unix::{SignalKind, signal};
+
+use crate::{
+    agent::{AgentServices, MainSession, MainSettings},
+    config::{Config, RuntimeConfig},
+    discord::{
+        approval::Approvals,
+        bot::Bot,
+        client::{build_client, run_client},
+        front_end::DiscordFrontEnd,
+    },
+    state::inquiries::InquiryStore,
+};
+
+/// How long a turn in progress may take to finish after a shutdown signal.
+pub const TURN_DEADLINE: Duration = Duration::from_secs(30);
+/// How long the CLI may take to stop.
+const CLI_DEADLINE: Duration = Duration::from_secs(10);
+
+/// What the daemon needs beyond [`Config`].
+#[derive(Debug, Clone)]
+pub struct DiscordSettings {
+    /// The bot token (`DISCORD_TOKEN`).
+    pub token: String,
+    /// Another Discord API base URL (`OLLIM_DISCORD_API_URL`), e.g. a rate-limiting proxy.
+    pub api_url: Option<String>,
+}
+
+/// The lines of BOOT-2 for missing required variables, or `None` when all are set.
+pub fn missing_required(lookup: impl Fn(&str) -> Option<String>) -> Option<String> {
+    const REQUIRED: [(&str, &str); 3] = [
+        (
+            "DISCORD_TOKEN",
+            "your bot token from the Discord Developer Portal",
+        ),
+        (
+            "OLLIM_USER_NAME",
+            "your first name, the one the bot calls you",
+        ),
+        ("OLLIM_BOT_NAME", "the bot's name, e.g. Ollim"),
+    ];
+    let missing: Vec<String> = REQUIRED
+        .iter()
+        .filter(|(name, _)| lookup(name).is_none_or(|v| v.trim().is_empty()))
+        .map(|(name, hint)| format!("  {name} — {hint}"))
+        .collect();
+    (!missing.is_empty())
+        .then(|| format!("Missing required env vars in .env:\n{}", missing.join("\n")))
+}
+
+/// Runs the bot until a signal or a fatal error; returns the exit code.
+pub async fn run(config: Config, discord: DiscordSettings) -> anyhow::Result<i32> {
+    let state_dir = config.data_dir.join("state");
+    std::fs::create_dir_all(&state_dir)?;
+    let _instance = match pid::InstanceLock::acquire(&state_dir) {
+        Ok(lock) => lock,
+        Err(running) => {
+            eprintln!("{running}");
+            return Ok(1);
+        }
+    };
+    let runtime = RuntimeConfig::load(&state_dir.join("config.json"));
+    let opened = AgentServices::open(config)?;
+    if opened.initialised_git {
+        tracing::info!(
+            "Initialized git tracking in {}",
+            opened.services.data_dir.root().display()
+        );
+    }
+    let services = opened.services;
+
+    let bot_slot = Arc::new(OnceLock::new());
+    let mut client = build_client(
+        &discord.token,
+        discord.api_url.as_deref(),
+        Arc::clone(&bot_slot),
+    )
+    .await?;
+    let http = Arc::clone(&client.http);
+    let dm_channel = Arc::new(OnceLock::new());
+    let approvals = Arc::new(Approvals::default());
+    let inquiries = Arc::new(InquiryStore::new(services.data_dir.inquiries_file()));
+    let front_end = Arc::new(DiscordFrontEnd::new(
+        Arc::clone(&http),
+        Arc::clone(&dm_channel),
+        Arc::clone(&approvals),
+        Arc::clone(&inquiries),
+    ));
+    let settings = MainSettings {
+        model: runtime.model_main.clone(),
+        thinking: runtime.thinking_main,
+        permission_mode: runtime.permission_mode,
+    };
+    let session = Arc::new(MainSession::new(Arc::clone(&services), front_end, settings));
+    let bot = Arc::new(Bot::new(
+        http,
+        dm_channel,
+        session,
+        Arc::clone(&services),
+        approvals,
+        inquiries,
+    ));
+    let _ = bot_slot.set(Arc::clone(&bot));
+
+    let shutdown = tokio::spawn(shut_down_on_signal(
+        Arc::clone(&bot),
+        Arc::clone(&client.shard_manager),
+    ));
+    let outcome = run_client(&mut client).await;
+    if !shutdown.is_finished() {
+        shutdown.abort();
+    }
+    bot.stop_intake();
+    let _ = tokio::time::timeout(CLI_DEADLINE, bot.session.shutdown()).await;
+    opened.git_worker.shutdown().await;
+    match outcome {
+        Ok(()) => Ok(0),
+        Err(error) => {
+            eprintln!("{error}");
+            Ok(1)
+        }
+    }
+}
+
+/// Waits for SIGTERM or SIGINT, then shuts down in order.
+async fn shut_down_on_signal(bot: Arc<Bot>, shards: Arc<ShardManager>) {
+    let name = match wait_for_signal().await {
+        Ok(name) => name,
+        Err(error) => {
+            tracing::error!(%error, "cannot listen for shutdown signals");
+            return;
+        }
+    };
+    tracing::info!("received {name}; shutting down");
+    if let Some(channel) = bot.dm_channel() {
+        let notice = greeting::shutdown_notice(&format!("received {name}"));
+        if let Err(error) = channel.say(&bot.http, notice).await {
+            tracing::debug!(%error, "could not send the shutdown notice");
+        }
+    }
+    bot.stop_intake();
+    if tokio::time::timeout(TURN_DEADLINE, bot.work.wait())
+        .await
+        .is_err()
+    {
+        tracing::warn!("the turn in progress did not finish in time; interrupting it");
+        bot.session.interrupt();
+        let _ = tokio::time::timeout(CLI_DEADLINE, bot.work.wait()).await;
+    }
+    if tokio::time::timeout(CLI_DEADLINE, bot.session.shutdown())
+        .await
+        .is_err()
+    {
+        tracing::warn!("the Claude CLI did not stop in time");
+    }
+    shards.shutdown_all().await;
+}
+
+async fn wait_for_signal() -> std::io::Result<&'static str> {
+    let mut terminate = signal(SignalKind::terminate())?;
+    let mut interrupt = signal(SignalKind::interrupt())?;
+    Ok(tokio::select! {
+        _ = terminate.recv() => "SIGTERM",
+        _ = interrupt.recv() => "SIGINT",
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn missing_variables_are_listed_together() {
+        let text = missing_required(|name| (name == "OLLIM_BOT_NAME").then(|| "Ollim".to_owned()))
+            .unwrap();
+        assert!(text.starts_with("Missing required env vars in .env:\n  DISCORD_TOKEN — "));
+        assert!(text.contains("\n  OLLIM_USER_NAME — "));
+        assert!(!text.contains("OLLIM_BOT_NAME"));
+        assert_eq!(missing_required(|_| Some("x".to_owned())), None);
+    }
+}

@@ -1,0 +1,282 @@
+//! The settings of `config.json` (CFG-2): their names, how raw text is parsed and the exact
+//! error texts the owner sees.
+
+use crate::claude::{PermissionMode, Thinking};
+
+/// One runtime setting, in the display order of `/config` (CFG-3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ConfigKey {
+    /// `model.main`: main-session model (unset = CLI default).
+    ModelMain,
+    /// `model.fork`: interactive-fork model (unset = inherit main).
+    ModelFork,
+    /// `thinking.main`: main-session thinking (default `off`).
+    ThinkingMain,
+    /// `thinking.fork`: interactive-fork thinking (default `adaptive`).
+    ThinkingFork,
+    /// `bg_fork_timeout`: max background-fork runtime in seconds (default 1800).
+    BgForkTimeout,
+    /// `fork_idle_timeout`: interactive-fork idle timeout in minutes (default 10).
+    ForkIdleTimeout,
+    /// `permission_mode`: default permission mode (default `dontAsk`).
+    PermissionMode,
+    /// `auto_update`: auto-pull and restart on new commits (default off).
+    AutoUpdate,
+    /// `auto_update_interval`: update check interval in minutes (default 60).
+    AutoUpdateInterval,
+    /// `auto_update_hour`: hour (0–23) at which updates are applied (default 6).
+    AutoUpdateHour,
+    /// `google_calendars`: comma-separated calendar ids (default `primary`).
+    GoogleCalendars,
+    /// `google_task_list`: Google Tasks list id (default `@default`).
+    GoogleTaskList,
+}
+
+impl ConfigKey {
+    /// Every key, in display order.
+    pub const ALL: [Self; 12] = [
+        Self::ModelMain,
+        Self::ModelFork,
+        Self::ThinkingMain,
+        Self::ThinkingFork,
+        Self::BgForkTimeout,
+        Self::ForkIdleTimeout,
+        Self::PermissionMode,
+        Self::AutoUpdate,
+        Self::AutoUpdateInterval,
+        Self::AutoUpdateHour,
+        Self::GoogleCalendars,
+        Self::GoogleTaskList,
+    ];
+
+    /// The keys offered by the `/config key` dropdown (all but the Google keys, CFG-5).
+    pub const DROPDOWN: [Self; 10] = [
+        Self::ModelMain,
+        Self::ModelFork,
+        Self::ThinkingMain,
+        Self::ThinkingFork,
+        Self::BgForkTimeout,
+        Self::ForkIdleTimeout,
+        Self::PermissionMode,
+        Self::AutoUpdate,
+        Self::AutoUpdateInterval,
+        Self::AutoUpdateHour,
+    ];
+
+    /// The snake_case key stored in `config.json` (and the dropdown's option value).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::ModelMain => "model_main",
+            Self::ModelFork => "model_fork",
+            Self::ThinkingMain => "thinking_main",
+            Self::ThinkingFork => "thinking_fork",
+            Self::BgForkTimeout => "bg_fork_timeout",
+            Self::ForkIdleTimeout => "fork_idle_timeout",
+            Self::PermissionMode => "permission_mode",
+            Self::AutoUpdate => "auto_update",
+            Self::AutoUpdateInterval => "auto_update_interval",
+            Self::AutoUpdateHour => "auto_update_hour",
+            Self::GoogleCalendars => "google_calendars",
+            Self::GoogleTaskList => "google_task_list",
+        }
+    }
+
+    /// The name shown to the owner (`model.main`, `thinking.fork`, `bg_fork_timeout`, ...).
+    pub fn display_name(self) -> &'static str {
+        match self {
+            Self::ModelMain => "model.main",
+            Self::ModelFork => "model.fork",
+            Self::ThinkingMain => "thinking.main",
+            Self::ThinkingFork => "thinking.fork",
+            other => other.name(),
+        }
+    }
+
+    /// Finds a key by its display name or snake_case name (trimmed, case-insensitive).
+    pub fn from_name(name: &str) -> Option<Self> {
+        let name = name.trim();
+        Self::ALL.into_iter().find(|key| {
+            key.name().eq_ignore_ascii_case(name) || key.display_name().eq_ignore_ascii_case(name)
+        })
+    }
+
+    /// Finds a key by its exact snake_case storage name (as in `config.json`).
+    pub(crate) fn from_stored_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|key| key.name() == name)
+    }
+
+    /// Whether `/config` offers this key in its dropdown (CFG-5).
+    pub fn in_dropdown(self) -> bool {
+        !matches!(self, Self::GoogleCalendars | Self::GoogleTaskList)
+    }
+
+    /// A one-line description of the setting.
+    pub fn description(self) -> &'static str {
+        match self {
+            Self::ModelMain => "Default model for main session",
+            Self::ModelFork => "Default model for interactive forks",
+            Self::ThinkingMain => "Extended thinking for main session",
+            Self::ThinkingFork => "Extended thinking for interactive forks",
+            Self::BgForkTimeout => "Max background fork runtime (seconds)",
+            Self::ForkIdleTimeout => "Interactive fork idle timeout (minutes)",
+            Self::PermissionMode => "Default permission mode",
+            Self::AutoUpdate => "Auto-pull and restart on new commits",
+            Self::AutoUpdateInterval => "Update check interval (minutes)",
+            Self::AutoUpdateHour => "Hour to apply updates (0-23)",
+            Self::GoogleCalendars => "Google calendars to read (comma-separated ids)",
+            Self::GoogleTaskList => "Google Tasks list to use",
+        }
+    }
+
+    /// The values the key accepts, for help lines (e.g. `opus / sonnet / haiku / default`).
+    pub fn valid_values(self) -> &'static str {
+        match self {
+            Self::ModelMain | Self::ModelFork => "opus / sonnet / haiku / default",
+            Self::ThinkingMain | Self::ThinkingFork => "off / adaptive / <budget tokens>",
+            Self::BgForkTimeout => "<seconds>, a positive integer",
+            Self::ForkIdleTimeout | Self::AutoUpdateInterval => "<minutes>, a positive integer",
+            Self::PermissionMode => "dontAsk / default / acceptEdits / bypassPermissions",
+            Self::AutoUpdate => "on / off",
+            Self::AutoUpdateHour => "0-23",
+            Self::GoogleCalendars => "comma-separated calendar ids (blank = primary)",
+            Self::GoogleTaskList => "a task list id (blank = @default)",
+        }
+    }
+
+    /// A help line: `` **<display>**: <description> — `<valid values>` ``.
+    pub fn help_line(self) -> String {
+        format!(
+            "**{}**: {} — `{}`",
+            self.display_name(),
+            self.description(),
+            self.valid_values()
+        )
+    }
+
+    /// The `/config key` slash-option choices as `(name, value)`: display name, snake_case name.
+    pub fn choices() -> [(&'static str, &'static str); 10] {
+        Self::DROPDOWN.map(|key| (key.display_name(), key.name()))
+    }
+}
+
+impl std::fmt::Display for ConfigKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.display_name())
+    }
+}
+
+/// Error text for a bad model name.
+pub(crate) const MODEL_ERROR: &str = "must be one of: haiku, opus, sonnet";
+/// Error text for a bad thinking mode.
+pub(crate) const THINKING_ERROR: &str =
+    "must be 'off', 'adaptive', or a positive integer (budget tokens)";
+/// Error text for a bad positive integer.
+pub(crate) const POSITIVE_ERROR: &str = "must be a positive integer";
+/// Error text for a bad hour.
+pub(crate) const HOUR_ERROR: &str = "must be an integer 0-23";
+/// Error text for a bad boolean.
+pub(crate) const BOOL_ERROR: &str = "must be on/off";
+/// Error text for a bad permission mode.
+pub(crate) const PERMISSION_ERROR: &str =
+    "must be one of: acceptEdits, bypassPermissions, default, dontAsk";
+
+/// The model aliases a config value may name.
+pub(crate) const MODELS: [&str; 3] = ["opus", "sonnet", "haiku"];
+/// The permission modes `permission_mode` accepts (`plan` is not one of them).
+const PERMISSION_MODES: [PermissionMode; 4] = [
+    PermissionMode::DontAsk,
+    PermissionMode::Default,
+    PermissionMode::AcceptEdits,
+    PermissionMode::BypassPermissions,
+];
+
+/// The default calendar id.
+pub(crate) const DEFAULT_CALENDAR: &str = "primary";
+/// The default task list id.
+pub(crate) const DEFAULT_TASK_LIST: &str = "@default";
+
+/// Non-empty and ASCII digits only (no sign, no spaces inside).
+fn digits(raw: &str) -> Option<&str> {
+    (!raw.is_empty() && raw.bytes().all(|b| b.is_ascii_digit())).then_some(raw)
+}
+
+/// A model alias, or `None` for the reset words `""`, `null`, `none`, `default`.
+pub(crate) fn parse_model(raw: &str) -> Result<Option<String>, &'static str> {
+    let lowered = raw.trim().to_ascii_lowercase();
+    match lowered.as_str() {
+        "" | "null" | "none" | "default" => Ok(None),
+        name if MODELS.contains(&name) => Ok(Some(lowered)),
+        _ => Err(MODEL_ERROR),
+    }
+}
+
+/// `off`, `adaptive` or a positive integer budget (case-insensitive).
+pub(crate) fn parse_thinking(raw: &str) -> Result<Thinking, &'static str> {
+    let lowered = raw.trim().to_ascii_lowercase();
+    match lowered.as_str() {
+        "off" => Ok(Thinking::Off),
+        "adaptive" => Ok(Thinking::Adaptive),
+        other => digits(other)
+            .and_then(|n| n.parse::<u32>().ok())
+            .filter(|n| *n > 0)
+            .map(Thinking::Budget)
+            .ok_or(THINKING_ERROR),
+    }
+}
+
+/// A positive integer.
+pub(crate) fn parse_positive(raw: &str) -> Result<u64, &'static str> {
+    digits(raw.trim())
+        .and_then(|n| n.parse::<u64>().ok())
+        .filter(|n| *n > 0)
+        .ok_or(POSITIVE_ERROR)
+}
+
+/// An hour 0–23.
+pub(crate) fn parse_hour(raw: &str) -> Result<u8, &'static str> {
+    digits(raw.trim())
+        .and_then(|n| n.parse::<u8>().ok())
+        .filter(|n| *n <= 23)
+        .ok_or(HOUR_ERROR)
+}
+
+/// `on/true/1/yes` or `off/false/0/no` (case-insensitive).
+pub(crate) fn parse_bool(raw: &str) -> Result<bool, &'static str> {
+    match raw.trim().to_ascii_lowercase().as_str() {
+        "on" | "true" | "1" | "yes" => Ok(true),
+        "off" | "false" | "0" | "no" => Ok(false),
+        _ => Err(BOOL_ERROR),
+    }
+}
+
+/// One of the four permission modes, spelled exactly as the CLI does.
+pub(crate) fn parse_permission_mode(raw: &str) -> Result<PermissionMode, &'static str> {
+    let raw = raw.trim();
+    PERMISSION_MODES
+        .into_iter()
+        .find(|mode| mode.as_str() == raw)
+        .ok_or(PERMISSION_ERROR)
+}
+
+/// Comma-separated calendar ids; blank (or only commas) means `primary`.
+pub(crate) fn parse_calendars(raw: &str) -> Vec<String> {
+    let ids: Vec<String> = raw
+        .split(',')
+        .map(str::trim)
+        .filter(|id| !id.is_empty())
+        .map(str::to_owned)
+        .collect();
+    if ids.is_empty() {
+        vec![DEFAULT_CALENDAR.to_owned()]
+    } else {
+        ids
+    }
+}
+
+/// A task list id; blank means `@default`.
+pub(crate) fn parse_task_list(raw: &str) -> String {
+    match raw.trim() {
+        "" => DEFAULT_TASK_LIST.to_owned(),
+        id => id.to_owned(),
+    }
+}

@@ -1,0 +1,371 @@
+//! Runtime settings stored in `state/config.json` (CFG-1 … CFG-5).
+//!
+//! The file is a JSON object with snake_case keys. A missing file or key means the default;
+//! keys this version does not know are ignored on load and kept as they are on save (so a
+//! newer version's settings survive a downgrade); only non-default values are written (F-34),
+//! yet full objects load just as well. Legacy boolean thinking values load as
+//! `true` → `adaptive`, `false` → `off` (AGT-10). A file that is not a JSON object is moved
+//! aside to `config.json.corrupt-<unix seconds>` before the defaults are used, so a later
+//! save never silently overwrites the owner's broken edit.
+
+mod keys;
+mod thinking;
+
+#[cfg(test)]
+mod tests;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use serde_json::{Map, Value};
+
+use crate::claude::{PermissionMode, Thinking};
+use crate::state::{StateError, atomic::write_atomic};
+
+pub use keys::ConfigKey;
+pub use thinking::{THINKING_PRESETS, thinking_choice_name, thinking_from_choice, thinking_label};
+
+use keys::{
+    DEFAULT_CALENDAR, DEFAULT_TASK_LIST, parse_bool, parse_calendars, parse_hour, parse_model,
+    parse_permission_mode, parse_positive, parse_task_list, parse_thinking,
+};
+
+/// The runtime settings (CFG-2); `Default` gives every key its documented default.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuntimeConfig {
+    /// Main-session model (`opus`, `sonnet`, `haiku`); `None` = the CLI default.
+    pub model_main: Option<String>,
+    /// Interactive-fork model; `None` = inherit [`Self::model_main`].
+    pub model_fork: Option<String>,
+    /// Main-session thinking (default `off`).
+    pub thinking_main: Thinking,
+    /// Interactive-fork thinking (default `adaptive`).
+    pub thinking_fork: Thinking,
+    /// Max background-fork runtime in seconds (default 1800).
+    pub bg_fork_timeout: u64,
+    /// Interactive-fork idle timeout in minutes (default 10).
+    pub fork_idle_timeout: u64,
+    /// Permission mode (default `dontAsk`; never `plan`).
+    pub permission_mode: PermissionMode,
+    /// Auto-pull and restart on new commits (default off).
+    pub auto_update: bool,
+    /// Update check interval in minutes (default 60).
+    pub auto_update_interval: u64,
+    /// Hour of the day (0–23) at which updates are applied (default 6).
+    pub auto_update_hour: u8,
+    /// Calendar ids to read, never empty (default `["primary"]`).
+    pub google_calendars: Vec<String>,
+    /// Google Tasks list id (default `@default`).
+    pub google_task_list: String,
+}
+
+impl Default for RuntimeConfig {
+    fn default() -> Self {
+        Self {
+            model_main: None,
+            model_fork: None,
+            thinking_main: Thinking::Off,
+            thinking_fork: Thinking::Adaptive,
+            bg_fork_timeout: 1800,
+            fork_idle_timeout: 10,
+            permission_mode: PermissionMode::DontAsk,
+            auto_update: false,
+            auto_update_interval: 60,
+            auto_update_hour: 6,
+            google_calendars: vec![DEFAULT_CALENDAR.to_owned()],
+            google_task_list: DEFAULT_TASK_LIST.to_owned(),
+        }
+    }
+}
+
+/// Why `/config <key> <value>` could not be applied to the file.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ConfigUpdateError {
+    /// The value was refused; displays as the ephemeral reply `<display>: <reason>` (SLC-10).
+    #[error("{key}: {reason}")]
+    Invalid {
+        /// The key being set.
+        key: ConfigKey,
+        /// The CFG-2 reason, e.g. `must be an integer 0-23`.
+        reason: String,
+    },
+    /// The new value was valid but `config.json` could not be written.
+    #[error("could not save config.json: {0}")]
+    Save(#[from] StateError),
+}
+
+impl RuntimeConfig {
+    /// Loads `path`: a missing file gives the defaults; an unreadable one the defaults plus a
+    /// warning; one that is not a JSON object is moved aside (`<name>.corrupt-<unix ts>`) and
+    /// the defaults are used. Invalid values of known keys are warned about and defaulted.
+    pub fn load(path: &Path) -> Self {
+        let bytes = match std::fs::read(path) {
+            Ok(bytes) => bytes,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Self::default(),
+            Err(error) => {
+                tracing::warn!(%error, path = %path.display(), "cannot read config.json; using defaults");
+                return Self::default();
+            }
+        };
+        match serde_json::from_slice::<Value>(&bytes) {
+            Ok(Value::Object(object)) => Self::from_json(&object),
+            Ok(_) => {
+                tracing::warn!(path = %path.display(), "config.json is not a JSON object; using defaults");
+                move_aside(path);
+                Self::default()
+            }
+            Err(error) => {
+                tracing::warn!(%error, path = %path.display(), "config.json is not valid JSON; using defaults");
+                move_aside(path);
+                Self::default()
+            }
+        }
+    }
+
+    /// Writes the non-default values to `path` atomically (snake_case keys, pretty JSON),
+    /// keeping any keys of the current file this version does not know. Creates the parent
+    /// directory if needed.
+    pub fn save(&self, path: &Path) -> Result<(), StateError> {
+        let mut object = unknown_entries(path);
+        object.extend(self.to_json());
+        let mut bytes = serde_json::to_vec_pretty(&Value::Object(object))
+            .map_err(|error| StateError::json(path, error))?;
+        bytes.push(b'\n');
+        if let Some(dir) = path.parent().filter(|dir| !dir.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|error| StateError::io(dir, error))?;
+        }
+        write_atomic(path, &bytes)
+    }
+
+    /// `/config <key> <value>`: reloads `path`, sets `key` from `raw`, saves, and returns
+    /// the new configuration (the caller then applies it, CFG-4).
+    pub fn update_file(path: &Path, key: ConfigKey, raw: &str) -> Result<Self, ConfigUpdateError> {
+        let mut config = Self::load(path);
+        config
+            .set(key, raw)
+            .map_err(|reason| ConfigUpdateError::Invalid { key, reason })?;
+        config.save(path)?;
+        Ok(config)
+    }
+
+    /// Sets `key` from the owner's text with the CFG-2 rules (trimmed; model, thinking and
+    /// boolean values case-insensitive; `permission_mode` case-sensitive). On error nothing
+    /// changes and the reason (e.g. `must be a positive integer`) is returned.
+    pub fn set(&mut self, key: ConfigKey, raw: &str) -> Result<(), String> {
+        match key {
+            ConfigKey::ModelMain => self.model_main = parse_model(raw)?,
+            ConfigKey::ModelFork => self.model_fork = parse_model(raw)?,
+            ConfigKey::ThinkingMain => self.thinking_main = parse_thinking(raw)?,
+            ConfigKey::ThinkingFork => self.thinking_fork = parse_thinking(raw)?,
+            ConfigKey::BgForkTimeout => self.bg_fork_timeout = parse_positive(raw)?,
+            ConfigKey::ForkIdleTimeout => self.fork_idle_timeout = parse_positive(raw)?,
+            ConfigKey::PermissionMode => self.permission_mode = parse_permission_mode(raw)?,
+            ConfigKey::AutoUpdate => self.auto_update = parse_bool(raw)?,
+            ConfigKey::AutoUpdateInterval => self.auto_update_interval = parse_positive(raw)?,
+            ConfigKey::AutoUpdateHour => self.auto_update_hour = parse_hour(raw)?,
+            ConfigKey::GoogleCalendars => self.google_calendars = parse_calendars(raw),
+            ConfigKey::GoogleTaskList => self.google_task_list = parse_task_list(raw),
+        }
+        Ok(())
+    }
+
+    /// Like [`Self::set`] with the key given by name (display or snake_case); an unknown
+    /// name gives `unknown key: <name>`. Returns the key that was set.
+    pub fn set_named(&mut self, name: &str, raw: &str) -> Result<ConfigKey, String> {
+        let key = ConfigKey::from_name(name).ok_or_else(|| format!("unknown key: {name}"))?;
+        self.set(key, raw)?;
+        Ok(key)
+    }
+
+    /// Whether `key` has its default value.
+    pub fn is_default(&self, key: ConfigKey) -> bool {
+        self.stored_value(key) == Self::default().stored_value(key)
+    }
+
+    /// The value of `key` as `/config` shows it (CFG-3), with ` (default)` appended when it
+    /// is the default: `(default)` / `(inherit main)` for unset models, `on`/`off`,
+    /// `32k budget`, `1800s`, `10m`, `6:00`.
+    pub fn display_value(&self, key: ConfigKey) -> String {
+        let label = match key {
+            ConfigKey::ModelMain => return model_label(self.model_main.as_deref(), "(default)"),
+            ConfigKey::ModelFork => {
+                return model_label(self.model_fork.as_deref(), "(inherit main)");
+            }
+            ConfigKey::ThinkingMain => thinking_label(self.thinking_main),
+            ConfigKey::ThinkingFork => thinking_label(self.thinking_fork),
+            ConfigKey::BgForkTimeout => format!("{}s", self.bg_fork_timeout),
+            ConfigKey::ForkIdleTimeout => format!("{}m", self.fork_idle_timeout),
+            ConfigKey::PermissionMode => self.permission_mode.as_str().to_owned(),
+            ConfigKey::AutoUpdate => if self.auto_update { "on" } else { "off" }.to_owned(),
+            ConfigKey::AutoUpdateInterval => format!("{}m", self.auto_update_interval),
+            ConfigKey::AutoUpdateHour => format!("{}:00", self.auto_update_hour),
+            ConfigKey::GoogleCalendars => self.google_calendars.join(", "),
+            ConfigKey::GoogleTaskList => self.google_task_list.clone(),
+        };
+        if self.is_default(key) {
+            format!("{label} (default)")
+        } else {
+            label
+        }
+    }
+
+    /// One `/config` line: `**<display>**: <value>`.
+    pub fn render_line(&self, key: ConfigKey) -> String {
+        format!("**{}**: {}", key.display_name(), self.display_value(key))
+    }
+
+    /// Every key's line ([`ConfigKey::ALL`], Google keys included), joined by newlines.
+    pub fn render_all(&self) -> String {
+        ConfigKey::ALL
+            .iter()
+            .map(|key| self.render_line(*key))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// The model interactive forks use: [`Self::model_fork`], else [`Self::model_main`].
+    pub fn fork_model(&self) -> Option<&str> {
+        self.model_fork.as_deref().or(self.model_main.as_deref())
+    }
+
+    /// [`Self::bg_fork_timeout`] as a duration.
+    pub fn bg_fork_timeout_duration(&self) -> Duration {
+        Duration::from_secs(self.bg_fork_timeout)
+    }
+
+    /// [`Self::fork_idle_timeout`] as a duration.
+    pub fn fork_idle_timeout_duration(&self) -> Duration {
+        Duration::from_secs(self.fork_idle_timeout.saturating_mul(60))
+    }
+
+    /// [`Self::auto_update_interval`] as a duration.
+    pub fn auto_update_interval_duration(&self) -> Duration {
+        Duration::from_secs(self.auto_update_interval.saturating_mul(60))
+    }
+
+    /// The non-default values as a JSON object with snake_case keys, as saved.
+    pub fn to_json(&self) -> Map<String, Value> {
+        ConfigKey::ALL
+            .into_iter()
+            .filter(|key| !self.is_default(*key))
+            .map(|key| (key.name().to_owned(), self.stored_value(key)))
+            .collect()
+    }
+
+    /// Builds a configuration from a `config.json` object (full or sparse).
+    pub fn from_json(object: &Map<String, Value>) -> Self {
+        let mut config = Self::default();
+        for (name, value) in object {
+            let Some(key) = ConfigKey::from_stored_name(name) else {
+                tracing::debug!(key = %name, "ignoring unknown key in config.json");
+                continue;
+            };
+            let Some(raw) = raw_from_json(key, value) else {
+                if !value.is_null() {
+                    tracing::warn!(key = %name, %value, "config.json value has the wrong type; using the default");
+                }
+                continue;
+            };
+            if let Err(reason) = config.set(key, &raw) {
+                tracing::warn!(key = %name, %value, %reason, "invalid config.json value; using the default");
+            }
+        }
+        config
+    }
+
+    /// The JSON form of one value, as stored in the file.
+    fn stored_value(&self, key: ConfigKey) -> Value {
+        match key {
+            ConfigKey::ModelMain => self.model_main.clone().map_or(Value::Null, Value::String),
+            ConfigKey::ModelFork => self.model_fork.clone().map_or(Value::Null, Value::String),
+            ConfigKey::ThinkingMain => Value::String(self.thinking_main.to_string()),
+            ConfigKey::ThinkingFork => Value::String(self.thinking_fork.to_string()),
+            ConfigKey::BgForkTimeout => Value::from(self.bg_fork_timeout),
+            ConfigKey::ForkIdleTimeout => Value::from(self.fork_idle_timeout),
+            ConfigKey::PermissionMode => Value::from(self.permission_mode.as_str()),
+            ConfigKey::AutoUpdate => Value::Bool(self.auto_update),
+            ConfigKey::AutoUpdateInterval => Value::from(self.auto_update_interval),
+            ConfigKey::AutoUpdateHour => Value::from(self.auto_update_hour),
+            ConfigKey::GoogleCalendars => Value::String(self.google_calendars.join(",")),
+            ConfigKey::GoogleTaskList => Value::String(self.google_task_list.clone()),
+        }
+    }
+}
+
+/// A model's `/config` label: its name, or `unset` when none is configured.
+fn model_label(model: Option<&str>, unset: &str) -> String {
+    model.map_or_else(|| unset.to_owned(), str::to_owned)
+}
+
+/// The text a stored JSON value stands for, fed through the same parser as `/config`;
+/// `None` for `null` on keys that cannot be unset and for values of the wrong type.
+fn raw_from_json(key: ConfigKey, value: &Value) -> Option<String> {
+    match (key, value) {
+        (_, Value::String(text)) => Some(text.clone()),
+        (_, Value::Number(number)) => Some(number.to_string()),
+        (
+            ConfigKey::ModelMain
+            | ConfigKey::ModelFork
+            | ConfigKey::GoogleCalendars
+            | ConfigKey::GoogleTaskList,
+            Value::Null,
+        ) => Some(String::new()),
+        // AGT-10: older versions stored thinking as a boolean.
+        (ConfigKey::ThinkingMain | ConfigKey::ThinkingFork, Value::Bool(on)) => {
+            Some(if *on { "adaptive" } else { "off" }.to_owned())
+        }
+        (ConfigKey::AutoUpdate, Value::Bool(on)) => Some(if *on { "on" } else { "off" }.to_owned()),
+        (ConfigKey::GoogleCalendars, Value::Array(items)) => items
+            .iter()
+            .map(|item| item.as_str().map(str::to_owned))
+            .collect::<Option<Vec<_>>>()
+            .map(|ids| ids.join(",")),
+        _ => None,
+    }
+}
+
+/// The entries of the JSON object at `path` whose keys this version does not know.
+fn unknown_entries(path: &Path) -> Map<String, Value> {
+    let Ok(bytes) = std::fs::read(path) else {
+        return Map::new();
+    };
+    match serde_json::from_slice::<Value>(&bytes) {
+        Ok(Value::Object(mut object)) => {
+            object.retain(|name, _| ConfigKey::from_stored_name(name).is_none());
+            object
+        }
+        _ => Map::new(),
+    }
+}
+
+/// Renames a broken config file to `<name>.corrupt-<unix seconds>` (with `-<n>` when that
+/// exists already) and returns where it went.
+fn move_aside(path: &Path) -> Option<PathBuf> {
+    let seconds = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |elapsed| elapsed.as_secs());
+    let name = path
+        .file_name()
+        .map_or_else(|| "config.json".into(), |name| name.to_string_lossy());
+    let base = format!("{name}.corrupt-{seconds}");
+    let target = (0..100)
+        .map(|n| {
+            if n == 0 {
+                path.with_file_name(&base)
+            } else {
+                path.with_file_name(format!("{base}-{n}"))
+            }
+        })
+        .find(|candidate| !candidate.exists())?;
+    match std::fs::rename(path, &target) {
+        Ok(()) => {
+            tracing::warn!(from = %path.display(), to = %target.display(), "moved broken config.json aside");
+            Some(target)
+        }
+        Err(error) => {
+            tracing::warn!(%error, path = %path.display(), "could not move broken config.json aside");
+            None
+        }
+    }
+}

@@ -1,0 +1,416 @@
+use serde_json::{Value, json};
+
+use super::*;
+
+fn object(value: Value) -> Map<String, Value> {
+    match value {
+        Value::Object(object) => object,
+        other => panic!("not an object: {other}"),
+    }
+}
+
+fn set_err(key: ConfigKey, raw: &str) -> String {
+    let mut config = RuntimeConfig::default();
+    let error = config.set(key, raw).unwrap_err();
+    assert_eq!(
+        config,
+        RuntimeConfig::default(),
+        "a refused value changed the config"
+    );
+    error
+}
+
+#[test]
+fn keys_names_and_order() {
+    let display: Vec<_> = ConfigKey::ALL.iter().map(|k| k.display_name()).collect();
+    assert_eq!(
+        display,
+        [
+            "model.main",
+            "model.fork",
+            "thinking.main",
+            "thinking.fork",
+            "bg_fork_timeout",
+            "fork_idle_timeout",
+            "permission_mode",
+            "auto_update",
+            "auto_update_interval",
+            "auto_update_hour",
+            "google_calendars",
+            "google_task_list",
+        ]
+    );
+    for key in ConfigKey::ALL {
+        assert_eq!(ConfigKey::from_name(key.name()), Some(key));
+        assert_eq!(ConfigKey::from_name(key.display_name()), Some(key));
+        assert!(!key.valid_values().is_empty());
+    }
+    assert_eq!(
+        ConfigKey::from_name(" Thinking.Main "),
+        Some(ConfigKey::ThinkingMain)
+    );
+    assert_eq!(ConfigKey::from_name("model"), None);
+    let choices = ConfigKey::choices();
+    assert_eq!(choices[0], ("model.main", "model_main"));
+    assert_eq!(choices[9], ("auto_update_hour", "auto_update_hour"));
+    assert!(
+        choices
+            .iter()
+            .all(|(_, value)| !value.starts_with("google"))
+    );
+    assert!(!ConfigKey::GoogleCalendars.in_dropdown());
+    assert_eq!(
+        ConfigKey::ModelMain.help_line(),
+        "**model.main**: Default model for main session — `opus / sonnet / haiku / default`"
+    );
+}
+
+#[test]
+fn parses_valid_values() {
+    let mut config = RuntimeConfig::default();
+    let cases: &[(&str, &str)] = &[
+        ("model.main", " SONNET "),
+        ("model_fork", "Haiku"),
+        ("thinking.main", "Adaptive"),
+        ("thinking_fork", " 32000 "),
+        ("bg_fork_timeout", "3600"),
+        ("fork_idle_timeout", "15"),
+        ("permission_mode", " bypassPermissions "),
+        ("auto_update", "YES"),
+        ("auto_update_interval", "5"),
+        ("auto_update_hour", "0"),
+        (
+            "google_calendars",
+            " primary , work@group.calendar.google.com ,,",
+        ),
+        ("google_task_list", " abc "),
+    ];
+    for (name, raw) in cases {
+        config.set_named(name, raw).unwrap();
+    }
+    assert_eq!(config.model_main.as_deref(), Some("sonnet"));
+    assert_eq!(config.model_fork.as_deref(), Some("haiku"));
+    assert_eq!(config.fork_model(), Some("haiku"));
+    assert_eq!(config.thinking_main, Thinking::Adaptive);
+    assert_eq!(config.thinking_fork, Thinking::Budget(32000));
+    assert_eq!(config.bg_fork_timeout_duration(), Duration::from_secs(3600));
+    assert_eq!(
+        config.fork_idle_timeout_duration(),
+        Duration::from_secs(900)
+    );
+    assert_eq!(config.permission_mode, PermissionMode::BypassPermissions);
+    assert!(config.auto_update);
+    assert_eq!(
+        config.auto_update_interval_duration(),
+        Duration::from_secs(300)
+    );
+    assert_eq!(config.auto_update_hour, 0);
+    assert_eq!(
+        config.google_calendars,
+        ["primary", "work@group.calendar.google.com"]
+    );
+    assert_eq!(config.google_task_list, "abc");
+
+    for reset in ["", "null", "NONE", " default "] {
+        config.set(ConfigKey::ModelMain, reset).unwrap();
+        assert_eq!(config.model_main, None);
+    }
+    assert_eq!(config.fork_model(), Some("haiku"));
+    config.set(ConfigKey::ModelFork, "default").unwrap();
+    assert_eq!(config.fork_model(), None);
+    config.set(ConfigKey::GoogleCalendars, " , ").unwrap();
+    assert_eq!(config.google_calendars, ["primary"]);
+    config.set(ConfigKey::GoogleTaskList, "  ").unwrap();
+    assert_eq!(config.google_task_list, "@default");
+    for (raw, expected) in [("on", true), ("0", false), ("True", true), ("no", false)] {
+        config.set(ConfigKey::AutoUpdate, raw).unwrap();
+        assert_eq!(config.auto_update, expected);
+    }
+    config.set(ConfigKey::AutoUpdateHour, "23").unwrap();
+    assert_eq!(config.auto_update_hour, 23);
+}
+
+#[test]
+fn parse_errors_have_the_exact_texts() {
+    use ConfigKey as K;
+    let model = "must be one of: haiku, opus, sonnet";
+    let thinking = "must be 'off', 'adaptive', or a positive integer (budget tokens)";
+    let positive = "must be a positive integer";
+    let hour = "must be an integer 0-23";
+    let boolean = "must be on/off";
+    let permission = "must be one of: acceptEdits, bypassPermissions, default, dontAsk";
+    let cases: &[(ConfigKey, &str, &str)] = &[
+        (K::ModelMain, "gpt4", model),
+        (K::ModelFork, "claude-opus", model),
+        (K::ThinkingMain, "maybe", thinking),
+        (K::ThinkingMain, "0", thinking),
+        (K::ThinkingMain, "-1", thinking),
+        (K::ThinkingFork, "+8000", thinking),
+        (K::ThinkingFork, "99999999999", thinking),
+        (K::ThinkingFork, "true", thinking),
+        (K::BgForkTimeout, "0", positive),
+        (K::BgForkTimeout, "1.5", positive),
+        (K::ForkIdleTimeout, "-3", positive),
+        (K::ForkIdleTimeout, "", positive),
+        (K::AutoUpdateInterval, "ten", positive),
+        (K::AutoUpdateInterval, "99999999999999999999999", positive),
+        (K::AutoUpdateHour, "24", hour),
+        (K::AutoUpdateHour, "-1", hour),
+        (K::AutoUpdateHour, "6am", hour),
+        (K::AutoUpdate, "maybe", boolean),
+        (K::AutoUpdate, "", boolean),
+        (K::PermissionMode, "dontask", permission),
+        (K::PermissionMode, "plan", permission),
+        (K::PermissionMode, "admin", permission),
+    ];
+    for (key, raw, expected) in cases {
+        assert_eq!(set_err(*key, raw), *expected, "{key} {raw:?}");
+    }
+    let mut config = RuntimeConfig::default();
+    assert_eq!(
+        config.set_named("nonexistent", "1").unwrap_err(),
+        "unknown key: nonexistent"
+    );
+}
+
+#[test]
+fn renders_defaults() {
+    let expected = "\
+**model.main**: (default)
+**model.fork**: (inherit main)
+**thinking.main**: off (default)
+**thinking.fork**: adaptive (default)
+**bg_fork_timeout**: 1800s (default)
+**fork_idle_timeout**: 10m (default)
+**permission_mode**: dontAsk (default)
+**auto_update**: off (default)
+**auto_update_interval**: 60m (default)
+**auto_update_hour**: 6:00 (default)
+**google_calendars**: primary (default)
+**google_task_list**: @default (default)";
+    assert_eq!(RuntimeConfig::default().render_all(), expected);
+}
+
+#[test]
+fn renders_changed_values() {
+    let mut config = RuntimeConfig::default();
+    for (key, raw) in [
+        (ConfigKey::ModelMain, "opus"),
+        (ConfigKey::ModelFork, "haiku"),
+        (ConfigKey::ThinkingMain, "32000"),
+        (ConfigKey::ThinkingFork, "off"),
+        (ConfigKey::BgForkTimeout, "600"),
+        (ConfigKey::ForkIdleTimeout, "15"),
+        (ConfigKey::PermissionMode, "acceptEdits"),
+        (ConfigKey::AutoUpdate, "on"),
+        (ConfigKey::AutoUpdateInterval, "30"),
+        (ConfigKey::AutoUpdateHour, "23"),
+        (ConfigKey::GoogleCalendars, "a,b"),
+        (ConfigKey::GoogleTaskList, "list1"),
+    ] {
+        config.set(key, raw).unwrap();
+    }
+    let lines: Vec<_> = ConfigKey::ALL
+        .iter()
+        .map(|key| config.display_value(*key))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "opus",
+            "haiku",
+            "32k budget",
+            "off",
+            "600s",
+            "15m",
+            "acceptEdits",
+            "on",
+            "30m",
+            "23:00",
+            "a, b",
+            "list1"
+        ]
+    );
+    assert_eq!(
+        config.render_line(ConfigKey::ForkIdleTimeout),
+        "**fork_idle_timeout**: 15m"
+    );
+    config.set(ConfigKey::ThinkingMain, "off").unwrap();
+    assert_eq!(
+        config.render_line(ConfigKey::ThinkingMain),
+        "**thinking.main**: off (default)"
+    );
+}
+
+#[test]
+fn thinking_names() {
+    assert_eq!(thinking_label(Thinking::Budget(8000)), "8k budget");
+    assert_eq!(thinking_label(Thinking::Budget(1500)), "1.5k budget");
+    assert_eq!(thinking_label(Thinking::Budget(1024)), "1.024k budget");
+    assert_eq!(thinking_label(Thinking::Adaptive), "adaptive");
+    assert_eq!(thinking_choice_name(Thinking::Off), "off");
+    assert_eq!(thinking_choice_name(Thinking::Adaptive), "adaptive");
+    assert_eq!(thinking_choice_name(Thinking::Budget(8000)), "8k budget");
+    assert_eq!(thinking_choice_name(Thinking::Budget(64000)), "64k budget");
+    assert_eq!(
+        thinking_choice_name(Thinking::Budget(16000)),
+        "16000 tokens"
+    );
+    let names: Vec<_> = THINKING_PRESETS.iter().map(|(name, _)| *name).collect();
+    assert_eq!(
+        names,
+        ["off", "adaptive", "8k budget", "32k budget", "64k budget"]
+    );
+    assert_eq!(thinking_from_choice("32000"), Some(Thinking::Budget(32000)));
+    assert_eq!(
+        thinking_from_choice("8k budget"),
+        Some(Thinking::Budget(8000))
+    );
+    assert_eq!(thinking_from_choice("12345"), Some(Thinking::Budget(12345)));
+    assert_eq!(thinking_from_choice("lots"), None);
+}
+
+#[test]
+fn loads_full_and_sparse_objects_and_legacy_booleans() {
+    let config = RuntimeConfig::from_json(&object(json!({
+        "model_main": "Sonnet", "thinking_main": true, "thinking_fork": false,
+        "permission_mode": "default", "unknown": 1, "model.main": "opus"
+    })));
+    assert_eq!(config.model_main.as_deref(), Some("sonnet"));
+    assert_eq!(config.thinking_main, Thinking::Adaptive);
+    assert_eq!(config.thinking_fork, Thinking::Off);
+    assert_eq!(config.permission_mode, PermissionMode::Default);
+
+    // What an older version wrote: every key, numbers and booleans in native JSON types.
+    let full = RuntimeConfig::from_json(&object(json!({
+        "model_main": null, "model_fork": "opus", "thinking_main": "off",
+        "thinking_fork": "32000", "bg_fork_timeout": 1800, "fork_idle_timeout": 15,
+        "permission_mode": "dontAsk", "auto_update": true, "auto_update_interval": 60,
+        "auto_update_hour": 3, "google_calendars": ["primary", "work"],
+        "google_task_list": null
+    })));
+    assert_eq!(full.model_main, None);
+    assert_eq!(full.fork_model(), Some("opus"));
+    assert_eq!(full.thinking_fork, Thinking::Budget(32000));
+    assert_eq!(full.fork_idle_timeout, 15);
+    assert!(full.auto_update);
+    assert_eq!(full.auto_update_hour, 3);
+    assert_eq!(full.google_calendars, ["primary", "work"]);
+    assert_eq!(full.google_task_list, "@default");
+}
+
+#[test]
+fn bad_values_fall_back_to_defaults() {
+    let config = RuntimeConfig::from_json(&object(json!({
+        "model_main": "gpt", "thinking_main": "lots", "permission_mode": "yolo",
+        "bg_fork_timeout": -5, "fork_idle_timeout": 1.5, "auto_update": "maybe",
+        "auto_update_hour": 24, "auto_update_interval": null, "thinking_fork": [1]
+    })));
+    assert_eq!(config, RuntimeConfig::default());
+}
+
+#[test]
+fn sparse_save_load_round_trip() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("state").join("config.json");
+    assert_eq!(RuntimeConfig::load(&path), RuntimeConfig::default());
+
+    RuntimeConfig::default().save(&path).unwrap();
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(saved, json!({}));
+
+    let mut config = RuntimeConfig::default();
+    config.set(ConfigKey::ModelMain, "sonnet").unwrap();
+    config.set(ConfigKey::ThinkingFork, "32000").unwrap();
+    config.set(ConfigKey::ForkIdleTimeout, "15").unwrap();
+    config.set(ConfigKey::AutoUpdate, "on").unwrap();
+    config
+        .set(ConfigKey::GoogleCalendars, "primary, work")
+        .unwrap();
+    config.save(&path).unwrap();
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(
+        saved,
+        json!({
+            "model_main": "sonnet", "thinking_fork": "32000", "fork_idle_timeout": 15,
+            "auto_update": true, "google_calendars": "primary,work"
+        })
+    );
+    assert_eq!(RuntimeConfig::load(&path), config);
+
+    // Back to the default: the key disappears from the file.
+    config.set(ConfigKey::ModelMain, "default").unwrap();
+    config.save(&path).unwrap();
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert!(saved.get("model_main").is_none(), "{saved}");
+}
+
+#[test]
+fn unknown_keys_are_ignored_but_kept_on_save() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("config.json");
+    std::fs::write(
+        &path,
+        r#"{"model_main": "haiku", "future_setting": {"x": 1}, "bg_fork_timeout": 1800}"#,
+    )
+    .unwrap();
+    let config = RuntimeConfig::load(&path);
+    assert_eq!(config.model_main.as_deref(), Some("haiku"));
+    config.save(&path).unwrap();
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(
+        saved,
+        json!({"model_main": "haiku", "future_setting": {"x": 1}})
+    );
+}
+
+#[test]
+fn update_file_validates_then_saves() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("config.json");
+    let error = RuntimeConfig::update_file(&path, ConfigKey::AutoUpdateHour, "24").unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "auto_update_hour: must be an integer 0-23"
+    );
+    assert!(!path.exists());
+    let error = RuntimeConfig::update_file(&path, ConfigKey::ThinkingMain, "x").unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .starts_with("thinking.main: must be 'off'")
+    );
+
+    let config = RuntimeConfig::update_file(&path, ConfigKey::ForkIdleTimeout, "15").unwrap();
+    assert_eq!(
+        config.render_line(ConfigKey::ForkIdleTimeout),
+        "**fork_idle_timeout**: 15m"
+    );
+    assert_eq!(RuntimeConfig::load(&path).fork_idle_timeout, 15);
+}
+
+#[test]
+fn corrupt_file_is_moved_aside() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("config.json");
+    for broken in ["{oops", "[1, 2]", ""] {
+        std::fs::write(&path, broken).unwrap();
+        assert_eq!(RuntimeConfig::load(&path), RuntimeConfig::default());
+        assert!(!path.exists(), "{broken:?} left in place");
+        let moved: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|name| name.starts_with("config.json.corrupt-"))
+            .collect();
+        let kept = moved
+            .iter()
+            .any(|name| std::fs::read_to_string(dir.path().join(name)).unwrap() == broken);
+        assert!(kept, "{broken:?} not preserved in {moved:?}");
+    }
+    // Three moves in the same second get distinct names.
+    let count = std::fs::read_dir(dir.path()).unwrap().count();
+    assert_eq!(count, 3);
+    // A later save writes a fresh file without touching the preserved copies.
+    RuntimeConfig::default().save(&path).unwrap();
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 4);
+}

@@ -1,0 +1,215 @@
+//! The bot's shared state and the serenity event handler.
+//!
+//! Every entry point checks the owner first: DMs, reactions, slash commands and button clicks
+//! from anyone else are ignored (or answered with an ephemeral `not authorized`), and before
+//! the owner is known nobody is answered at all.
+
+use std::{
+    collections::{HashSet, VecDeque},
+    sync::{
+        Arc, Mutex, MutexGuard, OnceLock,
+        atomic::{AtomicBool, Ordering},
+    },
+};
+
+use serenity::{
+    all::{Context, EventHandler, Interaction, Message, Reaction, Ready, ResumedEvent},
+    async_trait,
+    builder::GetMessages,
+    http::Http,
+    model::id::{ChannelId, MessageId},
+};
+use tokio_util::task::TaskTracker;
+
+use super::{approval::Approvals, owner::OwnerGate};
+use crate::{
+    agent::{AgentServices, MainSession},
+    state::inquiries::InquiryStore,
+};
+
+/// How many handled message ids are remembered to drop duplicates after a resume.
+const SEEN_CAPACITY: usize = 512;
+
+#[derive(Default)]
+pub(crate) struct SeenMessages {
+    ids: HashSet<MessageId>,
+    order: VecDeque<MessageId>,
+    pub(crate) newest: Option<MessageId>,
+}
+
+/// Everything the Discord side shares.
+pub struct Bot {
+    pub(crate) http: Arc<Http>,
+    pub(crate) owner: OwnerGate,
+    pub(crate) dm_channel: Arc<OnceLock<ChannelId>>,
+    pub(crate) session: Arc<MainSession>,
+    pub(crate) services: Arc<AgentServices>,
+    pub(crate) approvals: Arc<Approvals>,
+    pub(crate) inquiries: Arc<InquiryStore>,
+    /// Turns and other owner-triggered work in flight; waited for on shutdown.
+    pub(crate) work: TaskTracker,
+    accepting: AtomicBool,
+    ready_once: AtomicBool,
+    seen: Mutex<SeenMessages>,
+}
+
+impl Bot {
+    /// The shared state of a bot that is about to connect.
+    pub fn new(
+        http: Arc<Http>,
+        dm_channel: Arc<OnceLock<ChannelId>>,
+        session: Arc<MainSession>,
+        services: Arc<AgentServices>,
+        approvals: Arc<Approvals>,
+        inquiries: Arc<InquiryStore>,
+    ) -> Self {
+        Self {
+            http,
+            owner: OwnerGate::default(),
+            dm_channel,
+            session,
+            services,
+            approvals,
+            inquiries,
+            work: TaskTracker::new(),
+            accepting: AtomicBool::new(true),
+            ready_once: AtomicBool::new(false),
+            seen: Mutex::default(),
+        }
+    }
+
+    /// Whether new owner input is still taken (false once shutdown began).
+    pub fn is_accepting(&self) -> bool {
+        self.accepting.load(Ordering::Relaxed)
+    }
+
+    /// Stops taking new input (first step of shutdown).
+    pub fn stop_intake(&self) {
+        self.accepting.store(false, Ordering::Relaxed);
+        self.work.close();
+    }
+
+    /// The owner's DM channel, once open.
+    pub fn dm_channel(&self) -> Option<ChannelId> {
+        self.dm_channel.get().copied()
+    }
+
+    /// Records `id` as handled; false if it was handled already (a replayed event).
+    pub(crate) fn first_sighting(&self, id: MessageId) -> bool {
+        let mut seen = self.seen();
+        if !seen.ids.insert(id) {
+            return false;
+        }
+        seen.order.push_back(id);
+        if seen.order.len() > SEEN_CAPACITY
+            && let Some(oldest) = seen.order.pop_front()
+        {
+            seen.ids.remove(&oldest);
+        }
+        if seen.newest.is_none_or(|newest| id > newest) {
+            seen.newest = Some(id);
+        }
+        true
+    }
+
+    pub(crate) fn seen(&self) -> MutexGuard<'_, SeenMessages> {
+        self.seen
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Answers owner DMs that arrived while the gateway was away (after a resume or a
+    /// re-identify), oldest first; ones already handled are skipped.
+    async fn backfill(self: &Arc<Self>) {
+        let (Some(channel), Some(after)) = (self.dm_channel(), self.newest_seen()) else {
+            return;
+        };
+        let missed = match channel
+            .messages(&self.http, GetMessages::new().after(after).limit(50))
+            .await
+        {
+            Ok(messages) => messages,
+            Err(error) => {
+                tracing::warn!(%error, "could not fetch DMs missed during the reconnect");
+                return;
+            }
+        };
+        let mut missed: Vec<Message> = missed.into_iter().filter(|m| self.accepts(m)).collect();
+        missed.sort_by_key(|m| m.id);
+        for message in missed {
+            tracing::info!(id = %message.id, "answering a DM missed during the reconnect");
+            let bot = Arc::clone(self);
+            self.work.spawn(async move { bot.handle_dm(message).await });
+        }
+    }
+}
+
+/// The serenity event handler: routes gateway events to the bot (bound once the client that
+/// owns the HTTP client exists; no event arrives before that).
+pub struct Handler {
+    bot: Arc<OnceLock<Arc<Bot>>>,
+}
+
+impl Handler {
+    /// A handler for the bot that will be put in `bot`.
+    pub fn new(bot: Arc<OnceLock<Arc<Bot>>>) -> Self {
+        Self { bot }
+    }
+
+    fn bot(&self) -> Option<Arc<Bot>> {
+        self.bot.get().cloned()
+    }
+}
+
+#[async_trait]
+impl EventHandler for Handler {
+    async fn ready(&self, ctx: Context, ready: Ready) {
+        let Some(bot) = self.bot() else { return };
+        tracing::info!(
+            "{} online as {}",
+            bot.services.config.bot_name,
+            ready.user.name
+        );
+        if bot.ready_once.swap(true, Ordering::SeqCst) {
+            // A new gateway session after a lost one: catch up on what was missed.
+            bot.backfill().await;
+            return;
+        }
+        bot.start(&ctx).await;
+    }
+
+    async fn resume(&self, _ctx: Context, _event: ResumedEvent) {
+        let Some(bot) = self.bot() else { return };
+        tracing::info!("gateway session resumed");
+        bot.backfill().await;
+    }
+
+    async fn message(&self, _ctx: Context, message: Message) {
+        let Some(bot) = self.bot() else { return };
+        if !bot.accepts(&message) {
+            return;
+        }
+        let worker = Arc::clone(&bot);
+        bot.work
+            .track_future(async move { worker.handle_dm(message).await })
+            .await;
+    }
+
+    async fn reaction_add(&self, _ctx: Context, reaction: Reaction) {
+        let (Some(bot), Some(user)) = (self.bot(), reaction.user_id) else {
+            return;
+        };
+        if bot.owner.is_owner(user) {
+            bot.approvals
+                .answer(reaction.message_id, &reaction.emoji.to_string());
+        }
+    }
+
+    async fn interaction_create(&self, ctx: Context, interaction: Interaction) {
+        let Some(bot) = self.bot() else { return };
+        let worker = Arc::clone(&bot);
+        bot.work
+            .track_future(async move { worker.handle_interaction(&ctx, interaction).await })
+            .await;
+    }
+}

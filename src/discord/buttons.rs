@@ -1,0 +1,443 @@
+//! The persistent-button codec (BTN-1, BTN-2, BTN-10, F-28).
+//!
+//! Every bot button carries its whole meaning in `custom_id = act:<action>:<data>`
+//! (`<action>`: lowercase ASCII letters and `_`; `<data>`: non-empty, `_` for "no payload"), so
+//! clicks are handled statelessly and keep working after restarts (BTN-12). Only `agent`
+//! buttons point at server-side state: an inquiry id (see `crate::state::inquiries`).
+//!
+//! Discord caps `custom_id` at 100 characters. Direct-action ids that would be longer are
+//! refused with [`ButtonError::TooLong`] (the tool reports it to the agent) rather than being
+//! cut, since a cut id would silently target the wrong task or event. Agent prompts of any
+//! length fit, because only their 8-hex inquiry id goes into the button.
+
+/// Prefix of every bot button id.
+pub const CUSTOM_ID_PREFIX: &str = "act:";
+
+/// Discord's limit on `custom_id`, in characters.
+pub const MAX_CUSTOM_ID_CHARS: usize = 100;
+
+/// The data placeholder for actions without a payload (F-28).
+pub const EMPTY_DATA: &str = "_";
+
+/// Calendar used by the legacy `event_del:<event_id>` form (BTN-7).
+pub const PRIMARY_CALENDAR: &str = "primary";
+
+/// Errors turning a tool's button action into a `custom_id`.
+#[derive(Debug, thiserror::Error)]
+pub enum ButtonError {
+    /// The part before the first `:` is empty or not lowercase letters/underscores.
+    #[error(
+        "invalid button action {0:?}: the type before ':' must be lowercase letters or \
+         underscores (e.g. `dismiss`, `task_done:<task id>`, `agent:<prompt>`)"
+    )]
+    InvalidActionType(String),
+    /// `agent:` without a prompt.
+    #[error("invalid button action `agent:`: an agent button needs a prompt after `agent:`")]
+    EmptyAgentPrompt,
+    /// The resulting id would exceed [`MAX_CUSTOM_ID_CHARS`].
+    #[error(
+        "button action too long: its custom_id would be {len} characters but Discord allows at \
+         most {MAX_CUSTOM_ID_CHARS}; shorten the payload or use `agent:<prompt>` instead"
+    )]
+    TooLong {
+        /// Length the id would have had, in characters.
+        len: usize,
+    },
+    /// Registering the inquiry behind an `agent:` button failed.
+    #[error("could not register the agent button's inquiry: {0}")]
+    Inquiry(Box<dyn std::error::Error + Send + Sync>),
+}
+
+/// What a button click asks for, decoded from its `custom_id`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ButtonAction {
+    /// `task_done:<task_id>` or `task_done:<list_id>/<task_id>` (BTN-5, GOO-9).
+    TaskDone {
+        /// Google Task id.
+        task_id: String,
+        /// Task list id; `None` means the configured list.
+        list_id: Option<String>,
+    },
+    /// `task_del:<task_id>` or `task_del:<list_id>/<task_id>` (BTN-6, GOO-9).
+    TaskDelete {
+        /// Google Task id.
+        task_id: String,
+        /// Task list id; `None` means the configured list.
+        list_id: Option<String>,
+    },
+    /// `event_del:<event_id>` (legacy, calendar `primary`) or `event_del:<calendar>/<event>`
+    /// (BTN-7).
+    EventDelete {
+        /// Calendar id (`primary` for the legacy form).
+        calendar_id: String,
+        /// Event id.
+        event_id: String,
+    },
+    /// `agent:<8-hex>`: send the registered inquiry prompt to the agent (BTN-4).
+    AgentInquiry {
+        /// Inquiry id to pop from the inquiry store.
+        inquiry_id: String,
+    },
+    /// `dismiss:<anything>`: delete the message (BTN-8).
+    Dismiss,
+    /// `fork_save:_`: Save Context (IFK-10).
+    ForkSave,
+    /// `fork_report:_`: Report (IFK-10).
+    ForkReport,
+    /// `fork_exit:_`: Exit Fork (IFK-10).
+    ForkExit,
+    /// Any other well-formed `act:` id, or a known action with unusable data; the handler
+    /// answers `unknown action` (BTN-9).
+    Unknown {
+        /// The action name.
+        action: String,
+        /// The raw data.
+        data: String,
+    },
+}
+
+/// Whether `s` is a valid action name: non-empty, lowercase ASCII letters and `_` only.
+fn is_action_name(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')
+}
+
+/// Splits `<list>/<item>` at the last `/` (item ids never contain one); a bare id has no
+/// container. `None` when either side is empty.
+fn split_container(data: &str) -> Option<(Option<&str>, &str)> {
+    match data.rsplit_once('/') {
+        Some((container, item)) if !container.is_empty() && !item.is_empty() => {
+            Some((Some(container), item))
+        }
+        Some(_) => None,
+        None if !data.is_empty() && data != EMPTY_DATA => Some((None, data)),
+        None => None,
+    }
+}
+
+/// Decodes a button `custom_id` (BTN-1).
+///
+/// Returns `None` when the id is not a bot button: no `act:` prefix, or an action that is not
+/// lowercase letters/underscores. Empty data (`act:dismiss:`, as produced by older versions,
+/// F-28) is tolerated and read as `_`. Known actions whose data cannot be used (e.g. a
+/// `task_done` without task id) decode as [`ButtonAction::Unknown`].
+pub fn parse_custom_id(custom_id: &str) -> Option<ButtonAction> {
+    let rest = custom_id.strip_prefix(CUSTOM_ID_PREFIX)?;
+    let (action, data) = rest.split_once(':')?;
+    if !is_action_name(action) {
+        return None;
+    }
+    let data = if data.is_empty() { EMPTY_DATA } else { data };
+    let unknown = || ButtonAction::Unknown {
+        action: action.to_owned(),
+        data: data.to_owned(),
+    };
+    let parsed = match action {
+        "dismiss" => ButtonAction::Dismiss,
+        "fork_save" => ButtonAction::ForkSave,
+        "fork_report" => ButtonAction::ForkReport,
+        "fork_exit" => ButtonAction::ForkExit,
+        "agent" if data != EMPTY_DATA => ButtonAction::AgentInquiry {
+            inquiry_id: data.to_owned(),
+        },
+        "task_done" | "task_del" => match split_container(data) {
+            Some((list, task)) => {
+                let (task_id, list_id) = (task.to_owned(), list.map(str::to_owned));
+                if action == "task_done" {
+                    ButtonAction::TaskDone { task_id, list_id }
+                } else {
+                    ButtonAction::TaskDelete { task_id, list_id }
+                }
+            }
+            None => unknown(),
+        },
+        "event_del" => match split_container(data) {
+            Some((calendar, event)) => ButtonAction::EventDelete {
+                calendar_id: calendar.unwrap_or(PRIMARY_CALENDAR).to_owned(),
+                event_id: event.to_owned(),
+            },
+            None => unknown(),
+        },
+        _ => unknown(),
+    };
+    Some(parsed)
+}
+
+/// Assembles `act:<action>:<data>` and enforces the length limit.
+fn assemble(action: &str, data: &str) -> Result<String, ButtonError> {
+    let data = if data.is_empty() { EMPTY_DATA } else { data };
+    let id = format!("{CUSTOM_ID_PREFIX}{action}:{data}");
+    let len = id.chars().count();
+    if len > MAX_CUSTOM_ID_CHARS {
+        return Err(ButtonError::TooLong { len });
+    }
+    Ok(id)
+}
+
+/// Joins an optional container id and an item id as `<container>/<item>`.
+fn with_container(container: Option<&str>, item: &str) -> String {
+    match container {
+        Some(container) => format!("{container}/{item}"),
+        None => item.to_owned(),
+    }
+}
+
+impl ButtonAction {
+    /// The `custom_id` for this action, the inverse of [`parse_custom_id`]. Fails only when
+    /// the ids are too long for Discord or an [`ButtonAction::Unknown`] action name is invalid.
+    pub fn custom_id(&self) -> Result<String, ButtonError> {
+        match self {
+            Self::TaskDone { task_id, list_id } => {
+                assemble("task_done", &with_container(list_id.as_deref(), task_id))
+            }
+            Self::TaskDelete { task_id, list_id } => {
+                assemble("task_del", &with_container(list_id.as_deref(), task_id))
+            }
+            Self::EventDelete {
+                calendar_id,
+                event_id,
+            } => {
+                let calendar = (calendar_id != PRIMARY_CALENDAR).then_some(calendar_id.as_str());
+                assemble("event_del", &with_container(calendar, event_id))
+            }
+            Self::AgentInquiry { inquiry_id } => assemble("agent", inquiry_id),
+            Self::Dismiss => assemble("dismiss", EMPTY_DATA),
+            Self::ForkSave => assemble("fork_save", EMPTY_DATA),
+            Self::ForkReport => assemble("fork_report", EMPTY_DATA),
+            Self::ForkExit => assemble("fork_exit", EMPTY_DATA),
+            Self::Unknown { action, data } if is_action_name(action) => assemble(action, data),
+            Self::Unknown { action, .. } => Err(ButtonError::InvalidActionType(action.clone())),
+        }
+    }
+}
+
+/// Maps a button action given to an MCP tool to its `custom_id` (BTN-2, F-28).
+///
+/// - `agent:<prompt>` registers the prompt through `register_inquiry` (which returns the new
+///   8-hex inquiry id) and yields `act:agent:<id>`;
+/// - `<type>:<payload>` yields `act:<type>:<payload>`;
+/// - a bare `<type>` or an empty payload (`dismiss`, `dismiss:`) yields `act:<type>:_`.
+///
+/// The type is trimmed and must be lowercase letters/underscores. Ids over 100 characters are
+/// refused ([`ButtonError::TooLong`]) instead of being truncated; `register_inquiry` is only
+/// called for valid, non-empty agent prompts.
+pub fn encode<E>(
+    action_from_tool: &str,
+    mut register_inquiry: impl FnMut(&str) -> Result<String, E>,
+) -> Result<String, ButtonError>
+where
+    E: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    let (kind, payload) = action_from_tool
+        .split_once(':')
+        .unwrap_or((action_from_tool, ""));
+    let kind = kind.trim();
+    if !is_action_name(kind) {
+        return Err(ButtonError::InvalidActionType(kind.to_owned()));
+    }
+    if kind == "agent" {
+        if payload.trim().is_empty() {
+            return Err(ButtonError::EmptyAgentPrompt);
+        }
+        let id = register_inquiry(payload).map_err(|e| ButtonError::Inquiry(e.into()))?;
+        return assemble(kind, &id);
+    }
+    assemble(kind, payload)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    type NoErr = std::convert::Infallible;
+
+    fn encode_plain(action: &str) -> Result<String, ButtonError> {
+        encode(action, |_| -> Result<String, NoErr> {
+            panic!("no inquiry expected for {action:?}")
+        })
+    }
+
+    #[test]
+    fn direct_actions_map_to_act_ids() {
+        for (action, id) in [
+            ("task_done:abc123", "act:task_done:abc123"),
+            ("event_del:cal@x/ev1", "act:event_del:cal@x/ev1"),
+            ("dismiss", "act:dismiss:_"),
+            ("dismiss:", "act:dismiss:_"),
+            (" dismiss ", "act:dismiss:_"),
+            ("note:a:b", "act:note:a:b"),
+        ] {
+            assert_eq!(encode_plain(action).unwrap(), id, "{action:?}");
+        }
+    }
+
+    #[test]
+    fn agent_actions_register_an_inquiry() {
+        let mut seen = Vec::new();
+        let id = encode("agent:Summarise my emails", |prompt: &str| {
+            seen.push(prompt.to_owned());
+            Ok::<_, NoErr>("a1b2c3d4".to_owned())
+        })
+        .unwrap();
+        assert_eq!(id, "act:agent:a1b2c3d4");
+        assert_eq!(seen, vec!["Summarise my emails".to_owned()]);
+    }
+
+    #[test]
+    fn long_agent_prompts_fit_because_only_the_id_is_encoded() {
+        let prompt = format!("agent:{}", "x".repeat(5000));
+        let id = encode(&prompt, |_| Ok::<_, NoErr>("0badf00d".into())).unwrap();
+        assert_eq!(id, "act:agent:0badf00d");
+    }
+
+    #[test]
+    fn registration_failure_is_reported() {
+        let err = encode("agent:hi", |_| Err::<String, _>("disk full")).unwrap_err();
+        assert!(matches!(err, ButtonError::Inquiry(_)));
+        assert!(err.to_string().contains("disk full"), "{err}");
+    }
+
+    #[test]
+    fn invalid_actions_are_refused() {
+        for empty in ["agent:", "agent:  "] {
+            let err = encode_plain(empty).unwrap_err();
+            assert!(matches!(err, ButtonError::EmptyAgentPrompt), "{empty:?}");
+        }
+        for bad in ["", ":x", "Task_Done:1", "task-done:1", "tâche:1", "a b:1"] {
+            let err = encode_plain(bad).unwrap_err();
+            assert!(matches!(err, ButtonError::InvalidActionType(_)), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn ids_over_100_chars_are_refused_not_cut() {
+        // "act:task_done:" is 14 chars, so an 86-char payload is exactly 100.
+        let ok = format!("task_done:{}", "t".repeat(86));
+        assert_eq!(
+            encode_plain(&ok).unwrap().chars().count(),
+            MAX_CUSTOM_ID_CHARS
+        );
+        let too_long = format!("task_done:{}", "t".repeat(87));
+        let err = encode_plain(&too_long).unwrap_err();
+        assert!(matches!(err, ButtonError::TooLong { len: 101 }), "{err:?}");
+        assert!(err.to_string().contains("at most 100"), "{err}");
+        // Characters, not bytes: 86 two-byte chars still fit.
+        assert!(encode_plain(&format!("task_done:{}", "é".repeat(86))).is_ok());
+    }
+
+    fn done(task: &str, list: Option<&str>) -> ButtonAction {
+        ButtonAction::TaskDone {
+            task_id: task.into(),
+            list_id: list.map(Into::into),
+        }
+    }
+
+    fn del(task: &str, list: Option<&str>) -> ButtonAction {
+        ButtonAction::TaskDelete {
+            task_id: task.into(),
+            list_id: list.map(Into::into),
+        }
+    }
+
+    fn event(calendar: &str, event: &str) -> ButtonAction {
+        ButtonAction::EventDelete {
+            calendar_id: calendar.into(),
+            event_id: event.into(),
+        }
+    }
+
+    fn agent(id: &str) -> ButtonAction {
+        ButtonAction::AgentInquiry {
+            inquiry_id: id.into(),
+        }
+    }
+
+    fn unknown(action: &str, data: &str) -> ButtonAction {
+        ButtonAction::Unknown {
+            action: action.into(),
+            data: data.into(),
+        }
+    }
+
+    #[test]
+    fn parses_every_known_action() {
+        let cases = [
+            ("act:dismiss:_", ButtonAction::Dismiss),
+            ("act:dismiss:", ButtonAction::Dismiss),
+            ("act:fork_save:_", ButtonAction::ForkSave),
+            ("act:fork_report:_", ButtonAction::ForkReport),
+            ("act:fork_exit:_", ButtonAction::ForkExit),
+            ("act:agent:a1b2c3d4", agent("a1b2c3d4")),
+            ("act:task_done:t1", done("t1", None)),
+            ("act:task_done:list9/t1", done("t1", Some("list9"))),
+            ("act:task_del:t2", del("t2", None)),
+            ("act:event_del:ev1", event("primary", "ev1")),
+            ("act:event_del:team@group.calendar.google.com/ev2", {
+                event("team@group.calendar.google.com", "ev2")
+            }),
+        ];
+        for (id, expected) in cases {
+            assert_eq!(parse_custom_id(id), Some(expected), "{id}");
+        }
+    }
+
+    #[test]
+    fn unusable_or_unknown_actions_decode_as_unknown() {
+        for (id, action, data) in [
+            ("act:welcome:_", "welcome", "_"),
+            ("act:task_done:_", "task_done", "_"),
+            ("act:task_del:list/", "task_del", "list/"),
+            ("act:event_del:/ev", "event_del", "/ev"),
+            ("act:agent:_", "agent", "_"),
+            ("act:nope:", "nope", "_"),
+        ] {
+            assert_eq!(parse_custom_id(id), Some(unknown(action, data)), "{id}");
+        }
+    }
+
+    #[test]
+    fn non_act_ids_are_not_ours() {
+        for id in [
+            "",
+            "dismiss",
+            "act:",
+            "act:dismiss",
+            "act:Dismiss:_",
+            "act::x",
+            "x:act:a:b",
+        ] {
+            assert_eq!(parse_custom_id(id), None, "{id:?}");
+        }
+    }
+
+    #[test]
+    fn custom_id_round_trips() {
+        let actions = [
+            ButtonAction::Dismiss,
+            ButtonAction::ForkSave,
+            ButtonAction::ForkReport,
+            ButtonAction::ForkExit,
+            agent("deadbeef"),
+            done("t", Some("l")),
+            del("t", None),
+            event("primary", "e"),
+            event("c@x", "e"),
+            unknown("welcome", "_"),
+        ];
+        for action in actions {
+            let id = action.custom_id().unwrap();
+            assert_eq!(parse_custom_id(&id), Some(action.clone()), "{id}");
+        }
+        assert_eq!(
+            event("primary", "e").custom_id().unwrap(),
+            "act:event_del:e"
+        );
+        assert!(matches!(
+            unknown("Bad", "_").custom_id(),
+            Err(ButtonError::InvalidActionType(_))
+        ));
+        assert!(matches!(
+            done(&"t".repeat(90), None).custom_id(),
+            Err(ButtonError::TooLong { len: 104 })
+        ));
+    }
+}

@@ -1,0 +1,42 @@
+//! Who may talk to the bot: the application's owner, and nobody until the owner is known.
+
+use std::sync::OnceLock;
+
+use serenity::model::id::UserId;
+
+/// The owner gate. Fails closed: before [`OwnerGate::resolve`] every user is refused (the
+/// original let everyone in during that window; this port does not).
+#[derive(Debug, Default)]
+pub struct OwnerGate(OnceLock<UserId>);
+
+impl OwnerGate {
+    /// Records the owner (first call wins).
+    pub fn resolve(&self, owner: UserId) {
+        let _ = self.0.set(owner);
+    }
+
+    /// The owner, once known.
+    pub fn owner(&self) -> Option<UserId> {
+        self.0.get().copied()
+    }
+
+    /// Whether `user` is the owner (false while the owner is unknown).
+    pub fn is_owner(&self, user: UserId) -> bool {
+        self.owner() == Some(user)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nobody_is_the_owner_until_resolved() {
+        let gate = OwnerGate::default();
+        assert!(!gate.is_owner(UserId::new(1)));
+        gate.resolve(UserId::new(1));
+        gate.resolve(UserId::new(2));
+        assert!(gate.is_owner(UserId::new(1)));
+        assert!(!gate.is_owner(UserId::new(2)));
+    }
+}

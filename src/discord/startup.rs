@@ -1,0 +1,63 @@
+//! The first `READY` (BOOT-7): commands registered, the owner resolved, the DM opened, the main
+//! session connected ahead of the first message, and the greeting sent (GRT-1/2).
+
+use std::sync::Arc;
+
+use serenity::{all::Context, model::id::UserId};
+
+use super::{bot::Bot, commands};
+use crate::app::greeting::greeting;
+
+impl Bot {
+    /// Runs once, on the first `READY`.
+    pub(crate) async fn start(self: &Arc<Self>, _ctx: &Context) {
+        match commands::register(&self.http).await {
+            Ok(count) => tracing::info!("synced {count} slash commands"),
+            Err(error) => tracing::warn!(%error, "could not register slash commands"),
+        }
+        let Some(owner) = self.resolve_owner().await else {
+            tracing::warn!("no owner found; DMs disabled");
+            return;
+        };
+        self.owner.resolve(owner);
+        let channel = match owner.create_dm_channel(&self.http).await {
+            Ok(channel) => channel.id,
+            Err(error) => {
+                tracing::error!(%error, "could not open the owner's DM channel");
+                return;
+            }
+        };
+        let _ = self.dm_channel.set(channel);
+        let bot = Arc::clone(self);
+        self.work.spawn(async move {
+            if let Err(error) = bot.session.connect().await {
+                tracing::warn!(%error, "could not start the main session ahead of the first message");
+            }
+        });
+        let config = &self.services.config;
+        let has_session = self.services.sessions.load().is_some();
+        let text = greeting(
+            has_session,
+            &config.user_name,
+            &config.bot_name,
+            env!("CARGO_PKG_VERSION"),
+        );
+        if let Err(error) = channel.say(&self.http, text).await {
+            tracing::warn!(%error, "could not send the greeting");
+        }
+    }
+
+    /// The application's owner: its user, or the owner of its team.
+    async fn resolve_owner(&self) -> Option<UserId> {
+        match self.http.get_current_application_info().await {
+            Ok(info) => info
+                .owner
+                .map(|user| user.id)
+                .or_else(|| info.team.map(|team| team.owner_user_id)),
+            Err(error) => {
+                tracing::error!(%error, "could not read the application info");
+                None
+            }
+        }
+    }
+}
