@@ -29,6 +29,8 @@ use crate::{
 
 /// How many handled message ids are remembered to drop duplicates after a resume.
 const SEEN_CAPACITY: usize = 512;
+/// How many DMs are held while the owner is still unknown.
+const EARLY_CAPACITY: usize = 20;
 
 #[derive(Default)]
 pub(crate) struct SeenMessages {
@@ -51,6 +53,9 @@ pub struct Bot {
     accepting: AtomicBool,
     ready_once: AtomicBool,
     seen: Mutex<SeenMessages>,
+    /// DMs that arrived before the owner was known: none is answered then; once the owner is
+    /// resolved, the owner's are answered and the rest dropped.
+    early: Mutex<Vec<Message>>,
 }
 
 impl Bot {
@@ -75,6 +80,7 @@ impl Bot {
             accepting: AtomicBool::new(true),
             ready_once: AtomicBool::new(false),
             seen: Mutex::default(),
+            early: Mutex::default(),
         }
     }
 
@@ -110,6 +116,25 @@ impl Bot {
             seen.newest = Some(id);
         }
         true
+    }
+
+    /// Holds a DM that arrived before the owner was known (bounded).
+    fn hold_early(&self, message: Message) {
+        let mut early = self.early.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if early.len() < EARLY_CAPACITY {
+            early.push(message);
+        }
+    }
+
+    /// Answers the owner's DMs held while the owner was unknown; drops everyone else's.
+    pub(crate) fn release_early(self: &Arc<Self>) {
+        let held = std::mem::take(
+            &mut *self.early.lock().unwrap_or_else(std::sync::PoisonError::into_inner),
+        );
+        for message in held.into_iter().filter(|m| self.accepts(m)) {
+            let bot = Arc::clone(self);
+            self.work.spawn(async move { bot.handle_dm(message).await });
+        }
     }
 
     pub(crate) fn seen(&self) -> MutexGuard<'_, SeenMessages> {
@@ -186,6 +211,10 @@ impl EventHandler for Handler {
 
     async fn message(&self, _ctx: Context, message: Message) {
         let Some(bot) = self.bot() else { return };
+        if bot.owner.owner().is_none() && message.guild_id.is_none() && !message.author.bot {
+            bot.hold_early(message);
+            return;
+        }
         if !bot.accepts(&message) {
             return;
         }

@@ -45,6 +45,7 @@ impl Bot {
         if let Err(error) = channel.say(&self.http, text).await {
             tracing::warn!(%error, "could not send the greeting");
         }
+        self.release_early();
     }
 
     /// The application's owner: its user, or the owner of its team.
