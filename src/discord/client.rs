@@ -69,7 +69,11 @@ pub async fn build_client(
         if !(url.starts_with("http://") || url.starts_with("https://")) {
             return Err(ConnectError::BadApiUrl(url.to_owned()));
         }
-        http = http.proxy(url.trim_end_matches('/'));
+        // serenity only honours a proxy with its own ratelimiter off (its limiter builds
+        // requests without the proxy); the proxy is then the one that paces requests.
+        http = http
+            .proxy(url.trim_end_matches('/'))
+            .ratelimiter_disabled(true);
     }
     let client = serenity::all::ClientBuilder::new_with_http(http.build(), intents())
         .event_handler(Handler::new(bot_slot))

@@ -4,6 +4,8 @@
 #![allow(dead_code)]
 
 pub mod agent;
+pub mod bot;
 pub mod cli;
+pub mod fake_discord;
 pub mod mock_api;
 pub mod replay;

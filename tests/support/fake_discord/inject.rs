@@ -1,0 +1,316 @@
+//! Injection API: what the user "does" in the DM, delivered as gateway dispatches.
+//!
+//! Every injection first waits (up to `wait_timeout`) for a gateway session (READY
+//! sent at least once). Events injected while the connection is down are buffered in
+//! the session log and replayed on RESUME, like Discord does.
+
+use serde_json::{Value, json};
+
+use super::json::{self, sid};
+use super::messages::reaction_event;
+use super::state::{
+    INTENT_DIRECT_MESSAGE_REACTIONS, INTENT_DIRECT_MESSAGES, Inner, InteractionState, StoredFile,
+};
+use super::{FakeDiscord, FakeMessage};
+
+/// A file a user attaches to a DM; served at `<base>/attachments/<id>/<filename>`.
+#[derive(Clone, Debug)]
+pub struct FakeAttachment {
+    pub filename: String,
+    pub content_type: String,
+    pub data: Vec<u8>,
+}
+
+impl FakeAttachment {
+    pub fn new(filename: &str, content_type: &str, data: impl Into<Vec<u8>>) -> Self {
+        FakeAttachment {
+            filename: filename.to_string(),
+            content_type: content_type.to_string(),
+            data: data.into(),
+        }
+    }
+}
+
+fn interaction(inner: &Inner, id: u64, kind: u8, token: &str, user: u64, ch: u64) -> Value {
+    json!({
+        "id": sid(id),
+        "application_id": sid(inner.cfg.application_id),
+        "type": kind,
+        "token": token,
+        "version": 1,
+        "channel_id": sid(ch),
+        "channel": {"id": sid(ch), "type": 1, "flags": 0},
+        "user": json::user(inner, user),
+        "locale": "en-US",
+        "entitlements": [],
+        "context": 1,
+        "attachment_size_limit": 10_485_760,
+    })
+}
+
+impl FakeDiscord {
+    async fn wait_session(&self, what: &str) {
+        let timeout = self.cfg.wait_timeout;
+        let ready = self.wait_state(timeout, |i| i.current_session.is_some().then_some(()));
+        if ready.await.is_none() {
+            panic!(
+                "fake Discord: {what}: no gateway session (IDENTIFY → READY) within {timeout:?}"
+            );
+        }
+    }
+
+    /// The user sends `content` in their DM with the bot (MESSAGE_CREATE). Returns the message id.
+    pub async fn dm_from(&self, user_id: u64, content: &str) -> u64 {
+        self.user_message("dm_from", user_id, content, Vec::new(), None)
+            .await
+    }
+
+    /// A DM with attachments (downloadable from the fake).
+    pub async fn dm_with_attachments(
+        &self,
+        user_id: u64,
+        content: &str,
+        attachments: Vec<FakeAttachment>,
+    ) -> u64 {
+        self.user_message("dm_with_attachments", user_id, content, attachments, None)
+            .await
+    }
+
+    /// A DM replying to `referenced_message_id` (message_reference + referenced_message).
+    pub async fn reply_to(&self, user_id: u64, content: &str, referenced_message_id: u64) -> u64 {
+        self.user_message(
+            "reply_to",
+            user_id,
+            content,
+            Vec::new(),
+            Some(referenced_message_id),
+        )
+        .await
+    }
+
+    async fn user_message(
+        &self,
+        what: &str,
+        user: u64,
+        content: &str,
+        files: Vec<FakeAttachment>,
+        reference: Option<u64>,
+    ) -> u64 {
+        self.wait_session(what).await;
+        let id = {
+            let mut inner = self.shared.lock();
+            let ch = inner.dm_channel(user);
+            if let Some(r) = reference {
+                assert!(
+                    inner.message(ch, r).is_some(),
+                    "fake Discord: {what}: no message {r} in the DM"
+                );
+            }
+            let mut attachments = Vec::new();
+            for f in files {
+                let id = inner.snowflake();
+                let size = f.data.len();
+                attachments.push(json::attachment(
+                    &inner.base_url,
+                    id,
+                    &f.filename,
+                    &f.content_type,
+                    size,
+                ));
+                inner.files.insert(
+                    id,
+                    StoredFile {
+                        content_type: f.content_type,
+                        data: f.data,
+                    },
+                );
+            }
+            let id = inner.snowflake();
+            inner.push_message(FakeMessage {
+                id,
+                channel_id: ch,
+                author_id: user,
+                by_bot: false,
+                content: content.to_string(),
+                embeds: Vec::new(),
+                components: Vec::new(),
+                attachments,
+                flags: 0,
+                kind: if reference.is_some() { 19 } else { 0 },
+                reference,
+                reactions: Vec::new(),
+                history: Vec::new(),
+                edited_at_ms: None,
+                deleted: false,
+                interaction_id: None,
+            });
+            let d = json::message(&inner, inner.message(ch, id).expect("stored"), true);
+            inner.dispatch("MESSAGE_CREATE", d, INTENT_DIRECT_MESSAGES);
+            id
+        };
+        self.shared.notify();
+        id
+    }
+
+    /// The user adds a reaction (MESSAGE_REACTION_ADD). `emoji`: `"👍"` or `"name:id"`.
+    pub async fn react(&self, user_id: u64, channel_id: u64, message_id: u64, emoji: &str) {
+        self.reaction("react", user_id, channel_id, message_id, emoji, true)
+            .await;
+    }
+
+    /// The user removes their reaction (MESSAGE_REACTION_REMOVE).
+    pub async fn unreact(&self, user_id: u64, channel_id: u64, message_id: u64, emoji: &str) {
+        self.reaction("unreact", user_id, channel_id, message_id, emoji, false)
+            .await;
+    }
+
+    async fn reaction(&self, what: &str, user: u64, ch: u64, mid: u64, emoji: &str, add: bool) {
+        self.wait_session(what).await;
+        {
+            let mut inner = self.shared.lock();
+            let Some(m) = inner.message_mut(ch, mid) else {
+                panic!("fake Discord: {what}: no message {mid} in channel {ch}");
+            };
+            m.reactions.retain(|(e, u)| !(e == emoji && *u == user));
+            if add {
+                m.reactions.push((emoji.to_string(), user));
+            }
+            let author = m.author_id;
+            let t = if add {
+                "MESSAGE_REACTION_ADD"
+            } else {
+                "MESSAGE_REACTION_REMOVE"
+            };
+            let d = reaction_event(user, ch, mid, emoji, Some(author));
+            inner.dispatch(t, d, INTENT_DIRECT_MESSAGE_REACTIONS);
+        }
+        self.shared.notify();
+    }
+
+    /// The user clicks a button (INTERACTION_CREATE type 3). Returns the interaction id.
+    pub async fn click_button(
+        &self,
+        user_id: u64,
+        channel_id: u64,
+        message_id: u64,
+        custom_id: &str,
+    ) -> u64 {
+        let data = json!({"custom_id": custom_id, "component_type": 2});
+        self.component("click_button", user_id, channel_id, message_id, data)
+            .await
+    }
+
+    /// The user picks `values` in a string select menu (INTERACTION_CREATE type 3).
+    pub async fn select_menu(
+        &self,
+        user_id: u64,
+        channel_id: u64,
+        message_id: u64,
+        custom_id: &str,
+        values: &[&str],
+    ) -> u64 {
+        let data = json!({"custom_id": custom_id, "component_type": 3, "values": values});
+        self.component("select_menu", user_id, channel_id, message_id, data)
+            .await
+    }
+
+    async fn component(&self, what: &str, user: u64, ch: u64, mid: u64, data: Value) -> u64 {
+        self.wait_session(what).await;
+        let id = {
+            let mut inner = self.shared.lock();
+            let Some(message) = inner.message(ch, mid) else {
+                panic!("fake Discord: {what}: no message {mid} in channel {ch}");
+            };
+            let message = json::message(&inner, message, true);
+            let id = inner.snowflake();
+            let token = format!("fake-interaction-token-{id}");
+            let mut d = interaction(&inner, id, 3, &token, user, ch);
+            d["data"] = data;
+            d["message"] = message;
+            self.register(&mut inner, id, token, user, ch, Some(mid));
+            inner.dispatch("INTERACTION_CREATE", d, 0);
+            id
+        };
+        self.shared.notify();
+        id
+    }
+
+    /// The user runs slash command `name` in the DM (INTERACTION_CREATE type 2).
+    /// `options`: Discord's option array, e.g. `json!([{"name": "when", "type": 3, "value": "9am"}])`.
+    pub async fn slash(&self, user_id: u64, name: &str, options: Value) -> u64 {
+        self.wait_session("slash").await;
+        let id = {
+            let mut inner = self.shared.lock();
+            let ch = inner.dm_channel(user_id);
+            let registered = inner.commands.iter().find(|c| c["name"] == name);
+            let command_id = registered.and_then(|c| json::parse_id(&c["id"]));
+            let command_id = command_id.unwrap_or_else(|| inner.snowflake());
+            let id = inner.snowflake();
+            let token = format!("fake-interaction-token-{id}");
+            let mut d = interaction(&inner, id, 2, &token, user_id, ch);
+            let options = if options.is_array() {
+                options
+            } else {
+                json!([])
+            };
+            d["data"] = json!({"id": sid(command_id), "name": name, "type": 1, "options": options});
+            self.register(&mut inner, id, token, user_id, ch, None);
+            inner.dispatch("INTERACTION_CREATE", d, 0);
+            id
+        };
+        self.shared.notify();
+        id
+    }
+
+    fn register(
+        &self,
+        inner: &mut Inner,
+        id: u64,
+        token: String,
+        user: u64,
+        ch: u64,
+        message: Option<u64>,
+    ) {
+        let state = InteractionState {
+            id,
+            channel_id: ch,
+            user_id: user,
+            message_id: message,
+            acked: false,
+            original: None,
+        };
+        inner.interactions.insert(token, state);
+    }
+
+    /// The token of an injected interaction.
+    pub fn interaction_token(&self, interaction_id: u64) -> Option<String> {
+        let inner = self.shared.lock();
+        inner
+            .interactions
+            .iter()
+            .find(|(_, s)| s.id == interaction_id)
+            .map(|(t, _)| t.clone())
+    }
+
+    /// Whether the bot acknowledged the interaction (any callback type).
+    pub fn interaction_acked(&self, interaction_id: u64) -> bool {
+        let inner = self.shared.lock();
+        inner
+            .interactions
+            .values()
+            .any(|s| s.id == interaction_id && s.acked)
+    }
+
+    /// Waits until the bot acknowledged the interaction; returns the callback body.
+    pub async fn wait_for_callback(&self, interaction_id: u64) -> Value {
+        let pattern = format!("POST /interactions/{interaction_id}/*/callback");
+        let reqs = self.wait_for(self.cfg.wait_timeout, |log| {
+            log.iter().any(|r| r.matches(&pattern) && r.status == 204)
+        });
+        let req = reqs
+            .await
+            .into_iter()
+            .find(|r| r.matches(&pattern) && r.status == 204);
+        req.and_then(|r| r.body).unwrap_or_default()
+    }
+}
