@@ -120,7 +120,10 @@ impl Bot {
 
     /// Holds a DM that arrived before the owner was known (bounded).
     fn hold_early(&self, message: Message) {
-        let mut early = self.early.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut early = self
+            .early
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         if early.len() < EARLY_CAPACITY {
             early.push(message);
         }
@@ -129,7 +132,10 @@ impl Bot {
     /// Answers the owner's DMs held while the owner was unknown; drops everyone else's.
     pub(crate) fn release_early(self: &Arc<Self>) {
         let held = std::mem::take(
-            &mut *self.early.lock().unwrap_or_else(std::sync::PoisonError::into_inner),
+            &mut *self
+                .early
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
         );
         for message in held.into_iter().filter(|m| self.accepts(m)) {
             let bot = Arc::clone(self);

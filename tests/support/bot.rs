@@ -158,3 +158,215 @@ impl BotHarness {
         }
     }
 }
+
+/// A bot process started without waiting for anything (start-up failures, a second
+/// instance).
+pub struct BotProcess {
+    pub child: Child,
+    pub stderr: Arc<Mutex<String>>,
+}
+
+impl BotProcess {
+    /// The bot's stderr so far.
+    pub fn log(&self) -> String {
+        self.stderr.lock().unwrap().clone()
+    }
+
+    /// Waits for the exit status (and the end of stderr); panics after `within`.
+    pub async fn wait_exit(&mut self, within: Duration) -> std::process::ExitStatus {
+        wait_exit(&mut self.child, &self.stderr, within).await
+    }
+}
+
+/// Waits for `child` to exit and for its stderr pipe to be drained, so `stderr` is complete.
+async fn wait_exit(
+    child: &mut Child,
+    stderr: &Arc<Mutex<String>>,
+    within: Duration,
+) -> std::process::ExitStatus {
+    let status = match tokio::time::timeout(within, child.wait()).await {
+        Ok(status) => status.expect("wait for the bot"),
+        Err(_) => panic!(
+            "the bot did not exit within {within:?}\n{}",
+            stderr.lock().unwrap()
+        ),
+    };
+    // The reader task may still be copying the last lines; give it a moment.
+    let settle = tokio::time::Instant::now() + Duration::from_millis(300);
+    let mut last = stderr.lock().unwrap().len();
+    while tokio::time::Instant::now() < settle {
+        tokio::time::sleep(Duration::from_millis(30)).await;
+        let now = stderr.lock().unwrap().len();
+        if now == last {
+            break;
+        }
+        last = now;
+    }
+    status
+}
+
+/// The `ollim-bot` command as [`BotHarness`] runs it, minus the variables in `unset`.
+pub fn bot_command(
+    discord: &FakeDiscord,
+    mock: &MockApi,
+    sandbox: &CliSandbox,
+    extra_env: &[(&str, &str)],
+    unset: &[&str],
+) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_ollim-bot"));
+    command
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("DISCORD_TOKEN", &discord.config().valid_token)
+        .env("OLLIM_DISCORD_API_URL", discord.base_url())
+        .env("OLLIM_USER_NAME", "Julia")
+        .env("OLLIM_BOT_NAME", "Ollim")
+        .env("OLLIM_TIMEZONE", "UTC")
+        .env("OLLIM_DATA_DIR", &sandbox.data_dir)
+        .env("OLLIM_CLAUDE_CLI", claude_cli_path())
+        .env("OLLIM_DOCS_MCP_URL", "")
+        .env("RUST_LOG", "ollim_bot=debug")
+        .envs(sandbox.env(mock))
+        .envs(extra_env.iter().map(|(k, v)| (*k, *v)))
+        .current_dir(sandbox.home.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    for name in unset {
+        command.env_remove(name);
+    }
+    command
+}
+
+/// Spawns `command` and collects its stderr in the background.
+pub fn spawn_collecting(mut command: Command) -> BotProcess {
+    let mut child = command.spawn().expect("start ollim-bot");
+    let stderr = Arc::new(Mutex::new(String::new()));
+    let sink = Arc::clone(&stderr);
+    let pipe = child.stderr.take().expect("stderr pipe");
+    tokio::spawn(async move {
+        let mut lines = BufReader::new(pipe).lines();
+        while let Ok(Some(line)) = lines.next_line().await {
+            let mut text = sink.lock().unwrap();
+            text.push_str(&line);
+            text.push('\n');
+        }
+    });
+    BotProcess { child, stderr }
+}
+
+/// Processes (other than this test process) whose environment or command line mentions
+/// `needle` (Linux `/proc`).
+pub fn processes_mentioning(needle: &str) -> Vec<u32> {
+    let needle = needle.as_bytes();
+    let mut found = Vec::new();
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return found;
+    };
+    for entry in entries.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid == std::process::id() {
+            continue;
+        }
+        let mentions = ["environ", "cmdline"].iter().any(|file| {
+            std::fs::read(entry.path().join(file))
+                .is_ok_and(|bytes| bytes.windows(needle.len()).any(|w| w == needle))
+        });
+        if mentions {
+            found.push(pid);
+        }
+    }
+    found
+}
+
+/// `pid: <command line>` for diagnostics.
+pub fn describe_process(pid: u32) -> String {
+    let cmd = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+    let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
+    format!("{pid}: {}", cmd.chars().take(120).collect::<String>())
+}
+
+impl BotHarness {
+    /// Runs the bot against the given fakes and sandbox (e.g. ones kept from an earlier run);
+    /// waits for the gateway READY.
+    pub async fn start_parts(
+        discord: FakeDiscord,
+        mock: MockApi,
+        sandbox: CliSandbox,
+        extra_env: &[(&str, &str)],
+    ) -> Self {
+        Self::launch(discord, mock, sandbox, extra_env).await
+    }
+
+    /// Starts the bot again with the same fake Discord, mock and sandbox (same data dir and
+    /// CLI home) once the previous process has exited; waits for the new READY.
+    pub async fn restart(mut self, extra_env: &[(&str, &str)]) -> Self {
+        let exited = tokio::time::timeout(Duration::from_secs(20), self.child.wait()).await;
+        assert!(
+            exited.is_ok(),
+            "restart: the previous bot is still running\n{}",
+            self.log()
+        );
+        // The fake notices the closed socket a moment later; until then it still reports the
+        // old session as connected.
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+        while self.discord.is_connected() {
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "restart: the old gateway connection never went away"
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        let Self {
+            discord,
+            mock,
+            sandbox,
+            ..
+        } = self;
+        Self::launch(discord, mock, sandbox, extra_env).await
+    }
+
+    /// The bot's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id().expect("bot pid")
+    }
+
+    /// Sends `signal` (`"TERM"`, `"INT"`, …) to the bot.
+    pub fn signal(&self, signal: &str) {
+        let sent = std::process::Command::new("kill")
+            .args([format!("-{signal}"), self.pid().to_string()])
+            .status()
+            .expect("run kill");
+        assert!(sent.success(), "kill -{signal} failed");
+    }
+
+    /// Waits for the exit status (and the end of stderr); panics after `within`.
+    pub async fn wait_exit(&mut self, within: Duration) -> std::process::ExitStatus {
+        wait_exit(&mut self.child, &self.stderr, within).await
+    }
+
+    /// Another `ollim-bot` process with this harness's environment (same data dir, fakes and
+    /// CLI home), not waited for.
+    pub fn spawn_another(&self, extra_env: &[(&str, &str)]) -> BotProcess {
+        spawn_collecting(bot_command(
+            &self.discord,
+            &self.mock,
+            &self.sandbox,
+            extra_env,
+            &[],
+        ))
+    }
+
+    /// Processes other than the test that mention this sandbox's HOME (the bot, its CLI,
+    /// git…).
+    pub fn sandbox_processes(&self) -> Vec<u32> {
+        processes_mentioning(&self.sandbox.home.path().to_string_lossy())
+    }
+}

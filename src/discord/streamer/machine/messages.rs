@@ -85,8 +85,11 @@ impl Streamer<'_> {
     }
 
     /// Shows `content` as the current reply message: edits it, else edits the status line
-    /// into it when `adopt` allows (STR-3), else posts a new message.
+    /// into it when `adopt` allows (STR-3), else posts a new message. Leading newlines are
+    /// dropped.
     async fn write(&mut self, content: String, adopt: bool) -> Result<(), SinkError> {
+        // A message never starts with the blank line that separates an inline tool label.
+        let content = content.trim_start_matches('\n').to_owned();
         if let Some(live) = &mut self.current {
             if live.shown != content {
                 self.sink.edit(live.id, content.clone()).await?;
