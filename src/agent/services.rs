@@ -53,6 +53,7 @@ impl AgentServices {
                 source,
             });
         }
+        disable_auto_memory(data_dir.root())?;
         let (recorder, git_worker) = GitRecorder::spawn(data_dir.root().to_path_buf());
         let history = SessionHistory::new(&data_dir, config.timezone, Some(recorder.clone()));
         let sessions = SessionStore::new(&data_dir, history);
@@ -68,5 +69,55 @@ impl AgentServices {
             git_worker,
             initialised_git,
         })
+    }
+}
+
+/// Sets `autoMemoryEnabled: false` in the data dir's project settings unless the owner chose a
+/// value already (AGT-20): the bot keeps its own memory files, and the CLI's would compete.
+fn disable_auto_memory(root: &std::path::Path) -> Result<(), StateError> {
+    let path = root.join(".claude").join("settings.json");
+    let mut settings = match std::fs::read_to_string(&path) {
+        Ok(text) => match serde_json::from_str::<serde_json::Value>(&text) {
+            Ok(serde_json::Value::Object(map)) => map,
+            _ => {
+                tracing::warn!(path = %path.display(), "settings.json is not a JSON object; leaving it alone");
+                return Ok(());
+            }
+        },
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => serde_json::Map::new(),
+        Err(source) => return Err(StateError::Io { path, source }),
+    };
+    if settings.contains_key("autoMemoryEnabled") {
+        return Ok(());
+    }
+    settings.insert("autoMemoryEnabled".into(), serde_json::Value::Bool(false));
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|source| StateError::Io {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+    }
+    let text = serde_json::to_string_pretty(&settings).unwrap_or_default() + "\n";
+    crate::state::atomic::write_atomic(&path, text.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn auto_memory_is_turned_off_once_and_owner_choices_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        disable_auto_memory(dir.path()).unwrap();
+        let path = dir.path().join(".claude/settings.json");
+        let written: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!(written["autoMemoryEnabled"], false);
+        std::fs::write(&path, r#"{"autoMemoryEnabled": true, "hooks": {}}"#).unwrap();
+        disable_auto_memory(dir.path()).unwrap();
+        let kept: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!(kept["autoMemoryEnabled"], true);
+        assert!(kept.get("hooks").is_some());
     }
 }

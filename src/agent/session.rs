@@ -311,6 +311,7 @@ impl MainSession {
     ) -> Result<TurnReport, ClaudeError> {
         let client = state.client.as_mut().ok_or(ClaudeError::Closed)?;
         client.send(content)?;
+        tracing::debug!(target: "ollim_bot::latency", "prompt written to the CLI");
         run_turn(client, &self.turn, &self.compacting).await
     }
 

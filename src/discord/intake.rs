@@ -40,6 +40,7 @@ impl Bot {
 
     /// Handles one owner DM end to end.
     pub(crate) async fn handle_dm(self: &Arc<Self>, message: Message) {
+        tracing::debug!(target: "ollim_bot::latency", id = %message.id, "owner DM received");
         let seen = ReactionType::Unicode(SEEN.to_owned());
         if let Err(error) = message.react(&self.http, seen.clone()).await {
             tracing::debug!(%error, "could not add the 👀 reaction");
