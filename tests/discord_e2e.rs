@@ -339,3 +339,33 @@ async fn attachments_and_quoted_replies() {
     assert!(text.contains("> Got both.\n\nwhat did you mean?"), "{text}");
     h.terminate().await;
 }
+
+/// STR-11, SLC-5: after `/model haiku`, a reply that leaves the context at 75 % of haiku's
+/// window is followed by the context warning.
+#[tokio::test]
+async fn a_full_context_is_flagged_after_the_reply() {
+    let mut h = greeted().await;
+    let switch = h
+        .discord
+        .slash(
+            h.owner(),
+            "model",
+            serde_json::json!([{"name": "name", "type": 3, "value": "haiku"}]),
+        )
+        .await;
+    let callback = h.discord.wait_for_callback(switch).await;
+    assert!(
+        callback.to_string().contains("switched to haiku."),
+        "{callback}"
+    );
+    h.mock
+        .push(Reply::text("A long think.").with_input_tokens(150_000));
+    h.discord.dm_from(h.owner(), "think hard").await;
+    h.wait_for_bot_message("the reply", |m| m.content == "A long think.")
+        .await;
+    h.wait_for_bot_message("the context warning", |m| {
+        m.content == "-# *context: 75% (150k) — consider /compact*"
+    })
+    .await;
+    h.terminate().await;
+}

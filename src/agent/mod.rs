@@ -4,6 +4,7 @@
 pub mod bash_rules;
 pub mod compaction;
 pub mod context;
+pub mod context_usage;
 pub mod frontend;
 pub mod hooks;
 pub mod labels;

@@ -19,7 +19,10 @@ use super::{
     streamer::{StreamOptions, stream_turn},
 };
 use crate::{
-    agent::{AgentError, Prompt},
+    agent::{
+        AgentError, Prompt,
+        context_usage::{context_tokens, context_warning},
+    },
     claude::{ClaudeError, ImageAttachment},
 };
 
@@ -61,6 +64,17 @@ impl Bot {
             .await
         {
             tracing::debug!(%error, "could not remove the 👀 reaction");
+        }
+        if let Ok(report) = &outcome
+            && report.compaction.is_none()
+            && let Some(usage) = &report.result.usage
+        {
+            let model = self.session.settings().await.model;
+            if let Some(warning) = context_warning(context_tokens(usage), model.as_deref())
+                && let Err(error) = message.channel_id.say(&self.http, warning).await
+            {
+                tracing::debug!(%error, "could not post the context warning");
+            }
         }
         if let Err(error) = outcome {
             tracing::warn!(%error, "the turn failed");
