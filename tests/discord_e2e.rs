@@ -369,3 +369,39 @@ async fn a_full_context_is_flagged_after_the_reply() {
     .await;
     h.terminate().await;
 }
+
+/// SLC-12, SES-12, UPD-7, GRT-1: `/restart` logs `restarting`, shuts down in order and replaces
+/// the process with a fresh copy that reconnects, greets and resumes the same conversation.
+#[tokio::test]
+async fn slash_restart_comes_back_on_the_same_session() {
+    let mut h = greeted().await;
+    h.mock.push(Reply::text("Remembered: MANGO."));
+    h.discord.dm_from(h.owner(), "remember MANGO").await;
+    h.wait_for_bot_message("first reply", |m| m.content.contains("MANGO"))
+        .await;
+    let pid = h.child.id();
+    let restart = h
+        .discord
+        .slash(h.owner(), "restart", serde_json::json!([]))
+        .await;
+    let callback = h.discord.wait_for_callback(restart).await;
+    assert!(callback.to_string().contains("restarting..."), "{callback}");
+    h.wait_for_bot_message("the greeting after the restart", |m| {
+        m.content.starts_with("hey, i'm back (")
+    })
+    .await;
+    assert_eq!(h.child.id(), pid, "the process was replaced in place");
+    assert_eq!(h.discord.identify_count(), 2);
+    let history =
+        std::fs::read_to_string(h.sandbox.data_dir.join("state/session_history.jsonl")).unwrap();
+    assert!(history.contains("\"restarting\""), "{history}");
+    h.mock.push(Reply::text("Still know: MANGO."));
+    h.discord
+        .dm_from(h.owner(), "what did I ask you to remember?")
+        .await;
+    h.wait_for_bot_message("reply after restart", |m| m.content == "Still know: MANGO.")
+        .await;
+    let last = h.mock.main_requests().pop().unwrap();
+    assert!(last.all_text().contains("remember MANGO"));
+    h.terminate().await;
+}

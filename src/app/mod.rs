@@ -127,6 +127,10 @@ pub async fn run(config: Config, discord: DiscordSettings) -> anyhow::Result<i32
     bot.stop_intake();
     let _ = tokio::time::timeout(CLI_DEADLINE, bot.session.shutdown()).await;
     opened.git_worker.shutdown().await;
+    if bot.is_restarting() && outcome.is_ok() {
+        drop(_instance);
+        return Err(restart_in_place());
+    }
     match outcome {
         Ok(()) => Ok(0),
         Err(error) => {
@@ -136,21 +140,44 @@ pub async fn run(config: Config, discord: DiscordSettings) -> anyhow::Result<i32
     }
 }
 
-/// Waits for SIGTERM or SIGINT, then shuts down in order.
-async fn shut_down_on_signal(bot: Arc<Bot>, shards: Arc<ShardManager>) {
-    let name = match wait_for_signal().await {
-        Ok(name) => name,
-        Err(error) => {
-            tracing::error!(%error, "cannot listen for shutdown signals");
-            return;
-        }
+/// Replaces this process with a fresh copy of itself, same arguments (UPD-7). Only returns
+/// on failure.
+fn restart_in_place() -> anyhow::Error {
+    use std::os::unix::process::CommandExt;
+    tracing::info!("restarting");
+    let program = match std::env::current_exe() {
+        Ok(path) => path,
+        Err(error) => return anyhow::anyhow!("cannot find this program to restart it: {error}"),
     };
-    tracing::info!("received {name}; shutting down");
-    if let Some(channel) = bot.dm_channel() {
-        let notice = greeting::shutdown_notice(&format!("received {name}"));
-        if let Err(error) = channel.say(&bot.http, notice).await {
-            tracing::debug!(%error, "could not send the shutdown notice");
+    let error = std::process::Command::new(program)
+        .args(std::env::args_os().skip(1))
+        .exec();
+    anyhow::anyhow!("restart failed: {error}")
+}
+
+/// Waits for SIGTERM, SIGINT or a requested restart, then shuts down in order.
+async fn shut_down_on_signal(bot: Arc<Bot>, shards: Arc<ShardManager>) {
+    let name = tokio::select! {
+        signal = wait_for_signal() => match signal {
+            Ok(name) => Some(name),
+            Err(error) => {
+                tracing::error!(%error, "cannot listen for shutdown signals");
+                return;
+            }
+        },
+        () = bot.restart_requested() => None,
+    };
+    match name {
+        Some(name) => {
+            tracing::info!("received {name}; shutting down");
+            if let Some(channel) = bot.dm_channel() {
+                let notice = greeting::shutdown_notice(&format!("received {name}"));
+                if let Err(error) = channel.say(&bot.http, notice).await {
+                    tracing::debug!(%error, "could not send the shutdown notice");
+                }
+            }
         }
+        None => tracing::info!("restart requested; shutting down first"),
     }
     bot.stop_intake();
     if tokio::time::timeout(TURN_DEADLINE, bot.work.wait())

@@ -19,7 +19,7 @@ use serenity::{
     http::Http,
     model::id::{ChannelId, MessageId},
 };
-use tokio_util::task::TaskTracker;
+use tokio_util::{sync::CancellationToken, task::TaskTracker};
 
 use super::{approval::Approvals, owner::OwnerGate};
 use crate::{
@@ -52,6 +52,8 @@ pub struct Bot {
     pub(crate) work: TaskTracker,
     accepting: AtomicBool,
     ready_once: AtomicBool,
+    /// Cancelled when the owner asks for a restart (`/restart`).
+    restart: CancellationToken,
     seen: Mutex<SeenMessages>,
     /// DMs that arrived before the owner was known: none is answered then; once the owner is
     /// resolved, the owner's are answered and the rest dropped.
@@ -79,6 +81,7 @@ impl Bot {
             work: TaskTracker::new(),
             accepting: AtomicBool::new(true),
             ready_once: AtomicBool::new(false),
+            restart: CancellationToken::new(),
             seen: Mutex::default(),
             early: Mutex::default(),
         }
@@ -93,6 +96,21 @@ impl Bot {
     pub fn stop_intake(&self) {
         self.accepting.store(false, Ordering::Relaxed);
         self.work.close();
+    }
+
+    /// Asks the daemon to shut down in order and start again (SLC-12).
+    pub fn request_restart(&self) {
+        self.restart.cancel();
+    }
+
+    /// Resolves when a restart was requested.
+    pub async fn restart_requested(&self) {
+        self.restart.cancelled().await;
+    }
+
+    /// Whether a restart was requested.
+    pub fn is_restarting(&self) -> bool {
+        self.restart.is_cancelled()
     }
 
     /// The owner's DM channel, once open.

@@ -17,6 +17,7 @@ use super::bot::Bot;
 use crate::{
     claude::{PermissionMode, Thinking},
     config::runtime::{ConfigKey, RuntimeConfig, THINKING_PRESETS, thinking_choice_name},
+    state::history::SessionEventKind,
 };
 
 fn command(name: &str, description: &str) -> CreateCommand {
@@ -63,6 +64,7 @@ pub fn definitions() -> Vec<CreateCommand> {
         command("config", "Show or change settings")
             .add_option(key)
             .add_option(string_option("value", "new value")),
+        command("restart", "Restart the bot (the conversation carries on)"),
         command("version", "Show the bot's version"),
     ]
 }
@@ -113,6 +115,25 @@ impl Bot {
                     .await
             }
             "version" => format!("ollim-bot v{}", env!("CARGO_PKG_VERSION")),
+            "restart" => {
+                if let Some(id) = self.services.sessions.load()
+                    && let Err(error) =
+                        self.services
+                            .sessions
+                            .log(&id, SessionEventKind::Restarting, None)
+                {
+                    tracing::warn!(%error, "could not log the restart");
+                }
+                self.request_restart();
+                return command
+                    .create_response(
+                        &self.http,
+                        CreateInteractionResponse::Message(
+                            CreateInteractionResponseMessage::new().content("restarting..."),
+                        ),
+                    )
+                    .await;
+            }
             other => format!("unknown command /{other}"),
         };
         reply_ephemeral(&self.http, command, text).await
