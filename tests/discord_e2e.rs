@@ -405,3 +405,63 @@ async fn slash_restart_comes_back_on_the_same_session() {
     assert!(last.all_text().contains("remember MANGO"));
     h.terminate().await;
 }
+
+/// The pid of the Claude CLI serving this harness (found by its sandbox HOME).
+fn cli_pid(h: &BotHarness) -> Option<u32> {
+    let marker = h.sandbox.home.path().to_string_lossy().into_owned();
+    std::fs::read_dir("/proc")
+        .ok()?
+        .flatten()
+        .find_map(|entry| {
+            let pid: u32 = entry.file_name().to_str()?.parse().ok()?;
+            let cmdline = std::fs::read(entry.path().join("cmdline")).ok()?;
+            let environ = std::fs::read(entry.path().join("environ")).ok()?;
+            let is_cli = String::from_utf8_lossy(&cmdline).contains("stream-json");
+            let ours = environ
+                .windows(marker.len())
+                .any(|w| w == marker.as_bytes());
+            (is_cli && ours).then_some(pid)
+        })
+}
+
+/// MSG-7, SES-18: the CLI dying mid-reply gives `lost connection — try again.`, and the next
+/// DM resumes the same conversation in a new CLI process.
+#[tokio::test]
+async fn a_lost_cli_connection_is_reported_and_recovered() {
+    let mut h = greeted().await;
+    h.mock.push(Reply::text("Noted: PEAR."));
+    h.discord.dm_from(h.owner(), "remember PEAR").await;
+    h.wait_for_bot_message("first reply", |m| m.content == "Noted: PEAR.")
+        .await;
+    let chunks: Vec<String> = (0..50).map(|i| format!("w{i} ")).collect();
+    h.mock
+        .push(Reply::text_chunks(chunks, Duration::from_millis(100)));
+    h.discord.dm_from(h.owner(), "tell me a story").await;
+    h.wait_for_bot_message("the story streaming", |m| m.content.contains("w2"))
+        .await;
+    let pid = cli_pid(&h).expect("the CLI is running");
+    std::process::Command::new("kill")
+        .args(["-9", &pid.to_string()])
+        .status()
+        .unwrap();
+    h.wait_for_bot_message("the lost-connection note", |m| {
+        m.content == "lost connection — try again."
+    })
+    .await;
+    h.mock.push(Reply::text("Yes: PEAR."));
+    h.discord
+        .dm_from(h.owner(), "what did I ask you to remember?")
+        .await;
+    h.wait_for_bot_message("the answer after recovery", |m| m.content == "Yes: PEAR.")
+        .await;
+    assert!(
+        h.mock
+            .main_requests()
+            .pop()
+            .unwrap()
+            .all_text()
+            .contains("remember PEAR")
+    );
+    assert_ne!(cli_pid(&h), Some(pid));
+    h.terminate().await;
+}
