@@ -54,6 +54,7 @@ impl AgentServices {
             });
         }
         disable_auto_memory(data_dir.root())?;
+        link_skills(data_dir.root())?;
         let (recorder, git_worker) = GitRecorder::spawn(data_dir.root().to_path_buf());
         let history = SessionHistory::new(&data_dir, config.timezone, Some(recorder.clone()));
         let sessions = SessionStore::new(&data_dir, history);
@@ -101,6 +102,24 @@ fn disable_auto_memory(root: &std::path::Path) -> Result<(), StateError> {
     crate::state::atomic::write_atomic(&path, text.as_bytes())
 }
 
+/// Makes the owner's skills (`skills/`) visible to the CLI as project skills (SKL-1): a
+/// `.claude/skills` link to `../skills`; an existing entry there is left alone.
+fn link_skills(root: &std::path::Path) -> Result<(), StateError> {
+    let io = |path: &std::path::Path| {
+        let path = path.to_path_buf();
+        move |source| StateError::Io { path, source }
+    };
+    let skills = root.join("skills");
+    std::fs::create_dir_all(&skills).map_err(io(&skills))?;
+    let link = root.join(".claude").join("skills");
+    if link.symlink_metadata().is_ok() {
+        return Ok(());
+    }
+    let claude_dir = root.join(".claude");
+    std::fs::create_dir_all(&claude_dir).map_err(io(&claude_dir))?;
+    std::os::unix::fs::symlink("../skills", &link).map_err(io(&link))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -119,5 +138,18 @@ mod tests {
             serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
         assert_eq!(kept["autoMemoryEnabled"], true);
         assert!(kept.get("hooks").is_some());
+    }
+
+    #[test]
+    fn skills_are_linked_once() {
+        let dir = tempfile::tempdir().unwrap();
+        link_skills(dir.path()).unwrap();
+        link_skills(dir.path()).unwrap();
+        let link = dir.path().join(".claude/skills");
+        assert_eq!(
+            std::fs::read_link(&link).unwrap(),
+            std::path::PathBuf::from("../skills")
+        );
+        assert!(dir.path().join("skills").is_dir());
     }
 }
