@@ -66,6 +66,11 @@ pub fn missing_required(lookup: impl Fn(&str) -> Option<String>) -> Option<Strin
 pub async fn run(config: Config, discord: DiscordSettings) -> anyhow::Result<i32> {
     let state_dir = config.data_dir.join("state");
     std::fs::create_dir_all(&state_dir)?;
+    let pid_file = state_dir.join("bot.pid");
+    if let pid::PidCheck::Running(pid) = pid::check_pid_file(&pid_file) {
+        eprintln!("ollim-bot is already running (pid {pid})");
+        return Ok(1);
+    }
     let _instance = match pid::InstanceLock::acquire(&state_dir) {
         Ok(lock) => lock,
         Err(running) => {
@@ -73,6 +78,9 @@ pub async fn run(config: Config, discord: DiscordSettings) -> anyhow::Result<i32
             return Ok(1);
         }
     };
+    if let Err(error) = pid::write_pid_file(&pid_file) {
+        tracing::warn!(%error, "could not write state/bot.pid");
+    }
     let runtime = RuntimeConfig::load(&state_dir.join("config.json"));
     let opened = AgentServices::open(config)?;
     if opened.initialised_git {
@@ -127,6 +135,7 @@ pub async fn run(config: Config, discord: DiscordSettings) -> anyhow::Result<i32
     bot.stop_intake();
     let _ = tokio::time::timeout(CLI_DEADLINE, bot.session.shutdown()).await;
     opened.git_worker.shutdown().await;
+    pid::remove_pid_file(&pid_file);
     if bot.is_restarting() && outcome.is_ok() {
         drop(_instance);
         return Err(restart_in_place());

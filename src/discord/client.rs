@@ -2,6 +2,7 @@
 //! intents, the presence, and start-up failures turned into clear messages (BOOT-5, MSG-9).
 
 use std::{
+    future::Future,
     sync::{Arc, OnceLock},
     time::Duration,
 };
@@ -75,7 +76,12 @@ pub async fn build_client(
             .proxy(url.trim_end_matches('/'))
             .ratelimiter_disabled(true);
     }
-    let client = serenity::all::ClientBuilder::new_with_http(http.build(), intents())
+    let http = http.build();
+    // serenity asks for the gateway URL itself but, when that fails, silently falls back to
+    // Discord's public gateway (ignoring a proxy). Ask first, retrying 503s, so a failure is
+    // reported instead.
+    with_retries(|| http.get_gateway(), |wait| tokio::time::sleep(wait)).await?;
+    let client = serenity::all::ClientBuilder::new_with_http(http, intents())
         .event_handler(Handler::new(bot_slot))
         .activity(ActivityData::watching("your DMs"))
         .status(OnlineStatus::Online)
@@ -83,29 +89,60 @@ pub async fn build_client(
     Ok(client)
 }
 
-/// Runs the client until shutdown, retrying 503s at start-up with growing waits.
-pub async fn run_client(client: &mut Client) -> Result<(), ConnectError> {
-    let mut attempt = 0;
-    loop {
-        match client.start().await {
-            Ok(()) => return Ok(()),
-            Err(error) => match classify(&error) {
-                Failure::Unavailable if attempt < RETRY_WAITS.len() => {
-                    let wait = RETRY_WAITS[attempt];
-                    attempt += 1;
-                    tracing::warn!(
-                        "Discord API error (503 Service Unavailable) — retrying in {wait}s (attempt {attempt}/{})",
-                        RETRY_WAITS.len()
-                    );
-                    tokio::time::sleep(Duration::from_secs(wait)).await;
-                }
-                Failure::Unavailable => return Err(ConnectError::Unavailable(RETRY_WAITS.len())),
-                Failure::InvalidToken => return Err(ConnectError::InvalidToken),
-                Failure::IntentDisabled => return Err(ConnectError::MessageContentIntentDisabled),
-                Failure::Other => return Err(ConnectError::Other(error)),
-            },
+/// An error a start-up request can fail with, as the retry ladder sees it.
+pub trait StartupFailure {
+    /// Discord answered 503 (worth retrying).
+    fn is_unavailable(&self) -> bool;
+    /// The error as reported to the person running the bot.
+    fn into_connect_error(self) -> ConnectError;
+}
+
+impl StartupFailure for serenity::Error {
+    fn is_unavailable(&self) -> bool {
+        matches!(classify(self), Failure::Unavailable)
+    }
+
+    fn into_connect_error(self) -> ConnectError {
+        into_connect_error(self)
+    }
+}
+
+/// Runs `attempt`, retrying a 503 after each of [`RETRY_WAITS`] (BOOT-5).
+pub async fn with_retries<T, E, A, AF, S, SF>(
+    mut attempt: A,
+    mut sleep: S,
+) -> Result<T, ConnectError>
+where
+    E: StartupFailure,
+    A: FnMut() -> AF,
+    AF: Future<Output = Result<T, E>>,
+    S: FnMut(Duration) -> SF,
+    SF: Future<Output = ()>,
+{
+    for (index, wait) in RETRY_WAITS.iter().enumerate() {
+        match attempt().await {
+            Ok(value) => return Ok(value),
+            Err(error) if error.is_unavailable() => {
+                tracing::warn!(
+                    "Discord API error (503 Service Unavailable) — retrying in {wait}s (attempt {}/{})",
+                    index + 1,
+                    RETRY_WAITS.len()
+                );
+                sleep(Duration::from_secs(*wait)).await;
+            }
+            Err(error) => return Err(error.into_connect_error()),
         }
     }
+    match attempt().await {
+        Ok(value) => Ok(value),
+        Err(error) if error.is_unavailable() => Err(ConnectError::Unavailable(RETRY_WAITS.len())),
+        Err(error) => Err(error.into_connect_error()),
+    }
+}
+
+/// Runs the client until shutdown.
+pub async fn run_client(client: &mut Client) -> Result<(), ConnectError> {
+    client.start().await.map_err(into_connect_error)
 }
 
 enum Failure {
@@ -113,6 +150,15 @@ enum Failure {
     InvalidToken,
     IntentDisabled,
     Other,
+}
+
+fn into_connect_error(error: serenity::Error) -> ConnectError {
+    match classify(&error) {
+        Failure::Unavailable => ConnectError::Unavailable(0),
+        Failure::InvalidToken => ConnectError::InvalidToken,
+        Failure::IntentDisabled => ConnectError::MessageContentIntentDisabled,
+        Failure::Other => ConnectError::Other(error),
+    }
 }
 
 fn classify(error: &serenity::Error) -> Failure {
@@ -127,5 +173,79 @@ fn classify(error: &serenity::Error) -> Failure {
             }
         }
         _ => Failure::Other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use super::*;
+
+    #[derive(Debug)]
+    enum TestError {
+        Unavailable,
+        Unauthorized,
+    }
+
+    impl StartupFailure for TestError {
+        fn is_unavailable(&self) -> bool {
+            matches!(self, Self::Unavailable)
+        }
+
+        fn into_connect_error(self) -> ConnectError {
+            ConnectError::InvalidToken
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn retries_503_with_growing_waits_then_succeeds() {
+        let calls = Mutex::new(0);
+        let waits = Mutex::new(Vec::new());
+        let result = with_retries(
+            || {
+                let n = {
+                    let mut calls = calls.lock().unwrap();
+                    *calls += 1;
+                    *calls
+                };
+                async move {
+                    if n <= 2 {
+                        Err(TestError::Unavailable)
+                    } else {
+                        Ok(n)
+                    }
+                }
+            },
+            |wait| {
+                waits.lock().unwrap().push(wait.as_secs());
+                tokio::time::sleep(wait)
+            },
+        )
+        .await;
+        assert_eq!(result.unwrap(), 3);
+        assert_eq!(*waits.lock().unwrap(), [5, 10]);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn gives_up_after_five_retries_and_stops_at_other_errors() {
+        let started = tokio::time::Instant::now();
+        let gave_up = with_retries(
+            || async { Err::<(), _>(TestError::Unavailable) },
+            tokio::time::sleep,
+        )
+        .await;
+        assert_eq!(
+            started.elapsed(),
+            Duration::from_secs(5 + 10 + 20 + 40 + 80)
+        );
+        let message = gave_up.unwrap_err().to_string();
+        assert!(message.contains("giving up after 5 retries"), "{message}");
+        let unauthorized = with_retries(
+            || async { Err::<(), _>(TestError::Unauthorized) },
+            tokio::time::sleep,
+        )
+        .await;
+        assert!(matches!(unauthorized, Err(ConnectError::InvalidToken)));
     }
 }

@@ -16,7 +16,7 @@ impl Bot {
             Err(error) => tracing::warn!(%error, "could not register slash commands"),
         }
         let Some(owner) = self.resolve_owner().await else {
-            tracing::warn!("no owner found; DMs disabled");
+            tracing::warn!("no owner found; scheduler and DM disabled");
             return;
         };
         self.owner.resolve(owner);
@@ -51,10 +51,12 @@ impl Bot {
     /// The application's owner: its user, or the owner of its team.
     async fn resolve_owner(&self) -> Option<UserId> {
         match self.http.get_current_application_info().await {
+            // A team-owned app's `owner` is the team's pseudo-user; the person is the team's
+            // owner.
             Ok(info) => info
-                .owner
-                .map(|user| user.id)
-                .or_else(|| info.team.map(|team| team.owner_user_id)),
+                .team
+                .map(|team| team.owner_user_id)
+                .or_else(|| info.owner.map(|user| user.id)),
             Err(error) => {
                 tracing::error!(%error, "could not read the application info");
                 None
