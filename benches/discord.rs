@@ -20,12 +20,13 @@
 #[path = "../tests/support/mod.rs"]
 mod support;
 
-use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
 use support::bot::BotHarness;
+use support::cli::pinned_cli;
 use support::fake_discord::RecordedRequest;
 use support::mock_api::Reply;
+use support::procs::{children, comm, memory_kib, mib, status_fields};
 
 const WARM_UP_TURNS: usize = 2;
 const MEASURED_TURNS: usize = 20;
@@ -63,14 +64,6 @@ fn main() {
     }
     let runtime = tokio::runtime::Runtime::new().expect("a tokio runtime");
     runtime.block_on(bench(latency, rss));
-}
-
-fn pinned_cli() -> Option<PathBuf> {
-    let path = match std::env::var_os("OLLIM_TEST_CLAUDE_CLI") {
-        Some(path) if !path.is_empty() => PathBuf::from(path),
-        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join(".ci/claude-cli/node_modules/.bin/claude"),
-    };
-    path.exists().then_some(path)
 }
 
 /// A pair of readings of the monotonic and the wall clock taken at (nearly) the same moment:
@@ -508,52 +501,6 @@ fn print_latency(turns: &[Turn], map: &ClockMap, map_end: &ClockMap) {
         writes[writes.len() / 2],
         writes[writes.len() - 1]
     );
-}
-
-/// The numeric fields `names` of `/proc/<pid>/status` (KiB for the `Vm*`/`Rss*` ones).
-fn status_fields<const N: usize>(pid: u32, names: [&str; N]) -> Option<[u64; N]> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let field = |name: &str| {
-        let line = status
-            .lines()
-            .find(|line| line.strip_prefix(name).is_some_and(|l| l.starts_with(':')))?;
-        line.split_whitespace().nth(1)?.parse::<u64>().ok()
-    };
-    let mut out = [0; N];
-    for (slot, name) in out.iter_mut().zip(names) {
-        *slot = field(name)?;
-    }
-    Some(out)
-}
-
-/// `VmRSS` and `VmHWM` of `pid`, in KiB.
-fn memory_kib(pid: u32) -> Option<(u64, u64)> {
-    let [rss, hwm] = status_fields(pid, ["VmRSS", "VmHWM"])?;
-    Some((rss, hwm))
-}
-
-/// The direct children of `pid`.
-fn children(pid: u32) -> Vec<u32> {
-    let tasks = std::fs::read_dir(format!("/proc/{pid}/task"))
-        .into_iter()
-        .flatten()
-        .flatten();
-    let lists = tasks.filter_map(|task| std::fs::read_to_string(task.path().join("children")).ok());
-    let lists: Vec<String> = lists.collect();
-    lists
-        .iter()
-        .flat_map(|l| l.split_whitespace())
-        .filter_map(|p| p.parse().ok())
-        .collect()
-}
-
-fn comm(pid: u32) -> String {
-    let name = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
-    name.trim().to_owned()
-}
-
-fn mib(kib: u64) -> f64 {
-    kib as f64 / 1024.0
 }
 
 fn print_memory(h: &BotHarness) {

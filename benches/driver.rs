@@ -25,8 +25,9 @@ use ollim_bot::claude::{
     UserContent,
 };
 use serde_json::Value;
-use support::cli::CliSandbox;
+use support::cli::{CliSandbox, pinned_cli};
 use support::mock_api::{MockApi, Reply};
+use support::procs::{children, memory_kib, mib};
 use support::replay::{load, transcript_dir};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
@@ -63,14 +64,6 @@ fn main() {
             idle_rss(&cli).await;
         }
     });
-}
-
-fn pinned_cli() -> Option<PathBuf> {
-    let path = match std::env::var_os("OLLIM_TEST_CLAUDE_CLI") {
-        Some(path) if !path.is_empty() => PathBuf::from(path),
-        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join(".ci/claude-cli/node_modules/.bin/claude"),
-    };
-    path.exists().then_some(path)
 }
 
 fn mb_per_s(bytes: usize, time: Duration) -> f64 {
@@ -314,35 +307,6 @@ fn bot_binary() -> PathBuf {
         .and_then(Path::parent)
         .expect("target/<profile>/deps");
     profile_dir.join("ollim-bot")
-}
-
-/// `VmRSS` and `VmHWM` of `pid`, in KiB.
-fn memory_kib(pid: u32) -> Option<(u64, u64)> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let field = |name: &str| {
-        let line = status.lines().find(|line| line.starts_with(name))?;
-        line.split_whitespace().nth(1)?.parse::<u64>().ok()
-    };
-    Some((field("VmRSS:")?, field("VmHWM:")?))
-}
-
-/// The direct children of `pid`.
-fn children(pid: u32) -> Vec<u32> {
-    let tasks = std::fs::read_dir(format!("/proc/{pid}/task"))
-        .into_iter()
-        .flatten()
-        .flatten();
-    let lists = tasks.filter_map(|task| std::fs::read_to_string(task.path().join("children")).ok());
-    let lists: Vec<String> = lists.collect();
-    lists
-        .iter()
-        .flat_map(|l| l.split_whitespace())
-        .filter_map(|p| p.parse().ok())
-        .collect()
-}
-
-fn mib(kib: u64) -> f64 {
-    kib as f64 / 1024.0
 }
 
 async fn idle_rss(cli: &Path) {

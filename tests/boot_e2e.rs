@@ -11,7 +11,7 @@ use std::{
 
 use serde_json::{Value, json};
 use support::{
-    bot::{BotHarness, bot_command, describe_process, processes_mentioning, spawn_collecting},
+    bot::{BotHarness, bot_command, spawn_collecting},
     cli::CliSandbox,
     fake_discord::{FakeConfig, FakeDiscord},
     mock_api::{MockApi, Reply},
@@ -44,23 +44,6 @@ async fn converse(h: &BotHarness, prompt: &str, answer: &str) -> u64 {
         .await;
     assert!(removed.is_some(), "👀 never removed\n{}", h.log());
     sent
-}
-
-/// Waits (bounded) until no process other than the test mentions the sandbox's HOME.
-async fn assert_no_process_left(home: &Path, grace: Duration) {
-    let needle = home.to_string_lossy().into_owned();
-    let deadline = Instant::now() + grace;
-    loop {
-        let left = processes_mentioning(&needle);
-        if left.is_empty() {
-            return;
-        }
-        if Instant::now() >= deadline {
-            let described: Vec<String> = left.into_iter().map(describe_process).collect();
-            panic!("processes left behind after {grace:?}: {described:#?}");
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
 }
 
 /// Polls `f` every 20 ms until it yields `Some`, or panics with `what` after `timeout`.
@@ -179,7 +162,7 @@ async fn a_wrong_token_exits_with_a_clear_message() {
         "no retry after a fatal close: {stats:?}"
     );
     assert!(stats.sessions.is_empty(), "{stats:?}");
-    assert_no_process_left(sandbox.home.path(), Duration::from_secs(2)).await;
+    sandbox.assert_no_process_left(Duration::from_secs(2)).await;
 }
 
 /// BOOT-5: the message-content intent is disallowed (close 4014) → where to enable it, exit 1.
@@ -199,7 +182,7 @@ async fn disallowed_intent_exits_with_a_clear_message() {
     assert!(!log.contains("Invalid Discord token"), "{log}");
     assert!(took < Duration::from_secs(5), "took {took:?}\n{log}");
     assert_eq!(discord.gateway_stats().closes_sent, vec![4014]);
-    assert_no_process_left(sandbox.home.path(), Duration::from_secs(2)).await;
+    sandbox.assert_no_process_left(Duration::from_secs(2)).await;
 }
 
 /// PID-1: a second instance on the same data dir refuses to start, naming the first one's
@@ -396,7 +379,9 @@ async fn idle_shutdown(signal: &str) {
         .filter(|m| m.content == notice)
         .count();
     assert_eq!(notices, 1, "{notice:?} in the DM: {:#?}", h.bot_messages());
-    assert_no_process_left(h.sandbox.home.path(), Duration::from_secs(2)).await;
+    h.sandbox
+        .assert_no_process_left(Duration::from_secs(2))
+        .await;
     let stats = h.discord.gateway_stats();
     assert!(
         stats.client_closes.contains(&Some(1000)),
@@ -483,7 +468,9 @@ async fn sigterm_mid_turn_lets_the_reply_finish() {
         .iter()
         .any(|r| r.path.contains(&format!("/messages/{late}/")));
     assert!(!touched_late, "the DM after SIGTERM was handled (👀)");
-    assert_no_process_left(h.sandbox.home.path(), Duration::from_secs(2)).await;
+    h.sandbox
+        .assert_no_process_left(Duration::from_secs(2))
+        .await;
 }
 
 /// MSG-1 (fail closed): until the owner is known nobody is answered; once it is, the owner's
@@ -724,7 +711,9 @@ async fn without_an_owner_nobody_is_answered() {
     );
     let status = h.terminate().await;
     assert!(status.success(), "{status:?}\n{}", h.log());
-    assert_no_process_left(h.sandbox.home.path(), Duration::from_secs(2)).await;
+    h.sandbox
+        .assert_no_process_left(Duration::from_secs(2))
+        .await;
 }
 
 /// SIGTERM before the owner is known (application info still pending): exit 0 promptly,
@@ -752,7 +741,9 @@ async fn sigterm_before_the_owner_is_known_exits_cleanly() {
         "a DM during shutdown: {:#?}",
         h.bot_messages()
     );
-    assert_no_process_left(h.sandbox.home.path(), Duration::from_secs(2)).await;
+    h.sandbox
+        .assert_no_process_left(Duration::from_secs(2))
+        .await;
 }
 
 /// SIGTERM right after the greeting, while the main session's CLI may still be starting
@@ -764,7 +755,9 @@ async fn sigterm_during_the_warm_up_leaves_no_cli() {
     h.signal("TERM");
     let status = h.wait_exit(Duration::from_secs(15)).await;
     assert_eq!(status.code(), Some(0), "{status:?}\n{}", h.log());
-    assert_no_process_left(h.sandbox.home.path(), Duration::from_secs(2)).await;
+    h.sandbox
+        .assert_no_process_left(Duration::from_secs(2))
+        .await;
 }
 
 /// BOOT-8 while the gateway is down (a RESUME left unanswered): the notice still goes out
@@ -792,7 +785,9 @@ async fn sigterm_while_the_gateway_is_down_still_exits() {
         "{:#?}",
         h.bot_messages()
     );
-    assert_no_process_left(h.sandbox.home.path(), Duration::from_secs(2)).await;
+    h.sandbox
+        .assert_no_process_left(Duration::from_secs(2))
+        .await;
 }
 
 /// GRT-2 after `/clear`: with the session cleared, the next start greets as on the first

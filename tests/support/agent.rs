@@ -96,6 +96,15 @@ impl AgentHarness {
 
     fn build(mock: MockApi, sandbox: CliSandbox, mode: PermissionMode) -> Self {
         let config = test_config(&sandbox, &mock);
+        Self::build_with(mock, sandbox, config, mode)
+    }
+
+    fn build_with(
+        mock: MockApi,
+        sandbox: CliSandbox,
+        config: Config,
+        mode: PermissionMode,
+    ) -> Self {
         let opened = AgentServices::open(config).expect("open services");
         let front_end = Arc::new(RecordingFrontEnd::default());
         let session = MainSession::new(opened.services.clone(), front_end.clone(), settings(mode));
@@ -196,17 +205,7 @@ impl AgentHarness {
                 .iter()
                 .map(|(k, v)| ((*k).to_owned(), (*v).to_owned())),
         );
-        let opened = AgentServices::open(config).expect("open services");
-        let front_end = Arc::new(RecordingFrontEnd::default());
-        let session = MainSession::new(opened.services.clone(), front_end.clone(), settings(mode));
-        Self {
-            mock,
-            sandbox,
-            services: opened.services,
-            front_end,
-            session,
-            git_worker: Some(opened.git_worker),
-        }
+        Self::build_with(mock, sandbox, config, mode)
     }
 
     /// Queues answers for the next approval requests, in order.

@@ -46,38 +46,8 @@ impl BotHarness {
         sandbox: CliSandbox,
         extra_env: &[(&str, &str)],
     ) -> Self {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_ollim-bot"));
-        command
-            .env_clear()
-            .env("PATH", std::env::var("PATH").unwrap_or_default())
-            .env("DISCORD_TOKEN", &discord.config().valid_token)
-            .env("OLLIM_DISCORD_API_URL", discord.base_url())
-            .env("OLLIM_USER_NAME", "Julia")
-            .env("OLLIM_BOT_NAME", "Ollim")
-            .env("OLLIM_TIMEZONE", "UTC")
-            .env("OLLIM_DATA_DIR", &sandbox.data_dir)
-            .env("OLLIM_CLAUDE_CLI", claude_cli_path())
-            .env("OLLIM_DOCS_MCP_URL", "")
-            .env("RUST_LOG", "ollim_bot=debug")
-            .envs(sandbox.env(&mock))
-            .envs(extra_env.iter().map(|(k, v)| (*k, *v)))
-            .current_dir(sandbox.home.path())
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .kill_on_drop(true);
-        let mut child = command.spawn().expect("start ollim-bot");
-        let stderr = Arc::new(Mutex::new(String::new()));
-        let sink = Arc::clone(&stderr);
-        let pipe = child.stderr.take().expect("stderr pipe");
-        tokio::spawn(async move {
-            let mut lines = BufReader::new(pipe).lines();
-            while let Ok(Some(line)) = lines.next_line().await {
-                let mut text = sink.lock().unwrap();
-                text.push_str(&line);
-                text.push('\n');
-            }
-        });
+        let BotProcess { child, stderr } =
+            spawn_collecting(bot_command(&discord, &mock, &sandbox, extra_env, &[]));
         let harness = Self {
             discord,
             mock,
@@ -205,6 +175,27 @@ async fn wait_exit(
     status
 }
 
+/// `ollim-bot` with a clean environment: PATH, the bot's variables (Julia, Ollim, UTC, the
+/// sandbox's data dir, the pinned CLI, no docs MCP) and the sandbox's CLI environment (the
+/// binary hands its own environment to the CLI child); run in the sandbox's HOME so no
+/// `.env` of the developer's leaks in; killed on drop. Standard streams are left to the caller.
+pub fn ollim_command(sandbox: &CliSandbox, mock: &MockApi) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_ollim-bot"));
+    command
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("OLLIM_USER_NAME", "Julia")
+        .env("OLLIM_BOT_NAME", "Ollim")
+        .env("OLLIM_TIMEZONE", "UTC")
+        .env("OLLIM_DATA_DIR", &sandbox.data_dir)
+        .env("OLLIM_CLAUDE_CLI", claude_cli_path())
+        .env("OLLIM_DOCS_MCP_URL", "")
+        .envs(sandbox.env(mock))
+        .current_dir(sandbox.home.path())
+        .kill_on_drop(true);
+    command
+}
+
 /// The `ollim-bot` command as [`BotHarness`] runs it, minus the variables in `unset`.
 pub fn bot_command(
     discord: &FakeDiscord,
@@ -213,26 +204,15 @@ pub fn bot_command(
     extra_env: &[(&str, &str)],
     unset: &[&str],
 ) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_ollim-bot"));
+    let mut command = ollim_command(sandbox, mock);
     command
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
         .env("DISCORD_TOKEN", &discord.config().valid_token)
         .env("OLLIM_DISCORD_API_URL", discord.base_url())
-        .env("OLLIM_USER_NAME", "Julia")
-        .env("OLLIM_BOT_NAME", "Ollim")
-        .env("OLLIM_TIMEZONE", "UTC")
-        .env("OLLIM_DATA_DIR", &sandbox.data_dir)
-        .env("OLLIM_CLAUDE_CLI", claude_cli_path())
-        .env("OLLIM_DOCS_MCP_URL", "")
         .env("RUST_LOG", "ollim_bot=debug")
-        .envs(sandbox.env(mock))
         .envs(extra_env.iter().map(|(k, v)| (*k, *v)))
-        .current_dir(sandbox.home.path())
         .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true);
+        .stderr(Stdio::piped());
     for name in unset {
         command.env_remove(name);
     }
@@ -254,43 +234,6 @@ pub fn spawn_collecting(mut command: Command) -> BotProcess {
         }
     });
     BotProcess { child, stderr }
-}
-
-/// Processes (other than this test process) whose environment or command line mentions
-/// `needle` (Linux `/proc`).
-pub fn processes_mentioning(needle: &str) -> Vec<u32> {
-    let needle = needle.as_bytes();
-    let mut found = Vec::new();
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return found;
-    };
-    for entry in entries.flatten() {
-        let Some(pid) = entry
-            .file_name()
-            .to_str()
-            .and_then(|n| n.parse::<u32>().ok())
-        else {
-            continue;
-        };
-        if pid == std::process::id() {
-            continue;
-        }
-        let mentions = ["environ", "cmdline"].iter().any(|file| {
-            std::fs::read(entry.path().join(file))
-                .is_ok_and(|bytes| bytes.windows(needle.len()).any(|w| w == needle))
-        });
-        if mentions {
-            found.push(pid);
-        }
-    }
-    found
-}
-
-/// `pid: <command line>` for diagnostics.
-pub fn describe_process(pid: u32) -> String {
-    let cmd = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
-    let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
-    format!("{pid}: {}", cmd.chars().take(120).collect::<String>())
 }
 
 impl BotHarness {
@@ -367,6 +310,6 @@ impl BotHarness {
     /// Processes other than the test that mention this sandbox's HOME (the bot, its CLI,
     /// git…).
     pub fn sandbox_processes(&self) -> Vec<u32> {
-        processes_mentioning(&self.sandbox.home.path().to_string_lossy())
+        self.sandbox.processes()
     }
 }

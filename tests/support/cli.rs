@@ -1,11 +1,14 @@
 //! Locating the pinned Claude Code CLI and giving it an isolated, offline
 //! environment that talks to a [`MockApi`].
 
-use std::path::PathBuf;
+use std::{path::PathBuf, time::Duration};
 
 use tempfile::TempDir;
 
-use super::mock_api::MockApi;
+use super::{
+    mock_api::MockApi,
+    procs::{assert_no_process_mentions, processes_mentioning},
+};
 
 /// The pinned CLI used by the end-to-end tests.
 ///
@@ -13,11 +16,7 @@ use super::mock_api::MockApi;
 /// `<CARGO_MANIFEST_DIR>/.ci/claude-cli/node_modules/.bin/claude`.
 /// Panics with a hint to run `.ci/test.sh` (which installs it) if it is missing.
 pub fn claude_cli_path() -> PathBuf {
-    let path = match std::env::var_os("OLLIM_TEST_CLAUDE_CLI") {
-        Some(path) if !path.is_empty() => PathBuf::from(path),
-        _ => PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join(".ci/claude-cli/node_modules/.bin/claude"),
-    };
+    let path = cli_location();
     assert!(
         path.exists(),
         "Claude Code CLI not found at {}: run `.ci/test.sh` (it installs the pinned CLI) \
@@ -25,6 +24,21 @@ pub fn claude_cli_path() -> PathBuf {
         path.display()
     );
     path
+}
+
+/// The pinned CLI if it is installed (the benches skip what needs it otherwise).
+pub fn pinned_cli() -> Option<PathBuf> {
+    let path = cli_location();
+    path.exists().then_some(path)
+}
+
+/// `OLLIM_TEST_CLAUDE_CLI` if set, else `<CARGO_MANIFEST_DIR>/.ci/claude-cli/node_modules/.bin/claude`.
+fn cli_location() -> PathBuf {
+    match std::env::var_os("OLLIM_TEST_CLAUDE_CLI") {
+        Some(path) if !path.is_empty() => PathBuf::from(path),
+        _ => PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join(".ci/claude-cli/node_modules/.bin/claude"),
+    }
 }
 
 /// A throw-away HOME for one CLI run, with the bot's data dir inside it.
@@ -74,6 +88,24 @@ impl CliSandbox {
         vars.iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect()
+    }
+
+    /// What every process of this sandbox mentions in its environment or command line: the
+    /// temporary HOME.
+    pub fn marker(&self) -> String {
+        self.home.path().to_string_lossy().into_owned()
+    }
+
+    /// Processes other than the test that mention this sandbox's HOME (the bot, its CLI,
+    /// git…).
+    pub fn processes(&self) -> Vec<u32> {
+        processes_mentioning(&self.marker())
+    }
+
+    /// Waits (bounded by `grace`) until no process other than the test mentions this
+    /// sandbox's HOME; panics with the survivors.
+    pub async fn assert_no_process_left(&self, grace: Duration) {
+        assert_no_process_mentions(&self.marker(), grace).await;
     }
 }
 

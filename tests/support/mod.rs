@@ -5,7 +5,10 @@
 
 pub mod agent;
 pub mod bot;
+pub mod chat;
 pub mod cli;
+pub mod echo_bot;
 pub mod fake_discord;
 pub mod mock_api;
+pub mod procs;
 pub mod replay;

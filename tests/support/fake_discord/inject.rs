@@ -7,10 +7,8 @@
 use serde_json::{Value, json};
 
 use super::json::{self, sid};
-use super::messages::reaction_event;
-use super::state::{
-    INTENT_DIRECT_MESSAGE_REACTIONS, INTENT_DIRECT_MESSAGES, Inner, InteractionState, StoredFile,
-};
+use super::messages::dispatch_reaction;
+use super::state::{INTENT_DIRECT_MESSAGES, Inner, InteractionState, StoredFile};
 use super::{FakeDiscord, FakeMessage};
 
 /// A file a user attaches to a DM; served at `<base>/attachments/<id>/<filename>`.
@@ -176,13 +174,7 @@ impl FakeDiscord {
                 m.reactions.push((emoji.to_string(), user));
             }
             let author = m.author_id;
-            let t = if add {
-                "MESSAGE_REACTION_ADD"
-            } else {
-                "MESSAGE_REACTION_REMOVE"
-            };
-            let d = reaction_event(user, ch, mid, emoji, Some(author));
-            inner.dispatch(t, d, INTENT_DIRECT_MESSAGE_REACTIONS);
+            dispatch_reaction(&mut inner, add, user, ch, mid, emoji, author);
         }
         self.shared.notify();
     }

@@ -225,24 +225,32 @@ fn react(inner: &mut Inner, ch: u64, mid: u64, emoji: &str, add: bool) -> Reply 
         m.reactions.retain(|(e, u)| !(e == emoji && *u == bot));
     }
     if had != add && inner.cfg.echo_own_messages {
-        let t = if add {
-            "MESSAGE_REACTION_ADD"
-        } else {
-            "MESSAGE_REACTION_REMOVE"
-        };
-        let d = reaction_event(bot, ch, mid, emoji, Some(author));
-        inner.dispatch(t, d, INTENT_DIRECT_MESSAGE_REACTIONS);
+        dispatch_reaction(inner, add, bot, ch, mid, emoji, author);
     }
     Reply::no_content()
 }
 
-pub(super) fn reaction_event(
+/// Dispatches MESSAGE_REACTION_ADD (`add`) or MESSAGE_REACTION_REMOVE of `emoji` by `user` on
+/// message `mid` (written by `author`) in channel `ch`.
+pub(super) fn dispatch_reaction(
+    inner: &mut Inner,
+    add: bool,
     user: u64,
     ch: u64,
     mid: u64,
     emoji: &str,
-    author: Option<u64>,
-) -> Value {
+    author: u64,
+) {
+    let t = if add {
+        "MESSAGE_REACTION_ADD"
+    } else {
+        "MESSAGE_REACTION_REMOVE"
+    };
+    let d = reaction_event(user, ch, mid, emoji, Some(author));
+    inner.dispatch(t, d, INTENT_DIRECT_MESSAGE_REACTIONS);
+}
+
+fn reaction_event(user: u64, ch: u64, mid: u64, emoji: &str, author: Option<u64>) -> Value {
     json!({
         "user_id": sid(user),
         "channel_id": sid(ch),
