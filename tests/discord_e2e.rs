@@ -35,9 +35,14 @@ async fn an_owner_dm_gets_a_streamed_reply() {
     );
     let prompt = h.mock.main_requests().pop().unwrap();
     assert!(prompt.last_user_text().unwrap().ends_with("] hello there"));
-    let eyes = h.discord.requests_matching(&format!(
-        "DELETE /channels/*/messages/{sent}/reactions/*/@me"
-    ));
+    // The 👀 is removed after the final edit; wait for that request rather than race it.
+    let eyes = h
+        .discord
+        .wait_for_requests(
+            &format!("DELETE /channels/*/messages/{sent}/reactions/*/@me"),
+            1,
+        )
+        .await;
     assert_eq!(eyes.len(), 1, "👀 removed after the reply");
     let status = h.terminate().await;
     assert!(status.success(), "{status:?}\n{}", h.log());
