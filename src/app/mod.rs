@@ -23,7 +23,7 @@ use crate::{
         client::{build_client, run_client},
         front_end::DiscordFrontEnd,
     },
-    state::inquiries::InquiryStore,
+    state::{inquiries::InquiryStore, paths::DataDir},
 };
 
 /// How long a turn in progress may take to finish after a shutdown signal.
@@ -64,9 +64,10 @@ pub fn missing_required(lookup: impl Fn(&str) -> Option<String>) -> Option<Strin
 
 /// Runs the bot until a signal or a fatal error; returns the exit code.
 pub async fn run(config: Config, discord: DiscordSettings) -> anyhow::Result<i32> {
-    let state_dir = config.data_dir.join("state");
+    let data_dir = DataDir::new(&config.data_dir);
+    let state_dir = data_dir.state_dir();
     std::fs::create_dir_all(&state_dir)?;
-    let pid_file = state_dir.join("bot.pid");
+    let pid_file = data_dir.pid_file();
     if let pid::PidCheck::Running(pid) = pid::check_pid_file(&pid_file) {
         eprintln!("ollim-bot is already running (pid {pid})");
         return Ok(1);
@@ -81,7 +82,7 @@ pub async fn run(config: Config, discord: DiscordSettings) -> anyhow::Result<i32
     if let Err(error) = pid::write_pid_file(&pid_file) {
         tracing::warn!(%error, "could not write state/bot.pid");
     }
-    let runtime = RuntimeConfig::load(&state_dir.join("config.json"));
+    let runtime = RuntimeConfig::load(&data_dir.config_file());
     let opened = AgentServices::open(config)?;
     if opened.initialised_git {
         tracing::info!(

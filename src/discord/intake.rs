@@ -56,8 +56,7 @@ impl Bot {
         let sink = HttpSink::new(self.http.clone(), message.channel_id);
         let (events, rendered) = mpsc::unbounded_channel();
         let streaming = stream_turn(&sink, rendered, StreamOptions::default());
-        let (outcome, streamed) = tokio::join!(self.session.send(prompt, events), streaming);
-        self.remember_messages(&streamed.message_ids);
+        let (outcome, _) = tokio::join!(self.session.send(prompt, events), streaming);
         if let Err(error) = self
             .http
             .delete_reaction_me(message.channel_id, message.id, &seen)
@@ -130,11 +129,6 @@ impl Bot {
             text: prepend_quote(quote, &text),
             images,
         }
-    }
-
-    /// Remembers message ids the bot posted for a turn (reply tracking lands with forks).
-    fn remember_messages(&self, ids: &[u64]) {
-        tracing::debug!(count = ids.len(), "turn posted messages");
     }
 
     /// The id of the newest owner DM handled, for backfilling after a reconnect.

@@ -19,6 +19,7 @@ use crate::{
     agent::{AgentServices, MainSession, MainSettings, Prompt},
     claude::{PermissionMode, Thinking},
     config::{Config, RuntimeConfig},
+    state::paths::DataDir,
 };
 
 /// How long shutting down may wait for the CLI.
@@ -37,7 +38,7 @@ commands:
 
 /// Runs the REPL until end of input or a signal. Returns the process exit code.
 pub async fn run(config: Config, model: Option<String>) -> anyhow::Result<i32> {
-    let runtime = RuntimeConfig::load(&config.data_dir.join("state").join("config.json"));
+    let runtime = RuntimeConfig::load(&DataDir::new(&config.data_dir).config_file());
     let opened = AgentServices::open(config)?;
     if opened.initialised_git {
         eprintln!(

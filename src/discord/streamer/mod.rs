@@ -24,6 +24,8 @@ mod tools;
 #[cfg(test)]
 mod fake;
 #[cfg(test)]
+mod live_tests;
+#[cfg(test)]
 mod property_tests;
 #[cfg(test)]
 mod tests;
