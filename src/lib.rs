@@ -17,5 +17,6 @@ pub mod claude;
 pub mod cli;
 pub mod config;
 pub mod discord;
+pub mod forks;
 pub mod mcp;
 pub mod state;

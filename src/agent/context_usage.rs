@@ -3,10 +3,13 @@
 
 use crate::claude::Usage;
 
+/// Haiku's context window; a fork that would start above it uses sonnet (IFK-16).
+pub const HAIKU_CONTEXT_LIMIT: u64 = 200_000;
+
 /// Context window of a model name or alias: haiku 200k, sonnet and opus 1M (AGT-22).
 pub fn context_window(model: Option<&str>) -> u64 {
     match model {
-        Some(name) if name.to_ascii_lowercase().contains("haiku") => 200_000,
+        Some(name) if name.to_ascii_lowercase().contains("haiku") => HAIKU_CONTEXT_LIMIT,
         _ => 1_000_000,
     }
 }

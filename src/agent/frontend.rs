@@ -1,9 +1,12 @@
 //! The seam between the agent core and a front end (Discord, the terminal): the events of a
 //! streamed turn, and the few things the core asks of a front end.
 
-use std::sync::{Arc, Mutex};
+use std::{
+    path::PathBuf,
+    sync::{Arc, Mutex},
+};
 
-use tokio::sync::mpsc;
+use tokio::sync::mpsc::{self, UnboundedReceiver};
 
 use crate::{claude::BoxFuture, mcp::embed::Embed};
 
@@ -44,6 +47,9 @@ pub enum TurnEvent {
     },
     /// A short note for the owner (e.g. `catching up on background activity...`).
     Notice(String),
+    /// The agent called `enter_fork`: the rest of this turn is cut short and the fork
+    /// continues it, so an empty reply is not a failure (AGT-18, STR-10).
+    ForkRequested,
 }
 
 /// The sending half of a turn's event stream.
@@ -74,6 +80,21 @@ pub trait FrontEnd: Send + Sync {
     /// Shows an embed to the owner (MCP-1/2). Returns the sent message's id where the front
     /// end has one (Discord), for reply tracking.
     fn send_embed(&self, embed: Embed) -> BoxFuture<'_, Result<Option<u64>, FrontEndError>>;
+
+    /// Sends the owner a plain message (`ping_user`, notes such as the fork idle check-in).
+    /// Returns the sent message's id where the front end has one.
+    fn send_text(&self, text: String) -> BoxFuture<'_, Result<Option<u64>, FrontEndError>>;
+
+    /// Sends the owner a file with an optional message (`send_file`, MCP-5).
+    fn send_file(
+        &self,
+        path: PathBuf,
+        message: Option<String>,
+    ) -> BoxFuture<'_, Result<Option<u64>, FrontEndError>>;
+
+    /// Renders one streamed turn until `events` closes; returns the ids of the messages it
+    /// left, for reply tracking (SES-16).
+    fn render_turn(&self, events: UnboundedReceiver<TurnEvent>) -> BoxFuture<'_, Vec<u64>>;
 
     /// Asks the owner to approve a tool call shown as `label` (PRM-4).
     fn ask_approval(&self, label: String) -> BoxFuture<'_, Approval>;

@@ -18,56 +18,39 @@ use crate::{
         ClaudeClient, ClientOptions, ControlHandlers, McpMessageHandler, McpServerConfig,
         PermissionHandler, SessionId, SystemPrompt,
     },
-    mcp::{DiscordTools, McpBridge, ToolContext, ToolScope},
+    forks::control::ForkControl,
+    mcp::{DiscordTools, McpBridge, ToolContext, availability::ScopeCell},
 };
 
-/// What a main-session client is made from.
+/// What a main-session or interactive-fork client is made from.
 pub(crate) struct MainClientParts<'a> {
-    pub services: &'a AgentServices,
+    pub services: &'a Arc<AgentServices>,
     pub front_end: &'a Arc<dyn FrontEnd>,
     pub permissions: &'a Arc<PermissionState>,
     pub turn: &'a CurrentTurn,
     pub settings: &'a MainSettings,
+    pub fork_control: &'a Arc<ForkControl>,
+    /// The client's scope: main, or an interactive fork (which may later become main).
+    pub scope: Arc<ScopeCell>,
+    /// Branch `resume` into a new session id instead of continuing it (AGT-11).
+    pub fork_session: bool,
 }
 
 impl MainClientParts<'_> {
-    /// The CLI options: the data dir as cwd, project settings only, the preset system prompt
-    /// with ours appended, partial messages, the allowed tools and MCP servers.
+    /// The CLI options: the shared base plus this session's model, thinking, permission
+    /// mode, resume and allowed tools, with partial messages for streaming.
     pub(crate) fn options(&self, resume: Option<SessionId>) -> ClientOptions {
         let config = &self.services.config;
-        let data_dir = &self.services.data_dir;
-        let prompt = build_system_prompt(&SystemPromptInputs {
-            user_name: &config.user_name,
-            bot_name: &config.bot_name,
-            timezone: config.timezone,
-            data_dir: data_dir.root(),
-        });
-        let mut options = ClientOptions {
-            cli_path: config.claude_cli.clone(),
-            cwd: data_dir.root().to_path_buf(),
-            system_prompt: SystemPrompt::Preset {
-                append: Some(prompt),
-            },
+        ClientOptions {
             model: self.settings.model.clone(),
             permission_mode: Some(cli_permission_mode(self.settings.permission_mode)),
+            fork_session: self.fork_session && resume.is_some(),
             resume,
-            allowed_tools: main_allowed_tools(ToolScope::Main, config.docs_mcp_url.is_some()),
-            setting_sources: Some(vec!["project".to_owned()]),
+            allowed_tools: main_allowed_tools(config.docs_mcp_url.is_some()),
             thinking: Some(self.settings.thinking),
             include_partial_messages: true,
-            env: config.cli_env.clone(),
-            ..ClientOptions::default()
-        };
-        options
-            .mcp_servers
-            .insert("discord".to_owned(), McpServerConfig::Sdk);
-        if let Some(url) = &config.docs_mcp_url {
-            options.mcp_servers.insert(
-                "docs".to_owned(),
-                McpServerConfig::Http { url: url.clone() },
-            );
+            ..base_options(self.services)
         }
-        options
     }
 
     /// Starts the CLI, resuming `resume` when given.
@@ -78,8 +61,11 @@ impl MainClientParts<'_> {
         let options = self.options(resume);
         let data_dir = &self.services.data_dir;
         let tools = DiscordTools::new(ToolContext {
-            scope: ToolScope::Main,
+            scope: Arc::clone(&self.scope),
             front_end: Arc::clone(self.front_end),
+            services: Some(Arc::clone(self.services)),
+            fork_control: Some(Arc::clone(self.fork_control)),
+            bg_run: None,
         });
         let bridge: Arc<dyn McpMessageHandler> = Arc::new(Arc::new(McpBridge::start(tools).await?));
         let policy = Arc::new(PermissionPolicy::new(
@@ -102,4 +88,38 @@ impl MainClientParts<'_> {
         };
         Ok(ClaudeClient::connect(&options, handlers).await?)
     }
+}
+
+/// Options every client shares (AGT-1, AGT-3, AGT-4): the data dir as cwd, project settings
+/// only, the preset system prompt with ours appended, the CLI's extra environment, and the
+/// `discord` (in-process) and `docs` MCP servers.
+pub(crate) fn base_options(services: &AgentServices) -> ClientOptions {
+    let config = &services.config;
+    let data_dir = &services.data_dir;
+    let prompt = build_system_prompt(&SystemPromptInputs {
+        user_name: &config.user_name,
+        bot_name: &config.bot_name,
+        timezone: config.timezone,
+        data_dir: data_dir.root(),
+    });
+    let mut options = ClientOptions {
+        cli_path: config.claude_cli.clone(),
+        cwd: data_dir.root().to_path_buf(),
+        system_prompt: SystemPrompt::Preset {
+            append: Some(prompt),
+        },
+        setting_sources: Some(vec!["project".to_owned()]),
+        env: config.cli_env.clone(),
+        ..ClientOptions::default()
+    };
+    options
+        .mcp_servers
+        .insert("discord".to_owned(), McpServerConfig::Sdk);
+    if let Some(url) = &config.docs_mcp_url {
+        options.mcp_servers.insert(
+            "docs".to_owned(),
+            McpServerConfig::Http { url: url.clone() },
+        );
+    }
+    options
 }

@@ -8,7 +8,7 @@ pub mod context_usage;
 pub mod frontend;
 pub mod hooks;
 pub mod labels;
-mod main_client;
+pub(crate) mod main_client;
 pub mod permissions;
 pub mod services;
 pub mod session;
@@ -19,7 +19,7 @@ pub mod turn;
 
 pub use frontend::{Approval, FrontEnd, FrontEndError, TurnEvent, TurnSink};
 pub use services::{AgentServices, OpenedServices};
-pub use session::{MainSession, MainSettings, Prompt};
+pub use session::{ForkCommandError, ForkStart, MainSession, MainSettings, Prompt, PromptSource};
 pub use turn::TurnReport;
 
 use crate::{claude::ClaudeError, mcp::BridgeError, state::StateError};
@@ -40,4 +40,7 @@ pub enum AgentError {
     /// `/compact` did not compact.
     #[error("compaction failed: {0}")]
     Compaction(String),
+    /// A run ended with an error result (an API error, a refused prompt).
+    #[error("the run ended with an error: {0}")]
+    RunFailed(String),
 }

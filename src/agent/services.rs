@@ -7,10 +7,12 @@ use crate::{
     config::Config,
     state::{
         StateError,
+        fork_messages::ForkMessageStore,
         git::{self, GitRecorder, GitWorker},
         history::SessionHistory,
         paths::DataDir,
         pending::PendingUpdates,
+        ping_budget::PingBudget,
         sessions::SessionStore,
     },
 };
@@ -28,6 +30,10 @@ pub struct AgentServices {
     pub pending: PendingUpdates,
     /// The data-dir git recorder.
     pub git: GitRecorder,
+    /// Which Discord messages belong to which fork session (SES-15…17).
+    pub fork_messages: ForkMessageStore,
+    /// The background runs' ping budget (PNG).
+    pub ping_budget: PingBudget,
 }
 
 /// The result of [`AgentServices::open`]: the services and the git worker the caller owns and
@@ -61,6 +67,8 @@ impl AgentServices {
         let pending = PendingUpdates::new(&data_dir, config.timezone);
         Ok(OpenedServices {
             services: Arc::new(Self {
+                fork_messages: ForkMessageStore::new(&data_dir),
+                ping_budget: PingBudget::new(&data_dir, config.timezone),
                 config,
                 data_dir,
                 sessions,

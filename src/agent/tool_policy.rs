@@ -1,6 +1,6 @@
 //! The tools the main session may use without asking (AGT-5).
 
-use crate::mcp::{ToolScope, availability::allowed_tool_names, tools::IMPLEMENTED_TOOLS};
+use crate::mcp::tools::IMPLEMENTED_TOOLS;
 
 /// Tool rules auto-approved in the main session and interactive forks.
 const MAIN_TOOL_RULES: &[&str] = &[
@@ -23,11 +23,16 @@ const MAIN_TOOL_RULES: &[&str] = &[
     "Skill",
 ];
 
-/// The `--allowedTools` list for a session of `scope`: the main tool rules, the `discord`
-/// tools offered there and, when configured, the docs server's tools. Duplicates are dropped.
-pub fn main_allowed_tools(scope: ToolScope, docs_server: bool) -> Vec<String> {
+/// The `--allowedTools` list of the main session and interactive forks: the main tool rules,
+/// every `discord` tool (each refuses calls outside its scope itself) and, when configured,
+/// the docs server's tools. Duplicates are dropped.
+pub fn main_allowed_tools(docs_server: bool) -> Vec<String> {
     let mut tools: Vec<String> = MAIN_TOOL_RULES.iter().map(|t| (*t).to_owned()).collect();
-    tools.extend(allowed_tool_names(scope, IMPLEMENTED_TOOLS));
+    tools.extend(
+        IMPLEMENTED_TOOLS
+            .iter()
+            .map(|tool| format!("mcp__discord__{tool}")),
+    );
     if docs_server {
         tools.push("mcp__docs__*".to_owned());
     }
@@ -42,7 +47,7 @@ mod tests {
 
     #[test]
     fn main_tools_include_markdown_files_and_discord_tools_but_no_broad_writes() {
-        let tools = main_allowed_tools(ToolScope::Main, true);
+        let tools = main_allowed_tools(true);
         assert!(tools.contains(&"Write(./**.md)".to_owned()));
         assert!(tools.contains(&"mcp__discord__discord_embed".to_owned()));
         assert!(tools.contains(&"mcp__docs__*".to_owned()));
@@ -51,6 +56,6 @@ mod tests {
                 .iter()
                 .any(|t| t == "Edit(**)" || t == "Write(**)" || t == "Bash")
         );
-        assert!(!main_allowed_tools(ToolScope::Main, false).contains(&"mcp__docs__*".to_owned()));
+        assert!(!main_allowed_tools(false).contains(&"mcp__docs__*".to_owned()));
     }
 }

@@ -12,8 +12,11 @@ use super::{
     frontend::{CurrentTurn, TurnEvent},
     labels::tool_label,
 };
-use crate::claude::{
-    ClaudeClient, ClaudeError, ContentBlock, Message, ResultMessage, StreamEvent, SystemMessage,
+use crate::{
+    claude::{
+        ClaudeClient, ClaudeError, ContentBlock, Message, ResultMessage, StreamEvent, SystemMessage,
+    },
+    forks::control::ForkControl,
 };
 
 /// A compaction seen during a turn.
@@ -43,10 +46,15 @@ pub struct TurnReport {
 /// Reads frames until the turn's `result`, emitting events to `turn` (AGT-16: streamed deltas
 /// first; text of assistant messages that were not streamed, e.g. synthetic API errors; the
 /// result text only if nothing else was shown; never the same text twice).
+///
+/// When the agent calls `enter_fork` (`fork_control` then holds a request), the client is
+/// interrupted at the next frame and nothing more of the turn is shown; its `result` is still
+/// read so the session id is saved (AGT-18).
 pub(crate) async fn run_turn(
     client: &mut ClaudeClient,
     turn: &CurrentTurn,
     compacting: &AtomicBool,
+    fork_control: &ForkControl,
 ) -> Result<TurnReport, ClaudeError> {
     let mut shown = String::new();
     let mut streamed_in_message = false;
@@ -58,8 +66,14 @@ pub(crate) async fn run_turn(
     let mut command_output = Vec::new();
     let mut labelled: HashSet<String> = HashSet::new();
 
+    let cut_short = AtomicBool::new(false);
+    let emit = |event: TurnEvent| {
+        if !cut_short.load(Ordering::Relaxed) {
+            turn.emit(event);
+        }
+    };
     let show = |text: &str, shown: &mut String| {
-        if !text.is_empty() {
+        if !text.is_empty() && !cut_short.load(Ordering::Relaxed) {
             shown.push_str(text);
             turn.emit(TurnEvent::TextDelta(text.to_owned()));
         }
@@ -68,8 +82,18 @@ pub(crate) async fn run_turn(
     loop {
         let Some(message) = client.recv().await else {
             compacting.store(false, Ordering::Relaxed);
+            if cut_short.load(Ordering::Relaxed) {
+                tracing::debug!("the CLI went away after the fork-entry interrupt");
+            }
             return Err(client.exit_error().await);
         };
+        if !cut_short.load(Ordering::Relaxed) && fork_control.enter_requested() {
+            turn.emit(TurnEvent::ForkRequested);
+            cut_short.store(true, Ordering::Relaxed);
+            if let Err(error) = client.handle().interrupt_nowait() {
+                tracing::debug!(%error, "could not interrupt for the fork");
+            }
+        }
         match message {
             Message::StreamEvent(StreamEvent::MessageStart { input_tokens }) => {
                 streamed_in_message = false;
@@ -104,7 +128,7 @@ pub(crate) async fn run_turn(
                                 && labelled.insert(id.clone()) =>
                         {
                             answered_after_compaction |= compaction.is_some();
-                            turn.emit(TurnEvent::ToolUse {
+                            emit(TurnEvent::ToolUse {
                                 id: id.clone(),
                                 label: tool_label(name, input),
                             });
@@ -121,7 +145,7 @@ pub(crate) async fn run_turn(
                         ..
                     } = block
                     {
-                        turn.emit(TurnEvent::ToolFailed {
+                        emit(TurnEvent::ToolFailed {
                             id: tool_use_id.clone(),
                         });
                     }
@@ -135,14 +159,14 @@ pub(crate) async fn run_turn(
             {
                 compacting.store(true, Ordering::Relaxed);
                 compaction_started = Some(Instant::now());
-                turn.emit(TurnEvent::Compacting {
+                emit(TurnEvent::Compacting {
                     pre_tokens: last_input_tokens,
                 });
             }
             Message::System(SystemMessage::CompactBoundary(boundary)) => {
                 compacting.store(false, Ordering::Relaxed);
                 let seconds = compaction_started.map_or(0, |t| t.elapsed().as_secs());
-                turn.emit(TurnEvent::Compacted {
+                emit(TurnEvent::Compacted {
                     pre_tokens: boundary.pre_tokens,
                     seconds,
                 });

@@ -13,6 +13,7 @@ use std::{
 
 use serenity::gateway::ShardManager;
 use tokio::signal::unix::{SignalKind, signal};
+use tokio_util::sync::CancellationToken;
 
 use crate::{
     agent::{AgentServices, MainSession, MainSettings},
@@ -30,6 +31,8 @@ use crate::{
 pub const TURN_DEADLINE: Duration = Duration::from_secs(30);
 /// How long the CLI may take to stop.
 const CLI_DEADLINE: Duration = Duration::from_secs(10);
+/// How often the open fork is checked for idleness (IFK-12).
+const FORK_IDLE_CHECK_INTERVAL: Duration = Duration::from_secs(60);
 
 /// What the daemon needs beyond [`Config`].
 #[derive(Debug, Clone)]
@@ -129,9 +132,18 @@ pub async fn run(config: Config, discord: DiscordSettings) -> anyhow::Result<i32
         Arc::clone(&bot),
         Arc::clone(&client.shard_manager),
     ));
+    let stop_background = CancellationToken::new();
+    let idle_checks = tokio::spawn(check_fork_idle(
+        Arc::clone(&bot.session),
+        stop_background.clone(),
+    ));
     let outcome = run_client(&mut client).await;
     if !shutdown.is_finished() {
         shutdown.abort();
+    }
+    stop_background.cancel();
+    if let Err(error) = idle_checks.await {
+        tracing::warn!(%error, "the fork idle check ended badly");
     }
     bot.stop_intake();
     let _ = tokio::time::timeout(CLI_DEADLINE, bot.session.shutdown()).await;
@@ -146,6 +158,23 @@ pub async fn run(config: Config, discord: DiscordSettings) -> anyhow::Result<i32
         Err(error) => {
             eprintln!("{error}");
             Ok(1)
+        }
+    }
+}
+
+/// Checks the open fork for idleness once a minute until `stop` (IFK-11, IFK-12). One loop,
+/// so checks never overlap; a check that finds the session busy skips that minute.
+async fn check_fork_idle(session: Arc<MainSession>, stop: CancellationToken) {
+    let mut ticks = tokio::time::interval(FORK_IDLE_CHECK_INTERVAL);
+    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    loop {
+        tokio::select! {
+            () = stop.cancelled() => return,
+            _ = ticks.tick() => {}
+        }
+        tokio::select! {
+            () = stop.cancelled() => return,
+            () = session.check_idle() => {}
         }
     }
 }

@@ -60,6 +60,8 @@ pub struct Config {
     pub docs_mcp_url: Option<String>,
     /// Extra environment for every CLI child, on top of the inherited environment.
     pub cli_env: BTreeMap<String, String>,
+    /// The project `.env` that `update_names` rewrites (`OLLIM_ENV_FILE`, default `./.env`).
+    pub env_file: PathBuf,
 }
 
 impl Config {
@@ -128,6 +130,7 @@ impl Config {
             claude_cli,
             docs_mcp_url,
             cli_env: BTreeMap::new(),
+            env_file: get("OLLIM_ENV_FILE").map_or_else(|| PathBuf::from(".env"), PathBuf::from),
         })
     }
 

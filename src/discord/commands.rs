@@ -8,13 +8,15 @@ use serenity::{
     },
     builder::{
         CreateCommand, CreateCommandOption, CreateInteractionResponse,
-        CreateInteractionResponseMessage, EditInteractionResponse,
+        CreateInteractionResponseFollowup, CreateInteractionResponseMessage,
+        EditInteractionResponse,
     },
     http::Http,
 };
 
 use super::bot::Bot;
 use crate::{
+    agent::ForkCommandError,
     claude::{PermissionMode, Thinking},
     config::runtime::{ConfigKey, RuntimeConfig, THINKING_PRESETS, thinking_choice_name},
     state::history::SessionEventKind,
@@ -34,7 +36,7 @@ fn string_option(name: &str, description: &str) -> CreateCommandOption {
     CreateCommandOption::new(CommandOptionType::String, name, description).required(false)
 }
 
-/// The command set (SLC-1…3, 5…8, 10, 12, 15).
+/// The command set (SLC-1…10, 12, 15).
 pub fn definitions() -> Vec<CreateCommand> {
     let mut model = string_option("name", "opus, sonnet or haiku");
     for name in ["opus", "sonnet", "haiku"] {
@@ -54,6 +56,27 @@ pub fn definitions() -> Vec<CreateCommand> {
     }
     vec![
         command("clear", "Forget the conversation and start fresh"),
+        command("fork", "Branch the conversation into a fork")
+            .add_option(string_option("topic", "what the fork is about")),
+        command("ping-budget", "Show or set the background ping budget")
+            .add_option(
+                CreateCommandOption::new(
+                    CommandOptionType::Integer,
+                    "capacity",
+                    "most pings saved up",
+                )
+                .min_int_value(1)
+                .required(false),
+            )
+            .add_option(
+                CreateCommandOption::new(
+                    CommandOptionType::Integer,
+                    "refill_rate",
+                    "minutes per refilled ping",
+                )
+                .min_int_value(1)
+                .required(false),
+            ),
         command("compact", "Compact the conversation")
             .add_option(string_option("instructions", "what to keep")),
         command("cost", "What this session cost so far"),
@@ -76,6 +99,17 @@ pub async fn register(http: &Http) -> Result<usize, serenity::Error> {
         .map(|commands| commands.len())
 }
 
+fn integer_option(command: &CommandInteraction, name: &str) -> Option<i64> {
+    command
+        .data
+        .options()
+        .into_iter()
+        .find_map(|option| match option.value {
+            ResolvedValue::Integer(value) if option.name == name => Some(value),
+            _ => None,
+        })
+}
+
 fn option<'a>(command: &'a CommandInteraction, name: &str) -> Option<&'a str> {
     command
         .data
@@ -95,6 +129,7 @@ impl Bot {
     ) -> Result<(), serenity::Error> {
         match command.data.name.as_str() {
             "compact" | "cost" => return self.run_slow_command(command).await,
+            "fork" => return self.fork_command(command).await,
             "interrupt" => {
                 self.session.interrupt();
                 command.defer_ephemeral(&self.http).await?;
@@ -104,11 +139,17 @@ impl Bot {
         }
         let text = match command.data.name.as_str() {
             "clear" => match self.session.clear().await {
-                Ok(()) => "conversation cleared. fresh start.".to_owned(),
+                Ok(false) => "conversation cleared. fresh start.".to_owned(),
+                Ok(true) => "fork discarded, conversation cleared.".to_owned(),
                 Err(error) => format!("could not clear: {error}"),
             },
+            "model" | "thinking" if self.session.in_fork() => "exit fork first.".to_owned(),
             "model" => self.model_command(option(command, "name")).await,
             "thinking" => self.thinking_command(option(command, "mode")).await,
+            "ping-budget" => self.ping_budget_command(
+                integer_option(command, "capacity"),
+                integer_option(command, "refill_rate"),
+            ),
             "permissions" => self.permissions_command(option(command, "mode")).await,
             "config" => {
                 self.config_command(option(command, "key"), option(command, "value"))
@@ -157,6 +198,55 @@ impl Bot {
             .edit_response(&self.http, EditInteractionResponse::new().content(text))
             .await
             .map(drop)
+    }
+
+    /// `/fork [topic]` (IFK-2): the deferred reply is removed; the entry embed and the fork's
+    /// first reply follow in the DM.
+    async fn fork_command(&self, command: &CommandInteraction) -> Result<(), serenity::Error> {
+        if self.session.in_fork() {
+            return reply_ephemeral(&self.http, command, "already in a fork.").await;
+        }
+        command.defer_ephemeral(&self.http).await?;
+        let topic = option(command, "topic")
+            .map(str::trim)
+            .filter(|topic| !topic.is_empty())
+            .map(str::to_owned);
+        command.delete_response(&self.http).await?;
+        if let Err(error) = self.session.open_fork_command(topic).await {
+            tracing::warn!(%error, "/fork failed");
+            let text = match error {
+                ForkCommandError::AlreadyInFork => "already in a fork.".to_owned(),
+                other => format!("could not open the fork: {other}"),
+            };
+            let follow_up = CreateInteractionResponseFollowup::new()
+                .content(text)
+                .ephemeral(true);
+            command.create_followup(&self.http, follow_up).await?;
+        }
+        Ok(())
+    }
+
+    /// `/ping-budget [capacity] [refill_rate]` (PNG-8, PNG-9).
+    fn ping_budget_command(&self, capacity: Option<i64>, refill_rate: Option<i64>) -> String {
+        let budget = &self.services.ping_budget;
+        if capacity.is_none() && refill_rate.is_none() {
+            return match budget.snapshot() {
+                Ok(snapshot) => format!("ping budget: {}", snapshot.extended_status()),
+                Err(error) => format!("could not read the ping budget: {error}"),
+            };
+        }
+        let positive = |value: Option<i64>| match value {
+            None => Ok(None),
+            Some(v) if v > 0 => u32::try_from(v).map(Some).map_err(|_| ()),
+            Some(_) => Err(()),
+        };
+        let (Ok(capacity), Ok(refill_rate)) = (positive(capacity), positive(refill_rate)) else {
+            return "capacity and refill_rate must be positive whole numbers.".to_owned();
+        };
+        match budget.configure(capacity, refill_rate) {
+            Ok(snapshot) => format!("ping budget updated: {}.", snapshot.compact_status()),
+            Err(error) => format!("could not update the ping budget: {error}"),
+        }
     }
 
     async fn model_command(&self, name: Option<&str>) -> String {

@@ -1,12 +1,25 @@
 //! The Discord front end of the agent core: embeds and tool approvals in the owner's DM.
 
-use std::sync::{Arc, OnceLock};
+use std::{
+    path::PathBuf,
+    sync::{Arc, OnceLock},
+};
 
-use serenity::{http::Http, model::id::ChannelId};
+use serenity::{
+    builder::{CreateAttachment, CreateMessage},
+    http::Http,
+    model::id::ChannelId,
+};
+use tokio::sync::mpsc::UnboundedReceiver;
 
-use super::{approval::Approvals, embeds::embed_message};
+use super::{
+    approval::Approvals,
+    embeds::embed_message,
+    http_sink::HttpSink,
+    streamer::{StreamOptions, stream_turn},
+};
 use crate::{
-    agent::{Approval, FrontEnd, FrontEndError},
+    agent::{Approval, FrontEnd, FrontEndError, TurnEvent},
     claude::BoxFuture,
     mcp::embed::Embed,
     state::inquiries::InquiryStore,
@@ -55,6 +68,52 @@ impl FrontEnd for DiscordFrontEnd {
                 .await
                 .map_err(|error| FrontEndError(error.to_string()))?;
             Ok(Some(sent.id.get()))
+        })
+    }
+
+    fn send_text(&self, text: String) -> BoxFuture<'_, Result<Option<u64>, FrontEndError>> {
+        Box::pin(async move {
+            let channel = self.channel()?;
+            let sent = channel
+                .send_message(&self.http, CreateMessage::new().content(text))
+                .await
+                .map_err(|error| FrontEndError(error.to_string()))?;
+            Ok(Some(sent.id.get()))
+        })
+    }
+
+    fn send_file(
+        &self,
+        path: PathBuf,
+        message: Option<String>,
+    ) -> BoxFuture<'_, Result<Option<u64>, FrontEndError>> {
+        Box::pin(async move {
+            let channel = self.channel()?;
+            let attachment = CreateAttachment::path(&path).await.map_err(|error| {
+                FrontEndError(format!("could not read {}: {error}", path.display()))
+            })?;
+            let mut builder = CreateMessage::new().add_file(attachment);
+            if let Some(message) = message {
+                builder = builder.content(message);
+            }
+            let sent = channel
+                .send_message(&self.http, builder)
+                .await
+                .map_err(|error| FrontEndError(error.to_string()))?;
+            Ok(Some(sent.id.get()))
+        })
+    }
+
+    fn render_turn(&self, events: UnboundedReceiver<TurnEvent>) -> BoxFuture<'_, Vec<u64>> {
+        Box::pin(async move {
+            let Ok(channel) = self.channel() else {
+                let mut events = events;
+                while events.recv().await.is_some() {}
+                return Vec::new();
+            };
+            let sink = HttpSink::new(self.http.clone(), channel);
+            let outcome = stream_turn(&sink, events, StreamOptions::default()).await;
+            outcome.message_ids
         })
     }
 

@@ -9,21 +9,21 @@ use serenity::model::{
     channel::{Message, ReactionType},
     id::MessageId,
 };
-use tokio::sync::mpsc;
 
 use super::{
     attachments::{append_saved_paths, image_media_type, save_download},
     bot::Bot,
-    http_sink::HttpSink,
     quote::{QuotedEmbed, QuotedSource, prepend_quote, quote_reply},
-    streamer::{StreamOptions, stream_turn},
 };
 use crate::{
     agent::{
-        AgentError, Prompt,
+        AgentError, ForkCommandError, Prompt, TurnReport,
+        context::relative_age,
         context_usage::{context_tokens, context_warning},
     },
-    claude::{ClaudeError, ImageAttachment},
+    claude::{ClaudeError, ImageAttachment, SessionId},
+    forks::interactive::{ALREADY_IN_FORK_NOTE, EXPIRED_NOTE, reply_resume_prompt},
+    state::fork_messages::{ForkLookup, unix_now},
 };
 
 /// Posted when the CLI went away mid-turn (MSG-7).
@@ -52,11 +52,7 @@ impl Bot {
             // MSG-3: a new message cuts the reply in progress short (not during compaction).
             self.session.interrupt();
         }
-        let prompt = self.prompt_for(&message).await;
-        let sink = HttpSink::new(self.http.clone(), message.channel_id);
-        let (events, rendered) = mpsc::unbounded_channel();
-        let streaming = stream_turn(&sink, rendered, StreamOptions::default());
-        let (outcome, _) = tokio::join!(self.session.send(prompt, events), streaming);
+        let outcome = self.answer(&message).await;
         if let Err(error) = self
             .http
             .delete_reaction_me(message.channel_id, message.id, &seen)
@@ -89,8 +85,67 @@ impl Bot {
         }
     }
 
-    /// The prompt for a DM: quoted reply first (CTX-10), images as blocks (MSG-4), other files
-    /// saved under `downloads/` with their paths appended (MSG-5).
+    /// Routes a DM (RPL-1…4): a reply to a live fork session's message resumes it as a fork;
+    /// anything else goes to the open fork or the main session, with the replied-to message
+    /// quoted (CTX-10).
+    async fn answer(&self, message: &Message) -> Result<TurnReport, AgentError> {
+        let prompt = self.prompt_for(message).await;
+        let Some(referenced) = message.referenced_message.as_deref() else {
+            return self.session.exchange(prompt).await;
+        };
+        let quoted = |prompt: Prompt| Prompt {
+            text: prepend_quote(quote_reply(&quoted_source(referenced)), &prompt.text),
+            images: prompt.images,
+        };
+        let current_main = self.services.sessions.load();
+        match self.services.fork_messages.lookup(referenced.id.get()) {
+            ForkLookup::Live {
+                fork_session_id,
+                recorded_at,
+                ..
+            } if current_main.as_ref().map(SessionId::as_str) != Some(fork_session_id.as_str()) => {
+                if self.session.in_fork() {
+                    self.note(ALREADY_IN_FORK_NOTE).await;
+                    return self.session.exchange(quoted(prompt)).await;
+                }
+                let age = relative_age(chrono::Duration::seconds(
+                    (unix_now() - recorded_at).max(0.0) as i64,
+                ));
+                let resume = Prompt {
+                    text: reply_resume_prompt(&age, &prompt.text),
+                    images: prompt.images.clone(),
+                };
+                let Ok(session_id) = SessionId::parse(&fork_session_id) else {
+                    tracing::warn!(fork_session_id, "a fork record holds an invalid session id");
+                    return self.session.exchange(quoted(prompt)).await;
+                };
+                match self.session.resume_fork(session_id, resume).await {
+                    Ok(report) => Ok(report),
+                    Err(ForkCommandError::Agent(error)) => Err(error),
+                    Err(error) => {
+                        tracing::info!(%error, "could not resume the fork; answering in place");
+                        self.session.exchange(quoted(prompt)).await
+                    }
+                }
+            }
+            ForkLookup::Expired => {
+                self.note(EXPIRED_NOTE).await;
+                self.session.exchange(quoted(prompt)).await
+            }
+            _ => self.session.exchange(quoted(prompt)).await,
+        }
+    }
+
+    async fn note(&self, text: &str) {
+        if let Some(channel) = self.dm_channel()
+            && let Err(error) = channel.say(&self.http, text).await
+        {
+            tracing::debug!(%error, "could not post a note");
+        }
+    }
+
+    /// The prompt for a DM: images as blocks (MSG-4), other files saved under `downloads/`
+    /// with their paths appended (MSG-5).
     async fn prompt_for(&self, message: &Message) -> Prompt {
         let mut images = Vec::new();
         let mut saved = Vec::new();
@@ -120,13 +175,8 @@ impl Bot {
                 }
             }
         }
-        let text = append_saved_paths(message.content.trim(), &saved);
-        let quote = match &message.referenced_message {
-            Some(referenced) => quote_reply(&quoted_source(referenced)),
-            None => None,
-        };
         Prompt {
-            text: prepend_quote(quote, &text),
+            text: append_saved_paths(message.content.trim(), &saved),
             images,
         }
     }

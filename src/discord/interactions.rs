@@ -5,18 +5,24 @@ use std::sync::Arc;
 
 use serenity::{
     all::{ComponentInteraction, Context, Interaction},
-    builder::{CreateInteractionResponse, CreateInteractionResponseMessage},
+    builder::{
+        CreateInteractionResponse, CreateInteractionResponseFollowup,
+        CreateInteractionResponseMessage,
+    },
 };
-use tokio::sync::mpsc;
 
 use super::{
     bot::Bot,
     buttons::{ButtonAction, parse_custom_id},
     commands::reply_ephemeral,
-    http_sink::{HttpSink, is_unknown_message},
-    streamer::{StreamOptions, stream_turn},
+    http_sink::is_unknown_message,
 };
-use crate::agent::Prompt;
+use crate::{
+    agent::{ForkCommandError, Prompt, context::relative_age},
+    claude::SessionId,
+    forks::{control::ExitAction, interactive::button_resume_prompt},
+    state::fork_messages::{ForkLookup, unix_now},
+};
 
 const NOT_AUTHORIZED: &str = "not authorized";
 const EXPIRED_INQUIRY: &str = "this option has expired — ask again to revisit.";
@@ -66,38 +72,108 @@ impl Bot {
                     _ => Ok(()),
                 }
             }
-            ButtonAction::AgentInquiry { inquiry_id } => match self.inquiries.pop(&inquiry_id) {
-                Some(prompt) => {
-                    component.defer(&self.http).await?;
-                    self.run_button_prompt(component, prompt).await;
-                    Ok(())
+            ButtonAction::AgentInquiry { inquiry_id } => {
+                let owner = self.fork_owning(component.message.id.get());
+                if owner.is_some() && self.session.in_fork() {
+                    return self.ephemeral(component, "already in a fork.").await;
                 }
-                None => self.ephemeral(component, EXPIRED_INQUIRY).await,
-            },
+                match self.inquiries.pop(&inquiry_id) {
+                    Some(prompt) => {
+                        component.defer(&self.http).await?;
+                        self.run_button_prompt(component, prompt, owner).await;
+                        Ok(())
+                    }
+                    None => self.ephemeral(component, EXPIRED_INQUIRY).await,
+                }
+            }
             ButtonAction::TaskDone { .. }
             | ButtonAction::TaskDelete { .. }
             | ButtonAction::EventDelete { .. } => {
                 self.ephemeral(component, GOOGLE_NOT_SET_UP).await
             }
-            ButtonAction::ForkSave | ButtonAction::ForkReport | ButtonAction::ForkExit => {
-                self.ephemeral(component, "no active fork.").await
-            }
+            ButtonAction::ForkSave => self.fork_click(component, ExitAction::Save).await,
+            ButtonAction::ForkReport => self.fork_click(component, ExitAction::Report).await,
+            ButtonAction::ForkExit => self.fork_click(component, ExitAction::Exit).await,
             ButtonAction::Unknown { .. } => self.ephemeral(component, "unknown action").await,
         }
     }
 
-    /// Sends `[button] <prompt>` to the main session and streams the answer (BTN-4).
-    async fn run_button_prompt(&self, component: &ComponentInteraction, prompt: String) {
+    /// A fork entry embed button (IFK-10): checked before and again under the lock.
+    async fn fork_click(
+        &self,
+        component: &ComponentInteraction,
+        exit: ExitAction,
+    ) -> Result<(), serenity::Error> {
+        if !self.session.in_fork() {
+            return self.ephemeral(component, "no active fork.").await;
+        }
+        component.defer(&self.http).await?;
+        if let Err(error) = self.session.fork_button(exit).await {
+            let follow_up = CreateInteractionResponseFollowup::new()
+                .content(error.to_string())
+                .ephemeral(true);
+            component.create_followup(&self.http, follow_up).await?;
+        }
+        Ok(())
+    }
+
+    /// The live fork session that sent `message_id`, unless it is the main session now.
+    fn fork_owning(&self, message_id: u64) -> Option<(SessionId, f64)> {
+        let ForkLookup::Live {
+            fork_session_id,
+            recorded_at,
+            ..
+        } = self.services.fork_messages.lookup(message_id)
+        else {
+            return None;
+        };
+        let main = self.services.sessions.load();
+        if main.as_ref().map(SessionId::as_str) == Some(fork_session_id.as_str()) {
+            return None;
+        }
+        SessionId::parse(&fork_session_id)
+            .ok()
+            .map(|id| (id, recorded_at))
+    }
+
+    /// Answers an agent button (BTN-4): on a fork session's message the session is resumed as
+    /// a fork with the button-resume prompt; otherwise `[button] <prompt>` goes to the current
+    /// session (the open fork or main).
+    async fn run_button_prompt(
+        &self,
+        component: &ComponentInteraction,
+        prompt: String,
+        owner: Option<(SessionId, f64)>,
+    ) {
         if self.session.is_busy() {
             self.session.interrupt();
         }
-        let sink = HttpSink::new(self.http.clone(), component.channel_id);
-        let (events, rendered) = mpsc::unbounded_channel();
-        let streaming = stream_turn(&sink, rendered, StreamOptions::default());
-        let turn = self
-            .session
-            .send(Prompt::text(format!("[button] {prompt}")), events);
-        let (outcome, _) = tokio::join!(turn, streaming);
+        let outcome = match owner {
+            Some((session_id, recorded_at)) => {
+                let age = relative_age(chrono::Duration::seconds(
+                    (unix_now() - recorded_at).max(0.0) as i64,
+                ));
+                let text = button_resume_prompt(&age, &prompt);
+                match self
+                    .session
+                    .resume_fork(session_id, Prompt::text(text))
+                    .await
+                {
+                    Ok(report) => Ok(report),
+                    Err(ForkCommandError::Agent(error)) => Err(error),
+                    Err(_) => {
+                        self.session
+                            .exchange(Prompt::text(format!("[button] {prompt}")))
+                            .await
+                    }
+                }
+            }
+            None => {
+                self.session
+                    .exchange(Prompt::text(format!("[button] {prompt}")))
+                    .await
+            }
+        };
         if let Err(error) = outcome {
             tracing::warn!(%error, "a button prompt failed");
             let _ = component

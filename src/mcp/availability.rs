@@ -1,20 +1,58 @@
-//! Which `discord` tools each kind of session is offered (the MCP availability matrix).
+//! Which `discord` tools each kind of session may use (the MCP availability matrix).
 //!
-//! The CLI fetches a server's tool list once per process, so the list is fixed per client;
-//! tools that are "gated" in background forks are listed and then allowed or refused at call
-//! time by the permission policy and the tools' own checks.
+//! Every client lists all the tools (MCP-16): the CLI fetches a server's tool list once per
+//! process, and a fork's client can become the main session's. Whether a call is allowed is
+//! decided when it is made: tools outside their scope answer with the spec's `Error:` text, and
+//! in background runs the permission policy gates the Discord-visible ones (BGF-7).
+
+use std::sync::atomic::{AtomicU8, Ordering};
 
 /// The kind of session a CLI client serves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
 pub enum ToolScope {
     /// The owner's main conversation.
-    Main,
+    Main = 0,
     /// An interactive fork of the main session.
-    InteractiveFork,
+    InteractiveFork = 1,
     /// A background run (forked or isolated).
-    Background,
+    Background = 2,
     /// A background run of a routine with `session: persistent`.
-    PersistentRoutine,
+    PersistentRoutine = 3,
+}
+
+impl ToolScope {
+    /// Whether this is a background run of any kind.
+    pub fn is_background(self) -> bool {
+        matches!(self, Self::Background | Self::PersistentRoutine)
+    }
+}
+
+/// The scope of one CLI client, changeable while it runs: an interactive fork's client becomes
+/// the main session's when the fork is saved (SES-10), and its tools must then act as main's.
+#[derive(Debug)]
+pub struct ScopeCell(AtomicU8);
+
+impl ScopeCell {
+    /// A cell holding `scope`.
+    pub fn new(scope: ToolScope) -> Self {
+        Self(AtomicU8::new(scope as u8))
+    }
+
+    /// The current scope.
+    pub fn get(&self) -> ToolScope {
+        match self.0.load(Ordering::Relaxed) {
+            0 => ToolScope::Main,
+            1 => ToolScope::InteractiveFork,
+            2 => ToolScope::Background,
+            _ => ToolScope::PersistentRoutine,
+        }
+    }
+
+    /// Changes the scope.
+    pub fn set(&self, scope: ToolScope) {
+        self.0.store(scope as u8, Ordering::Relaxed);
+    }
 }
 
 /// Every tool of the `discord` server (MCP-16).
@@ -49,15 +87,6 @@ pub fn is_offered(tool: &str, scope: ToolScope) -> bool {
         "compact_session" => scope == PersistentRoutine,
         _ => false,
     }
-}
-
-/// The `mcp__discord__<tool>` names offered in `scope`, for `--allowedTools`.
-pub fn allowed_tool_names(scope: ToolScope, implemented: &[&str]) -> Vec<String> {
-    implemented
-        .iter()
-        .filter(|tool| is_offered(tool, scope))
-        .map(|tool| format!("mcp__discord__{tool}"))
-        .collect()
 }
 
 #[cfg(test)]

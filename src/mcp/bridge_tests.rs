@@ -21,6 +21,28 @@ impl FrontEnd for RecordingFrontEnd {
         Box::pin(async { Ok(None) })
     }
 
+    fn send_text(&self, _text: String) -> BoxFuture<'_, Result<Option<u64>, FrontEndError>> {
+        Box::pin(async { Ok(None) })
+    }
+
+    fn send_file(
+        &self,
+        _path: std::path::PathBuf,
+        _message: Option<String>,
+    ) -> BoxFuture<'_, Result<Option<u64>, FrontEndError>> {
+        Box::pin(async { Ok(None) })
+    }
+
+    fn render_turn(
+        &self,
+        mut events: tokio::sync::mpsc::UnboundedReceiver<crate::agent::TurnEvent>,
+    ) -> BoxFuture<'_, Vec<u64>> {
+        Box::pin(async move {
+            while events.recv().await.is_some() {}
+            Vec::new()
+        })
+    }
+
     fn ask_approval(&self, _label: String) -> BoxFuture<'_, Approval> {
         Box::pin(async { Approval::Deny })
     }
@@ -28,10 +50,7 @@ impl FrontEnd for RecordingFrontEnd {
 
 async fn bridge(scope: ToolScope) -> (McpBridge<DiscordTools>, Arc<RecordingFrontEnd>) {
     let front_end = Arc::new(RecordingFrontEnd::default());
-    let tools = DiscordTools::new(ToolContext {
-        scope,
-        front_end: front_end.clone(),
-    });
+    let tools = DiscordTools::new(ToolContext::new(scope, front_end.clone()));
     (McpBridge::start(tools).await.unwrap(), front_end)
 }
 
@@ -64,9 +83,21 @@ async fn survives_the_double_handshake_with_reused_ids() {
             .iter()
             .map(|t| t["name"].as_str().unwrap())
             .collect();
-        assert_eq!(names, ["discord_embed"]);
-        let schema = &list["result"]["tools"][0]["inputSchema"];
-        assert_eq!(schema["required"], json!(["title"]));
+        let mut expected: Vec<&str> = crate::mcp::tools::IMPLEMENTED_TOOLS.to_vec();
+        let mut listed = names.clone();
+        listed.sort_unstable();
+        expected.sort_unstable();
+        assert_eq!(
+            listed, expected,
+            "every tool is listed in every scope (MCP-16)"
+        );
+        let embed = list["result"]["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == "discord_embed")
+            .unwrap();
+        assert_eq!(embed["inputSchema"]["required"], json!(["title"]));
     }
 }
 
@@ -91,13 +122,58 @@ async fn unknown_tools_and_methods_get_json_rpc_errors() {
     let (bridge, _) = bridge(ToolScope::Main).await;
     let reply = bridge
         .dispatch(json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
-            "params": {"name": "ping_user", "arguments": {"message": "x"}}}))
+            "params": {"name": "no_such_tool", "arguments": {"message": "x"}}}))
         .await;
     assert_eq!(reply["id"], 7);
     assert!(reply.get("error").is_some() || reply["result"]["isError"] == true);
+    let reply = bridge
+        .dispatch(json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call",
+            "params": {"name": "ping_user", "arguments": {"message": "x"}}}))
+        .await;
+    assert_eq!(
+        reply["result"]["content"][0]["text"],
+        "Error: ping_user is only available in background forks"
+    );
     let reply = bridge
         .dispatch(json!({"jsonrpc": "2.0", "id": 8, "method": "resources/list"}))
         .await;
     assert_eq!(reply["id"], 8);
     assert!(reply.get("error").is_some() || reply.get("result").is_some());
+}
+
+#[tokio::test]
+async fn a_background_run_gets_one_ping() {
+    use crate::{
+        forks::{background::BgRunState, preamble::UpdateMode},
+        state::{paths::DataDir, ping_budget::PingBudget},
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let data_dir = DataDir::new(dir.path());
+    data_dir.ensure_layout().unwrap();
+    let budget = PingBudget::new(&data_dir, chrono_tz::UTC);
+    let front_end = Arc::new(RecordingFrontEnd::default());
+    let mut context = ToolContext::new(ToolScope::Background, front_end.clone());
+    context.bg_run = Some(Arc::new(BgRunState::new(
+        true,
+        UpdateMode::OnPing,
+        false,
+        None,
+        budget,
+    )));
+    let bridge = McpBridge::start(DiscordTools::new(context)).await.unwrap();
+    bridge.dispatch(initialize()).await;
+    let call = |id: u64| {
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": {"name": "ping_user", "arguments": {"message": "x"}}})
+    };
+    let first = bridge.dispatch(call(3)).await;
+    assert_eq!(first["result"]["content"][0]["text"], "Message sent.");
+    let second = bridge.dispatch(call(4)).await;
+    assert!(
+        second["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("Already sent"),
+        "{second}"
+    );
 }

@@ -12,11 +12,13 @@
 //! - [`pending`]: pending updates from forks to the main session (PUP-1..6).
 
 pub mod atomic;
+pub mod fork_messages;
 pub mod git;
 pub mod history;
 pub mod inquiries;
 pub mod paths;
 pub mod pending;
+pub mod ping_budget;
 pub mod sessions;
 
 use std::path::{Path, PathBuf};

@@ -23,21 +23,88 @@ use super::{
     mock_api::MockApi,
 };
 
-/// A front end that records embeds and answers approvals from a script.
+/// A front end that records what it is asked to show and answers approvals from a script.
+/// Every sent message gets a fresh id (starting at 1000).
 #[derive(Default)]
 pub struct RecordingFrontEnd {
     /// Embeds sent so far.
     pub embeds: Mutex<Vec<Embed>>,
+    /// Plain texts sent so far (pings, notes).
+    pub texts: Mutex<Vec<String>>,
+    /// Files sent so far, with their messages.
+    pub files: Mutex<Vec<(std::path::PathBuf, Option<String>)>>,
+    /// The events of every rendered turn, in order.
+    pub rendered: Mutex<Vec<Vec<TurnEvent>>>,
     /// Labels of approval requests so far.
     pub approvals_asked: Mutex<Vec<String>>,
     /// Answers to give, in order (then `Deny`).
     pub approval_answers: Mutex<VecDeque<Approval>>,
+    /// Make sends fail (like Discord being unreachable).
+    pub fail_sends: std::sync::atomic::AtomicBool,
+    next_id: std::sync::atomic::AtomicU64,
+}
+
+impl RecordingFrontEnd {
+    fn sent(&self) -> Result<Option<u64>, FrontEndError> {
+        use std::sync::atomic::Ordering;
+        if self.fail_sends.load(Ordering::Relaxed) {
+            return Err(FrontEndError("discord is unreachable".into()));
+        }
+        Ok(Some(1000 + self.next_id.fetch_add(1, Ordering::Relaxed)))
+    }
+
+    /// Titles of the embeds sent so far.
+    pub fn embed_titles(&self) -> Vec<String> {
+        self.embeds
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|e| e.title.clone())
+            .collect()
+    }
 }
 
 impl FrontEnd for RecordingFrontEnd {
     fn send_embed(&self, embed: Embed) -> BoxFuture<'_, Result<Option<u64>, FrontEndError>> {
-        self.embeds.lock().unwrap().push(embed);
-        Box::pin(async { Ok(Some(1)) })
+        let sent = self.sent();
+        if sent.is_ok() {
+            self.embeds.lock().unwrap().push(embed);
+        }
+        Box::pin(async move { sent })
+    }
+
+    fn send_text(&self, text: String) -> BoxFuture<'_, Result<Option<u64>, FrontEndError>> {
+        let sent = self.sent();
+        if sent.is_ok() {
+            self.texts.lock().unwrap().push(text);
+        }
+        Box::pin(async move { sent })
+    }
+
+    fn send_file(
+        &self,
+        path: std::path::PathBuf,
+        message: Option<String>,
+    ) -> BoxFuture<'_, Result<Option<u64>, FrontEndError>> {
+        let sent = self.sent();
+        if sent.is_ok() {
+            self.files.lock().unwrap().push((path, message));
+        }
+        Box::pin(async move { sent })
+    }
+
+    fn render_turn(
+        &self,
+        mut events: mpsc::UnboundedReceiver<TurnEvent>,
+    ) -> BoxFuture<'_, Vec<u64>> {
+        Box::pin(async move {
+            let mut seen = Vec::new();
+            while let Some(event) = events.recv().await {
+                seen.push(event);
+            }
+            self.rendered.lock().unwrap().push(seen);
+            vec![self.sent().ok().flatten().unwrap_or(0)]
+        })
     }
 
     fn ask_approval(&self, label: String) -> BoxFuture<'_, Approval> {
@@ -141,6 +208,13 @@ impl AgentHarness {
         Ok(Turn { report, events })
     }
 
+    /// Runs a whole owner exchange (turn, rendering, fork transitions); returns the text the
+    /// owner saw in that turn.
+    pub async fn exchange(&self, text: &str) -> Result<String, ollim_bot::agent::AgentError> {
+        let report = self.session.exchange(Prompt::text(text)).await?;
+        Ok(report.text)
+    }
+
     /// The session history log.
     pub fn history(&self) -> Vec<SessionEvent> {
         self.services.sessions.history().read_all()
@@ -177,6 +251,7 @@ pub fn test_config(sandbox: &CliSandbox, mock: &MockApi) -> Config {
         claude_cli: claude_cli_path(),
         docs_mcp_url: None,
         cli_env: sandbox.env(mock).into_iter().collect(),
+        env_file: sandbox.data_dir.join("project.env"),
     }
 }
 

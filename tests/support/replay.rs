@@ -14,7 +14,7 @@ use ollim_bot::claude::{
     HookRegistration, McpMessageHandler, Message, PermissionDecision, PermissionHandler,
     PermissionRequest, StreamConnection, UserContent,
 };
-use ollim_bot::mcp::{DiscordTools, McpBridge, ToolContext, ToolScope, tools::IMPLEMENTED_TOOLS};
+use ollim_bot::mcp::{DiscordTools, McpBridge, ToolContext, ToolScope};
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream};
 use tokio::{sync::mpsc, sync::watch, task::JoinHandle, time::timeout};
@@ -183,12 +183,13 @@ impl HookCallback for Hook {
     }
 }
 
-/// Whether the real `McpBridge` answers this message: the handshake, the tool list and its own
-/// tools. Other `tools/call`s (the recordings' `ping_user`) get the recorded reply.
+/// Whether the real `McpBridge` answers this message: the handshake, the tool list and
+/// `discord_embed`. The recordings' other tool (`ping_user`, recorded against a scripted server
+/// that succeeds or fails on cue) gets the recorded reply.
 pub fn served_by_bridge(message: &Value) -> bool {
     match text(&message["method"]) {
         "initialize" | "tools/list" | "ping" => true,
-        "tools/call" => IMPLEMENTED_TOOLS.contains(&text(&message["params"]["name"])),
+        "tools/call" => text(&message["params"]["name"]) == "discord_embed",
         method => method.starts_with("notifications/"),
     }
 }
@@ -320,7 +321,7 @@ pub async fn replay_frames(name: &str, frames: Vec<Frame>, check: KindCheck) -> 
     let (hooks, hook_ids) = hooks(&frames, &script);
     let front_end = Arc::new(RecordingFrontEnd::default());
     let scope = ToolScope::Main;
-    let tools = DiscordTools::new(ToolContext { scope, front_end });
+    let tools = DiscordTools::new(ToolContext::new(scope, front_end));
     let bridge = Arc::new(McpBridge::start(tools).await.expect("start the MCP bridge"));
     let mcp: Arc<dyn McpMessageHandler> = Arc::new(Mcp(Arc::clone(&script), bridge));
     let handlers = ControlHandlers {

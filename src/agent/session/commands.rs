@@ -15,6 +15,9 @@ impl MainSession {
     /// Compacts the conversation (`/compact [instructions]`) and returns the stats line (SES-13).
     pub async fn compact(&self, instructions: Option<&str>) -> Result<String, AgentError> {
         let mut state = self.state.lock().await;
+        if state.fork.is_some() {
+            return Err(AgentError::Compaction("exit fork first.".to_owned()));
+        }
         self.ensure_connected(&mut state, None).await?;
         let command = match instructions.map(str::trim).filter(|i| !i.is_empty()) {
             Some(instructions) => format!("/compact {instructions}"),
@@ -44,7 +47,9 @@ impl MainSession {
     /// Passes `/cost` to the CLI and returns its text (AGT-15).
     pub async fn cost(&self) -> Result<String, AgentError> {
         let mut state = self.state.lock().await;
-        self.ensure_connected(&mut state, None).await?;
+        if state.fork.is_none() {
+            self.ensure_connected(&mut state, None).await?;
+        }
         let outcome = self
             .run_once(&mut state, &UserContent::Text("/cost".to_owned()))
             .await;
@@ -61,18 +66,21 @@ impl MainSession {
         })
     }
 
-    /// Forgets the conversation (`/clear`): session allowances reset, `cleared` logged, the CLI
-    /// stopped, `sessions.json` deleted; the next message starts fresh (SES-5, SES-11, SES-18).
-    pub async fn clear(&self) -> Result<(), AgentError> {
+    /// Forgets the conversation (`/clear`): session allowances reset, an open fork discarded
+    /// with its exit embed, `cleared` logged, the CLI stopped, `sessions.json` deleted; the
+    /// next message starts fresh (SES-5, SES-11, SES-18, IFK-15). Returns whether a fork was
+    /// discarded.
+    pub async fn clear(&self) -> Result<bool, AgentError> {
         self.permissions.reset();
         self.interrupt();
         let mut state = self.state.lock().await;
+        let discarded = self.discard_fork(&mut state).await;
         let client = self.take_client(&mut state);
         self.services.sessions.clear()?;
         if let Some(client) = client {
             client.disconnect(DISCONNECT_GRACE).await;
         }
-        Ok(())
+        Ok(discarded)
     }
 
     /// Switches the model live, without reconnecting (not persisted).
@@ -86,8 +94,10 @@ impl MainSession {
     }
 
     /// Changes the thinking mode; the CLI restarts with it (resuming the same session).
+    /// An open fork is discarded first (IFK-21).
     pub async fn set_thinking(&self, thinking: Thinking) -> Result<(), AgentError> {
         let mut state = self.state.lock().await;
+        self.discard_fork(&mut state).await;
         state.settings.thinking = thinking;
         if let Some(client) = self.take_client(&mut state) {
             client.disconnect(DISCONNECT_GRACE).await;
@@ -96,10 +106,19 @@ impl MainSession {
     }
 
     /// Changes the permission mode (`dontAsk` is the bot's own; the CLI then runs `default`).
+    /// Inside a fork only the fork's client changes; leaving the fork restores main's mode
+    /// (PRM-7, IFK-9).
     pub async fn set_permission_mode(&self, mode: PermissionMode) -> Result<(), AgentError> {
         self.permissions
             .set_dont_ask(mode == PermissionMode::DontAsk);
         let mut state = self.state.lock().await;
+        if let Some(fork) = &state.fork {
+            fork.client
+                .handle()
+                .set_permission_mode(cli_permission_mode(mode))
+                .await?;
+            return Ok(());
+        }
         state.settings.permission_mode = mode;
         if let Some(client) = &state.client {
             client

@@ -13,13 +13,19 @@ use std::{
     time::Duration,
 };
 
-use tokio::sync::{Mutex as AsyncMutex, MutexGuard};
+use tokio::sync::Mutex as AsyncMutex;
 
 mod commands;
+mod exchange;
+mod fork;
+
+pub use exchange::ForkCommandError;
+pub use fork::ForkStart;
 
 use super::{
     AgentError, compaction,
     context::{UpdatesView, compose_prompt},
+    context_usage::context_tokens,
     frontend::{CurrentTurn, FrontEnd, TurnEvent, TurnSink},
     main_client::MainClientParts,
     permissions::PermissionState,
@@ -31,6 +37,8 @@ use crate::{
         ClaudeClient, ClaudeError, ClientHandle, ImageAttachment, PermissionMode, Thinking,
         UserContent,
     },
+    forks::control::ForkControl,
+    mcp::{ToolScope, availability::ScopeCell},
     state::{history::SessionEventKind, sessions::SaveOutcome},
 };
 
@@ -75,6 +83,29 @@ struct MainState {
     settings: MainSettings,
     /// Owner turns since the last compaction, for the `/compact` stats line.
     turns_since_compaction: usize,
+    /// Context size of the main session's last turn (IFK-16).
+    last_input_tokens: Option<u64>,
+    /// The open interactive fork; while it exists every turn goes to it (IFK-1).
+    fork: Option<fork::ActiveFork>,
+}
+
+impl MainState {
+    /// The client turns go to: the fork's while one is open, else main's.
+    fn active_client(&mut self) -> Option<&mut ClaudeClient> {
+        match self.fork.as_mut() {
+            Some(fork) => Some(&mut fork.client),
+            None => self.client.as_mut(),
+        }
+    }
+}
+
+/// Who a turn's prompt comes from; owner messages count as activity in a fork (IFK-11/17).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PromptSource {
+    /// The owner typed it (a DM, the terminal) or clicked a button.
+    Owner,
+    /// The bot itself (fork-started, idle and report prompts).
+    System,
 }
 
 /// The owner's main conversation.
@@ -87,6 +118,8 @@ pub struct MainSession {
     live: Mutex<Option<ClientHandle>>,
     live_pid: AtomicU32,
     compacting: AtomicBool,
+    fork_control: Arc<ForkControl>,
+    main_scope: Arc<ScopeCell>,
 }
 
 impl MainSession {
@@ -106,11 +139,20 @@ impl MainSession {
                 client: None,
                 settings,
                 turns_since_compaction: 0,
+                last_input_tokens: None,
+                fork: None,
             }),
             live: Mutex::new(None),
             live_pid: AtomicU32::new(0),
             compacting: AtomicBool::new(false),
+            fork_control: Arc::new(ForkControl::default()),
+            main_scope: Arc::new(ScopeCell::new(ToolScope::Main)),
         }
+    }
+
+    /// Whether an interactive fork is open (readable without waiting for the lock).
+    pub fn in_fork(&self) -> bool {
+        self.fork_control.in_fork()
     }
 
     /// Starts the CLI now, so the first reply does not pay for its start-up.
@@ -119,28 +161,53 @@ impl MainSession {
         self.ensure_connected(&mut state, None).await
     }
 
-    /// Runs one turn for `prompt`, streaming events to `sink`; pending updates are consumed and
-    /// injected (CTX-2). Waits for any turn in progress first.
+    /// Runs one owner turn for `prompt`, streaming events to `sink`, in the open fork if there
+    /// is one, else in the main session. Pending updates are consumed in main (CTX-2) and only
+    /// peeked in a fork (CTX-3). Waits for any turn in progress first; fork transitions the
+    /// turn asks for are left for [`Self::exchange`].
     pub async fn send(&self, prompt: Prompt, sink: TurnSink) -> Result<TurnReport, AgentError> {
         let mut state = self.state.lock().await;
-        self.ensure_connected(&mut state, Some(&sink)).await?;
-        let updates = match self.services.pending.pop().await {
-            Ok(updates) => updates,
-            Err(error) => {
+        self.turn_locked(&mut state, prompt, sink, PromptSource::Owner)
+            .await
+    }
+
+    async fn turn_locked(
+        &self,
+        state: &mut MainState,
+        prompt: Prompt,
+        sink: TurnSink,
+        source: PromptSource,
+    ) -> Result<TurnReport, AgentError> {
+        let in_fork = state.fork.is_some();
+        if !in_fork {
+            self.ensure_connected(state, Some(&sink)).await?;
+        }
+        let (updates, view) = if in_fork {
+            (self.services.pending.peek(), UpdatesView::Peek)
+        } else {
+            let popped = self.services.pending.pop().await.unwrap_or_else(|error| {
                 tracing::warn!(%error, "could not read pending updates");
                 Vec::new()
-            }
+            });
+            (popped, UpdatesView::Consume)
         };
-        if !updates.is_empty() {
+        if !in_fork && !updates.is_empty() {
             let _ = sink.send(TurnEvent::Notice(CATCHING_UP_NOTE.to_owned()));
         }
+        if let (Some(fork), PromptSource::Owner) = (state.fork.as_mut(), source) {
+            fork.idle.owner_activity();
+            self.fork_control.owner_spoke();
+        }
         let now = chrono::Utc::now().with_timezone(&self.services.config.timezone);
-        let text = compose_prompt(&prompt.text, now, &updates, UpdatesView::Consume);
+        let text = compose_prompt(&prompt.text, now, &updates, view);
         let content = UserContent::with_images(&text, &prompt.images);
         self.turn.begin(sink);
-        let outcome = self.run_with_compaction_retry(&mut state, &content).await;
+        let outcome = self.run_with_compaction_retry(state, &content).await;
         self.turn.end();
-        let report = self.finish_turn(&mut state, outcome).await?;
+        if in_fork {
+            return self.finish_fork_turn(state, outcome);
+        }
+        let report = self.finish_turn(state, outcome).await?;
         state.turns_since_compaction = if report.compaction.is_some() {
             1
         } else {
@@ -169,7 +236,12 @@ impl MainSession {
         self.state.try_lock().is_err()
     }
 
-    /// The current settings.
+    /// The fork switchboard shared with this session's tools.
+    pub fn fork_control(&self) -> &Arc<ForkControl> {
+        &self.fork_control
+    }
+
+    /// The main session's current settings.
     pub async fn settings(&self) -> MainSettings {
         self.state.lock().await.settings.clone()
     }
@@ -182,6 +254,10 @@ impl MainSession {
     /// Ends the CLI cleanly, waiting for the turn in progress (callers bound this with a timeout).
     pub async fn shutdown(&self) {
         let mut state = self.state.lock().await;
+        if let Some(fork) = state.fork.take() {
+            self.fork_control.fork_closed();
+            fork.client.disconnect(DISCONNECT_GRACE).await;
+        }
         if let Some(client) = self.take_client(&mut state) {
             client.disconnect(DISCONNECT_GRACE).await;
         }
@@ -197,7 +273,10 @@ impl MainSession {
             .compaction
             .as_ref()
             .is_some_and(|c| c.trigger == "auto" && !report.answered_after_compaction);
-        if unanswered_auto_compaction && !report.result.was_interrupted() {
+        if unanswered_auto_compaction
+            && !report.result.was_interrupted()
+            && !self.fork_control.enter_requested()
+        {
             // SES-14: the CLI compacted and ended the turn without answering; ask again once.
             tracing::info!("auto-compaction ended the turn unanswered; sending the message again");
             let mut retry = self.run_once(state, content).await?;
@@ -212,10 +291,10 @@ impl MainSession {
         state: &mut MainState,
         content: &UserContent,
     ) -> Result<TurnReport, ClaudeError> {
-        let client = state.client.as_mut().ok_or(ClaudeError::Closed)?;
+        let client = state.active_client().ok_or(ClaudeError::Closed)?;
         client.send(content)?;
         tracing::debug!(target: "ollim_bot::latency", "prompt written to the CLI");
-        run_turn(client, &self.turn, &self.compacting).await
+        run_turn(client, &self.turn, &self.compacting, &self.fork_control).await
     }
 
     /// Saves the session id after a turn (SES-4), or drops a dead client so the next message
@@ -227,6 +306,9 @@ impl MainSession {
     ) -> Result<TurnReport, AgentError> {
         match outcome {
             Ok(report) => {
+                if let Some(usage) = &report.result.usage {
+                    state.last_input_tokens = Some(context_tokens(usage));
+                }
                 if let Some(id) = state.client.as_ref().and_then(|c| c.session_id().cloned()) {
                     let saved = self.services.sessions.save(&id)?;
                     if report.compaction.is_some() && saved == SaveOutcome::Unchanged {
@@ -250,17 +332,15 @@ impl MainSession {
     }
 
     fn take_client(&self, state: &mut MainState) -> Option<ClaudeClient> {
-        *self
-            .live
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = None;
-        self.live_pid.store(0, Ordering::Relaxed);
+        if state.fork.is_none() {
+            self.set_live(None);
+        }
         state.client.take()
     }
 
     async fn ensure_connected(
         &self,
-        state: &mut MutexGuard<'_, MainState>,
+        state: &mut MainState,
         sink: Option<&TurnSink>,
     ) -> Result<(), AgentError> {
         if state
@@ -290,6 +370,9 @@ impl MainSession {
             permissions: &self.permissions,
             turn: &self.turn,
             settings: &state.settings,
+            fork_control: &self.fork_control,
+            scope: Arc::clone(&self.main_scope),
+            fork_session: false,
         };
         let client = match parts.connect(resume).await {
             Err(AgentError::Claude(ClaudeError::SessionNotFound { session_id })) => {
@@ -311,14 +394,23 @@ impl MainSession {
         if client.session_id() != resume_id.as_ref() {
             state.turns_since_compaction = 0;
         }
+        if state.fork.is_none() {
+            self.set_live(Some(&client));
+        }
+        state.client = Some(client);
+        Ok(())
+    }
+
+    /// Points interrupts at `client` (the fork's while one is open, else main's).
+    fn set_live(&self, client: Option<&ClaudeClient>) {
         *self
             .live
             .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(client.handle());
-        self.live_pid
-            .store(client.pid().unwrap_or(0), Ordering::Relaxed);
-        state.client = Some(client);
-        Ok(())
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = client.map(ClaudeClient::handle);
+        self.live_pid.store(
+            client.and_then(ClaudeClient::pid).unwrap_or(0),
+            Ordering::Relaxed,
+        );
     }
 }
 

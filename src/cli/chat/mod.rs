@@ -117,7 +117,13 @@ async fn handle_line(session: &MainSession, line: &str) -> bool {
         "/clear" => session
             .clear()
             .await
-            .map(|()| "conversation cleared. fresh start.".to_owned())
+            .map(|forked| {
+                if forked {
+                    "fork discarded, conversation cleared.".to_owned()
+                } else {
+                    "conversation cleared. fresh start.".to_owned()
+                }
+            })
             .map_err(|e| e.to_string()),
         "/compact" => session.compact(argument).await.map_err(|e| e.to_string()),
         "/cost" => session.cost().await.map_err(|e| e.to_string()),
@@ -125,10 +131,7 @@ async fn handle_line(session: &MainSession, line: &str) -> bool {
         "/thinking" => thinking_command(session, argument).await,
         "/permissions" => permissions_command(session, argument).await,
         _ => {
-            let (events, rendered) = mpsc::unbounded_channel();
-            let renderer = tokio::spawn(render_events(rendered));
-            let result = session.send(Prompt::text(line), events).await;
-            let _ = renderer.await;
+            let result = session.exchange(Prompt::text(line)).await;
             match result {
                 Ok(report)
                     if report.result.is_error

@@ -41,6 +41,31 @@ impl FrontEnd for TerminalFrontEnd {
         Box::pin(async { Ok(None) })
     }
 
+    fn send_text(&self, text: String) -> BoxFuture<'_, Result<Option<u64>, FrontEndError>> {
+        print_block(&text);
+        Box::pin(async { Ok(None) })
+    }
+
+    fn send_file(
+        &self,
+        path: std::path::PathBuf,
+        message: Option<String>,
+    ) -> BoxFuture<'_, Result<Option<u64>, FrontEndError>> {
+        let mut text = format!("[file] {}", path.display());
+        if let Some(message) = message {
+            text = format!("{message}\n{text}");
+        }
+        print_block(&text);
+        Box::pin(async { Ok(None) })
+    }
+
+    fn render_turn(&self, events: mpsc::UnboundedReceiver<TurnEvent>) -> BoxFuture<'_, Vec<u64>> {
+        Box::pin(async move {
+            render_events(events).await;
+            Vec::new()
+        })
+    }
+
     fn ask_approval(&self, label: String) -> BoxFuture<'_, Approval> {
         Box::pin(async move {
             let (answer_tx, answer_rx) = oneshot::channel();
@@ -169,6 +194,7 @@ pub async fn render_events(mut events: mpsc::UnboundedReceiver<TurnEvent>) {
                 );
             }
             TurnEvent::Notice(text) => line(format!("[note] {text}"), &mut at_line_start),
+            _ => {}
         }
         let _ = out.flush();
     }

@@ -126,6 +126,8 @@ struct Streamer<'a> {
     text_chars: usize,
     showed_text: bool,
     compacted: bool,
+    /// The turn was cut short for a fork (STR-10 does not apply).
+    handed_over: bool,
 }
 
 impl<'a> Streamer<'a> {
@@ -146,6 +148,7 @@ impl<'a> Streamer<'a> {
             text_chars: 0,
             showed_text: false,
             compacted: false,
+            handed_over: false,
         }
     }
 
@@ -244,6 +247,7 @@ impl<'a> Streamer<'a> {
                 seconds,
             } => self.on_compacted(pre_tokens, seconds, now).await,
             TurnEvent::Notice(text) => self.on_notice(&text, now).await,
+            TurnEvent::ForkRequested => self.handed_over = true,
         }
     }
 
@@ -369,7 +373,11 @@ impl<'a> Streamer<'a> {
             }
         }
         self.delete_status().await;
-        if !self.showed_text && !self.compacted && self.options.no_response_text {
+        if !self.showed_text
+            && !self.compacted
+            && !self.handed_over
+            && self.options.no_response_text
+        {
             match self.sink.send(NO_RESPONSE.to_owned()).await {
                 Ok(id) => self.kept.push(id),
                 Err(error) => tracing::warn!(%error, "could not post the no-response line"),

@@ -1,0 +1,226 @@
+//! Whole exchanges: a turn rendered by the front end, then every fork transition it asked for
+//! (IFK-2, IFK-3, IFK-6, IFK-10, IFK-11, RPL-1, BTN-4), all under the session lock.
+
+use tokio::sync::mpsc;
+
+use super::{MainSession, MainState, Prompt, PromptSource, fork::ForkStart};
+use crate::{
+    agent::{AgentError, TurnReport},
+    config::runtime::RuntimeConfig,
+    forks::{
+        control::ExitAction,
+        interactive::{
+            IDLE_NOTE, IdleStep, REPORT_BUTTON_PROMPT, escalated_idle_prompt, idle_prompt,
+            started_prompt,
+        },
+    },
+};
+
+/// Why a fork command could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum ForkCommandError {
+    /// A fork is already open (`/fork`, resume).
+    #[error("already in a fork.")]
+    AlreadyInFork,
+    /// No fork is open (fork buttons).
+    #[error("fork already ended.")]
+    NoFork,
+    /// The fork could not be started.
+    #[error(transparent)]
+    Agent(#[from] AgentError),
+}
+
+impl MainSession {
+    /// One owner exchange: the turn (in the open fork, else in main), rendered by the front
+    /// end, then any fork entry or exit it asked for. Returns the owner turn's report.
+    pub async fn exchange(&self, prompt: Prompt) -> Result<TurnReport, AgentError> {
+        let mut state = self.state.lock().await;
+        let report = self
+            .rendered_turn(&mut state, prompt, PromptSource::Owner)
+            .await;
+        self.settle(&mut state).await;
+        report
+    }
+
+    /// `/fork [topic]`: opens a fork, streams its first reply, then settles (IFK-2).
+    pub async fn open_fork_command(&self, topic: Option<String>) -> Result<(), ForkCommandError> {
+        let mut state = self.state.lock().await;
+        if state.fork.is_some() {
+            return Err(ForkCommandError::AlreadyInFork);
+        }
+        let idle = RuntimeConfig::load(&self.services.data_dir.config_file()).fork_idle_timeout;
+        let prompt = started_prompt(topic.as_deref());
+        self.open_fork(
+            &mut state,
+            ForkStart::Branch {
+                topic,
+                idle_timeout_minutes: idle,
+            },
+        )
+        .await?;
+        let outcome = self
+            .rendered_turn(&mut state, Prompt::text(prompt), PromptSource::System)
+            .await;
+        self.settle(&mut state).await;
+        outcome.map(drop).map_err(ForkCommandError::from)
+    }
+
+    /// Resumes a finished fork session as an interactive fork and sends `prompt` in it: a
+    /// reply to one of its messages (RPL-1) or a button on one (BTN-4).
+    pub async fn resume_fork(
+        &self,
+        session_id: crate::claude::SessionId,
+        prompt: Prompt,
+    ) -> Result<TurnReport, ForkCommandError> {
+        let mut state = self.state.lock().await;
+        if state.fork.is_some() {
+            return Err(ForkCommandError::AlreadyInFork);
+        }
+        self.open_fork(&mut state, ForkStart::Resume { session_id })
+            .await?;
+        let report = self
+            .rendered_turn(&mut state, prompt, PromptSource::Owner)
+            .await;
+        self.settle(&mut state).await;
+        Ok(report?)
+    }
+
+    /// A click on the fork entry embed's buttons (IFK-10): Save promotes directly, Report asks
+    /// the agent for a summary first, Exit discards.
+    pub async fn fork_button(&self, action: ExitAction) -> Result<(), ForkCommandError> {
+        let mut state = self.state.lock().await;
+        if state.fork.is_none() {
+            return Err(ForkCommandError::NoFork);
+        }
+        let summary = if action == ExitAction::Report {
+            let started = chrono::Utc::now();
+            let outcome = self
+                .rendered_turn(
+                    &mut state,
+                    Prompt::text(REPORT_BUTTON_PROMPT),
+                    PromptSource::Owner,
+                )
+                .await;
+            if let Err(error) = outcome {
+                tracing::warn!(%error, "the report turn failed");
+            }
+            self.fork_control.take_exit();
+            let written = self
+                .services
+                .pending
+                .peek()
+                .into_iter()
+                .rev()
+                .find(|update| update.ts >= started)
+                .map(|update| update.message);
+            Some(written.unwrap_or_else(|| "no summary reported".to_owned()))
+        } else {
+            None
+        };
+        if state.fork.is_some() {
+            self.close_fork(&mut state, action, summary).await;
+        }
+        self.settle(&mut state).await;
+        Ok(())
+    }
+
+    /// The idle check (IFK-11, IFK-12): run every minute; skipped while a turn is running,
+    /// since the owner is then active anyway.
+    pub async fn check_idle(&self) {
+        let Ok(mut state) = self.state.try_lock() else {
+            return;
+        };
+        let Some(fork) = state.fork.as_ref() else {
+            return;
+        };
+        let minutes = fork.idle.timeout_minutes();
+        let prompt = match fork.idle.step(tokio::time::Instant::now()) {
+            IdleStep::Wait => return,
+            IdleStep::CheckIn => {
+                match self.front_end.send_text(IDLE_NOTE.to_owned()).await {
+                    Ok(id) => self.fork_control.note_message_opt(id),
+                    Err(error) => tracing::warn!(%error, "could not post the idle note"),
+                }
+                idle_prompt(minutes)
+            }
+            IdleStep::Escalate => {
+                // The escalation asks the agent to end the fork, which the exit tools allow
+                // only once the owner has spoken (IFK-17): it speaks for the owner here.
+                self.fork_control.owner_spoke();
+                escalated_idle_prompt(minutes)
+            }
+        };
+        let outcome = self
+            .rendered_turn(&mut state, Prompt::text(prompt), PromptSource::System)
+            .await;
+        if let Err(error) = outcome {
+            tracing::warn!(%error, "the idle check-in failed");
+        }
+        if let Some(fork) = state.fork.as_mut() {
+            fork.idle.checked_in();
+        }
+        self.settle(&mut state).await;
+    }
+
+    /// Runs one turn with the front end rendering it, and records the fork's messages.
+    pub(super) async fn rendered_turn(
+        &self,
+        state: &mut MainState,
+        prompt: Prompt,
+        source: PromptSource,
+    ) -> Result<TurnReport, AgentError> {
+        let (events, rendered) = mpsc::unbounded_channel();
+        let render = self.front_end.render_turn(rendered);
+        let turn = self.turn_locked(state, prompt, events, source);
+        let (report, message_ids) = tokio::join!(turn, render);
+        self.record_fork_messages(state, message_ids);
+        report
+    }
+
+    /// Acts on what the last turn asked for until nothing is left: exits first, then a fork
+    /// entry with its first reply; a fork whose CLI died is closed.
+    async fn settle(&self, state: &mut MainState) {
+        for _ in 0..8 {
+            if let Some(action) = self.fork_control.take_exit()
+                && state.fork.is_some()
+            {
+                self.close_fork(state, action, None).await;
+                continue;
+            }
+            if let Some(request) = self.fork_control.take_enter() {
+                if state.fork.is_some() {
+                    continue;
+                }
+                let topic = request.topic.clone();
+                let start = ForkStart::Branch {
+                    topic: request.topic,
+                    idle_timeout_minutes: request.idle_timeout_minutes,
+                };
+                if let Err(error) = self.open_fork(state, start).await {
+                    tracing::warn!(%error, "could not open the fork");
+                    let text = format!("could not open the fork: {error}");
+                    let _ = self.front_end.send_text(text).await;
+                    return;
+                }
+                let prompt = Prompt::text(started_prompt(topic.as_deref()));
+                if let Err(error) = self
+                    .rendered_turn(state, prompt, PromptSource::System)
+                    .await
+                {
+                    tracing::warn!(%error, "the fork's first turn failed");
+                }
+                continue;
+            }
+            if state
+                .fork
+                .as_ref()
+                .is_some_and(|fork| fork.client.handle().is_closed())
+            {
+                let note = Some("the fork's connection was lost.".to_owned());
+                self.close_fork(state, ExitAction::Exit, note).await;
+            }
+            return;
+        }
+        tracing::warn!("too many fork transitions in one exchange; stopping here");
+    }
+}

@@ -1,0 +1,261 @@
+//! Opening, running and closing the interactive fork (IFK-1…21, SES-8, SES-10, SES-16).
+//!
+//! All of it runs under the session lock, so a fork changes hands between turns only.
+
+use std::sync::Arc;
+
+use super::{MainSession, MainSettings, MainState};
+use crate::{
+    agent::{AgentError, context_usage::HAIKU_CONTEXT_LIMIT, main_client::MainClientParts},
+    claude::{ClaudeClient, ClaudeError, PermissionMode, SessionId},
+    config::runtime::RuntimeConfig,
+    forks::{
+        control::{ExitAction, ForkFacts},
+        interactive::{IdleClock, NOTHING_TO_SAVE, entry_embed, exit_embed},
+    },
+    mcp::{ToolScope, availability::ScopeCell},
+    state::history::SessionEventKind,
+};
+
+use super::DISCONNECT_GRACE;
+
+/// The open interactive fork.
+pub(super) struct ActiveFork {
+    pub(super) client: ClaudeClient,
+    /// The scope its tools act in; switched to main when the fork is saved.
+    scope: Arc<ScopeCell>,
+    /// Whether `interactive_fork` was logged for it yet (SES-8).
+    logged: bool,
+    /// The main session id when it began (the parent of its records).
+    main_at_start: Option<SessionId>,
+    pub(super) idle: IdleClock,
+}
+
+/// How a fork begins.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ForkStart {
+    /// A branch of the main session (`/fork`, `enter_fork`).
+    Branch {
+        /// What it is about.
+        topic: Option<String>,
+        /// Minutes before the idle check-in.
+        idle_timeout_minutes: u64,
+    },
+    /// A finished fork session resumed by a reply or a button (RPL-1, BTN-4).
+    Resume {
+        /// The session to continue.
+        session_id: SessionId,
+    },
+}
+
+impl MainSession {
+    /// Opens an interactive fork and posts its entry embed (IFK-2, IFK-3, AGT-11, IFK-16).
+    pub(super) async fn open_fork(
+        &self,
+        state: &mut MainState,
+        start: ForkStart,
+    ) -> Result<(), AgentError> {
+        let runtime = RuntimeConfig::load(&self.services.data_dir.config_file());
+        let mut model = runtime.model_fork.clone().or(state.settings.model.clone());
+        let mut note = None;
+        let is_haiku = model.as_deref().is_some_and(|m| m.contains("haiku"));
+        if is_haiku
+            && state
+                .last_input_tokens
+                .is_some_and(|t| t > HAIKU_CONTEXT_LIMIT)
+        {
+            model = Some("sonnet".to_owned());
+            note = Some("context exceeds haiku limit — using sonnet");
+        }
+        let settings = MainSettings {
+            model,
+            thinking: runtime.thinking_fork,
+            permission_mode: state.settings.permission_mode,
+        };
+        let main_at_start = self.services.sessions.load();
+        let (resume, fork_session, topic, idle_minutes, resumed) = match start {
+            ForkStart::Branch {
+                topic,
+                idle_timeout_minutes,
+            } => (
+                main_at_start.clone(),
+                true,
+                topic,
+                idle_timeout_minutes,
+                false,
+            ),
+            ForkStart::Resume { session_id } => (
+                Some(session_id),
+                false,
+                None,
+                runtime.fork_idle_timeout,
+                true,
+            ),
+        };
+        let scope = Arc::new(ScopeCell::new(ToolScope::InteractiveFork));
+        let parts = MainClientParts {
+            services: &self.services,
+            front_end: &self.front_end,
+            permissions: &self.permissions,
+            turn: &self.turn,
+            settings: &settings,
+            fork_control: &self.fork_control,
+            scope: Arc::clone(&scope),
+            fork_session,
+        };
+        let client = parts.connect(resume).await?;
+        self.fork_control.fork_opened(ForkFacts {
+            resumed,
+            main_session_at_start: main_at_start.as_ref().map(|id| id.as_str().to_owned()),
+            newest_update_at_start: self.services.pending.peek().last().map(|u| u.ts),
+            ..ForkFacts::default()
+        });
+        self.set_live(Some(&client));
+        state.fork = Some(ActiveFork {
+            client,
+            scope,
+            logged: false,
+            main_at_start,
+            idle: IdleClock::new(idle_minutes),
+        });
+        match self
+            .front_end
+            .send_embed(entry_embed(topic.as_deref(), note))
+            .await
+        {
+            Ok(id) => self.fork_control.note_message_opt(id),
+            Err(error) => tracing::warn!(%error, "could not post the fork entry embed"),
+        }
+        Ok(())
+    }
+
+    /// After a fork turn: log `interactive_fork` once (SES-8) and record the fork's messages
+    /// for reply tracking (SES-16). A dead fork client is reported like a main one.
+    pub(super) fn finish_fork_turn(
+        &self,
+        state: &mut MainState,
+        outcome: Result<crate::agent::TurnReport, ClaudeError>,
+    ) -> Result<crate::agent::TurnReport, AgentError> {
+        let Some(fork) = state.fork.as_mut() else {
+            return outcome.map_err(AgentError::from);
+        };
+        if let Some(id) = fork.client.session_id().cloned()
+            && !fork.logged
+        {
+            fork.logged = true;
+            self.services.sessions.log(
+                &id,
+                SessionEventKind::InteractiveFork,
+                fork.main_at_start.as_ref(),
+            )?;
+        }
+        Ok(outcome?)
+    }
+
+    /// Records the fork's sent messages under its session id (SES-16), once that id is known.
+    pub(super) fn record_fork_messages(&self, state: &MainState, extra: Vec<u64>) {
+        let Some(fork) = state.fork.as_ref() else {
+            return;
+        };
+        for id in extra {
+            self.fork_control.note_message(id);
+        }
+        let Some(session) = fork.client.session_id() else {
+            return;
+        };
+        let ids = self.fork_control.take_messages();
+        let parent = fork.main_at_start.as_ref().map(SessionId::as_str);
+        if let Err(error) = self
+            .services
+            .fork_messages
+            .record(&ids, session.as_str(), parent)
+        {
+            tracing::warn!(%error, "could not record the fork's messages");
+        }
+    }
+
+    /// Ends the open fork: saved (promoted to main, SES-10), reported or discarded; posts the
+    /// exit embed and restores the main session's permission mode (IFK-6…9).
+    pub(super) async fn close_fork(
+        &self,
+        state: &mut MainState,
+        action: ExitAction,
+        summary: Option<String>,
+    ) {
+        let Some(fork) = state.fork.take() else {
+            return;
+        };
+        self.front_end.cancel_approvals();
+        let fork_id = fork.client.session_id().cloned();
+        let (shown, description, keep_client) = match (action, fork_id.clone()) {
+            (ExitAction::Save, Some(id)) => {
+                (ExitAction::Save, Some("context saved".to_owned()), Some(id))
+            }
+            (ExitAction::Save, None) => (ExitAction::Exit, Some(NOTHING_TO_SAVE.to_owned()), None),
+            (ExitAction::Report, _) => (
+                ExitAction::Report,
+                summary.or_else(|| {
+                    self.services
+                        .pending
+                        .peek()
+                        .last()
+                        .map(|u| u.message.clone())
+                }),
+                None,
+            ),
+            (ExitAction::Exit, _) => (ExitAction::Exit, summary, None),
+        };
+        let embed = self
+            .front_end
+            .send_embed(exit_embed(shown, description))
+            .await;
+        match &embed {
+            Ok(id) => self.fork_control.note_message_opt(*id),
+            Err(error) => tracing::warn!(%error, "could not post the fork exit embed"),
+        }
+        let unrecorded = self.fork_control.fork_closed();
+        self.permissions
+            .set_dont_ask(state.settings.permission_mode == PermissionMode::DontAsk);
+        if let Some(id) = keep_client {
+            self.promote(state, fork, &id).await;
+            return;
+        }
+        if let Some(session) = &fork_id {
+            let parent = fork.main_at_start.as_ref().map(SessionId::as_str);
+            if let Err(error) =
+                self.services
+                    .fork_messages
+                    .record(&unrecorded, session.as_str(), parent)
+            {
+                tracing::warn!(%error, "could not record the fork's messages");
+            }
+        }
+        self.set_live(state.client.as_ref());
+        fork.client.disconnect(DISCONNECT_GRACE).await;
+    }
+
+    /// Makes the fork's client the main one without reconnecting (SES-10).
+    async fn promote(&self, state: &mut MainState, fork: ActiveFork, id: &SessionId) {
+        let previous = self.services.sessions.load();
+        if let Err(error) = self.services.sessions.save_swapped(id, previous.as_ref()) {
+            tracing::warn!(%error, "could not save the promoted fork's session id");
+        }
+        fork.scope.set(ToolScope::Main);
+        let old = state.client.replace(fork.client);
+        state.turns_since_compaction = 0;
+        self.set_live(state.client.as_ref());
+        if let Some(old) = old {
+            old.disconnect(DISCONNECT_GRACE).await;
+        }
+    }
+
+    /// Discards an open fork without a turn (`/clear`, `/thinking`, IFK-15, IFK-21). Returns
+    /// whether one was open.
+    pub(super) async fn discard_fork(&self, state: &mut MainState) -> bool {
+        if state.fork.is_none() {
+            return false;
+        }
+        self.close_fork(state, ExitAction::Exit, None).await;
+        true
+    }
+}

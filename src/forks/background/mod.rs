@@ -1,0 +1,14 @@
+//! Background runs: one runner for routines, reminders and webhooks (BGF-1…21).
+
+mod job;
+mod policy;
+mod run_state;
+mod runner;
+
+pub use job::{BgJob, BgMode};
+pub use policy::{BgPolicy, DEFAULT_BG_TOOLS, bg_allowed_tools};
+pub use run_state::{
+    ALREADY_PINGED, BUDGET_EXHAUSTED, BgRunState, OWNER_BUSY, PINGS_DISABLED, PingPermit,
+    REPORTING_DISABLED,
+};
+pub use runner::{BgError, BgOutcome, BgRunner};

@@ -1,0 +1,230 @@
+//! What a background run may do: its tool set (BGF-6), the permission policy that gates the
+//! Discord tools and refuses everything else without asking anyone (BGF-7, BGF-8, PRM-2), and
+//! the stop hook that enforces the report mode (HKS-1).
+
+use std::{collections::HashSet, sync::Arc};
+
+use serde_json::Value;
+
+use super::run_state::BgRunState;
+use crate::{
+    agent::permissions::state_write_refusal,
+    claude::{
+        BoxFuture, HookCallback, HookEvent, HookOutput, HookRegistration, PermissionDecision,
+        PermissionHandler, PermissionRequest,
+    },
+    forks::preamble::ToolRestriction,
+    mcp::{ToolScope, availability::is_offered, tools::IMPLEMENTED_TOOLS},
+    state::paths::DataDir,
+};
+
+/// Tools every background run may use without asking (BGF-6).
+pub const DEFAULT_BG_TOOLS: &[&str] = &[
+    "Bash(ollim-bot help)",
+    "Bash(ollim-bot tasks *)",
+    "Read(./**.md)",
+    "Glob(./**.md)",
+    "Grep(./**.md)",
+    "mcp__discord__add_reminder",
+    "mcp__discord__list_reminders",
+    "mcp__discord__cancel_reminder",
+];
+
+/// The `discord` tools that are gated per run rather than pre-allowed (BGF-7).
+const GATED_TOOLS: &[&str] = &[
+    "ping_user",
+    "discord_embed",
+    "send_file",
+    "report_updates",
+    "follow_up_chain",
+];
+
+/// The `--allowedTools` of a run: the defaults, the job's declared tools (Discord tools
+/// removed: they are gated instead), `Skill(<name> *)` per skill, `Agent(<name> *)` for a bound
+/// subagent, `compact_session` for persistent routines; duplicates dropped, `ollim-bot help`
+/// always present (BGF-6). Tools of the `discord` server this build lacks are left out.
+pub fn bg_allowed_tools(
+    restriction: &ToolRestriction,
+    skills: &[String],
+    subagent: Option<&str>,
+    persistent: bool,
+) -> Vec<String> {
+    let mut tools: Vec<String> = DEFAULT_BG_TOOLS.iter().map(|t| (*t).to_owned()).collect();
+    if let ToolRestriction::Allowed(declared) = restriction {
+        tools.extend(
+            declared
+                .iter()
+                .filter(|tool| !tool.starts_with("mcp__discord__"))
+                .cloned(),
+        );
+    }
+    tools.extend(skills.iter().map(|skill| format!("Skill({skill} *)")));
+    if let Some(subagent) = subagent {
+        tools.push(format!("Agent({subagent} *)"));
+    }
+    if persistent {
+        tools.push("mcp__discord__compact_session".to_owned());
+    }
+    tools.retain(|tool| match tool.strip_prefix("mcp__discord__") {
+        Some(name) => IMPLEMENTED_TOOLS.contains(&name),
+        None => true,
+    });
+    let mut seen = HashSet::new();
+    tools.retain(|tool| seen.insert(tool.clone()));
+    tools
+}
+
+/// The permission callback of one background run: never asks the owner (BGF-8).
+pub struct BgPolicy {
+    data_dir: DataDir,
+    run: Arc<BgRunState>,
+    scope: ToolScope,
+}
+
+impl BgPolicy {
+    /// A policy for `run`.
+    pub fn new(data_dir: DataDir, run: Arc<BgRunState>, scope: ToolScope) -> Self {
+        Self {
+            data_dir,
+            run,
+            scope,
+        }
+    }
+
+    /// Decides one request (PRM-2 steps 1–2).
+    pub fn decide_now(&self, request: &PermissionRequest) -> PermissionDecision {
+        if let Some(refusal) =
+            state_write_refusal(&self.data_dir, &request.tool_name, &request.input)
+        {
+            return PermissionDecision::deny(refusal);
+        }
+        let Some(tool) = request.tool_name.strip_prefix("mcp__discord__") else {
+            return PermissionDecision::deny(not_available(&request.tool_name));
+        };
+        match tool {
+            "ping_user" | "discord_embed" | "send_file" if !self.run.allow_ping() => {
+                PermissionDecision::deny("pings disabled for this job")
+            }
+            "report_updates" | "follow_up_chain" if !self.run.may_report() => {
+                PermissionDecision::deny("reporting blocked for this job")
+            }
+            _ if GATED_TOOLS.contains(&tool) || is_offered(tool, self.scope) => {
+                PermissionDecision::allow(request)
+            }
+            _ => PermissionDecision::deny(not_available(&request.tool_name)),
+        }
+    }
+}
+
+fn not_available(tool: &str) -> String {
+    format!("{tool} is not available in background forks")
+}
+
+impl PermissionHandler for BgPolicy {
+    fn decide(&self, request: PermissionRequest) -> BoxFuture<'static, PermissionDecision> {
+        let decision = self.decide_now(&request);
+        Box::pin(std::future::ready(decision))
+    }
+}
+
+/// The Stop hook of a background run (HKS-1).
+pub fn stop_hook(run: Arc<BgRunState>) -> HookRegistration {
+    HookRegistration {
+        event: HookEvent::Stop,
+        matcher: None,
+        timeout_secs: 30,
+        callback: Arc::new(ReportEnforcer { run }),
+    }
+}
+
+struct ReportEnforcer {
+    run: Arc<BgRunState>,
+}
+
+impl HookCallback for ReportEnforcer {
+    fn call(&self, input: Value) -> BoxFuture<'static, HookOutput> {
+        let again = input
+            .get("stop_hook_active")
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
+        let output = match self.run.stop_refusal() {
+            Some(reason) if !again => HookOutput::block(reason),
+            _ => HookOutput::default(),
+        };
+        Box::pin(std::future::ready(output))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::{forks::preamble::UpdateMode, state::ping_budget::PingBudget};
+
+    fn run(allow_ping: bool, mode: UpdateMode) -> (tempfile::TempDir, BgPolicy) {
+        let dir = tempfile::tempdir().unwrap();
+        let data_dir = DataDir::new(dir.path());
+        data_dir.ensure_layout().unwrap();
+        let budget = PingBudget::new(&data_dir, chrono_tz::UTC);
+        let state = Arc::new(BgRunState::new(allow_ping, mode, false, None, budget));
+        (dir, BgPolicy::new(data_dir, state, ToolScope::Background))
+    }
+
+    fn ask(policy: &BgPolicy, tool: &str) -> PermissionDecision {
+        policy.decide_now(&PermissionRequest {
+            tool_name: tool.to_owned(),
+            input: json!({}),
+            tool_use_id: None,
+            description: None,
+        })
+    }
+
+    #[test]
+    fn discord_tools_are_gated_and_everything_else_refused() {
+        let (_dir, quiet) = run(false, UpdateMode::Blocked);
+        assert_eq!(
+            ask(&quiet, "mcp__discord__ping_user"),
+            PermissionDecision::deny("pings disabled for this job")
+        );
+        assert_eq!(
+            ask(&quiet, "mcp__discord__report_updates"),
+            PermissionDecision::deny("reporting blocked for this job")
+        );
+        assert_eq!(
+            ask(&quiet, "WebSearch"),
+            PermissionDecision::deny("WebSearch is not available in background forks")
+        );
+        assert_eq!(
+            ask(&quiet, "mcp__discord__enter_fork"),
+            PermissionDecision::deny(
+                "mcp__discord__enter_fork is not available in background forks"
+            )
+        );
+        let (_dir, open) = run(true, UpdateMode::OnPing);
+        assert!(matches!(
+            ask(&open, "mcp__discord__ping_user"),
+            PermissionDecision::Allow { .. }
+        ));
+        assert!(matches!(
+            ask(&open, "mcp__discord__report_updates"),
+            PermissionDecision::Allow { .. }
+        ));
+    }
+
+    #[test]
+    fn the_tool_set_merges_declared_tools_and_drops_discord_ones() {
+        let declared = ToolRestriction::Allowed(vec![
+            "Bash(ollim-bot gmail *)".into(),
+            "mcp__discord__ping_user".into(),
+            "Read(./**.md)".into(),
+        ]);
+        let tools = bg_allowed_tools(&declared, &["digest".into()], Some("gmail-reader"), false);
+        assert!(tools.contains(&"Bash(ollim-bot gmail *)".to_owned()));
+        assert!(tools.contains(&"Skill(digest *)".to_owned()));
+        assert!(tools.contains(&"Agent(gmail-reader *)".to_owned()));
+        assert!(tools.contains(&"Bash(ollim-bot help)".to_owned()));
+        assert!(!tools.iter().any(|t| t == "mcp__discord__ping_user"));
+        assert_eq!(tools.iter().filter(|t| *t == "Read(./**.md)").count(), 1);
+    }
+}

@@ -1,0 +1,300 @@
+//! The background runner: one CLI client per run, forked from main, isolated or persistent,
+//! with its own tools, policy, hooks and counters; never takes the session lock (BGF-1…5,
+//! SES-9, SES-15, AGT-11…13, AGT-19).
+
+use std::{sync::Arc, time::Duration};
+
+use super::{
+    job::{BgJob, BgMode},
+    policy::{BgPolicy, bg_allowed_tools, stop_hook},
+    run_state::BgRunState,
+};
+use crate::{
+    agent::{
+        AgentError, AgentServices, FrontEnd,
+        context::{UpdatesView, compose_prompt, compose_timestamp_only},
+        frontend::CurrentTurn,
+        hooks::{MainHookDeps, main_hooks},
+        main_client::base_options,
+        permissions::PermissionState,
+        turn::run_turn,
+    },
+    claude::{
+        ClaudeClient, ClaudeError, ClientOptions, ControlHandlers, McpMessageHandler,
+        PermissionHandler, PermissionMode, SessionId, UserContent,
+    },
+    config::runtime::RuntimeConfig,
+    forks::{
+        control::ForkControl,
+        preamble::{PreambleInputs, ToolRestriction, build_preamble},
+    },
+    mcp::{DiscordTools, McpBridge, ToolContext, ToolScope, availability::ScopeCell},
+    state::{history::SessionEventKind, sessions::RoutineSessionStore},
+};
+
+/// Pauses between client start attempts that hit a control-request timeout (AGT-13).
+const START_BACKOFF: [Duration; 2] = [Duration::from_secs(5), Duration::from_secs(15)];
+
+/// How a background run ended badly.
+#[derive(Debug, thiserror::Error)]
+pub enum BgError {
+    /// It ran past `bg_fork_timeout`.
+    #[error("timed out after {minutes} minutes")]
+    TimedOut {
+        /// The limit, in whole minutes.
+        minutes: u64,
+    },
+    /// The CLI failed or reported an error.
+    #[error(transparent)]
+    Failed(#[from] AgentError),
+}
+
+/// What a finished run left behind.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BgOutcome {
+    /// The run's session id.
+    pub session_id: Option<SessionId>,
+    /// Whether it called `report_updates`.
+    pub reported: bool,
+    /// The Discord messages it sent.
+    pub messages: Vec<u64>,
+}
+
+/// Runs background jobs; cheap to share.
+pub struct BgRunner {
+    services: Arc<AgentServices>,
+    front_end: Arc<dyn FrontEnd>,
+    busy: Arc<dyn Fn() -> bool + Send + Sync>,
+}
+
+impl BgRunner {
+    /// A runner posting through `front_end`; `busy` tells whether the owner is
+    /// mid-conversation (the main session's lock is held, BGF-2).
+    pub fn new(
+        services: Arc<AgentServices>,
+        front_end: Arc<dyn FrontEnd>,
+        busy: Arc<dyn Fn() -> bool + Send + Sync>,
+    ) -> Self {
+        Self {
+            services,
+            front_end,
+            busy,
+        }
+    }
+
+    /// Runs `job` under the hard timeout; on failure the owner gets a short DM naming the job
+    /// (BGF-5, F-24). Nothing is logged or recorded for a failed run (SES-9, SES-15).
+    pub async fn run(&self, job: BgJob) -> Result<BgOutcome, BgError> {
+        let limit = RuntimeConfig::load(&self.services.data_dir.config_file()).bg_fork_timeout;
+        let name = job.display_name();
+        tracing::info!(tag = %job.tag, "background run started");
+        let outcome = tokio::time::timeout(Duration::from_secs(limit), self.run_job(job)).await;
+        let error = match outcome {
+            Ok(Ok(outcome)) => {
+                tracing::info!(%name, reported = outcome.reported, "background run finished");
+                return Ok(outcome);
+            }
+            Ok(Err(error)) => BgError::Failed(error),
+            Err(_) => BgError::TimedOut {
+                minutes: limit / 60,
+            },
+        };
+        tracing::warn!(%name, %error, "background run failed");
+        let text = match &error {
+            BgError::TimedOut { minutes } => format!("{name} timed out after {minutes} minutes."),
+            BgError::Failed(_) => format!("{name} couldn't complete."),
+        };
+        if let Err(error) = self.front_end.send_text(text).await {
+            tracing::warn!(%error, "could not tell the owner about the failed run");
+        }
+        Err(error)
+    }
+
+    async fn run_job(&self, job: BgJob) -> Result<BgOutcome, AgentError> {
+        let services = &self.services;
+        let busy = (self.busy)();
+        if busy {
+            tracing::info!(tag = %job.tag, "owner is mid-conversation; running quietly");
+        }
+        let main_id = services.sessions.load();
+        let routine_sessions = RoutineSessionStore::new(&services.data_dir);
+        let (resume, fork_session, scope) = match &job.mode {
+            BgMode::Forked => (main_id.clone(), true, ToolScope::Background),
+            BgMode::Isolated => (None, false, ToolScope::Background),
+            BgMode::Persistent { routine_id } => (
+                routine_sessions.load(routine_id),
+                false,
+                ToolScope::PersistentRoutine,
+            ),
+        };
+        let run = Arc::new(BgRunState::new(
+            job.allow_ping,
+            job.update_mode,
+            busy,
+            job.chain.clone(),
+            services.ping_budget.clone(),
+        ));
+        let prompt = self.prompt(&job, busy);
+        let options = ClientOptions {
+            model: job.model.clone(),
+            permission_mode: Some(PermissionMode::Default),
+            fork_session: fork_session && resume.is_some(),
+            resume,
+            allowed_tools: bg_allowed_tools(
+                &job.tools,
+                &job.skills,
+                job.subagent.as_deref(),
+                matches!(job.mode, BgMode::Persistent { .. }),
+            ),
+            disallowed_tools: match &job.tools {
+                ToolRestriction::Disallowed(tools) => tools.clone(),
+                _ => Vec::new(),
+            },
+            thinking: job.thinking,
+            ..base_options(services)
+        };
+        let mut client = self.connect(&options, &run, scope).await?;
+        let turn = CurrentTurn::default();
+        let outcome = async {
+            client.send(&UserContent::Text(prompt))?;
+            let compacting = std::sync::atomic::AtomicBool::new(false);
+            run_turn(&mut client, &turn, &compacting, &ForkControl::default()).await
+        }
+        .await;
+        let session_id = client.session_id().cloned();
+        client.disconnect(Duration::from_secs(5)).await;
+        let report = outcome?;
+        if report.result.is_error {
+            return Err(AgentError::RunFailed(report.result.error_summary()));
+        }
+        if let Some(id) = &session_id {
+            let (event, parent) = match &job.mode {
+                BgMode::Forked => (SessionEventKind::BgFork, main_id.as_ref()),
+                BgMode::Isolated => (SessionEventKind::IsolatedBg, None),
+                BgMode::Persistent { routine_id } => {
+                    routine_sessions.save(routine_id, id)?;
+                    (SessionEventKind::PersistentBg, None)
+                }
+            };
+            services.sessions.log(id, event, parent)?;
+        }
+        let messages = run.take_messages();
+        if let Some(id) = &session_id {
+            let parent = match job.mode {
+                BgMode::Forked => main_id.as_ref().map(SessionId::as_str),
+                _ => None,
+            };
+            services
+                .fork_messages
+                .record(&messages, id.as_str(), parent)?;
+        }
+        Ok(BgOutcome {
+            session_id,
+            reported: run.has_reported(),
+            messages,
+        })
+    }
+
+    /// Tag, preamble and body, after the timestamp and (except isolated runs) the pending
+    /// updates, peeked (CTX-3, CTX-7, BGF-10).
+    fn prompt(&self, job: &BgJob, busy: bool) -> String {
+        let services = &self.services;
+        let budget_status = if job.allow_ping {
+            match services.ping_budget.snapshot() {
+                Ok(snapshot) => Some(snapshot.preamble_status()),
+                Err(error) => {
+                    tracing::warn!(%error, "could not read the ping budget");
+                    None
+                }
+            }
+        } else {
+            None
+        };
+        let may_delegate = matches!(&job.tools, ToolRestriction::Allowed(tools)
+            if tools.iter().any(|t| t == "Task" || t == "Agent" || t.starts_with("Task(") || t.starts_with("Agent(")))
+            || job.subagent.is_some();
+        let preamble = build_preamble(&PreambleInputs {
+            persistent: matches!(job.mode, BgMode::Persistent { .. }),
+            allow_ping: job.allow_ping,
+            update_mode: job.update_mode,
+            busy,
+            budget_status,
+            schedule_text: job.schedule_text.clone(),
+            tools: &job.tools,
+            may_delegate,
+            google_connected: services.data_dir.token_file().exists(),
+            skills: &job.skills,
+            subagent: job.subagent.as_deref(),
+            chain: job.chain.as_ref(),
+        });
+        let body = if preamble.is_empty() {
+            format!("{} {}", job.tag, job.body)
+        } else {
+            format!("{} {preamble}\n\n{}", job.tag, job.body)
+        };
+        let now = chrono::Utc::now().with_timezone(&services.config.timezone);
+        match job.mode {
+            BgMode::Isolated => compose_timestamp_only(&body, now),
+            _ => compose_prompt(&body, now, &services.pending.peek(), UpdatesView::Peek),
+        }
+    }
+
+    /// Starts the run's client, retrying a control-request timeout twice (AGT-13).
+    async fn connect(
+        &self,
+        options: &ClientOptions,
+        run: &Arc<BgRunState>,
+        scope: ToolScope,
+    ) -> Result<ClaudeClient, AgentError> {
+        let mut attempt = 0;
+        loop {
+            match self.connect_once(options, run, scope).await {
+                Err(AgentError::Claude(error @ ClaudeError::Timeout { .. }))
+                    if attempt < START_BACKOFF.len() =>
+                {
+                    tracing::warn!(%error, attempt = attempt + 1, "background client start timed out; retrying");
+                    tokio::time::sleep(START_BACKOFF[attempt]).await;
+                    attempt += 1;
+                }
+                other => return other,
+            }
+        }
+    }
+
+    async fn connect_once(
+        &self,
+        options: &ClientOptions,
+        run: &Arc<BgRunState>,
+        scope: ToolScope,
+    ) -> Result<ClaudeClient, AgentError> {
+        let services = &self.services;
+        let tools = DiscordTools::new(ToolContext {
+            scope: Arc::new(ScopeCell::new(scope)),
+            front_end: Arc::clone(&self.front_end),
+            services: Some(Arc::clone(services)),
+            fork_control: None,
+            bg_run: Some(Arc::clone(run)),
+        });
+        let bridge: Arc<dyn McpMessageHandler> = Arc::new(Arc::new(McpBridge::start(tools).await?));
+        let policy: Arc<dyn PermissionHandler> = Arc::new(BgPolicy::new(
+            services.data_dir.clone(),
+            Arc::clone(run),
+            scope,
+        ));
+        let mut hooks = main_hooks(MainHookDeps {
+            data_dir: services.data_dir.clone(),
+            git: Some(services.git.clone()),
+            // Always enforce the run's own Bash rules: read-only commands skip the callback.
+            permissions: Arc::new(PermissionState::new(true)),
+            turn: CurrentTurn::default(),
+            allowed_tools: options.allowed_tools.clone(),
+        });
+        hooks.push(stop_hook(Arc::clone(run)));
+        let handlers = ControlHandlers {
+            permissions: Some(policy),
+            hooks,
+            mcp_servers: vec![("discord".to_owned(), bridge)],
+        };
+        Ok(ClaudeClient::connect(options, handlers).await?)
+    }
+}

@@ -1,0 +1,269 @@
+//! The shared switchboard between the `discord` tools and the session that runs them: what the
+//! agent asked for during a turn (enter a fork, leave one) and the facts about the open
+//! interactive fork that the tools check (IFK-3, IFK-6, IFK-17, IFK-19).
+//!
+//! Tools run while the session lock is held by the turn that called them, so they never take
+//! that lock; they leave requests here, and the session acts on them after the turn.
+
+use std::sync::{Mutex, MutexGuard};
+
+use chrono::{DateTime, FixedOffset};
+
+/// An `enter_fork` call waiting for its turn to end (IFK-3).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EnterRequest {
+    /// What the fork is about, if the agent said.
+    pub topic: Option<String>,
+    /// Minutes of silence before the idle check-in (IFK-11).
+    pub idle_timeout_minutes: u64,
+}
+
+/// How an interactive fork ends (IFK-6, IFK-7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExitAction {
+    /// Promote the fork to be the main session (SES-10).
+    Save,
+    /// Discard it; its summary is already queued as a pending update.
+    Report,
+    /// Discard it.
+    Exit,
+}
+
+/// Why `save_context` may not promote this fork (IFK-19).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SaveBlocker {
+    /// The main session moved on after the fork began.
+    MainChanged,
+    /// Background updates arrived after the fork began.
+    NewUpdates,
+    /// The fork resumes a finished session (a reply or a button).
+    Resumed,
+}
+
+impl SaveBlocker {
+    /// The error text the agent reads.
+    pub fn message(self) -> &'static str {
+        match self {
+            Self::MainChanged => {
+                "Error: the main session changed after this fork began, so saving would overwrite \
+                 newer context. Use report_updates to pass your findings instead."
+            }
+            Self::NewUpdates => {
+                "Error: new background updates arrived after this fork began and saving would \
+                 drop them. Use report_updates to pass your findings instead."
+            }
+            Self::Resumed => {
+                "Error: this fork resumes an earlier background session, which can't become the \
+                 main session. Use report_updates to pass your findings instead."
+            }
+        }
+    }
+}
+
+/// What the tools need to know about the open interactive fork.
+#[derive(Debug, Clone, Default)]
+pub struct ForkFacts {
+    /// Owner messages sent in the fork; the fork-started prompt is turn 0 (IFK-17).
+    pub owner_turns: u32,
+    /// Whether it resumes a finished session rather than branching main (IFK-19).
+    pub resumed: bool,
+    /// The main session id when the fork began.
+    pub main_session_at_start: Option<String>,
+    /// The newest pending update's time when the fork began.
+    pub newest_update_at_start: Option<DateTime<FixedOffset>>,
+    /// Discord messages sent in the fork and not yet recorded (SES-16).
+    pub unrecorded_messages: Vec<u64>,
+}
+
+#[derive(Debug, Default)]
+struct ControlState {
+    enter: Option<EnterRequest>,
+    exit: Option<ExitAction>,
+    fork: Option<ForkFacts>,
+}
+
+/// Requests and fork facts shared by one session's clients and their tools.
+#[derive(Debug, Default)]
+pub struct ForkControl {
+    state: Mutex<ControlState>,
+}
+
+impl ForkControl {
+    fn lock(&self) -> MutexGuard<'_, ControlState> {
+        self.state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Records an `enter_fork` call; the latest one wins.
+    pub fn request_enter(&self, request: EnterRequest) {
+        self.lock().enter = Some(request);
+    }
+
+    /// Whether an `enter_fork` call is waiting (the turn is then cut short, AGT-18).
+    pub fn enter_requested(&self) -> bool {
+        self.lock().enter.is_some()
+    }
+
+    /// Takes the waiting `enter_fork` call.
+    pub fn take_enter(&self) -> Option<EnterRequest> {
+        self.lock().enter.take()
+    }
+
+    /// Records the exit the agent chose; it happens after the turn (IFK-6).
+    pub fn set_exit(&self, action: ExitAction) {
+        self.lock().exit = Some(action);
+    }
+
+    /// Takes the exit chosen during the last turn.
+    pub fn take_exit(&self) -> Option<ExitAction> {
+        self.lock().exit.take()
+    }
+
+    /// Marks an interactive fork as open.
+    pub fn fork_opened(&self, facts: ForkFacts) {
+        let mut state = self.lock();
+        state.fork = Some(facts);
+        state.exit = None;
+    }
+
+    /// Marks the fork as closed and returns the messages it sent that were not recorded yet.
+    pub fn fork_closed(&self) -> Vec<u64> {
+        let mut state = self.lock();
+        state.exit = None;
+        state
+            .fork
+            .take()
+            .map(|facts| facts.unrecorded_messages)
+            .unwrap_or_default()
+    }
+
+    /// Whether an interactive fork is open.
+    pub fn in_fork(&self) -> bool {
+        self.lock().fork.is_some()
+    }
+
+    /// Counts an owner message in the open fork.
+    pub fn owner_spoke(&self) {
+        if let Some(fork) = self.lock().fork.as_mut() {
+            fork.owner_turns += 1;
+        }
+    }
+
+    /// A copy of the open fork's facts.
+    pub fn facts(&self) -> Option<ForkFacts> {
+        self.lock().fork.clone()
+    }
+
+    /// Notes a Discord message sent inside the open fork, for reply tracking (SES-16).
+    pub fn note_message(&self, message_id: u64) {
+        if let Some(fork) = self.lock().fork.as_mut() {
+            fork.unrecorded_messages.push(message_id);
+        }
+    }
+
+    /// [`Self::note_message`] for a send that may not have produced an id.
+    pub fn note_message_opt(&self, message_id: Option<u64>) {
+        if let Some(id) = message_id {
+            self.note_message(id);
+        }
+    }
+
+    /// Takes the messages noted since the last call.
+    pub fn take_messages(&self) -> Vec<u64> {
+        self.lock()
+            .fork
+            .as_mut()
+            .map(|fork| std::mem::take(&mut fork.unrecorded_messages))
+            .unwrap_or_default()
+    }
+
+    /// Why saving is refused now, given the current main session id and the newest pending
+    /// update's time (IFK-19).
+    pub fn save_blocker(
+        &self,
+        current_main: Option<&str>,
+        newest_update: Option<DateTime<FixedOffset>>,
+    ) -> Option<SaveBlocker> {
+        let state = self.lock();
+        let fork = state.fork.as_ref()?;
+        if fork.resumed {
+            Some(SaveBlocker::Resumed)
+        } else if fork.main_session_at_start.as_deref() != current_main {
+            Some(SaveBlocker::MainChanged)
+        } else if newest_update.is_some() && newest_update > fork.newest_update_at_start {
+            Some(SaveBlocker::NewUpdates)
+        } else {
+            None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(text: &str) -> DateTime<FixedOffset> {
+        DateTime::parse_from_rfc3339(text).unwrap()
+    }
+
+    #[test]
+    fn requests_are_taken_once() {
+        let control = ForkControl::default();
+        control.request_enter(EnterRequest {
+            topic: Some("meal prep".into()),
+            idle_timeout_minutes: 10,
+        });
+        assert!(control.enter_requested());
+        assert_eq!(
+            control.take_enter().unwrap().topic.as_deref(),
+            Some("meal prep")
+        );
+        assert!(control.take_enter().is_none());
+        control.set_exit(ExitAction::Report);
+        assert_eq!(control.take_exit(), Some(ExitAction::Report));
+        assert_eq!(control.take_exit(), None);
+    }
+
+    #[test]
+    fn save_is_blocked_when_main_moved_updates_arrived_or_the_fork_was_resumed() {
+        let control = ForkControl::default();
+        let start = at("2026-11-21T10:00:00+00:00");
+        control.fork_opened(ForkFacts {
+            main_session_at_start: Some("main-1".into()),
+            newest_update_at_start: Some(start),
+            ..ForkFacts::default()
+        });
+        assert_eq!(control.save_blocker(Some("main-1"), Some(start)), None);
+        assert_eq!(control.save_blocker(Some("main-1"), None), None);
+        assert_eq!(
+            control.save_blocker(Some("main-2"), Some(start)),
+            Some(SaveBlocker::MainChanged)
+        );
+        assert_eq!(
+            control.save_blocker(Some("main-1"), Some(at("2026-11-21T10:05:00+00:00"))),
+            Some(SaveBlocker::NewUpdates)
+        );
+        control.fork_opened(ForkFacts {
+            resumed: true,
+            ..ForkFacts::default()
+        });
+        assert_eq!(control.save_blocker(None, None), Some(SaveBlocker::Resumed));
+    }
+
+    #[test]
+    fn messages_and_turns_belong_to_the_open_fork() {
+        let control = ForkControl::default();
+        control.note_message(1);
+        control.owner_spoke();
+        assert!(control.facts().is_none());
+        control.fork_opened(ForkFacts::default());
+        control.note_message(2);
+        control.owner_spoke();
+        assert_eq!(control.facts().unwrap().owner_turns, 1);
+        assert_eq!(control.take_messages(), vec![2]);
+        control.note_message(3);
+        assert_eq!(control.fork_closed(), vec![3]);
+        assert!(!control.in_fork());
+    }
+}

@@ -1,0 +1,332 @@
+//! The preamble a background run gets between its prompt tag and its body (BGF-10 … BGF-21,
+//! PRS-11, REM-7).
+//!
+//! [`build_preamble`] assembles the sections in the BGF-10 order, each present only when its
+//! condition holds, separated by blank lines. The literal markers quoted by the spec
+//! (`Ping budget: …`, `TOOL RESTRICTIONS: …`, `REQUIRED SKILLS`, `CHAIN CONTEXT:` …) are wire
+//! formats; the surrounding instructions are our own wording.
+
+/// How a background run reports to the main session (`update-main-session` field).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum UpdateMode {
+    /// Report when a ping or embed was sent; otherwise reporting is optional (the default).
+    #[default]
+    OnPing,
+    /// Always call `report_updates` before finishing.
+    Always,
+    /// Reporting is entirely optional.
+    Freely,
+    /// No reporting; `report_updates` is unavailable.
+    Blocked,
+}
+
+impl UpdateMode {
+    /// Parses the frontmatter value (`on_ping`, `always`, `freely`, `blocked`).
+    pub fn parse(s: &str) -> Option<Self> {
+        match s.trim() {
+            "on_ping" => Some(Self::OnPing),
+            "always" => Some(Self::Always),
+            "freely" => Some(Self::Freely),
+            "blocked" => Some(Self::Blocked),
+            _ => None,
+        }
+    }
+
+    /// The frontmatter spelling of the mode.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::OnPing => "on_ping",
+            Self::Always => "always",
+            Self::Freely => "freely",
+            Self::Blocked => "blocked",
+        }
+    }
+}
+
+/// The tool list a job declared (BGF-17, REM-14).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum ToolRestriction {
+    /// Nothing declared: the default background tool set applies.
+    #[default]
+    None,
+    /// `allowed-tools`: only these tools may be used.
+    Allowed(Vec<String>),
+    /// `disallowed-tools`: these tools may not be used.
+    Disallowed(Vec<String>),
+}
+
+/// Where a reminder sits in its follow-up chain (REM-6, REM-7).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChainContext {
+    /// Zero-based `chain-depth` of the firing reminder.
+    pub depth: u32,
+    /// `max-chain`: how many follow-ups the chain allows (0 = not a chain).
+    pub max: u32,
+}
+
+impl ChainContext {
+    /// The 1-based number of this check.
+    pub fn check(&self) -> u64 {
+        u64::from(self.depth) + 1
+    }
+
+    /// The total number of checks in the chain.
+    pub fn total(&self) -> u64 {
+        u64::from(self.max) + 1
+    }
+
+    /// `true` on the last check, where `follow_up_chain` is no longer available.
+    pub fn is_final(&self) -> bool {
+        self.depth >= self.max
+    }
+}
+
+/// Everything the preamble depends on, gathered by the background runner.
+#[derive(Debug, Clone)]
+pub struct PreambleInputs<'a> {
+    /// The run uses the routine's persistent session (PRS).
+    pub persistent: bool,
+    /// The job's `allow-ping` flag.
+    pub allow_ping: bool,
+    /// The job's `update-main-session` mode.
+    pub update_mode: UpdateMode,
+    /// The owner was mid-conversation when the run started (BGF-2).
+    pub busy: bool,
+    /// The ping budget in its preamble form (PNG-8), present when pinging is allowed.
+    pub budget_status: Option<String>,
+    /// The rendered forward schedule (BGF-16).
+    pub schedule_text: Option<String>,
+    /// The job's declared tool restriction.
+    pub tools: &'a ToolRestriction,
+    /// The run may use `Task`/`Agent`, so the user-proxy hint applies (BGF-18).
+    pub may_delegate: bool,
+    /// Google is connected (a token exists) (BGF-19).
+    pub google_connected: bool,
+    /// Skills the run must invoke first (BGF-20).
+    pub skills: &'a [String],
+    /// Subagent the core task must be delegated to (BGF-21).
+    pub subagent: Option<&'a str>,
+    /// Chain position, for chain reminders (REM-7).
+    pub chain: Option<&'a ChainContext>,
+}
+
+/// Builds the preamble: the sections of BGF-10 in order, separated by blank lines, with no
+/// leading or trailing newline.
+pub fn build_preamble(inputs: &PreambleInputs<'_>) -> String {
+    let mut sections: Vec<String> = Vec::new();
+    if inputs.persistent {
+        sections.push(persistent_note().to_string());
+    }
+    sections.push(ping_section(inputs.allow_ping).to_string());
+    sections.push(update_section(inputs.update_mode, inputs.allow_ping).to_string());
+    if inputs.busy && inputs.allow_ping {
+        sections.push(busy_line(inputs.update_mode).to_string());
+    }
+    if inputs.allow_ping {
+        sections.push(budget_section(inputs));
+    }
+    sections.extend(tool_restrictions(inputs.tools));
+    if inputs.may_delegate {
+        sections.push(USER_PROXY_HINT.to_string());
+    }
+    sections.push(google_line(inputs.google_connected).to_string());
+    sections.extend(skills_block(inputs.skills));
+    sections.extend(inputs.subagent.and_then(subagent_block));
+    sections.extend(inputs.chain.and_then(chain_context));
+    sections.join("\n\n")
+}
+
+/// The persistent-session note (PRS-11): exactly two lines.
+pub fn persistent_note() -> &'static str {
+    "SESSION: Persistent — your context carries across fires.\n\
+     You have a `compact_session` tool to compress context when it grows large."
+}
+
+/// Ping instructions (BGF-11).
+fn ping_section(allow_ping: bool) -> &'static str {
+    if allow_ping {
+        "Nobody reads your text output here; it is discarded. To reach the user, call \
+         `ping_user` for a plain-text alert or `discord_embed` for structured information."
+    } else {
+        "Nobody reads your text output here; it is discarded. Pinging is disabled for this \
+         task: `ping_user` and `discord_embed` are not available."
+    }
+}
+
+/// Update instructions for the `update-main-session` mode (BGF-12).
+fn update_section(mode: UpdateMode, allow_ping: bool) -> &'static str {
+    match mode {
+        UpdateMode::Always => {
+            "This is a separate background session, and by default nothing from it reaches \
+             the main session. Before you finish you MUST call `report_updates(message)` with \
+             a short account of what happened."
+        }
+        UpdateMode::OnPing => {
+            "This is a separate background session, and by default nothing from it reaches \
+             the main session.\n\
+             - To pass something on, call `report_updates(message)`; the main session sees it \
+             on its next turn.\n\
+             - If you sent a ping or an embed, you MUST call `report_updates` as well.\n\
+             - If nothing useful happened, call neither."
+        }
+        UpdateMode::Freely => {
+            "This is a separate background session, and by default nothing from it reaches \
+             the main session. Calling `report_updates(message)` is optional: use it when the \
+             main session should know something, or simply finish. If you pinged the user, \
+             do report, so the main session knows about that message."
+        }
+        UpdateMode::Blocked if allow_ping => {
+            "Reporting is blocked for this task (`report_updates` is not available): no \
+             summary reaches the main session, which won't even know this task ran. You can \
+             still ping the user directly about anything time-sensitive."
+        }
+        UpdateMode::Blocked => {
+            "This task runs silently: reporting is blocked (`report_updates` is not \
+             available) and nothing from it reaches the main session."
+        }
+    }
+}
+
+/// The quiet-mode line when the owner is mid-conversation (BGF-13).
+fn busy_line(mode: UpdateMode) -> &'static str {
+    if mode == UpdateMode::Blocked {
+        "The user is in the middle of a conversation right now. Don't use `ping_user` or \
+         `discord_embed` unless the matter warrants `critical=True`; let anything less \
+         urgent go."
+    } else {
+        "The user is in the middle of a conversation right now. Don't use `ping_user` or \
+         `discord_embed` unless the matter warrants `critical=True`; put your findings in \
+         `report_updates` instead, and they will show up once the conversation ends."
+    }
+}
+
+/// Budget status, forward schedule and ping rules (BGF-14); only when pinging is allowed.
+fn budget_section(inputs: &PreambleInputs<'_>) -> String {
+    let mut lines: Vec<&str> = Vec::new();
+    let status_line = inputs
+        .budget_status
+        .as_deref()
+        .map(|status| format!("Ping budget: {status}."));
+    lines.extend(status_line.as_deref());
+    lines.extend(
+        inputs
+            .schedule_text
+            .as_deref()
+            .map(str::trim)
+            .filter(|text| !text.is_empty()),
+    );
+    lines.push("Send at most 1 ping or embed per bg session.");
+    if inputs.update_mode == UpdateMode::Blocked {
+        lines.push(
+            "Regret test before any ping: would the user be sorry to have missed it? Skip \
+             low-stakes check-ins altogether; time-sensitive actions, accountability nudges \
+             and health routines deserve a ping.",
+        );
+    } else {
+        lines.push(
+            "Regret test before any ping: would the user be sorry to have missed it? \
+             Informational summaries and low-stakes check-ins belong in `report_updates`; \
+             time-sensitive actions, accountability nudges and health routines deserve a ping.",
+        );
+    }
+    lines.push("When the budget is tight, spend pings only on tasks that pass the regret test.");
+    lines.push(
+        "`critical=True` bypasses the budget; keep it for things the user would be \
+         devastated to miss.",
+    );
+    lines.join("\n")
+}
+
+/// The declared tool list (BGF-17); `None` when the job declared nothing.
+fn tool_restrictions(tools: &ToolRestriction) -> Option<String> {
+    let (header, list) = match tools {
+        ToolRestriction::None => return None,
+        ToolRestriction::Allowed(list) => (
+            "TOOL RESTRICTIONS: Only these tools are available for this task:",
+            list,
+        ),
+        ToolRestriction::Disallowed(list) => (
+            "TOOL RESTRICTIONS: These tools are NOT available for this task:",
+            list,
+        ),
+    };
+    let mut text = header.to_string();
+    for tool in list {
+        text.push_str("\n  - ");
+        text.push_str(tool);
+    }
+    Some(text)
+}
+
+/// User-proxy hint (BGF-18).
+const USER_PROXY_HINT: &str = "For preference decisions, spawn the user-proxy subagent \
+     (Agent tool) instead of guessing what the user would choose.";
+
+/// Google status line (BGF-19).
+fn google_line(connected: bool) -> &'static str {
+    if connected {
+        "Google is connected: the `ollim-bot tasks`, `ollim-bot cal` and `ollim-bot gmail` \
+         commands work."
+    } else {
+        "Google is not connected: skip the `ollim-bot tasks`, `ollim-bot cal` and \
+         `ollim-bot gmail` commands and carry on with the rest of the task."
+    }
+}
+
+/// The `REQUIRED SKILLS` block (BGF-20); `None` without skills. Also usable in front of a
+/// foreground job's body (SKL-3).
+pub fn skills_block(skills: &[String]) -> Option<String> {
+    if skills.is_empty() {
+        return None;
+    }
+    let mut text = "REQUIRED SKILLS: Before you start on the task, invoke each of these skills \
+                    with the Skill tool and follow its instructions:"
+        .to_string();
+    for skill in skills {
+        text.push_str("\n  - ");
+        text.push_str(skill);
+    }
+    Some(text)
+}
+
+/// The `REQUIRED SUBAGENT` block (BGF-21); `None` for a blank name.
+pub fn subagent_block(name: &str) -> Option<String> {
+    let name = name.trim();
+    if name.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "REQUIRED SUBAGENT: Hand the core of this task to the `{name}` subagent (Agent tool) \
+         rather than doing it yourself, then act on what it returns."
+    ))
+}
+
+/// The chain context (REM-7); `None` when the reminder is not part of a chain (`max` 0).
+/// Also usable for foreground chain reminders (REM-5).
+pub fn chain_context(chain: &ChainContext) -> Option<String> {
+    if chain.max == 0 {
+        return None;
+    }
+    let (check, total) = (chain.check(), chain.total());
+    Some(if chain.is_final() {
+        format!(
+            "CHAIN CONTEXT: This is the FINAL check of a follow-up chain reminder (check \
+             {total} of {total}). `follow_up_chain` is NOT available, so this is the last \
+             chance to act on it. Ping only if the matter is still unresolved and the user \
+             would regret missing it; otherwise call `report_updates`."
+        )
+    } else {
+        format!(
+            "CHAIN CONTEXT: This is a follow-up chain reminder (check {check} of {total}). \
+             If the matter still needs following up, call \
+             `follow_up_chain(minutes_from_now=N)` to schedule the next check; if it is done \
+             or no longer needs attention, don't call it and the chain ends here. When you \
+             ping, make the follow-up nature clear (e.g. \"checking in again\") so the user \
+             knows it is deliberate."
+        )
+    })
+}
+
+#[cfg(test)]
+#[path = "preamble_tests.rs"]
+mod tests;

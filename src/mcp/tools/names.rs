@@ -1,0 +1,119 @@
+//! `update_names` (MCP-14): the owner's and the bot's names, written into the project `.env`;
+//! they take effect after `/restart`.
+
+use std::path::Path;
+
+use rmcp::{handler::server::wrapper::Parameters, tool, tool_router};
+
+use super::{DiscordTools, args::NamesArgs};
+use crate::{mcp::availability::ToolScope, state::atomic::write_atomic};
+
+#[tool_router(router = names_router, vis = "pub(super)")]
+impl DiscordTools {
+    #[tool(
+        description = "Main session only: change what you call the owner and your own name. \
+                       Saved to .env; takes effect after /restart."
+    )]
+    async fn update_names(&self, Parameters(args): Parameters<NamesArgs>) -> String {
+        if self.context.scope() != ToolScope::Main {
+            return "Error: update_names is only available in the main session.".to_owned();
+        }
+        let user_name = args.user_name.trim();
+        let bot_name = args.bot_name.trim();
+        if user_name.is_empty() || bot_name.is_empty() {
+            return "Error: both user_name and bot_name need some text.".to_owned();
+        }
+        if [user_name, bot_name]
+            .iter()
+            .any(|name| name.contains(['\n', '\r']))
+        {
+            return "Error: names must fit on one line.".to_owned();
+        }
+        let Some(services) = &self.context.services else {
+            return "Error: names can't be changed from this session.".to_owned();
+        };
+        match write_names(&services.config.env_file, user_name, bot_name) {
+            Ok(()) => format!(
+                "Names saved: you will call the owner {user_name} and yourself {bot_name} after \
+                 /restart."
+            ),
+            Err(error) => format!("Error: could not update .env: {error}"),
+        }
+    }
+}
+
+/// Replaces (or adds) the two name lines in `.env`, keeping every other line.
+fn write_names(path: &Path, user_name: &str, bot_name: &str) -> Result<(), String> {
+    let current = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(error) => return Err(error.to_string()),
+    };
+    let updated = with_names(&current, user_name, bot_name);
+    write_atomic(path, updated.as_bytes()).map_err(|error| error.to_string())
+}
+
+fn with_names(current: &str, user_name: &str, bot_name: &str) -> String {
+    let mut lines: Vec<String> = Vec::new();
+    let mut wrote = (false, false);
+    for line in current.lines() {
+        let key = line
+            .trim_start()
+            .trim_start_matches("export ")
+            .split('=')
+            .next();
+        match key.map(str::trim) {
+            Some("OLLIM_USER_NAME") => {
+                lines.push(format!("OLLIM_USER_NAME={}", quoted(user_name)));
+                wrote.0 = true;
+            }
+            Some("OLLIM_BOT_NAME") => {
+                lines.push(format!("OLLIM_BOT_NAME={}", quoted(bot_name)));
+                wrote.1 = true;
+            }
+            _ => lines.push(line.to_owned()),
+        }
+    }
+    if !wrote.0 {
+        lines.push(format!("OLLIM_USER_NAME={}", quoted(user_name)));
+    }
+    if !wrote.1 {
+        lines.push(format!("OLLIM_BOT_NAME={}", quoted(bot_name)));
+    }
+    lines.join("\n") + "\n"
+}
+
+fn quoted(value: &str) -> String {
+    if value
+        .chars()
+        .all(|c| c.is_alphanumeric() || c == '-' || c == '_')
+    {
+        value.to_owned()
+    } else {
+        format!("\"{}\"", value.replace('\\', "\\\\").replace('"', "\\\""))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replaces_existing_lines_and_keeps_the_rest() {
+        let before = "DISCORD_TOKEN=abc\nOLLIM_USER_NAME=Old\n# note\n";
+        let after = with_names(before, "Julia", "Ollim Bot");
+        assert_eq!(
+            after,
+            "DISCORD_TOKEN=abc\nOLLIM_USER_NAME=Julia\n# note\nOLLIM_BOT_NAME=\"Ollim Bot\"\n"
+        );
+    }
+
+    #[test]
+    fn writes_a_missing_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(".env");
+        write_names(&path, "Julia", "Ollim").unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text, "OLLIM_USER_NAME=Julia\nOLLIM_BOT_NAME=Ollim\n");
+    }
+}

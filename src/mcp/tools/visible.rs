@@ -1,0 +1,314 @@
+//! Tools that put something in front of the owner: `discord_embed`, `ping_user`, `send_file`
+//! (MCP-1…5). In background runs each send passes the run's gate first (allow-ping, one ping
+//! per run, busy owner, budget) and spends its budget token only once delivered (F-45).
+
+use std::path::{Path, PathBuf};
+
+use rmcp::{handler::server::wrapper::Parameters, tool, tool_router};
+
+use super::{
+    DiscordTools,
+    args::{EmbedArgs, PingArgs, SendFileArgs},
+};
+use crate::{
+    agent::FrontEndError,
+    claude::BoxFuture,
+    mcp::{
+        availability::ToolScope,
+        embed::{
+            ButtonStyle, Embed, EmbedButton, EmbedColor, EmbedField, MAX_BUTTONS, strip_emoji,
+            unescape_newlines,
+        },
+    },
+};
+
+/// The largest file `send_file` sends (Discord's limit for bots without boosts).
+pub const MAX_FILE_BYTES: u64 = 25 * 1024 * 1024;
+
+type SendResult = Result<Option<u64>, FrontEndError>;
+
+#[tool_router(router = visible_router, vis = "pub(super)")]
+impl DiscordTools {
+    #[tool(
+        description = "Send the owner a rich embed: a title, optional description, coloured \
+                       accent, fields and up to 5 action buttons. Use it for structured data \
+                       (task lists, schedules, digests); use plain text for conversation."
+    )]
+    async fn discord_embed(&self, Parameters(args): Parameters<EmbedArgs>) -> String {
+        let critical = args.critical.unwrap_or(false);
+        let embed = match build_embed(args, self.context.scope()) {
+            Ok(embed) => embed,
+            Err(message) => return message,
+        };
+        let front_end = &self.context.front_end;
+        self.deliver(critical, "Embed sent.", "the embed", || {
+            front_end.send_embed(embed)
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Background runs only: send the owner a short plain-text alert. It costs \
+                       a ping from the budget; at most one per run unless critical."
+    )]
+    async fn ping_user(&self, Parameters(args): Parameters<PingArgs>) -> String {
+        if !self.context.scope().is_background() {
+            return "Error: ping_user is only available in background forks".to_owned();
+        }
+        let critical = args.critical.unwrap_or(false);
+        let text = format!("[bg] {}", args.message.trim());
+        let front_end = &self.context.front_end;
+        self.deliver(critical, "Message sent.", "the message", || {
+            front_end.send_text(text)
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Send the owner a file from this machine as a Discord attachment (at most \
+                       25 MB), with an optional message."
+    )]
+    async fn send_file(&self, Parameters(args): Parameters<SendFileArgs>) -> String {
+        let path = match checked_file(&args.file_path) {
+            Ok(path) => path,
+            Err(message) => return message,
+        };
+        let background = self.context.scope().is_background();
+        let message = args
+            .message
+            .filter(|m| !m.trim().is_empty())
+            .map(|m| if background { format!("[bg] {m}") } else { m });
+        let critical = args.critical.unwrap_or(false);
+        let front_end = &self.context.front_end;
+        self.deliver(critical, "File sent.", "the file", || {
+            front_end.send_file(path, message)
+        })
+        .await
+    }
+}
+
+impl DiscordTools {
+    /// Sends through the background gate when this client is a background run; otherwise
+    /// sends directly (main and interactive forks are never gated, PNG-1). `send` is only
+    /// called once the gate let the message through.
+    async fn deliver<'a>(
+        &self,
+        critical: bool,
+        success: &str,
+        what: &str,
+        send: impl FnOnce() -> BoxFuture<'a, SendResult>,
+    ) -> String {
+        let bg_run = self
+            .context
+            .bg_run
+            .as_ref()
+            .filter(|_| self.context.scope().is_background());
+        let Some(run) = bg_run else {
+            return match send().await {
+                Ok(id) => {
+                    self.context.note_sent(id);
+                    success.to_owned()
+                }
+                Err(error) => format!("Error: could not send {what}: {error}"),
+            };
+        };
+        let permit = match run.gate_visible(critical) {
+            Ok(permit) => permit,
+            Err(refusal) => return refusal,
+        };
+        match send().await {
+            Ok(id) => {
+                run.sent(permit, id);
+                success.to_owned()
+            }
+            Err(error) => {
+                run.not_sent(permit);
+                format!("Error: could not send {what}: {error}")
+            }
+        }
+    }
+}
+
+/// Resolves `~/` and checks the file is a regular file within the size limit (MCP-5).
+fn checked_file(raw: &str) -> Result<PathBuf, String> {
+    let raw = raw.trim();
+    let path = match raw.strip_prefix("~/") {
+        Some(rest) => match std::env::var_os("HOME") {
+            Some(home) => Path::new(&home).join(rest),
+            None => return Err("Error: cannot expand ~ (HOME is not set).".to_owned()),
+        },
+        None => PathBuf::from(raw),
+    };
+    if !path.is_absolute() {
+        return Err(format!(
+            "Error: file_path must be absolute or start with ~/ (got {raw})."
+        ));
+    }
+    let metadata = std::fs::metadata(&path)
+        .map_err(|error| format!("Error: cannot read {}: {error}", path.display()))?;
+    if !metadata.is_file() {
+        return Err(format!("Error: {} is not a regular file.", path.display()));
+    }
+    if metadata.len() > MAX_FILE_BYTES {
+        return Err(format!(
+            "Error: {} is {:.1} MB; files over 25 MB can't be sent.",
+            path.display(),
+            metadata.len() as f64 / (1024.0 * 1024.0)
+        ));
+    }
+    Ok(path)
+}
+
+/// Validates and normalises `discord_embed` arguments (MCP-1, MCP-2).
+pub fn build_embed(args: EmbedArgs, scope: ToolScope) -> Result<Embed, String> {
+    let title = strip_emoji(&args.title);
+    if title.is_empty() {
+        return Err("Error: the embed needs a title with some text in it.".to_owned());
+    }
+    let buttons = args.buttons.unwrap_or_default();
+    if buttons.len() > MAX_BUTTONS {
+        return Err(format!(
+            "Error: at most {MAX_BUTTONS} buttons per embed ({} given).",
+            buttons.len()
+        ));
+    }
+    if let Some(bad) = buttons
+        .iter()
+        .find(|b| b.label.trim().is_empty() || b.action.trim().is_empty())
+    {
+        return Err(format!(
+            "Error: every button needs a label and an action (got label {:?}, action {:?}).",
+            bad.label, bad.action
+        ));
+    }
+    Ok(Embed {
+        title,
+        description: args
+            .description
+            .filter(|text| !text.trim().is_empty())
+            .map(|text| unescape_newlines(&text)),
+        color: args
+            .color
+            .as_deref()
+            .map(EmbedColor::parse)
+            .unwrap_or_default(),
+        fields: args
+            .fields
+            .unwrap_or_default()
+            .into_iter()
+            .map(|field| EmbedField {
+                name: field.name,
+                value: unescape_newlines(&field.value),
+                inline: field.inline.unwrap_or(true),
+            })
+            .collect(),
+        buttons: buttons
+            .into_iter()
+            .map(|button| EmbedButton {
+                label: button.label,
+                action: button.action,
+                style: button
+                    .style
+                    .as_deref()
+                    .map(ButtonStyle::parse)
+                    .unwrap_or_default(),
+            })
+            .collect(),
+        footer: match scope {
+            ToolScope::Main => None,
+            ToolScope::InteractiveFork => Some("fork".to_owned()),
+            ToolScope::Background | ToolScope::PersistentRoutine => Some("bg".to_owned()),
+        },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mcp::tools::args::{ButtonArgs, FieldArgs};
+
+    fn args(title: &str) -> EmbedArgs {
+        EmbedArgs {
+            title: title.into(),
+            description: Some("line one\\nline two".into()),
+            color: Some("green".into()),
+            fields: Some(vec![FieldArgs {
+                name: "Due".into(),
+                value: "today".into(),
+                inline: None,
+            }]),
+            buttons: None,
+            critical: None,
+        }
+    }
+
+    #[test]
+    fn builds_a_normalised_embed() {
+        let embed = build_embed(args("✅ Done"), ToolScope::Main).unwrap();
+        assert_eq!(embed.title, "Done");
+        assert_eq!(embed.description.as_deref(), Some("line one\nline two"));
+        assert_eq!(embed.color, EmbedColor::Green);
+        assert!(embed.fields[0].inline);
+        assert_eq!(embed.footer, None);
+        let bg = build_embed(args("x"), ToolScope::Background).unwrap();
+        assert_eq!(bg.footer.as_deref(), Some("bg"));
+        let fork = build_embed(args("x"), ToolScope::InteractiveFork).unwrap();
+        assert_eq!(fork.footer.as_deref(), Some("fork"));
+    }
+
+    #[test]
+    fn refuses_too_many_buttons_and_empty_titles() {
+        let mut many = args("Plan");
+        many.buttons = Some(
+            (0..6)
+                .map(|i| ButtonArgs {
+                    label: format!("b{i}"),
+                    action: "dismiss".into(),
+                    style: None,
+                })
+                .collect(),
+        );
+        assert!(
+            build_embed(many, ToolScope::Main)
+                .unwrap_err()
+                .starts_with("Error:")
+        );
+        assert!(
+            build_embed(args("🎉"), ToolScope::Main)
+                .unwrap_err()
+                .starts_with("Error:")
+        );
+    }
+
+    #[test]
+    fn files_must_exist_be_regular_and_small_enough() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("note.txt");
+        std::fs::write(&file, "hi").unwrap();
+        assert_eq!(checked_file(file.to_str().unwrap()).unwrap(), file);
+        assert!(
+            checked_file("relative.txt")
+                .unwrap_err()
+                .starts_with("Error:")
+        );
+        assert!(
+            checked_file(dir.path().to_str().unwrap())
+                .unwrap_err()
+                .contains("not a regular file")
+        );
+        let missing = dir.path().join("missing");
+        assert!(
+            checked_file(missing.to_str().unwrap())
+                .unwrap_err()
+                .starts_with("Error: cannot read")
+        );
+        let big = dir.path().join("big.bin");
+        let handle = std::fs::File::create(&big).unwrap();
+        handle.set_len(MAX_FILE_BYTES + 1).unwrap();
+        assert!(
+            checked_file(big.to_str().unwrap())
+                .unwrap_err()
+                .contains("25 MB")
+        );
+    }
+}

@@ -1,0 +1,256 @@
+//! Reply-to-fork records (SES-15, SES-17): which fork session produced a Discord message.
+//!
+//! `state/fork_messages.json` is a JSON array of `{"message_id": 1234567890123456789,
+//! "fork_session_id": "sess_fork_abc", "parent_session_id": "sess_main" | null,
+//! "ts": 1740000000.0}` (section D.2). Records older than seven days are pruned whenever the
+//! file is rewritten, but never on read (F-33), so a lookup can still tell an expired record
+//! from an unknown message (RPL-3). Writes are atomic and serialised by a mutex shared by
+//! clones; lookups read without it, relying on the atomic replace. Operations are small
+//! blocking file I/O.
+
+use std::collections::HashSet;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+
+use super::StateError;
+use super::atomic::write_atomic;
+use super::paths::DataDir;
+
+/// How long a fork message stays resumable by reply, in seconds (7 days, SES-17).
+pub const FORK_MESSAGE_TTL_SECS: f64 = 604_800.0;
+
+/// One Discord message sent by a fork run (SES-15).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ForkMessageRecord {
+    /// The Discord message id (a JSON integer; snowflakes fit `u64` exactly).
+    pub message_id: u64,
+    /// The session that produced the message; a reply resumes it.
+    pub fork_session_id: String,
+    /// The main session the fork branched from; `None` for isolated/persistent runs.
+    pub parent_session_id: Option<String>,
+    /// When the record was flushed, unix seconds.
+    pub ts: f64,
+}
+
+/// What a reply's referenced message maps to (SES-17).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ForkLookup {
+    /// A record younger than [`FORK_MESSAGE_TTL_SECS`]: resume this session.
+    Live {
+        /// The fork session to resume.
+        fork_session_id: String,
+        /// Its parent main session, if any.
+        parent_session_id: Option<String>,
+        /// When the message was recorded (unix seconds), for the fork's age (IFK-20).
+        recorded_at: f64,
+    },
+    /// The message was a fork's, but its record is older than the TTL (RPL-3).
+    Expired,
+    /// No record for this message.
+    Unknown,
+}
+
+/// Whether a record flushed at `ts` has expired at `now`.
+fn expired(ts: f64, now: f64) -> bool {
+    now - ts > FORK_MESSAGE_TTL_SECS
+}
+
+/// The current time as unix seconds.
+pub fn unix_now() -> f64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_secs_f64())
+}
+
+/// Outcome of reading the file.
+enum Read {
+    Ok(Vec<ForkMessageRecord>),
+    Corrupt(serde_json::Error),
+}
+
+/// Handle to `state/fork_messages.json`. Cheap to clone; clones share one write lock.
+#[derive(Debug, Clone)]
+pub struct ForkMessageStore {
+    path: PathBuf,
+    lock: Arc<Mutex<()>>,
+}
+
+impl ForkMessageStore {
+    /// A handle for `state/fork_messages.json` under `data_dir`. Touches nothing yet.
+    pub fn new(data_dir: &DataDir) -> Self {
+        Self {
+            path: data_dir.fork_messages_file(),
+            lock: Arc::new(Mutex::new(())),
+        }
+    }
+
+    /// The backing file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Records that `message_ids` came from `fork_session_id` (SES-15), with one shared
+    /// timestamp. See [`ForkMessageStore::record_at`].
+    pub fn record(
+        &self,
+        message_ids: &[u64],
+        fork_session_id: &str,
+        parent_session_id: Option<&str>,
+    ) -> Result<(), StateError> {
+        self.record_at(message_ids, fork_session_id, parent_session_id, unix_now())
+    }
+
+    /// [`ForkMessageStore::record`] at `now` (unix seconds).
+    ///
+    /// Appends one record per id (an id already present is replaced by the new record), drops
+    /// records older than the TTL (SES-17, F-33) and rewrites the file atomically. An empty
+    /// `message_ids` writes nothing. A corrupt file is moved aside to
+    /// `fork_messages.json.corrupt-<unix ts>[-<n>]` and the store starts empty; other read
+    /// errors are returned without writing.
+    pub fn record_at(
+        &self,
+        message_ids: &[u64],
+        fork_session_id: &str,
+        parent_session_id: Option<&str>,
+        now: f64,
+    ) -> Result<(), StateError> {
+        if message_ids.is_empty() {
+            return Ok(());
+        }
+        let _guard = self.lock.lock().unwrap_or_else(|p| p.into_inner());
+        let mut records = match self.read()? {
+            Read::Ok(records) => records,
+            Read::Corrupt(e) => {
+                self.quarantine(&e, now);
+                Vec::new()
+            }
+        };
+        let mut new_ids = HashSet::new();
+        let new_ids: Vec<u64> = message_ids
+            .iter()
+            .copied()
+            .filter(|id| new_ids.insert(*id))
+            .collect();
+        records.retain(|r| !expired(r.ts, now) && !new_ids.contains(&r.message_id));
+        records.extend(new_ids.into_iter().map(|message_id| ForkMessageRecord {
+            message_id,
+            fork_session_id: fork_session_id.to_owned(),
+            parent_session_id: parent_session_id.map(str::to_owned),
+            ts: now,
+        }));
+        self.save(&records)
+    }
+
+    /// What `message_id` maps to now (SES-17). Never writes; an unreadable or corrupt file is
+    /// logged and reads as empty.
+    pub fn lookup(&self, message_id: u64) -> ForkLookup {
+        self.lookup_at(message_id, unix_now())
+    }
+
+    /// [`ForkMessageStore::lookup`] at `now` (unix seconds).
+    pub fn lookup_at(&self, message_id: u64, now: f64) -> ForkLookup {
+        let records = match self.read() {
+            Ok(Read::Ok(records)) => records,
+            Ok(Read::Corrupt(e)) => {
+                tracing::warn!(path = %self.path.display(), error = %e, "fork messages file is corrupt");
+                return ForkLookup::Unknown;
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot read fork messages");
+                return ForkLookup::Unknown;
+            }
+        };
+        // The newest record wins should a hand edit have left duplicates.
+        match records
+            .into_iter()
+            .rev()
+            .find(|r| r.message_id == message_id)
+        {
+            None => ForkLookup::Unknown,
+            Some(r) if expired(r.ts, now) => ForkLookup::Expired,
+            Some(r) => ForkLookup::Live {
+                fork_session_id: r.fork_session_id,
+                parent_session_id: r.parent_session_id,
+                recorded_at: r.ts,
+            },
+        }
+    }
+
+    /// Reads the file; missing or blank means empty. Malformed entries inside a valid array
+    /// are dropped one by one with a warning; anything but an array is [`Read::Corrupt`].
+    fn read(&self) -> Result<Read, StateError> {
+        let bytes = match fs::read(&self.path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Read::Ok(Vec::new())),
+            Err(e) => return Err(StateError::io(&self.path, e)),
+        };
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return Ok(Read::Ok(Vec::new()));
+        }
+        let raw: Vec<serde_json::Value> = match serde_json::from_slice(&bytes) {
+            Ok(raw) => raw,
+            Err(e) => return Ok(Read::Corrupt(e)),
+        };
+        let records = raw
+            .into_iter()
+            .filter_map(|value| match serde_json::from_value(value) {
+                Ok(record) => Some(record),
+                Err(e) => {
+                    tracing::warn!(error = %e, "dropping malformed fork message record");
+                    None
+                }
+            })
+            .collect();
+        Ok(Read::Ok(records))
+    }
+
+    /// Moves a corrupt file aside to a free `<name>.corrupt-<unix ts>[-<n>]` so nothing is
+    /// silently lost; a failed move is only logged since the file is replaced next.
+    fn quarantine(&self, error: &serde_json::Error, now: f64) {
+        let mut n = 0u32;
+        let aside = loop {
+            let mut name = self.path.as_os_str().to_owned();
+            name.push(format!(".corrupt-{}", now as i64));
+            if n > 0 {
+                name.push(format!("-{n}"));
+            }
+            let candidate = PathBuf::from(name);
+            if !candidate.exists() {
+                break candidate;
+            }
+            n += 1;
+        };
+        match fs::rename(&self.path, &aside) {
+            Ok(()) => tracing::warn!(
+                path = %self.path.display(),
+                moved_to = %aside.display(),
+                %error,
+                "corrupt fork messages file moved aside; starting empty"
+            ),
+            Err(e) => tracing::warn!(
+                path = %self.path.display(),
+                %error,
+                rename_error = %e,
+                "corrupt fork messages file could not be moved aside; starting empty"
+            ),
+        }
+    }
+
+    /// Writes `records` atomically, creating `state/` if needed.
+    fn save(&self, records: &[ForkMessageRecord]) -> Result<(), StateError> {
+        if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            fs::create_dir_all(dir).map_err(|e| StateError::io(dir, e))?;
+        }
+        let bytes = serde_json::to_vec(records).map_err(|e| StateError::json(&self.path, e))?;
+        write_atomic(&self.path, &bytes)
+    }
+}
+
+#[cfg(test)]
+#[path = "fork_messages_tests.rs"]
+mod tests;

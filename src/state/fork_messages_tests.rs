@@ -1,0 +1,189 @@
+//! Tests for [`super::ForkMessageStore`], with fixed clocks through the `_at` variants.
+
+use super::*;
+
+const T0: f64 = 1_740_000_000.0;
+const DAY: f64 = 86_400.0;
+const BIG_ID: u64 = 1_234_567_890_123_456_789;
+
+fn setup() -> (tempfile::TempDir, ForkMessageStore) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = ForkMessageStore::new(&DataDir::new(dir.path()));
+    (dir, store)
+}
+
+fn live(fork: &str, parent: Option<&str>) -> ForkLookup {
+    ForkLookup::Live {
+        fork_session_id: fork.to_owned(),
+        parent_session_id: parent.map(str::to_owned),
+        recorded_at: 0.0,
+    }
+}
+
+/// The lookup without its timestamp, to compare with [`live`].
+fn undated(lookup: ForkLookup) -> ForkLookup {
+    match lookup {
+        ForkLookup::Live {
+            fork_session_id,
+            parent_session_id,
+            ..
+        } => ForkLookup::Live {
+            fork_session_id,
+            parent_session_id,
+            recorded_at: 0.0,
+        },
+        other => other,
+    }
+}
+
+fn ids_in_file(store: &ForkMessageStore) -> Vec<u64> {
+    let text = fs::read_to_string(store.path()).unwrap();
+    let records: Vec<ForkMessageRecord> = serde_json::from_str(&text).unwrap();
+    records.iter().map(|r| r.message_id).collect()
+}
+
+#[test]
+fn round_trip_with_a_19_digit_id_and_exact_format() {
+    let (_dir, store) = setup();
+    store
+        .record_at(&[BIG_ID, u64::MAX], "sess_fork_abc", Some("sess_main"), T0)
+        .unwrap();
+    assert_eq!(
+        undated(store.lookup_at(BIG_ID, T0 + DAY)),
+        live("sess_fork_abc", Some("sess_main"))
+    );
+    assert_eq!(
+        undated(store.lookup_at(u64::MAX, T0)),
+        live("sess_fork_abc", Some("sess_main"))
+    );
+    let text = fs::read_to_string(store.path()).unwrap();
+    assert!(
+        text.contains("\"message_id\":1234567890123456789,"),
+        "{text}"
+    );
+    assert!(text.contains("\"ts\":1740000000.0"), "{text}");
+    let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        value[0],
+        serde_json::json!({
+            "message_id": BIG_ID,
+            "fork_session_id": "sess_fork_abc",
+            "parent_session_id": "sess_main",
+            "ts": T0,
+        })
+    );
+}
+
+#[test]
+fn isolated_runs_store_null_parent_and_real_clock_works() {
+    let (_dir, store) = setup();
+    store.record(&[7], "sess_iso", None).unwrap();
+    assert_eq!(undated(store.lookup(7)), live("sess_iso", None));
+    let value: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(store.path()).unwrap()).unwrap();
+    assert!(value[0]["parent_session_id"].is_null());
+}
+
+#[test]
+fn expired_after_eight_days_and_unknown_otherwise() {
+    let (_dir, store) = setup();
+    assert_eq!(store.lookup_at(1, T0), ForkLookup::Unknown);
+    store.record_at(&[1], "sess_a", Some("m"), T0).unwrap();
+    assert_eq!(
+        undated(store.lookup_at(1, T0 + 7.0 * DAY)),
+        live("sess_a", Some("m"))
+    );
+    assert_eq!(store.lookup_at(1, T0 + 8.0 * DAY), ForkLookup::Expired);
+    assert_eq!(store.lookup_at(2, T0 + 8.0 * DAY), ForkLookup::Unknown);
+    // Reads do not prune, so the record stays distinguishable.
+    assert_eq!(ids_in_file(&store), [1]);
+}
+
+#[test]
+fn rewrite_prunes_old_records_and_keeps_fresh_ones() {
+    let (_dir, store) = setup();
+    store.record_at(&[1, 2], "old", None, T0).unwrap();
+    store
+        .record_at(&[3], "fresh", None, T0 + 2.0 * DAY)
+        .unwrap();
+    store.record_at(&[4], "new", None, T0 + 8.0 * DAY).unwrap();
+    assert_eq!(ids_in_file(&store), [3, 4]);
+    assert_eq!(store.lookup_at(1, T0 + 8.0 * DAY), ForkLookup::Unknown);
+    assert_eq!(
+        undated(store.lookup_at(3, T0 + 8.0 * DAY)),
+        live("fresh", None)
+    );
+}
+
+#[test]
+fn empty_flush_writes_nothing() {
+    let (_dir, store) = setup();
+    store.record_at(&[], "sess", None, T0).unwrap();
+    assert!(!store.path().exists());
+}
+
+#[test]
+fn an_existing_id_is_replaced() {
+    let (_dir, store) = setup();
+    store.record_at(&[5, 6], "first", None, T0).unwrap();
+    store
+        .record_at(&[6, 6], "second", Some("m"), T0 + 1.0)
+        .unwrap();
+    assert_eq!(ids_in_file(&store), [5, 6]);
+    assert_eq!(
+        undated(store.lookup_at(6, T0 + 1.0)),
+        live("second", Some("m"))
+    );
+    assert_eq!(undated(store.lookup_at(5, T0 + 1.0)), live("first", None));
+}
+
+#[test]
+fn corrupt_file_reads_empty_then_is_moved_aside_on_write() {
+    let (dir, store) = setup();
+    let state = dir.path().join("state");
+    fs::create_dir_all(&state).unwrap();
+    fs::write(store.path(), b"[{\"message_id\": oops").unwrap();
+    assert_eq!(store.lookup_at(1, T0), ForkLookup::Unknown);
+    assert!(store.path().exists(), "lookup must not move the file");
+    store.record_at(&[9], "sess", None, T0).unwrap();
+    fs::write(store.path(), b"{}").unwrap();
+    store.record_at(&[10], "sess", None, T0).unwrap();
+    assert_eq!(ids_in_file(&store), [10]);
+    let first = state.join("fork_messages.json.corrupt-1740000000");
+    assert_eq!(fs::read(first).unwrap(), b"[{\"message_id\": oops");
+    let second = state.join("fork_messages.json.corrupt-1740000000-1");
+    assert_eq!(fs::read(second).unwrap(), b"{}");
+}
+
+#[test]
+fn malformed_entries_are_dropped_individually() {
+    let (_dir, store) = setup();
+    fs::create_dir_all(store.path().parent().unwrap()).unwrap();
+    fs::write(
+        store.path(),
+        r#"[{"message_id": "x"}, {"message_id": 3, "fork_session_id": "s", "parent_session_id": null, "ts": 1740000000}]"#,
+    )
+    .unwrap();
+    assert_eq!(undated(store.lookup_at(3, T0)), live("s", None));
+    store.record_at(&[4], "t", None, T0).unwrap();
+    assert_eq!(ids_in_file(&store), [3, 4]);
+}
+
+#[test]
+fn concurrent_flushes_lose_nothing() {
+    let (_dir, store) = setup();
+    let handles: Vec<_> = (0..8u64)
+        .map(|t| {
+            let store = store.clone();
+            std::thread::spawn(move || {
+                for i in 0..5 {
+                    store.record_at(&[t * 100 + i], "s", None, T0).unwrap();
+                }
+            })
+        })
+        .collect();
+    for h in handles {
+        h.join().unwrap();
+    }
+    assert_eq!(ids_in_file(&store).len(), 40);
+}
