@@ -1,5 +1,5 @@
 //! Forks through Discord: the real binary against the fake Discord and the mock model
-//! (SLC-4, SLC-9, IFK-2, IFK-5, IFK-10, RPL-1, RPL-3, PNG-8/9).
+//! (SLC-4, SLC-9, IFK-2, IFK-5, IFK-10, IFK-14, RPL-1…4, PNG-8/9).
 
 mod support;
 
@@ -176,18 +176,45 @@ async fn a_reply_to_a_fork_message_resumes_it_and_an_expired_one_is_quoted() {
         std::fs::read_to_string(h.sandbox.data_dir.join("state/session_history.jsonl")).unwrap();
     assert!(history.contains("interactive_fork"), "{history}");
 
+    // A second reply while that fork is open is quoted into it (RPL-2).
+    h.mock.push(Reply::text("Still the same fork."));
+    h.discord.reply_to(h.owner(), "and this?", noted.id).await;
+    h.wait_for_bot_message("the already-in-a-fork note", |m| {
+        m.content == "-# already in a fork — reply added as context instead."
+    })
+    .await;
+    h.wait_for_bot_message("the fork's answer", |m| m.content == "Still the same fork.")
+        .await;
+    let quoted = h.mock.main_requests().pop().unwrap();
+    let quoted = quoted.last_user_text().unwrap();
+    assert!(quoted.contains("> Noted: PINEAPPLE."), "{quoted}");
+
     h.mock.push(Reply::tool_use(
         "mcp__discord__exit_fork",
         serde_json::json!({}),
     ));
     h.mock.push(Reply::text("Leaving."));
     h.discord.dm_from(h.owner(), "ok, close it").await;
-    h.wait_for_bot_message("the exit embed", |m| {
-        m.embeds
-            .first()
-            .is_some_and(|e| e["title"] == "Fork Ended — discarded")
-    })
-    .await;
+    let exit = h
+        .wait_for_bot_message("the exit embed", |m| {
+            m.embeds
+                .first()
+                .is_some_and(|e| e["title"] == "Fork Ended — discarded")
+        })
+        .await;
+    // The bot records the exit embed as the fork's (SES-16); wait for that write before
+    // rewriting the file, or the two writers race.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !std::fs::read_to_string(&records)
+        .unwrap_or_default()
+        .contains(&exit.id.to_string())
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "exit embed never recorded"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
 
     write_record(now - 8.0 * 86_400.0);
     h.mock.push(Reply::text("Starting fresh."));

@@ -265,3 +265,57 @@ async fn buttons_and_slash_fork_exit_directly() {
     );
     h.close().await;
 }
+
+#[tokio::test]
+async fn main_session_tools_send_files_and_rename_but_refuse_fork_tools() {
+    let h = AgentHarness::new().await;
+    let file = h.sandbox.data_dir.join("notes.txt");
+    std::fs::write(&file, "shopping list").unwrap();
+    h.mock.push(
+        Reply::tool_use(
+            "mcp__discord__send_file",
+            json!({"file_path": file.display().to_string(), "message": "here it is"}),
+        )
+        .and_tool_use(
+            "mcp__discord__update_names",
+            json!({"user_name": "Jules", "bot_name": "Olli"}),
+        )
+        .and_tool_use(
+            "mcp__discord__report_updates",
+            json!({"message": "nothing"}),
+        )
+        .and_tool_use("mcp__discord__ping_user", json!({"message": "hey"})),
+    );
+    h.mock.push(Reply::text("Done."));
+    h.exchange("send me my notes and call me Jules")
+        .await
+        .unwrap();
+    let files = h.front_end.files.lock().unwrap().clone();
+    assert_eq!(files, vec![(file.clone(), Some("here it is".to_owned()))]);
+    let env = std::fs::read_to_string(h.sandbox.data_dir.join("project.env")).unwrap();
+    assert!(env.contains("OLLIM_USER_NAME=Jules"), "{env}");
+    assert!(env.contains("OLLIM_BOT_NAME=Olli"), "{env}");
+    let results: Vec<String> = h
+        .mock
+        .main_requests()
+        .last()
+        .unwrap()
+        .tool_results()
+        .into_iter()
+        .map(|r| r.content)
+        .collect();
+    assert_eq!(results[0], "File sent.");
+    assert!(results[1].starts_with("Names saved"), "{results:?}");
+    assert_eq!(results[2], "Error: not in a forked session");
+    assert_eq!(
+        results[3],
+        "Error: ping_user is only available in background forks"
+    );
+    assert!(h.texts_sent().is_empty(), "nothing pinged from main");
+    assert!(
+        !h.services.ping_budget.path().exists()
+            || h.services.ping_budget.snapshot().unwrap().daily_used == 0,
+        "main never spends the budget (PNG-1)"
+    );
+    h.close().await;
+}

@@ -44,6 +44,9 @@ impl Bot {
     /// Handles one owner DM end to end.
     pub(crate) async fn handle_dm(self: &Arc<Self>, message: Message) {
         tracing::debug!(target: "ollim_bot::latency", id = %message.id, "owner DM received");
+        // The owner's DM channel is normally known from start-up; learn it here otherwise, so
+        // replies always have somewhere to go.
+        let _ = self.dm_channel.set(message.channel_id);
         let seen = ReactionType::Unicode(SEEN.to_owned());
         if let Err(error) = message.react(&self.http, seen.clone()).await {
             tracing::debug!(%error, "could not add the 👀 reaction");

@@ -215,6 +215,11 @@ impl AgentHarness {
         Ok(report.text)
     }
 
+    /// Plain texts the front end was asked to send.
+    pub fn texts_sent(&self) -> Vec<String> {
+        self.front_end.texts.lock().unwrap().clone()
+    }
+
     /// The session history log.
     pub fn history(&self) -> Vec<SessionEvent> {
         self.services.sessions.history().read_all()

@@ -16,6 +16,7 @@ use std::{
 use tokio::sync::Mutex as AsyncMutex;
 
 mod commands;
+mod connection;
 mod exchange;
 mod fork;
 
@@ -23,11 +24,10 @@ pub use exchange::ForkCommandError;
 pub use fork::ForkStart;
 
 use super::{
-    AgentError, compaction,
+    AgentError,
     context::{UpdatesView, compose_prompt},
     context_usage::context_tokens,
     frontend::{CurrentTurn, FrontEnd, TurnEvent, TurnSink},
-    main_client::MainClientParts,
     permissions::PermissionState,
     services::AgentServices,
     turn::{TurnReport, run_turn},
@@ -329,88 +329,6 @@ impl MainSession {
                 Err(error.into())
             }
         }
-    }
-
-    fn take_client(&self, state: &mut MainState) -> Option<ClaudeClient> {
-        if state.fork.is_none() {
-            self.set_live(None);
-        }
-        state.client.take()
-    }
-
-    async fn ensure_connected(
-        &self,
-        state: &mut MainState,
-        sink: Option<&TurnSink>,
-    ) -> Result<(), AgentError> {
-        if state
-            .client
-            .as_ref()
-            .is_some_and(|c| !c.handle().is_closed())
-        {
-            return Ok(());
-        }
-        if let Some(dead) = self.take_client(state) {
-            dead.disconnect(Duration::ZERO).await;
-        }
-        let resume = self.services.sessions.load();
-        let resume_id = resume.clone();
-        state.turns_since_compaction = resume
-            .as_ref()
-            .and_then(|id| {
-                let dir = self.services.config.claude_config_dir()?;
-                let data_dir = &self.services.config.data_dir;
-                let path = compaction::transcript_path(&dir, data_dir, id.as_str());
-                compaction::turns_since_last_compaction(&path)
-            })
-            .unwrap_or(0);
-        let parts = MainClientParts {
-            services: &self.services,
-            front_end: &self.front_end,
-            permissions: &self.permissions,
-            turn: &self.turn,
-            settings: &state.settings,
-            fork_control: &self.fork_control,
-            scope: Arc::clone(&self.main_scope),
-            fork_session: false,
-        };
-        let client = match parts.connect(resume).await {
-            Err(AgentError::Claude(ClaudeError::SessionNotFound { session_id })) => {
-                tracing::warn!(
-                    session_id,
-                    "the saved session no longer exists; starting a fresh one"
-                );
-                if let Some(sink) = sink {
-                    let _ = sink.send(TurnEvent::Notice(
-                        "the previous conversation could not be found — starting a fresh one."
-                            .to_owned(),
-                    ));
-                }
-                self.services.sessions.clear()?;
-                parts.connect(None).await?
-            }
-            other => other?,
-        };
-        if client.session_id() != resume_id.as_ref() {
-            state.turns_since_compaction = 0;
-        }
-        if state.fork.is_none() {
-            self.set_live(Some(&client));
-        }
-        state.client = Some(client);
-        Ok(())
-    }
-
-    /// Points interrupts at `client` (the fork's while one is open, else main's).
-    fn set_live(&self, client: Option<&ClaudeClient>) {
-        *self
-            .live
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = client.map(ClaudeClient::handle);
-        self.live_pid.store(
-            client.and_then(ClaudeClient::pid).unwrap_or(0),
-            Ordering::Relaxed,
-        );
     }
 }
 

@@ -1,0 +1,95 @@
+//! The main session's CLI connection: started lazily, resumed from `sessions.json`, replaced
+//! when it died (SES-1, SES-2, SES-18), and the handle interrupts go through.
+
+use std::{sync::Arc, time::Duration};
+
+use super::{MainSession, MainState};
+use crate::{
+    agent::{AgentError, TurnEvent, TurnSink, compaction, main_client::MainClientParts},
+    claude::{ClaudeClient, ClaudeError},
+};
+use std::sync::atomic::Ordering;
+
+impl MainSession {
+    pub(super) fn take_client(&self, state: &mut MainState) -> Option<ClaudeClient> {
+        if state.fork.is_none() {
+            self.set_live(None);
+        }
+        state.client.take()
+    }
+
+    pub(super) async fn ensure_connected(
+        &self,
+        state: &mut MainState,
+        sink: Option<&TurnSink>,
+    ) -> Result<(), AgentError> {
+        if state
+            .client
+            .as_ref()
+            .is_some_and(|c| !c.handle().is_closed())
+        {
+            return Ok(());
+        }
+        if let Some(dead) = self.take_client(state) {
+            dead.disconnect(Duration::ZERO).await;
+        }
+        let resume = self.services.sessions.load();
+        let resume_id = resume.clone();
+        state.turns_since_compaction = resume
+            .as_ref()
+            .and_then(|id| {
+                let dir = self.services.config.claude_config_dir()?;
+                let data_dir = &self.services.config.data_dir;
+                let path = compaction::transcript_path(&dir, data_dir, id.as_str());
+                compaction::turns_since_last_compaction(&path)
+            })
+            .unwrap_or(0);
+        let parts = MainClientParts {
+            services: &self.services,
+            front_end: &self.front_end,
+            permissions: &self.permissions,
+            turn: &self.turn,
+            settings: &state.settings,
+            fork_control: &self.fork_control,
+            scope: Arc::clone(&self.main_scope),
+            fork_session: false,
+        };
+        let client = match parts.connect(resume).await {
+            Err(AgentError::Claude(ClaudeError::SessionNotFound { session_id })) => {
+                tracing::warn!(
+                    session_id,
+                    "the saved session no longer exists; starting a fresh one"
+                );
+                if let Some(sink) = sink {
+                    let _ = sink.send(TurnEvent::Notice(
+                        "the previous conversation could not be found — starting a fresh one."
+                            .to_owned(),
+                    ));
+                }
+                self.services.sessions.clear()?;
+                parts.connect(None).await?
+            }
+            other => other?,
+        };
+        if client.session_id() != resume_id.as_ref() {
+            state.turns_since_compaction = 0;
+        }
+        if state.fork.is_none() {
+            self.set_live(Some(&client));
+        }
+        state.client = Some(client);
+        Ok(())
+    }
+
+    /// Points interrupts at `client` (the fork's while one is open, else main's).
+    pub(super) fn set_live(&self, client: Option<&ClaudeClient>) {
+        *self
+            .live
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = client.map(ClaudeClient::handle);
+        self.live_pid.store(
+            client.and_then(ClaudeClient::pid).unwrap_or(0),
+            Ordering::Relaxed,
+        );
+    }
+}
