@@ -19,4 +19,5 @@ pub mod config;
 pub mod discord;
 pub mod forks;
 pub mod mcp;
+pub mod scheduling;
 pub mod state;

@@ -5,8 +5,9 @@ use std::process::ExitCode;
 use clap::{Parser, error::ErrorKind};
 use ollim_bot::{
     app,
-    cli::{Cli, Command, auth, chat},
+    cli::{Cli, Command, auth, chat, reminder, routine},
     config::Config,
+    state::paths::DataDir,
 };
 use tracing_subscriber::EnvFilter;
 
@@ -48,8 +49,30 @@ async fn run(cli: Cli) -> anyhow::Result<i32> {
                 .await
                 .map_err(anyhow::Error::msg)
         }
+        Some(Command::Routine { action }) => {
+            let (data_dir, _) = scheduling_env()?;
+            Ok(routine::run(&data_dir, action))
+        }
+        Some(Command::Reminder { action }) => {
+            let (data_dir, tz) = scheduling_env()?;
+            Ok(reminder::run(&data_dir, tz, action))
+        }
         None => run_bot().await,
     }
+}
+
+/// The data dir and timezone for `routine` / `reminder`, which need nothing else: no Discord
+/// token and no names (F-36).
+fn scheduling_env() -> anyhow::Result<(DataDir, chrono_tz::Tz)> {
+    let config = Config::from_lookup(|name| match name {
+        "OLLIM_USER_NAME" | "OLLIM_BOT_NAME" => {
+            Some(std::env::var(name).unwrap_or_else(|_| "-".to_owned()))
+        }
+        _ => std::env::var(name).ok(),
+    })?;
+    let data_dir = DataDir::new(&config.data_dir);
+    std::fs::create_dir_all(data_dir.root())?;
+    Ok((data_dir, config.timezone))
 }
 
 /// The daemon: required variables (BOOT-2), configuration, Claude auth, then the bot.

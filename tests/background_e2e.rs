@@ -256,3 +256,86 @@ async fn a_failed_run_tells_the_owner_and_logs_nothing() {
     );
     h.close().await;
 }
+
+#[tokio::test]
+async fn a_persistent_routine_remembers_its_last_fire_and_compacts_to_a_new_id() {
+    let h = AgentHarness::new().await;
+    let persistent = |body: &str| {
+        let mut job = job("fig-watch", body);
+        job.mode = BgMode::Persistent {
+            routine_id: "f1f2f3f4".into(),
+        };
+        job
+    };
+    let sessions = ollim_bot::state::sessions::RoutineSessionStore::new(&h.services.data_dir);
+    h.mock.push(Reply::text("Observed: FIG count is 7."));
+    let first = runner(&h).run(persistent("count the figs")).await.unwrap();
+    let first_id = first.session_id.unwrap();
+    assert_eq!(sessions.load("f1f2f3f4").as_ref(), Some(&first_id));
+
+    h.mock.push(Reply::tool_use(
+        "mcp__discord__compact_session",
+        json!({"instructions": "keep the fig counts"}),
+    ));
+    h.mock.push(Reply::text("Now 9 figs; compacting."));
+    let second = runner(&h).run(persistent("count again")).await.unwrap();
+    let second_run = requests_with(&h, "count again");
+    assert!(
+        second_run[0].all_text().contains("FIG count is 7"),
+        "the second fire resumes the first one's session"
+    );
+    let prompt = second_run[0].last_user_text().unwrap().to_owned();
+    assert!(
+        prompt.contains("SESSION: Persistent — your context carries across fires."),
+        "{prompt}"
+    );
+    let results: Vec<String> = h
+        .mock
+        .main_requests()
+        .iter()
+        .flat_map(|r| r.tool_results())
+        .map(|r| r.content)
+        .collect();
+    assert!(
+        results
+            .iter()
+            .any(|r| r.starts_with("Compaction scheduled")),
+        "{results:?}"
+    );
+    let compaction = h
+        .mock
+        .model_requests()
+        .into_iter()
+        .find(|r| r.is_compaction())
+        .expect("the compaction really ran");
+    assert!(compaction.all_text().contains("keep the fig counts"));
+    let compacted = sessions.load("f1f2f3f4").unwrap();
+    assert_ne!(compacted, first_id, "a new id after compaction");
+    assert_eq!(second.session_id.as_ref(), Some(&compacted));
+    let persistent_events: Vec<_> = h
+        .history()
+        .into_iter()
+        .filter(|e| e.event == SessionEventKind::PersistentBg)
+        .collect();
+    assert_eq!(persistent_events.len(), 2);
+    assert_eq!(persistent_events[1].session_id, compacted.as_str());
+    assert_eq!(persistent_events[1].parent_session_id, None);
+
+    // Outside persistent runs the tool refuses (MCP-15).
+    h.mock.push(Reply::tool_use(
+        "mcp__discord__compact_session",
+        json!({"instructions": "x"}),
+    ));
+    h.mock.push(Reply::text("fine"));
+    h.exchange("compact yourself").await.unwrap();
+    let refused = h
+        .mock
+        .main_requests()
+        .iter()
+        .flat_map(|r| r.tool_results())
+        .any(|r| {
+            r.content == "Error: compact_session is only available in persistent routine sessions"
+        });
+    assert!(refused);
+    h.close().await;
+}

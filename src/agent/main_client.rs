@@ -20,6 +20,7 @@ use crate::{
     },
     forks::control::ForkControl,
     mcp::{DiscordTools, McpBridge, ToolContext, availability::ScopeCell},
+    scheduling::chain::ChainSlot,
 };
 
 /// What a main-session or interactive-fork client is made from.
@@ -30,6 +31,8 @@ pub(crate) struct MainClientParts<'a> {
     pub turn: &'a CurrentTurn,
     pub settings: &'a MainSettings,
     pub fork_control: &'a Arc<ForkControl>,
+    /// The chain reminder a foreground fire is running, for `follow_up_chain` (REM-8).
+    pub chain: &'a Arc<ChainSlot>,
     /// The client's scope: main, or an interactive fork (which may later become main).
     pub scope: Arc<ScopeCell>,
     /// Branch `resume` into a new session id instead of continuing it (AGT-11).
@@ -66,6 +69,7 @@ impl MainClientParts<'_> {
             services: Some(Arc::clone(self.services)),
             fork_control: Some(Arc::clone(self.fork_control)),
             bg_run: None,
+            chain: Some(Arc::clone(self.chain)),
         });
         let bridge: Arc<dyn McpMessageHandler> = Arc::new(Arc::new(McpBridge::start(tools).await?));
         let policy = Arc::new(PermissionPolicy::new(

@@ -16,7 +16,7 @@ use tokio::signal::unix::{SignalKind, signal};
 use tokio_util::sync::CancellationToken;
 
 use crate::{
-    agent::{AgentServices, MainSession, MainSettings},
+    agent::{AgentServices, FrontEnd, MainSession, MainSettings},
     config::{Config, RuntimeConfig},
     discord::{
         approval::Approvals,
@@ -24,6 +24,8 @@ use crate::{
         client::{build_client, run_client},
         front_end::DiscordFrontEnd,
     },
+    forks::background::BgRunner,
+    scheduling::{DEFAULT_SYNC_INTERVAL, Scheduler},
     state::{inquiries::InquiryStore, paths::DataDir},
 };
 
@@ -117,7 +119,24 @@ pub async fn run(config: Config, discord: DiscordSettings) -> anyhow::Result<i32
         thinking: runtime.thinking_main,
         permission_mode: runtime.permission_mode,
     };
-    let session = Arc::new(MainSession::new(Arc::clone(&services), front_end, settings));
+    let session = Arc::new(MainSession::new(
+        Arc::clone(&services),
+        Arc::clone(&front_end) as Arc<dyn FrontEnd>,
+        settings,
+    ));
+    let busy_session = Arc::clone(&session);
+    let runner = Arc::new(BgRunner::new(
+        Arc::clone(&services),
+        Arc::clone(&front_end) as Arc<dyn FrontEnd>,
+        Arc::new(move || busy_session.is_busy()),
+    ));
+    let scheduler = Arc::new(Scheduler::new(
+        Arc::clone(&services),
+        Arc::clone(&session),
+        runner,
+        front_end,
+        sync_interval(),
+    ));
     let bot = Arc::new(Bot::new(
         http,
         dm_channel,
@@ -137,6 +156,11 @@ pub async fn run(config: Config, discord: DiscordSettings) -> anyhow::Result<i32
         Arc::clone(&bot.session),
         stop_background.clone(),
     ));
+    let scheduling = tokio::spawn(run_scheduler(
+        Arc::clone(&bot),
+        scheduler,
+        stop_background.clone(),
+    ));
     let outcome = run_client(&mut client).await;
     if !shutdown.is_finished() {
         shutdown.abort();
@@ -144,6 +168,9 @@ pub async fn run(config: Config, discord: DiscordSettings) -> anyhow::Result<i32
     stop_background.cancel();
     if let Err(error) = idle_checks.await {
         tracing::warn!(%error, "the fork idle check ended badly");
+    }
+    if let Err(error) = scheduling.await {
+        tracing::warn!(%error, "the scheduler ended badly");
     }
     bot.stop_intake();
     let _ = tokio::time::timeout(CLI_DEADLINE, bot.session.shutdown()).await;
@@ -160,6 +187,24 @@ pub async fn run(config: Config, discord: DiscordSettings) -> anyhow::Result<i32
             Ok(1)
         }
     }
+}
+
+/// Starts the scheduler once the owner is known (SCH-1) and runs it until `stop`.
+async fn run_scheduler(bot: Arc<Bot>, scheduler: Arc<Scheduler>, stop: CancellationToken) {
+    tokio::select! {
+        () = stop.cancelled() => return,
+        () = bot.owner_ready() => {}
+    }
+    scheduler.run(stop).await;
+}
+
+/// The scheduler's sync interval: `OLLIM_SCHEDULER_SYNC_SECS` (tests shorten it), else 10 s.
+fn sync_interval() -> Duration {
+    std::env::var("OLLIM_SCHEDULER_SYNC_SECS")
+        .ok()
+        .and_then(|raw| raw.trim().parse::<u64>().ok())
+        .filter(|secs| *secs > 0)
+        .map_or(DEFAULT_SYNC_INTERVAL, Duration::from_secs)
 }
 
 /// Checks the open fork for idleness once a minute until `stop` (IFK-11, IFK-12). One loop,

@@ -2,6 +2,8 @@
 
 pub mod auth;
 pub mod chat;
+pub mod reminder;
+pub mod routine;
 
 use clap::{Parser, Subcommand};
 
@@ -13,7 +15,10 @@ Examples:
   ollim-bot                     start the bot (reads .env in the current directory)
   ollim-bot chat                talk to the same main session in the terminal
   ollim-bot chat --model haiku  ... with another model for this run
-  ollim-bot auth status         show whether the Claude CLI is logged in";
+  ollim-bot auth status         show whether the Claude CLI is logged in
+  ollim-bot routine add -m \"Plan my day\" --cron \"0 9 * * 1-5\"
+  ollim-bot reminder add -m \"Stretch\" --delay 30
+  ollim-bot reminder list";
 
 /// `ollim-bot` command-line arguments.
 #[derive(Debug, Parser)]
@@ -38,6 +43,20 @@ pub enum Command {
         /// Model for this terminal session (opus, sonnet, haiku or a full model name).
         #[arg(long)]
         model: Option<String>,
+    },
+    /// Routines: markdown files with a cron schedule (add, list, cancel).
+    #[command(subcommand_required = true, arg_required_else_help = true)]
+    Routine {
+        /// What to do.
+        #[command(subcommand)]
+        action: routine::RoutineCommand,
+    },
+    /// Reminders: one-off prompts to your future self (add, list, cancel).
+    #[command(subcommand_required = true, arg_required_else_help = true)]
+    Reminder {
+        /// What to do.
+        #[command(subcommand)]
+        action: reminder::ReminderCommand,
     },
     /// Claude CLI authentication: login, status or logout.
     Auth {

@@ -54,6 +54,8 @@ pub struct Bot {
     ready_once: AtomicBool,
     /// Cancelled when the owner asks for a restart (`/restart`).
     restart: CancellationToken,
+    /// Cancelled once the owner is known and their DM channel is open (SCH-1).
+    owner_ready: CancellationToken,
     seen: Mutex<SeenMessages>,
     /// DMs that arrived before the owner was known: none is answered then; once the owner is
     /// resolved, the owner's are answered and the rest dropped.
@@ -82,6 +84,7 @@ impl Bot {
             accepting: AtomicBool::new(true),
             ready_once: AtomicBool::new(false),
             restart: CancellationToken::new(),
+            owner_ready: CancellationToken::new(),
             seen: Mutex::default(),
             early: Mutex::default(),
         }
@@ -106,6 +109,16 @@ impl Bot {
     /// Resolves when a restart was requested.
     pub async fn restart_requested(&self) {
         self.restart.cancelled().await;
+    }
+
+    /// Resolves once the owner is known and their DM channel is open.
+    pub async fn owner_ready(&self) {
+        self.owner_ready.cancelled().await;
+    }
+
+    /// Marks the owner as known (start-up).
+    pub(crate) fn mark_owner_ready(&self) {
+        self.owner_ready.cancel();
     }
 
     /// Whether a restart was requested.

@@ -28,6 +28,7 @@ impl Bot {
             }
         };
         let _ = self.dm_channel.set(channel);
+        self.mark_owner_ready();
         let bot = Arc::clone(self);
         self.work.spawn(async move {
             if let Err(error) = bot.session.connect().await {

@@ -60,6 +60,11 @@ impl DataDir {
         self.state_dir().join("ping_budget.json")
     }
 
+    /// `state/scheduler.json`: when the scheduler last ran, for missed-fire reports.
+    pub fn scheduler_file(&self) -> PathBuf {
+        self.state_dir().join("scheduler.json")
+    }
+
     /// `state/config.json`: runtime configuration (CFG).
     pub fn config_file(&self) -> PathBuf {
         self.state_dir().join("config.json")

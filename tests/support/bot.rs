@@ -95,7 +95,18 @@ impl BotHarness {
         what: &str,
         pred: impl Fn(&FakeMessage) -> bool,
     ) -> FakeMessage {
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+        self.wait_for_bot_message_within(what, Duration::from_secs(20), pred)
+            .await
+    }
+
+    /// [`Self::wait_for_bot_message`] with its own time limit (scheduled fires).
+    pub async fn wait_for_bot_message_within(
+        &self,
+        what: &str,
+        within: Duration,
+        pred: impl Fn(&FakeMessage) -> bool,
+    ) -> FakeMessage {
+        let deadline = tokio::time::Instant::now() + within;
         loop {
             if let Some(found) = self.bot_messages().into_iter().find(|m| pred(m)) {
                 return found;

@@ -51,6 +51,7 @@ impl MainSession {
             turn: &self.turn,
             settings: &state.settings,
             fork_control: &self.fork_control,
+            chain: &self.chain,
             scope: Arc::clone(&self.main_scope),
             fork_session: false,
         };

@@ -14,6 +14,7 @@ use crate::{
             started_prompt,
         },
     },
+    scheduling::files::Reminder,
 };
 
 /// Why a fork command could not run.
@@ -38,6 +39,24 @@ impl MainSession {
         let report = self
             .rendered_turn(&mut state, prompt, PromptSource::Owner)
             .await;
+        self.settle(&mut state).await;
+        report
+    }
+
+    /// A foreground routine or reminder (CTX-9): waits for the lock, so it never interrupts
+    /// the owner, then runs like any turn (in the open fork if there is one). A chain
+    /// reminder is available to `follow_up_chain` for the duration of the turn (REM-8).
+    pub async fn scheduled(
+        &self,
+        prompt: String,
+        chain: Option<Reminder>,
+    ) -> Result<TurnReport, AgentError> {
+        let mut state = self.state.lock().await;
+        self.chain.set(chain);
+        let report = self
+            .rendered_turn(&mut state, Prompt::text(prompt), PromptSource::System)
+            .await;
+        self.chain.set(None);
         self.settle(&mut state).await;
         report
     }

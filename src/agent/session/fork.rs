@@ -100,6 +100,7 @@ impl MainSession {
             turn: &self.turn,
             settings: &settings,
             fork_control: &self.fork_control,
+            chain: &self.chain,
             scope: Arc::clone(&scope),
             fork_session,
         };

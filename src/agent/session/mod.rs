@@ -39,6 +39,7 @@ use crate::{
     },
     forks::control::ForkControl,
     mcp::{ToolScope, availability::ScopeCell},
+    scheduling::chain::ChainSlot,
     state::{history::SessionEventKind, sessions::SaveOutcome},
 };
 
@@ -120,6 +121,7 @@ pub struct MainSession {
     compacting: AtomicBool,
     fork_control: Arc<ForkControl>,
     main_scope: Arc<ScopeCell>,
+    chain: Arc<ChainSlot>,
 }
 
 impl MainSession {
@@ -147,6 +149,7 @@ impl MainSession {
             compacting: AtomicBool::new(false),
             fork_control: Arc::new(ForkControl::default()),
             main_scope: Arc::new(ScopeCell::new(ToolScope::Main)),
+            chain: Arc::new(ChainSlot::default()),
         }
     }
 

@@ -4,6 +4,7 @@ use crate::{
     agent::context::PromptTag,
     claude::Thinking,
     forks::preamble::{ChainContext, ToolRestriction, UpdateMode},
+    scheduling::files::Reminder,
 };
 
 /// Where a run's conversation comes from (BGF-3).
@@ -47,6 +48,10 @@ pub struct BgJob {
     pub chain: Option<ChainContext>,
     /// The rendered forward schedule (BGF-15/16), when the scheduler provides one.
     pub schedule_text: Option<String>,
+    /// A marker right after the tag, e.g. the late marker of an overdue reminder (REM-4).
+    pub marker: Option<String>,
+    /// The chain reminder being run, for `follow_up_chain` (REM-8).
+    pub chain_origin: Option<Reminder>,
 }
 
 impl BgJob {
@@ -65,6 +70,8 @@ impl BgJob {
             subagent: None,
             chain: None,
             schedule_text: None,
+            marker: None,
+            chain_origin: None,
         }
     }
 

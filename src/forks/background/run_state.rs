@@ -40,6 +40,7 @@ struct Counters {
     ping_count: u32,
     in_flight: u32,
     messages: Vec<u64>,
+    compaction: Option<String>,
 }
 
 /// One background run's settings and tracking.
@@ -185,6 +186,16 @@ impl BgRunState {
             ),
             _ => None,
         }
+    }
+
+    /// Asks for the run's session to be compacted after the turn (MCP-15, F-7).
+    pub fn request_compaction(&self, instructions: &str) {
+        self.counters().compaction = Some(instructions.to_owned());
+    }
+
+    /// The compaction asked for during the run, if any.
+    pub fn take_compaction(&self) -> Option<String> {
+        self.counters().compaction.take()
     }
 
     /// The Discord messages the run sent, for reply tracking (SES-15).

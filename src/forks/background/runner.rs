@@ -29,6 +29,7 @@ use crate::{
         preamble::{PreambleInputs, ToolRestriction, build_preamble},
     },
     mcp::{DiscordTools, McpBridge, ToolContext, ToolScope, availability::ScopeCell},
+    scheduling::chain::ChainSlot,
     state::{history::SessionEventKind, sessions::RoutineSessionStore},
 };
 
@@ -58,6 +59,13 @@ pub struct BgOutcome {
     pub reported: bool,
     /// The Discord messages it sent.
     pub messages: Vec<u64>,
+}
+
+/// What one run's client is bound to.
+struct RunHandles {
+    run: Arc<BgRunState>,
+    chain: Arc<ChainSlot>,
+    scope: ToolScope,
 }
 
 /// Runs background jobs; cheap to share.
@@ -153,7 +161,12 @@ impl BgRunner {
             thinking: job.thinking,
             ..base_options(services)
         };
-        let mut client = self.connect(&options, &run, scope).await?;
+        let handles = RunHandles {
+            run: Arc::clone(&run),
+            chain: Arc::new(ChainSlot::with(job.chain_origin.clone())),
+            scope,
+        };
+        let mut client = self.connect(&options, &handles).await?;
         let turn = CurrentTurn::default();
         let outcome = async {
             client.send(&UserContent::Text(prompt))?;
@@ -161,11 +174,16 @@ impl BgRunner {
             run_turn(&mut client, &turn, &compacting, &ForkControl::default()).await
         }
         .await;
-        let session_id = client.session_id().cloned();
+        let mut session_id = client.session_id().cloned();
         client.disconnect(Duration::from_secs(5)).await;
         let report = outcome?;
         if report.result.is_error {
             return Err(AgentError::RunFailed(report.result.error_summary()));
+        }
+        if let (BgMode::Persistent { .. }, Some(instructions), Some(id)) =
+            (&job.mode, run.take_compaction(), session_id.clone())
+        {
+            session_id = Some(self.compact(&options, &handles, &id, &instructions).await?);
         }
         if let Some(id) = &session_id {
             let (event, parent) = match &job.mode {
@@ -193,6 +211,41 @@ impl BgRunner {
             reported: run.has_reported(),
             messages,
         })
+    }
+
+    /// Compacts a persistent routine's session after its turn (MCP-15, F-7): on a branch of
+    /// that session, so the routine moves to a new, compacted id while the transcript before
+    /// compaction stays on disk. Returns the new id.
+    async fn compact(
+        &self,
+        base: &ClientOptions,
+        handles: &RunHandles,
+        id: &SessionId,
+        instructions: &str,
+    ) -> Result<SessionId, AgentError> {
+        let options = ClientOptions {
+            resume: Some(id.clone()),
+            fork_session: true,
+            ..base.clone()
+        };
+        let mut client = self.connect(&options, handles).await?;
+        let outcome = async {
+            client.send(&UserContent::Text(format!("/compact {instructions}")))?;
+            let compacting = std::sync::atomic::AtomicBool::new(false);
+            let turn = CurrentTurn::default();
+            run_turn(&mut client, &turn, &compacting, &ForkControl::default()).await
+        }
+        .await;
+        let compacted = client.session_id().cloned();
+        client.disconnect(Duration::from_secs(5)).await;
+        let report = outcome?;
+        if report.compaction.is_none() {
+            return Err(AgentError::Compaction(report.result.error_summary()));
+        }
+        let compacted = compacted
+            .ok_or_else(|| AgentError::Compaction("the CLI reported no session id".to_owned()))?;
+        tracing::info!(from = %id.short(), to = %compacted.short(), "compacted a persistent routine's session");
+        Ok(compacted)
     }
 
     /// Tag, preamble and body, after the timestamp and (except isolated runs) the pending
@@ -227,10 +280,14 @@ impl BgRunner {
             subagent: job.subagent.as_deref(),
             chain: job.chain.as_ref(),
         });
+        let head = match &job.marker {
+            Some(marker) => format!("{} {marker}\n", job.tag),
+            None => format!("{} ", job.tag),
+        };
         let body = if preamble.is_empty() {
-            format!("{} {}", job.tag, job.body)
+            format!("{head}{}", job.body)
         } else {
-            format!("{} {preamble}\n\n{}", job.tag, job.body)
+            format!("{head}{preamble}\n\n{}", job.body)
         };
         let now = chrono::Utc::now().with_timezone(&services.config.timezone);
         match job.mode {
@@ -243,12 +300,11 @@ impl BgRunner {
     async fn connect(
         &self,
         options: &ClientOptions,
-        run: &Arc<BgRunState>,
-        scope: ToolScope,
+        handles: &RunHandles,
     ) -> Result<ClaudeClient, AgentError> {
         let mut attempt = 0;
         loop {
-            match self.connect_once(options, run, scope).await {
+            match self.connect_once(options, handles).await {
                 Err(AgentError::Claude(error @ ClaudeError::Timeout { .. }))
                     if attempt < START_BACKOFF.len() =>
                 {
@@ -264,9 +320,10 @@ impl BgRunner {
     async fn connect_once(
         &self,
         options: &ClientOptions,
-        run: &Arc<BgRunState>,
-        scope: ToolScope,
+        handles: &RunHandles,
     ) -> Result<ClaudeClient, AgentError> {
+        let RunHandles { run, chain, scope } = handles;
+        let scope = *scope;
         let services = &self.services;
         let tools = DiscordTools::new(ToolContext {
             scope: Arc::new(ScopeCell::new(scope)),
@@ -274,6 +331,7 @@ impl BgRunner {
             services: Some(Arc::clone(services)),
             fork_control: None,
             bg_run: Some(Arc::clone(run)),
+            chain: Some(Arc::clone(chain)),
         });
         let bridge: Arc<dyn McpMessageHandler> = Arc::new(Arc::new(McpBridge::start(tools).await?));
         let policy: Arc<dyn PermissionHandler> = Arc::new(BgPolicy::new(

@@ -87,3 +87,41 @@ pub struct NamesArgs {
     /// The bot's own name.
     pub bot_name: String,
 }
+
+/// Arguments of `add_reminder`.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+pub struct AddReminderArgs {
+    /// What your future self should do when it fires (self-contained).
+    pub prompt: String,
+    /// Minutes from now.
+    pub delay_minutes: Option<i64>,
+    /// ISO datetime; without an offset it is the owner's local time.
+    pub run_at: Option<String>,
+    /// A short description shown in lists.
+    pub description: Option<String>,
+    /// Run in the main conversation instead of the background (default false).
+    pub foreground: Option<bool>,
+    /// How many follow-up checks `follow_up_chain` may add (default 0).
+    pub max_chain: Option<u32>,
+}
+
+/// Arguments of `cancel_reminder`.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+pub struct CancelReminderArgs {
+    /// The reminder's id.
+    pub reminder_id: String,
+}
+
+/// Arguments of `follow_up_chain`.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+pub struct FollowUpArgs {
+    /// When the next check runs, in minutes from now.
+    pub minutes_from_now: i64,
+}
+
+/// Arguments of `compact_session`.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+pub struct CompactArgs {
+    /// What the compacted summary must keep.
+    pub instructions: String,
+}

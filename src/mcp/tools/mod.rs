@@ -19,11 +19,14 @@ use super::availability::{ScopeCell, ToolScope};
 use crate::{
     agent::{AgentServices, frontend::FrontEnd},
     forks::{background::BgRunState, control::ForkControl},
+    scheduling::chain::ChainSlot,
 };
 
 pub mod args;
 mod fork;
 mod names;
+mod persistent;
+mod reminders;
 mod visible;
 
 pub use visible::build_embed;
@@ -41,6 +44,8 @@ pub struct ToolContext {
     pub fork_control: Option<Arc<ForkControl>>,
     /// The background run this client belongs to.
     pub bg_run: Option<Arc<BgRunState>>,
+    /// The chain reminder being run, for `follow_up_chain` (REM-8).
+    pub chain: Option<Arc<ChainSlot>>,
 }
 
 impl ToolContext {
@@ -52,6 +57,7 @@ impl ToolContext {
             services: None,
             fork_control: None,
             bg_run: None,
+            chain: None,
         }
     }
 
@@ -78,23 +84,18 @@ pub struct DiscordTools {
     context: Arc<ToolContext>,
 }
 
-/// The tools this build implements (the rest land with their domains).
-pub const IMPLEMENTED_TOOLS: &[&str] = &[
-    "discord_embed",
-    "ping_user",
-    "send_file",
-    "enter_fork",
-    "save_context",
-    "report_updates",
-    "exit_fork",
-    "update_names",
-];
+/// Every tool of the server (MCP-16).
+pub const IMPLEMENTED_TOOLS: &[&str] = &crate::mcp::availability::ALL_TOOLS;
 
 impl DiscordTools {
     /// A server for one client.
     pub fn new(context: ToolContext) -> Self {
         Self {
-            router: Self::visible_router() + Self::fork_router() + Self::names_router(),
+            router: Self::visible_router()
+                + Self::fork_router()
+                + Self::names_router()
+                + Self::reminders_router()
+                + Self::persistent_router(),
             context: Arc::new(context),
         }
     }

@@ -1,0 +1,208 @@
+//! `ollim-bot reminder add|list|cancel` (CMD-4, CMD-5, REM-2, REM-3, REM-6): reminder files
+//! from the terminal. Needs only the data dir and the timezone, never `DISCORD_TOKEN`.
+
+use chrono_tz::Tz;
+use clap::{Args, Subcommand};
+
+use super::routine::parse_update_mode;
+use crate::{
+    forks::preamble::UpdateMode,
+    scheduling::files::{Commit, Reminder, load_reminders, remove_reminder, write_reminder},
+    state::paths::DataDir,
+};
+
+/// `ollim-bot reminder …`
+#[derive(Debug, Subcommand)]
+pub enum ReminderCommand {
+    /// Add a reminder.
+    Add(ReminderAdd),
+    /// List the pending reminders.
+    List,
+    /// Cancel a reminder by id.
+    Cancel {
+        /// The reminder's id.
+        id: String,
+    },
+}
+
+/// `ollim-bot reminder add` options.
+#[derive(Debug, Args)]
+pub struct ReminderAdd {
+    /// What the agent should do when it fires (self-contained).
+    #[arg(short, long)]
+    pub message: String,
+    /// Minutes from now.
+    #[arg(long)]
+    pub delay: i64,
+    /// A short description for lists.
+    #[arg(short, long)]
+    pub description: Option<String>,
+    /// Run in the main conversation instead of the background.
+    #[arg(long, conflicts_with = "background")]
+    pub foreground: bool,
+    /// Deprecated: reminders run in the background by default.
+    #[arg(long)]
+    pub background: bool,
+    /// How many follow-up checks the agent may chain.
+    #[arg(long, default_value_t = 0)]
+    pub max_chain: u32,
+    /// Model for the run (opus, sonnet, haiku).
+    #[arg(long)]
+    pub model: Option<String>,
+    /// Turn extended thinking off.
+    #[arg(long)]
+    pub no_thinking: bool,
+    /// Start the run fresh instead of from the main conversation.
+    #[arg(long)]
+    pub isolated: bool,
+    /// How the run reports: always, on_ping, freely or blocked.
+    #[arg(long, value_parser = parse_update_mode)]
+    pub update_main_session: Option<UpdateMode>,
+    /// The run may not ping.
+    #[arg(long)]
+    pub no_ping: bool,
+    /// Extra tools the run may use.
+    #[arg(long, num_args = 1.., conflicts_with = "disallowed_tools")]
+    pub allowed_tools: Vec<String>,
+    /// Tools the run may not use.
+    #[arg(long, num_args = 1..)]
+    pub disallowed_tools: Vec<String>,
+    /// Skills to invoke first.
+    #[arg(long, num_args = 1..)]
+    pub skills: Vec<String>,
+    /// Position in a chain (set by follow-ups).
+    #[arg(long, default_value_t = 0, hide = true)]
+    pub chain_depth: u32,
+    /// The chain's root id (set by follow-ups).
+    #[arg(long, hide = true)]
+    pub chain_parent: Option<String>,
+}
+
+/// Runs a reminder command; returns the exit code.
+pub fn run(data_dir: &DataDir, tz: Tz, command: ReminderCommand) -> i32 {
+    match command {
+        ReminderCommand::Add(add) => add_reminder(data_dir, tz, add),
+        ReminderCommand::List => {
+            let (mut reminders, problems) = load_reminders(data_dir, tz);
+            for problem in problems {
+                eprintln!(
+                    "warning: skipped {}: {}",
+                    problem.path.display(),
+                    problem.reason
+                );
+            }
+            if reminders.is_empty() {
+                println!("no pending reminders");
+            }
+            reminders.sort_by_key(|file| file.item.run_at);
+            for file in reminders {
+                let reminder = &file.item;
+                let line = schedule(reminder, tz);
+                println!("  {}  {line:<24}  {}", reminder.id, summary(reminder));
+            }
+            0
+        }
+        ReminderCommand::Cancel { id } => match remove_reminder(data_dir, &id, Commit::Now) {
+            Ok(true) => {
+                println!("cancelled {id}");
+                0
+            }
+            Ok(false) => {
+                eprintln!("reminder {id} not found");
+                1
+            }
+            Err(error) => {
+                eprintln!("error: could not cancel reminder {id}: {error}");
+                1
+            }
+        },
+    }
+}
+
+fn add_reminder(data_dir: &DataDir, tz: Tz, add: ReminderAdd) -> i32 {
+    if add.background {
+        eprintln!(
+            "warning: --background is deprecated; reminders run in the background by default"
+        );
+    }
+    if add.delay < 0 {
+        eprintln!("error: --delay must be zero or more minutes");
+        return 1;
+    }
+    if add.chain_depth > add.max_chain {
+        eprintln!(
+            "error: chain-depth ({}) is greater than max-chain ({})",
+            add.chain_depth, add.max_chain
+        );
+        return 1;
+    }
+    let message = add.message.trim();
+    if message.is_empty() {
+        eprintln!("error: the message is empty");
+        return 1;
+    }
+    let mut reminder = Reminder::new_in(add.delay, message, tz);
+    reminder.description = add.description.unwrap_or_default().trim().to_owned();
+    reminder.background = !add.foreground;
+    reminder.max_chain = add.max_chain;
+    reminder.chain_depth = add.chain_depth;
+    reminder.chain_parent = add
+        .chain_parent
+        .or_else(|| (add.max_chain > 0).then(|| reminder.id.clone()));
+    reminder.model = add.model;
+    reminder.thinking = !add.no_thinking;
+    reminder.isolated = add.isolated;
+    reminder.update_main_session = add.update_main_session.unwrap_or_default();
+    reminder.allow_ping = !add.no_ping;
+    reminder.allowed_tools = Some(add.allowed_tools).filter(|t| !t.is_empty());
+    reminder.disallowed_tools = Some(add.disallowed_tools).filter(|t| !t.is_empty());
+    reminder.skills = Some(add.skills).filter(|s| !s.is_empty());
+    match write_reminder(data_dir, &reminder, Commit::Now) {
+        Ok(_) => {
+            println!(
+                "scheduled {}: {} -- {}",
+                reminder.id,
+                schedule(&reminder, tz),
+                summary(&reminder)
+            );
+            0
+        }
+        Err(error) => {
+            eprintln!("error: could not write the reminder: {error}");
+            1
+        }
+    }
+}
+
+/// `[fg]`/`[bg]`/`[bg,isolated]` `at <YYYY-MM-DD HH:MM>` with model, thinking and chain
+/// suffixes (CMD-4, F-40).
+fn schedule(reminder: &Reminder, tz: Tz) -> String {
+    let mode = match (reminder.background, reminder.isolated) {
+        (false, _) => "[fg]",
+        (true, true) => "[bg,isolated]",
+        (true, false) => "[bg]",
+    };
+    let at = reminder.run_at.with_timezone(&tz).format("%Y-%m-%d %H:%M");
+    let mut text = format!("{mode} at {at}");
+    if let Some(model) = &reminder.model {
+        text.push_str(&format!(" (model: {model})"));
+    }
+    if !reminder.thinking {
+        text.push_str(" (no-thinking)");
+    }
+    if reminder.max_chain > 0 {
+        text.push_str(&format!(
+            " (chain {}/{})",
+            reminder.chain_depth, reminder.max_chain
+        ));
+    }
+    text
+}
+
+fn summary(reminder: &Reminder) -> &str {
+    if reminder.description.is_empty() {
+        &reminder.message
+    } else {
+        &reminder.description
+    }
+}

@@ -1,0 +1,172 @@
+//! `ollim-bot routine add|list|cancel` (CMD-2, CMD-3): routine files from the terminal. Needs
+//! only the data dir and the timezone, never `DISCORD_TOKEN`.
+
+use clap::{Args, Subcommand};
+
+use crate::{
+    forks::preamble::UpdateMode,
+    scheduling::{
+        cron::CronSchedule,
+        files::{Commit, Routine, load_routines, remove_routine, write_routine},
+    },
+    state::paths::DataDir,
+};
+
+/// `ollim-bot routine …`
+#[derive(Debug, Subcommand)]
+pub enum RoutineCommand {
+    /// Add a routine.
+    Add(RoutineAdd),
+    /// List the routines.
+    List,
+    /// Cancel (delete) a routine by id.
+    Cancel {
+        /// The routine's id.
+        id: String,
+    },
+}
+
+/// `ollim-bot routine add` options.
+#[derive(Debug, Args)]
+pub struct RoutineAdd {
+    /// What the agent should do each time (the prompt).
+    #[arg(short, long)]
+    pub message: String,
+    /// Five-field cron, e.g. "0 9 * * 1-5".
+    #[arg(long)]
+    pub cron: String,
+    /// A short description for lists.
+    #[arg(short, long)]
+    pub description: Option<String>,
+    /// Run in the background instead of the main conversation.
+    #[arg(long)]
+    pub background: bool,
+    /// Model for background runs (opus, sonnet, haiku).
+    #[arg(long)]
+    pub model: Option<String>,
+    /// Turn extended thinking off for background runs.
+    #[arg(long)]
+    pub no_thinking: bool,
+    /// Start each background run fresh instead of from the main conversation.
+    #[arg(long)]
+    pub isolated: bool,
+    /// How background runs report: always, on_ping, freely or blocked.
+    #[arg(long, value_parser = parse_update_mode)]
+    pub update_main_session: Option<UpdateMode>,
+    /// Background runs may not ping.
+    #[arg(long)]
+    pub no_ping: bool,
+}
+
+pub(crate) fn parse_update_mode(raw: &str) -> Result<UpdateMode, String> {
+    UpdateMode::parse(raw)
+        .ok_or_else(|| "must be one of always, on_ping, freely, blocked".to_owned())
+}
+
+/// Runs a routine command; returns the exit code.
+pub fn run(data_dir: &DataDir, command: RoutineCommand) -> i32 {
+    match command {
+        RoutineCommand::Add(add) => add_routine(data_dir, add),
+        RoutineCommand::List => {
+            let (routines, problems) = load_routines(data_dir);
+            for problem in problems {
+                eprintln!(
+                    "warning: skipped {}: {}",
+                    problem.path.display(),
+                    problem.reason
+                );
+            }
+            if routines.is_empty() {
+                println!("no routines");
+            }
+            for file in routines {
+                let routine = &file.item;
+                println!(
+                    "  {}  {:<24}  {}",
+                    routine.id,
+                    schedule(routine),
+                    summary(routine)
+                );
+            }
+            0
+        }
+        RoutineCommand::Cancel { id } => match remove_routine(data_dir, &id, Commit::Now) {
+            Ok(true) => {
+                println!("cancelled {id}");
+                0
+            }
+            Ok(false) => {
+                eprintln!("routine {id} not found");
+                1
+            }
+            Err(error) => {
+                eprintln!("error: could not cancel routine {id}: {error}");
+                1
+            }
+        },
+    }
+}
+
+fn add_routine(data_dir: &DataDir, add: RoutineAdd) -> i32 {
+    if add.cron.split_whitespace().count() != 5 {
+        eprintln!("error: cron must be 5 fields (minute hour day month weekday)");
+        return 1;
+    }
+    if let Err(error) = CronSchedule::parse(&add.cron) {
+        eprintln!("error: {error}");
+        return 1;
+    }
+    let message = add.message.trim();
+    if message.is_empty() {
+        eprintln!("error: the message is empty");
+        return 1;
+    }
+    let mut routine = Routine::new(add.cron.trim(), message);
+    routine.description = add.description.unwrap_or_default().trim().to_owned();
+    routine.background = add.background;
+    routine.model = add.model;
+    routine.thinking = !add.no_thinking;
+    routine.isolated = add.isolated;
+    routine.update_main_session = add.update_main_session.unwrap_or_default();
+    routine.allow_ping = !add.no_ping;
+    match write_routine(data_dir, &routine, Commit::Now) {
+        Ok(_) => {
+            println!(
+                "scheduled {}: {} -- {}",
+                routine.id,
+                schedule(&routine),
+                summary(&routine)
+            );
+            0
+        }
+        Err(error) => {
+            eprintln!("error: could not write the routine: {error}");
+            1
+        }
+    }
+}
+
+/// `cron '<cron>'` with the `[bg] ` / `[bg,isolated] ` prefix and model / thinking suffixes.
+fn schedule(routine: &Routine) -> String {
+    let prefix = match (routine.background, routine.isolated) {
+        (true, true) => "[bg,isolated] ",
+        (true, false) => "[bg] ",
+        _ => "",
+    };
+    let mut text = format!("{prefix}cron '{}'", routine.cron);
+    if let Some(model) = &routine.model {
+        text.push_str(&format!("  (model: {model})"));
+    }
+    if !routine.thinking {
+        text.push_str("  (no-thinking)");
+    }
+    text
+}
+
+fn summary(routine: &Routine) -> &str {
+    if routine.description.is_empty() {
+        &routine.message
+    } else {
+        &routine.description
+    }
+}

@@ -1,0 +1,144 @@
+//! Reminder tools: `add_reminder`, `list_reminders`, `cancel_reminder`, `follow_up_chain`
+//! (MCP-10…13). Reminders are files; the scheduler picks them up within its sync interval.
+
+use chrono::Utc;
+use rmcp::{handler::server::wrapper::Parameters, tool, tool_router};
+
+use super::{
+    DiscordTools,
+    args::{AddReminderArgs, CancelReminderArgs, FollowUpArgs},
+};
+use crate::{
+    agent::AgentServices,
+    forks::schedule::clock_time,
+    scheduling::{
+        chain::{NO_CHAIN, follow_up},
+        files::{Commit, Reminder, load_reminders, parse_run_at, remove_reminder, write_reminder},
+    },
+};
+
+#[tool_router(router = reminders_router, vis = "pub(super)")]
+impl DiscordTools {
+    #[tool(
+        description = "Set a one-off reminder: at the given time your future self gets `prompt` \
+                       (write it self-contained). Give delay_minutes OR run_at (ISO datetime; \
+                       without an offset it is the owner's local time). Runs in the background \
+                       unless foreground is true; max_chain > 0 allows that many follow-ups."
+    )]
+    async fn add_reminder(&self, Parameters(args): Parameters<AddReminderArgs>) -> String {
+        let Some(services) = &self.context.services else {
+            return "Error: reminders are not available in this session.".to_owned();
+        };
+        let tz = services.config.timezone;
+        let now = Utc::now().with_timezone(&tz);
+        let delay = match (args.delay_minutes, args.run_at.as_deref()) {
+            (Some(_), Some(_)) => {
+                return "Error: provide delay_minutes OR run_at, not both.".to_owned();
+            }
+            (None, None) => return "Error: provide either delay_minutes or run_at.".to_owned(),
+            (Some(minutes), None) if minutes < 1 => {
+                return "Error: delay_minutes must be at least 1.".to_owned();
+            }
+            (Some(minutes), None) => minutes,
+            (None, Some(raw)) => match parse_run_at(raw, tz).map(|at| at.with_timezone(&tz)) {
+                None => return format!("Error: invalid ISO datetime: {raw}"),
+                Some(at) if at <= now => return "Error: run_at is in the past.".to_owned(),
+                Some(at) => ((at - now).num_seconds() / 60).max(1),
+            },
+        };
+        let prompt = args.prompt.trim();
+        if prompt.is_empty() {
+            return "Error: the reminder needs a prompt.".to_owned();
+        }
+        let mut reminder = Reminder::new_in(delay, prompt, tz);
+        reminder.description = args.description.unwrap_or_default().trim().to_owned();
+        reminder.background = !args.foreground.unwrap_or(false);
+        reminder.max_chain = args.max_chain.unwrap_or(0);
+        if reminder.max_chain > 0 {
+            reminder.chain_parent = Some(reminder.id.clone());
+        }
+        match write_reminder(&services.data_dir, &reminder, Commit::Queued(&services.git)) {
+            Ok(_) => format!(
+                "Reminder {} set for {}.",
+                reminder.id,
+                clock_time(reminder.run_at.with_timezone(&tz), tz)
+            ),
+            Err(error) => format!("Error: could not save the reminder: {error}"),
+        }
+    }
+
+    #[tool(description = "List the pending reminders, earliest first.")]
+    async fn list_reminders(&self) -> String {
+        let Some(services) = &self.context.services else {
+            return "Error: reminders are not available in this session.".to_owned();
+        };
+        reminder_lines(services)
+    }
+
+    #[tool(description = "Cancel a pending reminder by its id.")]
+    async fn cancel_reminder(&self, Parameters(args): Parameters<CancelReminderArgs>) -> String {
+        let Some(services) = &self.context.services else {
+            return "Error: reminders are not available in this session.".to_owned();
+        };
+        let id = args.reminder_id.trim();
+        match remove_reminder(&services.data_dir, id, Commit::Queued(&services.git)) {
+            Ok(true) => format!("Reminder {id} cancelled."),
+            Ok(false) => format!("Error: no reminder found with ID {id}."),
+            Err(error) => format!("Error: could not cancel reminder {id}: {error}"),
+        }
+    }
+
+    #[tool(
+        description = "Only while a chain reminder runs: schedule the next check of this chain \
+                       in minutes_from_now. Not calling it ends the chain."
+    )]
+    async fn follow_up_chain(&self, Parameters(args): Parameters<FollowUpArgs>) -> String {
+        let (Some(services), Some(slot)) = (&self.context.services, &self.context.chain) else {
+            return NO_CHAIN.to_owned();
+        };
+        let tz = services.config.timezone;
+        let origin = slot.get();
+        let next = match follow_up(
+            origin.as_ref(),
+            args.minutes_from_now,
+            Utc::now().with_timezone(&tz),
+        ) {
+            Ok(next) => next,
+            Err(message) => return message,
+        };
+        match write_reminder(&services.data_dir, &next, Commit::Queued(&services.git)) {
+            Ok(_) => format!("Follow-up scheduled in {} minutes", args.minutes_from_now),
+            Err(error) => format!("Error scheduling follow-up: {error}"),
+        }
+    }
+}
+
+/// The `list_reminders` text (MCP-11).
+fn reminder_lines(services: &AgentServices) -> String {
+    let tz = services.config.timezone;
+    let (mut reminders, _) = load_reminders(&services.data_dir, tz);
+    if reminders.is_empty() {
+        return "No pending reminders.".to_owned();
+    }
+    reminders.sort_by_key(|file| file.item.run_at);
+    reminders
+        .iter()
+        .map(|file| {
+            let reminder = &file.item;
+            let at = reminder.run_at.with_timezone(&tz);
+            let description = if reminder.description.is_empty() {
+                "(no description)"
+            } else {
+                reminder.description.as_str()
+            };
+            format!(
+                "- {} [{}] {} — {description}  ({})",
+                reminder.id,
+                if reminder.background { "bg" } else { "fg" },
+                at.format("%Y-%m-%d %I:%M %p"),
+                file.path.display()
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}

@@ -1,0 +1,261 @@
+//! Routine and reminder files (E.0–E.2): markdown with a YAML frontmatter under
+//! `routines/` and `reminders/` in the data dir.
+//!
+//! - [`parse_routine`] / [`parse_reminder`] read one file's text; kebab-case and legacy
+//!   snake_case keys are both accepted, unknown keys are ignored, and every rejection comes
+//!   with a reason a person can act on (RTN-6).
+//! - [`render_routine`] / [`render_reminder`] write the canonical form: kebab-case keys,
+//!   defaults omitted, strings double-quoted. `parse(render(x)) == x` for every valid item.
+//! - [`load_routines`] / [`load_reminders`] read a whole folder, never failing as a whole:
+//!   broken files come back as [`FileProblem`]s next to the good ones.
+//! - [`write_routine`] / [`write_reminder`] and [`remove_routine`] / [`remove_reminder`]
+//!   change the folders atomically and record each change in the data-dir git repo (GIT-2).
+//!
+//! The YAML `id` is authoritative; file names are cosmetic (slug of the message).
+
+mod frontmatter;
+mod parse;
+mod render;
+mod store;
+
+#[cfg(test)]
+mod parse_tests;
+#[cfg(test)]
+mod render_tests;
+#[cfg(test)]
+mod store_tests;
+
+use std::path::PathBuf;
+
+use chrono::{DateTime, Duration, FixedOffset, Timelike};
+use chrono_tz::Tz;
+
+use crate::forks::preamble::{ToolRestriction, UpdateMode};
+use crate::state::StateError;
+use crate::state::git::GitRecorder;
+
+pub use parse::{parse_reminder, parse_routine, parse_run_at};
+pub use render::{render_reminder, render_routine};
+pub use store::{
+    load_reminders, load_routines, remove_reminder, remove_routine, slugify, write_reminder,
+    write_routine,
+};
+
+/// A recurring job: `routines/<slug>.md` (E.1, RTN-1).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Routine {
+    /// Unique job key (`id`); authoritative over the file name.
+    pub id: String,
+    /// Five-field cron expression (`cron`), evaluated in the configured zone (RTN-2).
+    pub cron: String,
+    /// Label for lists and the forward schedule (`description`, default empty).
+    pub description: String,
+    /// Run as a background fork instead of in the main session (`background`, default false).
+    pub background: bool,
+    /// Model override for background runs (`model`).
+    pub model: Option<String>,
+    /// Extended thinking for background runs (`thinking`, default true).
+    pub thinking: bool,
+    /// Background run in a fresh session instead of a fork of main (`isolated`).
+    pub isolated: bool,
+    /// How the run reports back to the main session (`update-main-session`, default on_ping).
+    pub update_main_session: UpdateMode,
+    /// Whether the run may ping the owner (`allow-ping`, default true).
+    pub allow_ping: bool,
+    /// Extra tools for the background run (`allowed-tools`).
+    pub allowed_tools: Option<Vec<String>>,
+    /// Tools denied to the background run (`disallowed-tools`; exclusive with allowed-tools).
+    pub disallowed_tools: Option<Vec<String>>,
+    /// Skills the run must use (`skills`).
+    pub skills: Option<Vec<String>>,
+    /// Subagent the core task is delegated to (`subagent`).
+    pub subagent: Option<String>,
+    /// Write a reflection after background runs (`reflect`, default true).
+    pub reflect: bool,
+    /// `session: persistent`: the run resumes its own session lineage (PRS-1).
+    pub persistent: bool,
+    /// The prompt: the trimmed markdown body after the frontmatter.
+    pub message: String,
+}
+
+impl Routine {
+    /// A routine with every option at its default and a fresh [`new_id`].
+    pub fn new(cron: impl Into<String>, message: impl Into<String>) -> Self {
+        Self {
+            id: new_id(),
+            cron: cron.into(),
+            description: String::new(),
+            background: false,
+            model: None,
+            thinking: true,
+            isolated: false,
+            update_main_session: UpdateMode::default(),
+            allow_ping: true,
+            allowed_tools: None,
+            disallowed_tools: None,
+            skills: None,
+            subagent: None,
+            reflect: true,
+            persistent: false,
+            message: message.into(),
+        }
+    }
+
+    /// The declared tool list as the preamble and the background run see it (BGF-17).
+    pub fn tool_restriction(&self) -> ToolRestriction {
+        tool_restriction(&self.allowed_tools, &self.disallowed_tools)
+    }
+}
+
+/// A one-shot job: `reminders/<slug>.md` (E.2, REM-1). Deleted after it fires.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reminder {
+    /// Unique job key (`id`); authoritative over the file name.
+    pub id: String,
+    /// When it fires (`run-at`, ISO-8601 with offset; naive values are read in the
+    /// configured zone).
+    pub run_at: DateTime<FixedOffset>,
+    /// Label for lists and the forward schedule (`description`, default empty).
+    pub description: String,
+    /// Run as a background fork (`background`, default **true**, REM-2/F-21).
+    pub background: bool,
+    /// Position in its chain, 0 for the root (`chain-depth`, ≤ `max-chain`).
+    pub chain_depth: u32,
+    /// How many follow-ups the chain allows; 0 = plain one-shot (`max-chain`).
+    pub max_chain: u32,
+    /// Id of the chain's root reminder (`chain-parent`).
+    pub chain_parent: Option<String>,
+    /// Model override for background runs (`model`).
+    pub model: Option<String>,
+    /// Extended thinking for background runs (`thinking`, default true).
+    pub thinking: bool,
+    /// Background run in a fresh session instead of a fork of main (`isolated`).
+    pub isolated: bool,
+    /// How the run reports back to the main session (`update-main-session`, default on_ping).
+    pub update_main_session: UpdateMode,
+    /// Whether the run may ping the owner (`allow-ping`, default true).
+    pub allow_ping: bool,
+    /// Extra tools for the background run (`allowed-tools`).
+    pub allowed_tools: Option<Vec<String>>,
+    /// Tools denied to the background run (`disallowed-tools`; exclusive with allowed-tools).
+    pub disallowed_tools: Option<Vec<String>>,
+    /// Skills the run must use (`skills`).
+    pub skills: Option<Vec<String>>,
+    /// Subagent the core task is delegated to (`subagent`).
+    pub subagent: Option<String>,
+    /// Write a reflection after background runs (`reflect`, default true).
+    pub reflect: bool,
+    /// The prompt: the trimmed markdown body after the frontmatter.
+    pub message: String,
+}
+
+impl Reminder {
+    /// A plain (unchained) reminder with default options, a fresh [`new_id`], firing
+    /// `delay_minutes` from now in `tz` (REM-3), to the whole second. Callers that start a
+    /// chain set `max_chain` and `chain_parent = Some(id)` themselves.
+    pub fn new_in(delay_minutes: i64, message: impl Into<String>, tz: Tz) -> Self {
+        let now = chrono::Utc::now().with_timezone(&tz).fixed_offset();
+        let now = now.with_nanosecond(0).unwrap_or(now);
+        let run_at = Duration::try_minutes(delay_minutes)
+            .and_then(|delay| now.checked_add_signed(delay))
+            .unwrap_or(now);
+        Self {
+            id: new_id(),
+            run_at,
+            description: String::new(),
+            background: true,
+            chain_depth: 0,
+            max_chain: 0,
+            chain_parent: None,
+            model: None,
+            thinking: true,
+            isolated: false,
+            update_main_session: UpdateMode::default(),
+            allow_ping: true,
+            allowed_tools: None,
+            disallowed_tools: None,
+            skills: None,
+            subagent: None,
+            reflect: true,
+            message: message.into(),
+        }
+    }
+
+    /// The declared tool list as the preamble and the background run see it (BGF-17).
+    pub fn tool_restriction(&self) -> ToolRestriction {
+        tool_restriction(&self.allowed_tools, &self.disallowed_tools)
+    }
+}
+
+fn tool_restriction(
+    allowed: &Option<Vec<String>>,
+    disallowed: &Option<Vec<String>>,
+) -> ToolRestriction {
+    match (allowed, disallowed) {
+        (Some(tools), _) => ToolRestriction::Allowed(tools.clone()),
+        (None, Some(tools)) => ToolRestriction::Disallowed(tools.clone()),
+        (None, None) => ToolRestriction::None,
+    }
+}
+
+/// A parsed file and where it lives (path relative to the data dir, e.g.
+/// `routines/morning-review.md`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JobFile<T> {
+    /// Path relative to the data-dir root.
+    pub path: PathBuf,
+    /// The parsed routine or reminder.
+    pub item: T,
+}
+
+/// A file that could not be used, and why (for the warning log and the pending update, RTN-6).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileProblem {
+    /// Path relative to the data-dir root.
+    pub path: PathBuf,
+    /// Why the file was skipped, in words the owner or agent can act on.
+    pub reason: String,
+}
+
+/// How a code write or removal is committed to the data-dir git repo (GIT-2).
+#[derive(Debug, Clone, Copy)]
+pub enum Commit<'a> {
+    /// Daemon: queue the commit on the background recorder (never blocks).
+    Queued(&'a GitRecorder),
+    /// CLI: run git now, blocking (`commit_path_blocking` / `remove_path_blocking`).
+    Now,
+    /// Do not commit.
+    Skip,
+}
+
+/// Why writing or removing a job file failed.
+#[derive(Debug, thiserror::Error)]
+pub enum FilesError {
+    /// The item would produce a file that does not load back (e.g. both tool lists set).
+    #[error("refusing to write an invalid {kind}: {reason}")]
+    Invalid {
+        /// `routine` or `reminder`.
+        kind: &'static str,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A filesystem operation failed on `path`.
+    #[error("I/O error on {}: {source}", path.display())]
+    Io {
+        /// The file or directory the operation was about.
+        path: PathBuf,
+        /// The underlying error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The atomic write or removal failed.
+    #[error(transparent)]
+    State(#[from] StateError),
+}
+
+/// A fresh job id: 8 random lowercase hex characters (REM-3).
+pub fn new_id() -> String {
+    let mut id = uuid::Uuid::new_v4().simple().to_string();
+    id.truncate(8);
+    id
+}

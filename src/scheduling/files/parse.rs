@@ -1,0 +1,234 @@
+//! Reading routine (E.1) and reminder (E.2) files, with the validation rules of RTN-6, PRS-1,
+//! REM-6 and REM-14.
+
+use chrono::{DateTime, Duration, FixedOffset, NaiveDate, NaiveDateTime, Offset, TimeZone};
+use chrono_tz::Tz;
+
+use super::frontmatter::{Fields, split};
+use super::{Reminder, Routine};
+use crate::forks::preamble::UpdateMode;
+
+/// Frontmatter keys (kebab-case) whose values are read as text.
+const TEXT_KEYS: &[&str] = &[
+    "id",
+    "cron",
+    "run-at",
+    "description",
+    "model",
+    "update-main-session",
+    "chain-parent",
+    "subagent",
+    "session",
+];
+
+/// The background-run options routines and reminders share.
+struct Options {
+    model: Option<String>,
+    thinking: bool,
+    isolated: bool,
+    update_main_session: UpdateMode,
+    allow_ping: bool,
+    allowed_tools: Option<Vec<String>>,
+    disallowed_tools: Option<Vec<String>>,
+    skills: Option<Vec<String>>,
+    subagent: Option<String>,
+    reflect: bool,
+}
+
+impl Options {
+    fn read(fields: &Fields) -> Result<Self, String> {
+        let update_main_session = match fields.text("update-main-session")? {
+            None => UpdateMode::default(),
+            Some(text) => UpdateMode::parse(&text).ok_or_else(|| {
+                "update-main-session must be one of always, on_ping, freely, blocked".to_owned()
+            })?,
+        };
+        let options = Self {
+            model: fields.text("model")?,
+            thinking: fields.flag("thinking", true)?,
+            isolated: fields.flag("isolated", false)?,
+            update_main_session,
+            allow_ping: fields.flag("allow-ping", true)?,
+            allowed_tools: fields.list("allowed-tools")?,
+            disallowed_tools: fields.list("disallowed-tools")?,
+            skills: fields.list("skills")?,
+            subagent: fields.text("subagent")?,
+            reflect: fields.flag("reflect", true)?,
+        };
+        if options.allowed_tools.is_some() && options.disallowed_tools.is_some() {
+            return Err("allowed-tools and disallowed-tools can't both be set".to_owned());
+        }
+        Ok(options)
+    }
+}
+
+/// The frontmatter fields, the body, and the validated `id`.
+fn open(text: &str) -> Result<(Fields, String, &str), String> {
+    let (yaml, body) = split(text)?;
+    let fields = Fields::parse(yaml, TEXT_KEYS)?;
+    let id = fields.required_text("id")?;
+    if id.trim().is_empty() {
+        return Err("\"id\" must not be empty".to_owned());
+    }
+    if id.chars().any(char::is_control) {
+        return Err("\"id\" must not contain line breaks or control characters".to_owned());
+    }
+    Ok((fields, id, body))
+}
+
+fn body_text(body: &str) -> Result<String, String> {
+    if body.is_empty() {
+        Err("the body (the prompt after the closing ---) is empty".to_owned())
+    } else {
+        Ok(body.to_owned())
+    }
+}
+
+/// Parses a routine file's text (E.1). The error is the reason the file was skipped (RTN-6).
+pub fn parse_routine(text: &str) -> Result<Routine, String> {
+    let (fields, id, body) = open(text)?;
+    let cron = fields.required_text("cron")?;
+    if cron.split_whitespace().count() != 5 {
+        return Err("cron must have exactly 5 fields (minute hour day month weekday)".to_owned());
+    }
+    let description = fields.text("description")?.unwrap_or_default();
+    let background = fields.flag("background", false)?;
+    let options = Options::read(&fields)?;
+    let persistent = match fields.text("session")? {
+        None => false,
+        Some(session) if session == "persistent" => true,
+        Some(_) => return Err("session must be \"persistent\"".to_owned()),
+    };
+    if persistent {
+        if !background {
+            return Err("session: persistent requires background: true".to_owned());
+        }
+        if options.isolated {
+            return Err("session: persistent can't be combined with isolated: true".to_owned());
+        }
+        if !id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        {
+            return Err(
+                "session: persistent needs an id of only ASCII letters, digits, '-' or '_'"
+                    .to_owned(),
+            );
+        }
+    }
+    let message = body_text(body)?;
+    Ok(Routine {
+        id,
+        cron,
+        description,
+        background,
+        model: options.model,
+        thinking: options.thinking,
+        isolated: options.isolated,
+        update_main_session: options.update_main_session,
+        allow_ping: options.allow_ping,
+        allowed_tools: options.allowed_tools,
+        disallowed_tools: options.disallowed_tools,
+        skills: options.skills,
+        subagent: options.subagent,
+        reflect: options.reflect,
+        persistent,
+        message,
+    })
+}
+
+/// Parses a reminder file's text (E.2). A `run-at` without an offset is read in `tz`.
+pub fn parse_reminder(text: &str, tz: Tz) -> Result<Reminder, String> {
+    let (fields, id, body) = open(text)?;
+    let run_at_text = fields.required_text("run-at")?;
+    let run_at = parse_run_at(&run_at_text, tz)
+        .ok_or_else(|| format!("run-at is not an ISO-8601 datetime: {run_at_text:?}"))?;
+    let description = fields.text("description")?.unwrap_or_default();
+    let background = fields.flag("background", true)?;
+    let chain_depth = fields.count("chain-depth")?;
+    let max_chain = fields.count("max-chain")?;
+    let chain_parent = fields.text("chain-parent")?;
+    let options = Options::read(&fields)?;
+    if chain_depth > max_chain {
+        return Err(format!(
+            "chain-depth ({chain_depth}) is greater than max-chain ({max_chain})"
+        ));
+    }
+    let message = body_text(body)?;
+    Ok(Reminder {
+        id,
+        run_at,
+        description,
+        background,
+        chain_depth,
+        max_chain,
+        chain_parent,
+        model: options.model,
+        thinking: options.thinking,
+        isolated: options.isolated,
+        update_main_session: options.update_main_session,
+        allow_ping: options.allow_ping,
+        allowed_tools: options.allowed_tools,
+        disallowed_tools: options.disallowed_tools,
+        skills: options.skills,
+        subagent: options.subagent,
+        reflect: options.reflect,
+        message,
+    })
+}
+
+/// Formats with an explicit offset (`T` or space between date and time).
+const ZONED: &[&str] = &[
+    "%Y-%m-%dT%H:%M:%S%.f%#z",
+    "%Y-%m-%d %H:%M:%S%.f%#z",
+    "%Y-%m-%dT%H:%M%#z",
+    "%Y-%m-%d %H:%M%#z",
+];
+
+/// Formats without an offset, read in the configured zone.
+const NAIVE: &[&str] = &[
+    "%Y-%m-%dT%H:%M:%S%.f",
+    "%Y-%m-%d %H:%M:%S%.f",
+    "%Y-%m-%dT%H:%M",
+    "%Y-%m-%d %H:%M",
+];
+
+/// Reads an ISO-8601 datetime: RFC 3339 (`Z` or `±HH:MM`, optional fraction), the space
+/// separated form PyYAML produced, or a naive datetime or date interpreted in `tz`.
+pub fn parse_run_at(text: &str, tz: Tz) -> Option<DateTime<FixedOffset>> {
+    let text = text.trim();
+    if let Ok(at) = DateTime::parse_from_rfc3339(text) {
+        return Some(at);
+    }
+    if let Some(at) = ZONED
+        .iter()
+        .find_map(|format| DateTime::parse_from_str(text, format).ok())
+    {
+        return Some(at);
+    }
+    let naive = NAIVE
+        .iter()
+        .find_map(|format| NaiveDateTime::parse_from_str(text, format).ok())
+        .or_else(|| {
+            NaiveDate::parse_from_str(text, "%Y-%m-%d")
+                .ok()
+                .and_then(|date| date.and_hms_opt(0, 0, 0))
+        })?;
+    Some(localize(naive, tz))
+}
+
+/// A wall-clock time in `tz`. Ambiguous times (DST fall-back) take the earlier instant;
+/// times in a spring-forward gap keep the offset in force before the gap, as Python does.
+fn localize(naive: NaiveDateTime, tz: Tz) -> DateTime<FixedOffset> {
+    if let Some(at) = tz.from_local_datetime(&naive).earliest() {
+        return at.fixed_offset();
+    }
+    let offset = naive
+        .checked_sub_signed(Duration::hours(3))
+        .and_then(|before| tz.from_local_datetime(&before).earliest())
+        .map_or_else(|| chrono::Utc.fix(), |at| at.offset().fix());
+    let utc = naive
+        .checked_sub_signed(Duration::seconds(i64::from(offset.local_minus_utc())))
+        .unwrap_or(naive);
+    tz.from_utc_datetime(&utc).fixed_offset()
+}

@@ -1,0 +1,183 @@
+//! What a fire sends: the foreground prompt for the main session (RTN-3, REM-5) or the
+//! background job for the runner (RTN-4, REM-5), with tags, the late marker (REM-4), skills and
+//! chain context.
+
+use chrono::DateTime;
+use chrono_tz::Tz;
+
+use super::files::{Reminder, Routine};
+use crate::{
+    agent::context::PromptTag,
+    claude::Thinking,
+    forks::{
+        background::{BgJob, BgMode},
+        preamble::{ChainContext, ToolRestriction, chain_context, skills_block},
+        schedule::clock_time,
+    },
+};
+
+/// `[late: was scheduled for <h:MM AM/PM>, running now]` (REM-4).
+pub fn late_marker(scheduled: DateTime<Tz>) -> String {
+    format!(
+        "[late: was scheduled for {}, running now]",
+        clock_time(scheduled, scheduled.timezone())
+    )
+}
+
+/// The foreground prompt of a routine: `[routine:<id>] ` + skills + body (RTN-3).
+pub fn routine_prompt(routine: &Routine) -> String {
+    let mut prompt = format!("{} ", PromptTag::Routine(routine.id.clone()));
+    if let Some(skills) = skills_block(routine.skills.as_deref().unwrap_or_default()) {
+        prompt.push_str(&skills);
+        prompt.push_str("\n\n");
+    }
+    prompt.push_str(&routine.message);
+    prompt
+}
+
+/// The foreground prompt of a reminder: tag, late marker, skills, chain context and body, one
+/// part per line (REM-5).
+pub fn reminder_prompt(reminder: &Reminder, late: Option<DateTime<Tz>>) -> String {
+    let mut parts = vec![PromptTag::Reminder(reminder.id.clone()).to_string()];
+    parts.extend(late.map(late_marker));
+    parts.extend(skills_block(reminder.skills.as_deref().unwrap_or_default()));
+    parts.extend(chain_context(&chain_of(reminder)));
+    parts.push(reminder.message.clone());
+    parts.join("\n")
+}
+
+fn chain_of(reminder: &Reminder) -> ChainContext {
+    ChainContext {
+        depth: reminder.chain_depth,
+        max: reminder.max_chain,
+    }
+}
+
+fn thinking(on: bool) -> Option<Thinking> {
+    Some(if on {
+        Thinking::Adaptive
+    } else {
+        Thinking::Off
+    })
+}
+
+fn restriction(allowed: &Option<Vec<String>>, disallowed: &Option<Vec<String>>) -> ToolRestriction {
+    match (allowed, disallowed) {
+        (Some(allowed), _) => ToolRestriction::Allowed(allowed.clone()),
+        (None, Some(disallowed)) => ToolRestriction::Disallowed(disallowed.clone()),
+        (None, None) => ToolRestriction::None,
+    }
+}
+
+/// The background job of a routine (RTN-4, BGF-3, PRS).
+pub fn routine_job(routine: &Routine, schedule_text: Option<String>) -> BgJob {
+    let mut job = BgJob::new(
+        PromptTag::RoutineBg(routine.id.clone()),
+        routine.message.clone(),
+    );
+    job.mode = if routine.persistent {
+        BgMode::Persistent {
+            routine_id: routine.id.clone(),
+        }
+    } else if routine.isolated {
+        BgMode::Isolated
+    } else {
+        BgMode::Forked
+    };
+    job.model.clone_from(&routine.model);
+    job.thinking = thinking(routine.thinking);
+    job.allow_ping = routine.allow_ping;
+    job.update_mode = routine.update_main_session;
+    job.tools = restriction(&routine.allowed_tools, &routine.disallowed_tools);
+    job.skills = routine.skills.clone().unwrap_or_default();
+    job.subagent.clone_from(&routine.subagent);
+    job.schedule_text = schedule_text;
+    job
+}
+
+/// The background job of a reminder, with its chain context and late marker (REM-5, REM-8).
+pub fn reminder_job(
+    reminder: &Reminder,
+    late: Option<DateTime<Tz>>,
+    schedule_text: Option<String>,
+) -> BgJob {
+    let mut job = BgJob::new(
+        PromptTag::ReminderBg(reminder.id.clone()),
+        reminder.message.clone(),
+    );
+    job.mode = if reminder.isolated {
+        BgMode::Isolated
+    } else {
+        BgMode::Forked
+    };
+    job.marker = late.map(late_marker);
+    job.model.clone_from(&reminder.model);
+    job.thinking = thinking(reminder.thinking);
+    job.allow_ping = reminder.allow_ping;
+    job.update_mode = reminder.update_main_session;
+    job.tools = restriction(&reminder.allowed_tools, &reminder.disallowed_tools);
+    job.skills = reminder.skills.clone().unwrap_or_default();
+    job.subagent.clone_from(&reminder.subagent);
+    job.schedule_text = schedule_text;
+    if reminder.max_chain > 0 {
+        job.chain = Some(chain_of(reminder));
+        job.chain_origin = Some(reminder.clone());
+    }
+    job
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::TimeZone;
+
+    use super::*;
+
+    const TZ: Tz = chrono_tz::America::Los_Angeles;
+
+    #[test]
+    fn foreground_prompts_carry_tag_marker_chain_and_body() {
+        let mut reminder = Reminder::new_in(5, "Did the laundry get moved?", TZ);
+        reminder.max_chain = 2;
+        let late = TZ.with_ymd_and_hms(2026, 11, 21, 9, 5, 0).unwrap();
+        let prompt = reminder_prompt(&reminder, Some(late));
+        let lines: Vec<&str> = prompt.lines().collect();
+        assert_eq!(lines[0], format!("[reminder:{}]", reminder.id));
+        assert_eq!(lines[1], "[late: was scheduled for 9:05 AM, running now]");
+        assert!(prompt.contains("check 1 of 3"), "{prompt}");
+        assert!(prompt.ends_with("Did the laundry get moved?"));
+        let routine = Routine::new("0 9 * * *", "Plan the day");
+        assert_eq!(
+            routine_prompt(&routine),
+            format!("[routine:{}] Plan the day", routine.id)
+        );
+    }
+
+    #[test]
+    fn background_jobs_follow_the_file() {
+        let mut routine = Routine::new("0 9 * * *", "Digest");
+        routine.background = true;
+        routine.persistent = true;
+        routine.thinking = false;
+        routine.allow_ping = false;
+        let job = routine_job(&routine, None);
+        assert_eq!(
+            job.mode,
+            BgMode::Persistent {
+                routine_id: routine.id.clone()
+            }
+        );
+        assert_eq!(job.thinking, Some(Thinking::Off));
+        assert!(!job.allow_ping);
+        let mut reminder = Reminder::new_in(5, "Check", TZ);
+        reminder.isolated = true;
+        reminder.max_chain = 1;
+        let job = reminder_job(&reminder, None, Some("No more bg tasks today.".into()));
+        assert_eq!(job.mode, BgMode::Isolated);
+        assert_eq!(job.chain.as_ref().map(|c| c.max), Some(1));
+        assert!(job.chain_origin.is_some());
+        assert_eq!(
+            job.tag.to_string(),
+            format!("[reminder-bg:{}]", reminder.id)
+        );
+    }
+}

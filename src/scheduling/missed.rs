@@ -1,0 +1,137 @@
+//! Routine fires missed while the bot was down: not replayed (RTN-7), but each one is
+//! reported to the main session as a pending update, so the owner hears about it.
+//!
+//! The scheduler writes the time of its last tick to `state/scheduler.json`; at start-up every
+//! cron fire between that time and now is a missed fire.
+
+use std::path::Path;
+
+use chrono::{DateTime, FixedOffset};
+use chrono_tz::Tz;
+use serde::{Deserialize, Serialize};
+
+use super::{
+    cron::CronSchedule,
+    files::{JobFile, Routine},
+};
+use crate::{
+    forks::schedule::clock_time,
+    state::{StateError, atomic::write_atomic},
+};
+
+/// Most missed fires listed per routine.
+const MAX_LISTED: usize = 10;
+
+#[derive(Debug, Serialize, Deserialize)]
+struct LastTick {
+    last_tick: DateTime<FixedOffset>,
+}
+
+/// When the scheduler last ran, if it ever did (a missing or unreadable file means never).
+pub fn last_tick(path: &Path) -> Option<DateTime<FixedOffset>> {
+    let text = std::fs::read_to_string(path).ok()?;
+    match serde_json::from_str::<LastTick>(&text) {
+        Ok(tick) => Some(tick.last_tick),
+        Err(error) => {
+            tracing::warn!(%error, path = %path.display(), "unreadable scheduler state; no missed-fire report this time");
+            None
+        }
+    }
+}
+
+/// Records `now` as the last tick.
+pub fn record_tick(path: &Path, now: DateTime<FixedOffset>) -> Result<(), StateError> {
+    let text = serde_json::to_vec(&LastTick { last_tick: now })
+        .map_err(|error| StateError::json(path, error))?;
+    write_atomic(path, &text)
+}
+
+/// The pending-update text for each routine that should have fired in `(since, now]`.
+pub fn missed_fire_reports(
+    routines: &[JobFile<Routine>],
+    since: DateTime<FixedOffset>,
+    now: DateTime<Tz>,
+) -> Vec<String> {
+    let tz = now.timezone();
+    let since = since.with_timezone(&tz);
+    routines
+        .iter()
+        .filter_map(|file| {
+            let schedule = CronSchedule::parse(&file.item.cron).ok()?;
+            let fires = schedule.fires_between(since, now, MAX_LISTED + 1);
+            if fires.is_empty() {
+                return None;
+            }
+            let mut listed: Vec<String> = fires
+                .iter()
+                .take(MAX_LISTED)
+                .map(|at| format!("{} {}", at.format("%a %b %-d"), clock_time(*at, tz)))
+                .collect();
+            if fires.len() > MAX_LISTED {
+                listed.push("and more".to_owned());
+            }
+            let routine = &file.item;
+            let name = if routine.description.is_empty() {
+                routine.message.chars().take(60).collect::<String>()
+            } else {
+                routine.description.clone()
+            };
+            Some(format!(
+                "Missed while offline: routine \"{name}\" ({}) was due {} and was not run.",
+                file.path.display(),
+                listed.join(", ")
+            ))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use chrono::TimeZone;
+
+    use super::*;
+
+    #[test]
+    fn every_fire_in_the_gap_is_reported_once_per_routine() {
+        let tz = chrono_tz::America::Los_Angeles;
+        let mut hourly = Routine::new("0 * * * *", "Stretch");
+        hourly.description = "Stretch break".into();
+        let daily = Routine::new("0 6 * * *", "Morning plan");
+        let files = vec![
+            JobFile {
+                path: PathBuf::from("routines/stretch.md"),
+                item: hourly,
+            },
+            JobFile {
+                path: PathBuf::from("routines/morning.md"),
+                item: daily,
+            },
+        ];
+        let since = tz
+            .with_ymd_and_hms(2026, 11, 21, 7, 30, 0)
+            .unwrap()
+            .fixed_offset();
+        let now = tz.with_ymd_and_hms(2026, 11, 21, 10, 15, 0).unwrap();
+        let reports = missed_fire_reports(&files, since, now);
+        assert_eq!(reports.len(), 1, "{reports:?}");
+        assert_eq!(
+            reports[0],
+            "Missed while offline: routine \"Stretch break\" (routines/stretch.md) was due \
+             Sat Nov 21 8:00 AM, Sat Nov 21 9:00 AM, Sat Nov 21 10:00 AM and was not run."
+        );
+    }
+
+    #[test]
+    fn the_last_tick_round_trips() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("scheduler.json");
+        assert!(last_tick(&path).is_none());
+        let now = chrono::Utc::now().fixed_offset();
+        record_tick(&path, now).unwrap();
+        assert_eq!(last_tick(&path), Some(now));
+        std::fs::write(&path, "garbage").unwrap();
+        assert!(last_tick(&path).is_none());
+    }
+}

@@ -1,0 +1,18 @@
+//! Scheduling: routines and reminders as markdown files, cron maths, and the scheduler that
+//! fires them in the main session or as background runs.
+//!
+//! - [`files`]: the file formats (E.0–E.2), loading, writing and removal with git commits.
+//! - [`cron`]: cron schedules in the owner's zone, DST-correct.
+//! - [`registry`]: what is registered and what is due (no I/O).
+//! - [`scheduler`]: the loop that syncs the folders and fires jobs.
+//! - [`jobs`], [`chain`], [`missed`]: what a fire sends, reminder chains, missed-fire reports.
+
+pub mod chain;
+pub mod cron;
+pub mod files;
+pub mod jobs;
+pub mod missed;
+pub mod registry;
+pub mod scheduler;
+
+pub use scheduler::{DEFAULT_SYNC_INTERVAL, Scheduler};

@@ -1,0 +1,363 @@
+//! The scheduler: a small loop of our own over croner fire times (SCH-1, SCH-2, SCH-6, SCH-7,
+//! RTN-3…7, REM-1…4, PRS-8, PRS-10).
+//!
+//! Every sync interval (10 s) it reads both folders and updates the registry; between syncs it
+//! sleeps until the next fire. Foreground fires go to the main session (they wait for its
+//! lock, so they never interrupt the owner); background fires go to the runner. Every fire is
+//! a task owned by the scheduler and stopped with it.
+
+use std::{
+    collections::HashSet,
+    sync::{Arc, Mutex, MutexGuard},
+    time::Duration,
+};
+
+use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
+use tokio_util::{sync::CancellationToken, task::TaskTracker};
+
+use super::{
+    files::{
+        Commit, FileProblem, JobFile, Reminder, Routine, load_reminders, load_routines,
+        remove_reminder,
+    },
+    jobs::{reminder_job, reminder_prompt, routine_job, routine_prompt},
+    missed::{last_tick, missed_fire_reports, record_tick},
+    registry::{Fire, Registry},
+};
+use crate::{
+    agent::{AgentServices, FrontEnd, MainSession},
+    forks::{
+        background::{BgJob, BgRunner},
+        schedule::{forward_schedule, render_schedule},
+    },
+    state::sessions::RoutineSessionStore,
+};
+
+/// How often the folders are read (SCH-2).
+pub const DEFAULT_SYNC_INTERVAL: Duration = Duration::from_secs(10);
+
+/// Fires routines and reminders.
+pub struct Scheduler {
+    services: Arc<AgentServices>,
+    session: Arc<MainSession>,
+    runner: Arc<BgRunner>,
+    front_end: Arc<dyn FrontEnd>,
+    registry: Mutex<Registry>,
+    running_persistent: Arc<Mutex<HashSet<String>>>,
+    reported: Mutex<HashSet<String>>,
+    tasks: TaskTracker,
+    sync_interval: Duration,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+impl Scheduler {
+    /// A scheduler over the data dir's `routines/` and `reminders/`.
+    pub fn new(
+        services: Arc<AgentServices>,
+        session: Arc<MainSession>,
+        runner: Arc<BgRunner>,
+        front_end: Arc<dyn FrontEnd>,
+        sync_interval: Duration,
+    ) -> Self {
+        Self {
+            services,
+            session,
+            runner,
+            front_end,
+            registry: Mutex::default(),
+            running_persistent: Arc::default(),
+            reported: Mutex::default(),
+            tasks: TaskTracker::new(),
+            sync_interval,
+        }
+    }
+
+    fn now(&self) -> DateTime<Tz> {
+        Utc::now().with_timezone(&self.services.config.timezone)
+    }
+
+    /// Runs until `stop`; then stops the fires in flight and returns.
+    pub async fn run(self: Arc<Self>, stop: CancellationToken) {
+        self.sync(true).await;
+        tracing::info!("scheduler started: {} jobs", lock(&self.registry).len());
+        let mut next_sync = tokio::time::Instant::now() + self.sync_interval;
+        loop {
+            if tokio::time::Instant::now() >= next_sync {
+                self.sync(false).await;
+                next_sync = tokio::time::Instant::now() + self.sync_interval;
+            }
+            let now = self.now();
+            let due = lock(&self.registry).take_due(now);
+            for fire in due {
+                self.fire(fire, &stop);
+            }
+            let wake = lock(&self.registry)
+                .next_wake()
+                .and_then(|at| (at - self.now()).to_std().ok())
+                .map_or(next_sync, |wait| {
+                    next_sync.min(tokio::time::Instant::now() + wait)
+                });
+            tokio::select! {
+                () = stop.cancelled() => break,
+                () = tokio::time::sleep_until(wake) => {}
+            }
+        }
+        self.tasks.close();
+        self.tasks.wait().await;
+    }
+
+    /// Reads the folders and updates the registry; reports broken files once, missed fires
+    /// at start-up, and removes the session files of deleted persistent routines.
+    async fn sync(&self, first: bool) {
+        let services = Arc::clone(&self.services);
+        let tz = services.config.timezone;
+        let loaded = tokio::task::spawn_blocking(move || {
+            let routines = load_routines(&services.data_dir);
+            let reminders = load_reminders(&services.data_dir, tz);
+            (routines, reminders)
+        })
+        .await;
+        let Ok(((routines, routine_problems), (reminders, reminder_problems))) = loaded else {
+            tracing::warn!("reading the schedule folders failed");
+            return;
+        };
+        let now = self.now();
+        let data_dir = &self.services.data_dir;
+        if first && let Some(since) = last_tick(&data_dir.scheduler_file()) {
+            for report in missed_fire_reports(&routines, since, now) {
+                tracing::warn!("{report}");
+                self.tell_main(&report).await;
+            }
+        }
+        if let Err(error) = record_tick(&data_dir.scheduler_file(), now.fixed_offset()) {
+            tracing::warn!(%error, "could not record the scheduler tick");
+        }
+        let routine_ids: HashSet<String> = routines.iter().map(|f| f.item.id.clone()).collect();
+        let outcome = lock(&self.registry).sync(routines, reminders, now);
+        let clean_routines = routine_problems.is_empty();
+        let mut problems = routine_problems;
+        problems.extend(reminder_problems);
+        problems.extend(outcome.problems);
+        self.report_problems(problems).await;
+        if clean_routines {
+            let sessions = RoutineSessionStore::new(data_dir);
+            for id in sessions.routine_ids() {
+                if !routine_ids.contains(&id) && !lock(&self.running_persistent).contains(&id) {
+                    match sessions.remove(&id) {
+                        Ok(_) => tracing::info!(id, "routine deleted; its session file is removed"),
+                        Err(error) => {
+                            tracing::warn!(%error, id, "could not remove a routine session file")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Tells the main session about each broken file once (RTN-6, SCH-7); a file that loads
+    /// again is forgotten, so a new break is reported again.
+    async fn report_problems(&self, problems: Vec<FileProblem>) {
+        let keys: Vec<(String, String)> = problems
+            .iter()
+            .map(|p| {
+                let text = format!(
+                    "Couldn't load {}: {}. It is skipped until it's fixed.",
+                    p.path.display(),
+                    p.reason
+                );
+                (format!("{}\u{0}{}", p.path.display(), p.reason), text)
+            })
+            .collect();
+        let fresh: Vec<String> = {
+            let mut reported = lock(&self.reported);
+            let current: HashSet<&String> = keys.iter().map(|(key, _)| key).collect();
+            reported.retain(|key| current.contains(key));
+            keys.iter()
+                .filter(|(key, _)| reported.insert(key.clone()))
+                .map(|(_, text)| text.clone())
+                .collect()
+        };
+        for text in fresh {
+            tracing::warn!("{text}");
+            self.tell_main(&text).await;
+        }
+    }
+
+    async fn tell_main(&self, text: &str) {
+        if let Err(error) = self.services.pending.append(text).await {
+            tracing::warn!(%error, "could not queue a pending update");
+        }
+    }
+
+    /// The forward schedule for a background fire of `id` (BGF-15/16).
+    fn schedule_text(&self, id: &str) -> Option<String> {
+        let now = self.now();
+        let jobs = lock(&self.registry).scheduled_jobs(now);
+        let rate = self
+            .services
+            .ping_budget
+            .snapshot()
+            .map(|s| s.refill_rate_minutes)
+            .unwrap_or(90);
+        Some(render_schedule(
+            &forward_schedule(&jobs, now, Some(id)),
+            now,
+            rate,
+        ))
+    }
+
+    fn fire(&self, fire: Fire, stop: &CancellationToken) {
+        match fire {
+            Fire::Routine(file) => self.fire_routine(file, stop),
+            Fire::Reminder { file, late } => self.fire_reminder(file, late, stop),
+        }
+    }
+
+    fn fire_routine(&self, file: JobFile<Routine>, stop: &CancellationToken) {
+        let routine = file.item;
+        tracing::info!(
+            id = routine.id,
+            background = routine.background,
+            "routine fired"
+        );
+        if !routine.background {
+            warn_foreground_only_fields(&routine.id, routine.model.is_some(), routine.isolated);
+            let prompt = routine_prompt(&routine);
+            self.spawn_foreground(prompt, None, None, stop);
+            return;
+        }
+        let guard = if routine.persistent {
+            match PersistentGuard::take(&self.running_persistent, &routine.id) {
+                Some(guard) => Some(guard),
+                None => {
+                    tracing::warn!(
+                        id = routine.id,
+                        "persistent routine still running; this fire is skipped"
+                    );
+                    return;
+                }
+            }
+        } else {
+            None
+        };
+        let job = routine_job(&routine, self.schedule_text(&routine.id));
+        self.spawn_background(job, None, guard, stop);
+    }
+
+    fn fire_reminder(
+        &self,
+        file: JobFile<Reminder>,
+        late: Option<DateTime<Tz>>,
+        stop: &CancellationToken,
+    ) {
+        let reminder = file.item;
+        tracing::info!(
+            id = reminder.id,
+            background = reminder.background,
+            late = late.is_some(),
+            "reminder fired"
+        );
+        if reminder.background {
+            let job = reminder_job(&reminder, late, self.schedule_text(&reminder.id));
+            self.spawn_background(job, Some(reminder.id.clone()), None, stop);
+        } else {
+            warn_foreground_only_fields(&reminder.id, reminder.model.is_some(), reminder.isolated);
+            let prompt = reminder_prompt(&reminder, late);
+            let id = reminder.id.clone();
+            self.spawn_foreground(prompt, Some(reminder), Some(id), stop);
+        }
+    }
+
+    fn spawn_foreground(
+        &self,
+        prompt: String,
+        chain: Option<Reminder>,
+        remove: Option<String>,
+        stop: &CancellationToken,
+    ) {
+        let session = Arc::clone(&self.session);
+        let front_end = Arc::clone(&self.front_end);
+        let services = Arc::clone(&self.services);
+        let stop = stop.clone();
+        self.tasks.spawn(async move {
+            let turn = session.scheduled(prompt, chain);
+            tokio::select! {
+                () = stop.cancelled() => return,
+                outcome = turn => if let Err(error) = outcome {
+                    tracing::warn!(%error, "a foreground fire failed");
+                    let _ = front_end.send_text("a scheduled message couldn't be delivered — the connection to Claude was lost.".to_owned()).await;
+                },
+            }
+            if let Some(id) = remove {
+                remove_fired(&services, &id);
+            }
+        });
+    }
+
+    fn spawn_background(
+        &self,
+        job: BgJob,
+        remove: Option<String>,
+        guard: Option<PersistentGuard>,
+        stop: &CancellationToken,
+    ) {
+        let runner = Arc::clone(&self.runner);
+        let services = Arc::clone(&self.services);
+        let stop = stop.clone();
+        self.tasks.spawn(async move {
+            let _guard = guard;
+            tokio::select! {
+                () = stop.cancelled() => return,
+                _ = runner.run(job) => {}
+            }
+            if let Some(id) = remove {
+                remove_fired(&services, &id);
+            }
+        });
+    }
+}
+
+/// A fired reminder's file is removed, whether its run succeeded or not (REM-1).
+fn remove_fired(services: &AgentServices, id: &str) {
+    match remove_reminder(&services.data_dir, id, Commit::Queued(&services.git)) {
+        Ok(true) => {}
+        Ok(false) => tracing::debug!(id, "the fired reminder's file was already gone"),
+        Err(error) => tracing::warn!(%error, id, "could not remove a fired reminder"),
+    }
+}
+
+fn warn_foreground_only_fields(id: &str, model: bool, isolated: bool) {
+    if model || isolated {
+        tracing::warn!(
+            id,
+            "model and isolated only apply to background jobs; ignored (BGF-24)"
+        );
+    }
+}
+
+/// Marks a persistent routine as running until dropped (PRS-8).
+struct PersistentGuard {
+    running: Arc<Mutex<HashSet<String>>>,
+    id: String,
+}
+
+impl PersistentGuard {
+    fn take(running: &Arc<Mutex<HashSet<String>>>, id: &str) -> Option<Self> {
+        lock(running).insert(id.to_owned()).then(|| Self {
+            running: Arc::clone(running),
+            id: id.to_owned(),
+        })
+    }
+}
+
+impl Drop for PersistentGuard {
+    fn drop(&mut self) {
+        lock(&self.running).remove(&self.id);
+    }
+}
