@@ -61,6 +61,7 @@ impl AgentServices {
         }
         disable_auto_memory(data_dir.root())?;
         link_skills(data_dir.root())?;
+        write_agent_spec(data_dir.root())?;
         let (recorder, git_worker) = GitRecorder::spawn(data_dir.root().to_path_buf());
         let history = SessionHistory::new(&data_dir, config.timezone, Some(recorder.clone()));
         let sessions = SessionStore::new(&data_dir, history);
@@ -110,6 +111,28 @@ fn disable_auto_memory(root: &std::path::Path) -> Result<(), StateError> {
     crate::state::atomic::write_atomic(&path, text.as_bytes())
 }
 
+/// The agent's reference for routine and reminder files (BOOT-6, F-43), built into the binary.
+const ROUTINE_REMINDER_SPEC: &str = include_str!("../../docs/routine-reminder-spec.md");
+
+/// Writes `routine-reminder-spec.md` into the data dir, replacing an older copy: it is the
+/// bot's reference document, kept in step with the binary.
+fn write_agent_spec(root: &std::path::Path) -> Result<(), StateError> {
+    let path = root.join("routine-reminder-spec.md");
+    match std::fs::read_to_string(&path) {
+        Ok(current) if current == ROUTINE_REMINDER_SPEC => Ok(()),
+        _ => {
+            if path
+                .symlink_metadata()
+                .is_ok_and(|m| m.file_type().is_symlink())
+            {
+                // An owner-made link (e.g. to a project checkout) is left alone.
+                return Ok(());
+            }
+            crate::state::atomic::write_atomic(&path, ROUTINE_REMINDER_SPEC.as_bytes())
+        }
+    }
+}
+
 /// Makes the owner's skills (`skills/`) visible to the CLI as project skills (SKL-1): a
 /// `.claude/skills` link to `../skills`; an existing entry there is left alone.
 fn link_skills(root: &std::path::Path) -> Result<(), StateError> {
@@ -146,6 +169,23 @@ mod tests {
             serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
         assert_eq!(kept["autoMemoryEnabled"], true);
         assert!(kept.get("hooks").is_some());
+    }
+
+    #[test]
+    fn the_agent_spec_is_written_and_kept_current() {
+        let dir = tempfile::tempdir().unwrap();
+        write_agent_spec(dir.path()).unwrap();
+        let path = dir.path().join("routine-reminder-spec.md");
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            ROUTINE_REMINDER_SPEC
+        );
+        std::fs::write(&path, "stale").unwrap();
+        write_agent_spec(dir.path()).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            ROUTINE_REMINDER_SPEC
+        );
     }
 
     #[test]

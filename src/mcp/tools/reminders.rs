@@ -31,7 +31,9 @@ impl DiscordTools {
         };
         let tz = services.config.timezone;
         let now = Utc::now().with_timezone(&tz);
-        let delay = match (args.delay_minutes, args.run_at.as_deref()) {
+        // A run_at is kept as given (to the second) rather than turned into whole minutes,
+        // which could set "3 PM" for 2:59.
+        let (delay, exact) = match (args.delay_minutes, args.run_at.as_deref()) {
             (Some(_), Some(_)) => {
                 return "Error: provide delay_minutes OR run_at, not both.".to_owned();
             }
@@ -39,11 +41,11 @@ impl DiscordTools {
             (Some(minutes), None) if minutes < 1 => {
                 return "Error: delay_minutes must be at least 1.".to_owned();
             }
-            (Some(minutes), None) => minutes,
+            (Some(minutes), None) => (minutes, None),
             (None, Some(raw)) => match parse_run_at(raw, tz).map(|at| at.with_timezone(&tz)) {
                 None => return format!("Error: invalid ISO datetime: {raw}"),
                 Some(at) if at <= now => return "Error: run_at is in the past.".to_owned(),
-                Some(at) => ((at - now).num_seconds() / 60).max(1),
+                Some(at) => (((at - now).num_seconds() / 60).max(1), Some(at)),
             },
         };
         let prompt = args.prompt.trim();
@@ -51,6 +53,9 @@ impl DiscordTools {
             return "Error: the reminder needs a prompt.".to_owned();
         }
         let mut reminder = Reminder::new_in(delay, prompt, tz);
+        if let Some(at) = exact {
+            reminder.run_at = at.fixed_offset();
+        }
         reminder.description = args.description.unwrap_or_default().trim().to_owned();
         reminder.background = !args.foreground.unwrap_or(false);
         reminder.max_chain = args.max_chain.unwrap_or(0);
