@@ -18,8 +18,8 @@ use tokio_util::{sync::CancellationToken, task::TaskTracker};
 
 use super::{
     files::{
-        Commit, FileProblem, JobFile, Reminder, Routine, load_reminders, load_routines,
-        remove_reminder,
+        Commit, FileProblem, JobFile, LoadCache, Reminder, Routine, load_reminders_cached,
+        load_routines_cached, remove_reminder,
     },
     jobs::{reminder_job, reminder_prompt, routine_job, routine_prompt},
     missed::{last_tick, missed_fire_reports, record_tick},
@@ -46,9 +46,13 @@ pub struct Scheduler {
     registry: Mutex<Registry>,
     running_persistent: Arc<Mutex<HashSet<String>>>,
     reported: Mutex<HashSet<String>>,
+    /// Parsed files kept between syncs; only changed files are parsed again.
+    caches: Arc<Mutex<FileCaches>>,
     tasks: TaskTracker,
     sync_interval: Duration,
 }
+
+type FileCaches = (LoadCache<Routine>, LoadCache<Reminder>);
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex
@@ -73,6 +77,7 @@ impl Scheduler {
             registry: Mutex::default(),
             running_persistent: Arc::default(),
             reported: Mutex::default(),
+            caches: Arc::default(),
             tasks: TaskTracker::new(),
             sync_interval,
         }
@@ -97,9 +102,11 @@ impl Scheduler {
             for fire in due {
                 self.fire(fire, &stop);
             }
+            // A job that fell due while this round fired others is taken at once: a wait
+            // that is already past counts as zero.
             let wake = lock(&self.registry)
                 .next_wake()
-                .and_then(|at| (at - self.now()).to_std().ok())
+                .map(|at| (at - self.now()).to_std().unwrap_or(Duration::ZERO))
                 .map_or(next_sync, |wait| {
                     next_sync.min(tokio::time::Instant::now() + wait)
                 });
@@ -116,10 +123,13 @@ impl Scheduler {
     /// at start-up, and removes the session files of deleted persistent routines.
     async fn sync(&self, first: bool) {
         let services = Arc::clone(&self.services);
+        let caches = Arc::clone(&self.caches);
         let tz = services.config.timezone;
         let loaded = tokio::task::spawn_blocking(move || {
-            let routines = load_routines(&services.data_dir);
-            let reminders = load_reminders(&services.data_dir, tz);
+            let mut caches = lock(&caches);
+            let (routine_cache, reminder_cache) = &mut *caches;
+            let routines = load_routines_cached(&services.data_dir, routine_cache);
+            let reminders = load_reminders_cached(&services.data_dir, tz, reminder_cache);
             (routines, reminders)
         })
         .await;

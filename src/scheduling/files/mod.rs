@@ -37,8 +37,8 @@ use crate::state::git::GitRecorder;
 pub use parse::{parse_reminder, parse_routine, parse_run_at};
 pub use render::{render_reminder, render_routine};
 pub use store::{
-    load_reminders, load_routines, remove_reminder, remove_routine, slugify, write_reminder,
-    write_routine,
+    LoadCache, load_reminders, load_reminders_cached, load_routines, load_routines_cached,
+    remove_reminder, remove_routine, slugify, write_reminder, write_routine,
 };
 
 /// A recurring job: `routines/<slug>.md` (E.1, RTN-1).

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 use chrono_tz::Tz;
 
@@ -43,18 +44,13 @@ pub fn slugify(text: &str) -> String {
 /// Every routine in `routines/` (file-name order), and the files that could not be used.
 /// A missing folder is empty; nothing here panics or stops at a bad file (RTN-6).
 pub fn load_routines(data_dir: &DataDir) -> (Vec<JobFile<Routine>>, Vec<FileProblem>) {
-    load_dir(data_dir, ROUTINES, parse_routine, |routine| &routine.id)
+    load_routines_cached(data_dir, &mut LoadCache::default())
 }
 
 /// Every reminder in `reminders/` (file-name order), and the files that could not be used.
 /// Naive `run-at` values are read in `tz`.
 pub fn load_reminders(data_dir: &DataDir, tz: Tz) -> (Vec<JobFile<Reminder>>, Vec<FileProblem>) {
-    load_dir(
-        data_dir,
-        REMINDERS,
-        |text| parse_reminder(text, tz),
-        |reminder| &reminder.id,
-    )
+    load_reminders_cached(data_dir, tz, &mut LoadCache::default())
 }
 
 /// Writes `routine` to `routines/` and commits it as `add routine <id>`. Returns the path
@@ -164,6 +160,16 @@ impl Commit<'_> {
 /// The `*.md` files of `data_dir/<folder>` as (file name, path relative to the data dir),
 /// sorted by name. Directories and other non-files are skipped.
 fn md_files(data_dir: &DataDir, folder: &str) -> io::Result<Vec<(String, PathBuf)>> {
+    Ok(stamped_md_files(data_dir, folder)?
+        .into_iter()
+        .map(|(name, rel, _)| (name, rel))
+        .collect())
+}
+
+/// When and how big a file was, to tell whether it changed since it was last parsed.
+type Stamp = (Option<SystemTime>, u64);
+
+fn stamped_md_files(data_dir: &DataDir, folder: &str) -> io::Result<Vec<(String, PathBuf, Stamp)>> {
     let dir = data_dir.root().join(folder);
     let entries = match fs::read_dir(&dir) {
         Ok(entries) => entries,
@@ -177,12 +183,16 @@ fn md_files(data_dir: &DataDir, folder: &str) -> io::Result<Vec<(String, PathBuf
         if !name.as_encoded_bytes().ends_with(b".md") {
             continue;
         }
-        if !fs::metadata(entry.path()).is_ok_and(|meta| meta.is_file()) {
-            tracing::debug!(path = %entry.path().display(), "not a regular file; skipped");
-            continue;
-        }
+        let meta = match fs::metadata(entry.path()) {
+            Ok(meta) if meta.is_file() => meta,
+            _ => {
+                tracing::debug!(path = %entry.path().display(), "not a regular file; skipped");
+                continue;
+            }
+        };
+        let stamp = (meta.modified().ok(), meta.len());
         let name = name.to_string_lossy().into_owned();
-        files.push((name, Path::new(folder).join(entry.file_name())));
+        files.push((name, Path::new(folder).join(entry.file_name()), stamp));
     }
     files.sort();
     Ok(files)
@@ -194,15 +204,60 @@ fn read_text(path: &Path) -> Result<String, String> {
     String::from_utf8(bytes).map_err(|_| "the file is not valid UTF-8 text".to_owned())
 }
 
-fn load_dir<T>(
+/// Parsed files remembered between loads, keyed by path and checked against each file's
+/// modification time and size, so a sync re-parses only what changed.
+#[derive(Debug)]
+pub struct LoadCache<T> {
+    entries: HashMap<PathBuf, (Stamp, Result<T, String>)>,
+}
+
+impl<T> Default for LoadCache<T> {
+    fn default() -> Self {
+        Self {
+            entries: HashMap::new(),
+        }
+    }
+}
+
+/// [`load_routines`] re-parsing only the files that changed since `cache` saw them.
+pub fn load_routines_cached(
+    data_dir: &DataDir,
+    cache: &mut LoadCache<Routine>,
+) -> (Vec<JobFile<Routine>>, Vec<FileProblem>) {
+    load_dir(
+        data_dir,
+        ROUTINES,
+        parse_routine,
+        |routine| &routine.id,
+        cache,
+    )
+}
+
+/// [`load_reminders`] re-parsing only the files that changed since `cache` saw them.
+pub fn load_reminders_cached(
+    data_dir: &DataDir,
+    tz: Tz,
+    cache: &mut LoadCache<Reminder>,
+) -> (Vec<JobFile<Reminder>>, Vec<FileProblem>) {
+    load_dir(
+        data_dir,
+        REMINDERS,
+        |text| parse_reminder(text, tz),
+        |reminder| &reminder.id,
+        cache,
+    )
+}
+
+fn load_dir<T: Clone>(
     data_dir: &DataDir,
     folder: &str,
     parse: impl Fn(&str) -> Result<T, String>,
     id_of: impl Fn(&T) -> &String,
+    cache: &mut LoadCache<T>,
 ) -> (Vec<JobFile<T>>, Vec<FileProblem>) {
     let mut items = Vec::new();
     let mut problems = Vec::new();
-    let files = match md_files(data_dir, folder) {
+    let files = match stamped_md_files(data_dir, folder) {
         Ok(files) => files,
         Err(e) => {
             problems.push(FileProblem {
@@ -213,8 +268,18 @@ fn load_dir<T>(
         }
     };
     let mut owners: HashMap<String, PathBuf> = HashMap::new();
-    for (_, rel) in files {
-        let parsed = read_text(&data_dir.root().join(&rel)).and_then(|text| parse(&text));
+    let present: std::collections::HashSet<&PathBuf> =
+        files.iter().map(|(_, rel, _)| rel).collect();
+    cache.entries.retain(|path, _| present.contains(path));
+    for (_, rel, stamp) in files {
+        let parsed = match cache.entries.get(&rel) {
+            Some((seen, parsed)) if *seen == stamp && stamp.0.is_some() => parsed.clone(),
+            _ => {
+                let parsed = read_text(&data_dir.root().join(&rel)).and_then(|text| parse(&text));
+                cache.entries.insert(rel.clone(), (stamp, parsed.clone()));
+                parsed
+            }
+        };
         match parsed {
             Ok(item) => {
                 let id = id_of(&item).clone();

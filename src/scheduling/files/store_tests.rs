@@ -339,3 +339,28 @@ fn skip_and_no_repo_write_without_commits() {
     assert!(dir.root().join(rel).is_file());
     assert!(!dir.root().join(".git").exists());
 }
+
+#[test]
+fn the_load_cache_reparses_only_changed_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let data_dir = DataDir::new(dir.path());
+    let routine = Routine::new("0 9 * * *", "Plan the day");
+    let rel = write_routine(&data_dir, &routine, Commit::Skip).unwrap();
+    let mut cache = LoadCache::default();
+    let (first, _) = load_routines_cached(&data_dir, &mut cache);
+    assert_eq!(first[0].item, routine);
+    let path = data_dir.root().join(&rel);
+    let edited = std::fs::read_to_string(&path)
+        .unwrap()
+        .replace("Plan the day", "Plan the whole week");
+    std::fs::write(&path, edited).unwrap();
+    let (second, _) = load_routines_cached(&data_dir, &mut cache);
+    assert_eq!(second[0].item.message, "Plan the whole week");
+    std::fs::write(&path, "no frontmatter at all").unwrap();
+    let (items, problems) = load_routines_cached(&data_dir, &mut cache);
+    assert!(items.is_empty());
+    assert_eq!(problems.len(), 1);
+    std::fs::remove_file(&path).unwrap();
+    let (items, problems) = load_routines_cached(&data_dir, &mut cache);
+    assert!(items.is_empty() && problems.is_empty());
+}
