@@ -4,9 +4,8 @@
 use chrono_tz::Tz;
 use clap::{Args, Subcommand};
 
-use super::routine::parse_update_mode;
+use super::routine::RunFlags;
 use crate::{
-    forks::preamble::UpdateMode,
     scheduling::files::{Commit, Reminder, load_reminders, remove_reminder, write_reminder},
     state::paths::DataDir,
 };
@@ -46,21 +45,9 @@ pub struct ReminderAdd {
     /// How many follow-up checks the agent may chain.
     #[arg(long, default_value_t = 0)]
     pub max_chain: u32,
-    /// Model for the run (opus, sonnet, haiku).
-    #[arg(long)]
-    pub model: Option<String>,
-    /// Turn extended thinking off.
-    #[arg(long)]
-    pub no_thinking: bool,
-    /// Start the run fresh instead of from the main conversation.
-    #[arg(long)]
-    pub isolated: bool,
-    /// How the run reports: always, on_ping, freely or blocked.
-    #[arg(long, value_parser = parse_update_mode)]
-    pub update_main_session: Option<UpdateMode>,
-    /// The run may not ping.
-    #[arg(long)]
-    pub no_ping: bool,
+    /// How the run behaves.
+    #[command(flatten)]
+    pub run: RunFlags,
     /// Extra tools the run may use.
     #[arg(long, num_args = 1.., conflicts_with = "disallowed_tools")]
     pub allowed_tools: Vec<String>,
@@ -149,11 +136,11 @@ fn add_reminder(data_dir: &DataDir, tz: Tz, add: ReminderAdd) -> i32 {
     reminder.chain_parent = add
         .chain_parent
         .or_else(|| (add.max_chain > 0).then(|| reminder.id.clone()));
-    reminder.model = add.model;
-    reminder.thinking = !add.no_thinking;
-    reminder.isolated = add.isolated;
-    reminder.update_main_session = add.update_main_session.unwrap_or_default();
-    reminder.allow_ping = !add.no_ping;
+    reminder.model = add.run.model;
+    reminder.thinking = !add.run.no_thinking;
+    reminder.isolated = add.run.isolated;
+    reminder.update_main_session = add.run.update_main_session.unwrap_or_default();
+    reminder.allow_ping = !add.run.no_ping;
     reminder.allowed_tools = Some(add.allowed_tools).filter(|t| !t.is_empty());
     reminder.disallowed_tools = Some(add.disallowed_tools).filter(|t| !t.is_empty());
     reminder.skills = Some(add.skills).filter(|s| !s.is_empty());

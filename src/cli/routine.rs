@@ -41,24 +41,32 @@ pub struct RoutineAdd {
     /// Run in the background instead of the main conversation.
     #[arg(long)]
     pub background: bool,
-    /// Model for background runs (opus, sonnet, haiku).
+    /// How background runs behave.
+    #[command(flatten)]
+    pub run: RunFlags,
+}
+
+/// How a background run behaves; shared by `routine add` and `reminder add`.
+#[derive(Debug, Args)]
+pub struct RunFlags {
+    /// Model for the run (opus, sonnet, haiku).
     #[arg(long)]
     pub model: Option<String>,
-    /// Turn extended thinking off for background runs.
+    /// Turn extended thinking off.
     #[arg(long)]
     pub no_thinking: bool,
-    /// Start each background run fresh instead of from the main conversation.
+    /// Start the run fresh instead of from the main conversation.
     #[arg(long)]
     pub isolated: bool,
-    /// How background runs report: always, on_ping, freely or blocked.
+    /// How the run reports: always, on_ping, freely or blocked.
     #[arg(long, value_parser = parse_update_mode)]
     pub update_main_session: Option<UpdateMode>,
-    /// Background runs may not ping.
+    /// The run may not ping.
     #[arg(long)]
     pub no_ping: bool,
 }
 
-pub(crate) fn parse_update_mode(raw: &str) -> Result<UpdateMode, String> {
+fn parse_update_mode(raw: &str) -> Result<UpdateMode, String> {
     UpdateMode::parse(raw)
         .ok_or_else(|| "must be one of always, on_ping, freely, blocked".to_owned())
 }
@@ -124,11 +132,11 @@ fn add_routine(data_dir: &DataDir, add: RoutineAdd) -> i32 {
     let mut routine = Routine::new(add.cron.trim(), message);
     routine.description = add.description.unwrap_or_default().trim().to_owned();
     routine.background = add.background;
-    routine.model = add.model;
-    routine.thinking = !add.no_thinking;
-    routine.isolated = add.isolated;
-    routine.update_main_session = add.update_main_session.unwrap_or_default();
-    routine.allow_ping = !add.no_ping;
+    routine.model = add.run.model;
+    routine.thinking = !add.run.no_thinking;
+    routine.isolated = add.run.isolated;
+    routine.update_main_session = add.run.update_main_session.unwrap_or_default();
+    routine.allow_ping = !add.run.no_ping;
     match write_routine(data_dir, &routine, Commit::Now) {
         Ok(_) => {
             println!(

@@ -14,6 +14,7 @@
 //! The YAML `id` is authoritative; file names are cosmetic (slug of the message).
 
 mod frontmatter;
+mod load;
 mod parse;
 mod render;
 mod store;
@@ -34,12 +35,12 @@ use crate::forks::preamble::{ToolRestriction, UpdateMode};
 use crate::state::StateError;
 use crate::state::git::GitRecorder;
 
+pub use load::{
+    LoadCache, load_reminders, load_reminders_cached, load_routines, load_routines_cached,
+};
 pub use parse::{parse_reminder, parse_routine, parse_run_at};
 pub use render::{render_reminder, render_routine};
-pub use store::{
-    LoadCache, load_reminders, load_reminders_cached, load_routines, load_routines_cached,
-    remove_reminder, remove_routine, slugify, write_reminder, write_routine,
-};
+pub use store::{remove_reminder, remove_routine, slugify, write_reminder, write_routine};
 
 /// A recurring job: `routines/<slug>.md` (E.1, RTN-1).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,0 +1,172 @@
+//! Loading the `routines/` and `reminders/` folders: every file parsed (only changed ones
+//! when a [`LoadCache`] is kept), broken files reported, never a panic (RTN-6, REM-12).
+
+use std::collections::{HashMap, HashSet};
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use chrono_tz::Tz;
+
+use super::store::{REMINDERS, ROUTINES};
+use super::{FileProblem, JobFile, Reminder, Routine, parse_reminder, parse_routine};
+use crate::state::paths::DataDir;
+
+/// Every routine in `routines/` (file-name order), and the files that could not be used.
+/// A missing folder is empty; nothing here panics or stops at a bad file (RTN-6).
+pub fn load_routines(data_dir: &DataDir) -> (Vec<JobFile<Routine>>, Vec<FileProblem>) {
+    load_routines_cached(data_dir, &mut LoadCache::default())
+}
+
+/// Every reminder in `reminders/` (file-name order), and the files that could not be used.
+/// Naive `run-at` values are read in `tz`.
+pub fn load_reminders(data_dir: &DataDir, tz: Tz) -> (Vec<JobFile<Reminder>>, Vec<FileProblem>) {
+    load_reminders_cached(data_dir, tz, &mut LoadCache::default())
+}
+
+/// The `*.md` files of `data_dir/<folder>` as (file name, path relative to the data dir),
+/// sorted by name. Directories and other non-files are skipped.
+pub(super) fn md_files(data_dir: &DataDir, folder: &str) -> io::Result<Vec<(String, PathBuf)>> {
+    Ok(stamped_md_files(data_dir, folder)?
+        .into_iter()
+        .map(|(name, rel, _)| (name, rel))
+        .collect())
+}
+
+/// When and how big a file was, to tell whether it changed since it was last parsed.
+type Stamp = (Option<SystemTime>, u64);
+
+fn stamped_md_files(data_dir: &DataDir, folder: &str) -> io::Result<Vec<(String, PathBuf, Stamp)>> {
+    let dir = data_dir.root().join(folder);
+    let entries = match fs::read_dir(&dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e),
+    };
+    let mut files = Vec::new();
+    for entry in entries {
+        let entry = entry?;
+        let name = entry.file_name();
+        if !name.as_encoded_bytes().ends_with(b".md") {
+            continue;
+        }
+        let meta = match fs::metadata(entry.path()) {
+            Ok(meta) if meta.is_file() => meta,
+            _ => {
+                tracing::debug!(path = %entry.path().display(), "not a regular file; skipped");
+                continue;
+            }
+        };
+        let stamp = (meta.modified().ok(), meta.len());
+        let name = name.to_string_lossy().into_owned();
+        files.push((name, Path::new(folder).join(entry.file_name()), stamp));
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// The text of a job file, or why it could not be read.
+pub(super) fn read_text(path: &Path) -> Result<String, String> {
+    let bytes = fs::read(path).map_err(|e| format!("could not read the file: {e}"))?;
+    String::from_utf8(bytes).map_err(|_| "the file is not valid UTF-8 text".to_owned())
+}
+
+/// Parsed files remembered between loads, keyed by path and checked against each file's
+/// modification time and size, so a sync re-parses only what changed.
+#[derive(Debug)]
+pub struct LoadCache<T> {
+    entries: HashMap<PathBuf, (Stamp, Result<T, String>)>,
+}
+
+impl<T> Default for LoadCache<T> {
+    fn default() -> Self {
+        Self {
+            entries: HashMap::new(),
+        }
+    }
+}
+
+/// [`load_routines`] re-parsing only the files that changed since `cache` saw them.
+pub fn load_routines_cached(
+    data_dir: &DataDir,
+    cache: &mut LoadCache<Routine>,
+) -> (Vec<JobFile<Routine>>, Vec<FileProblem>) {
+    load_dir(
+        data_dir,
+        ROUTINES,
+        parse_routine,
+        |routine| &routine.id,
+        cache,
+    )
+}
+
+/// [`load_reminders`] re-parsing only the files that changed since `cache` saw them.
+pub fn load_reminders_cached(
+    data_dir: &DataDir,
+    tz: Tz,
+    cache: &mut LoadCache<Reminder>,
+) -> (Vec<JobFile<Reminder>>, Vec<FileProblem>) {
+    load_dir(
+        data_dir,
+        REMINDERS,
+        |text| parse_reminder(text, tz),
+        |reminder| &reminder.id,
+        cache,
+    )
+}
+
+fn load_dir<T: Clone>(
+    data_dir: &DataDir,
+    folder: &str,
+    parse: impl Fn(&str) -> Result<T, String>,
+    id_of: impl Fn(&T) -> &String,
+    cache: &mut LoadCache<T>,
+) -> (Vec<JobFile<T>>, Vec<FileProblem>) {
+    let mut items = Vec::new();
+    let mut problems = Vec::new();
+    let files = match stamped_md_files(data_dir, folder) {
+        Ok(files) => files,
+        Err(e) => {
+            problems.push(FileProblem {
+                path: PathBuf::from(folder),
+                reason: format!("could not list the folder: {e}"),
+            });
+            return (items, problems);
+        }
+    };
+    let mut owners: HashMap<String, PathBuf> = HashMap::new();
+    let present: HashSet<&PathBuf> = files.iter().map(|(_, rel, _)| rel).collect();
+    cache.entries.retain(|path, _| present.contains(path));
+    for (_, rel, stamp) in files {
+        let parsed = match cache.entries.get(&rel) {
+            Some((seen, parsed)) if *seen == stamp && stamp.0.is_some() => parsed.clone(),
+            _ => {
+                let parsed = read_text(&data_dir.root().join(&rel)).and_then(|text| parse(&text));
+                cache.entries.insert(rel.clone(), (stamp, parsed.clone()));
+                parsed
+            }
+        };
+        match parsed {
+            Ok(item) => {
+                let id = id_of(&item).clone();
+                if let Some(first) = owners.get(&id) {
+                    let reason = format!(
+                        "duplicate id \"{id}\" (already used by {}); this file is ignored",
+                        first.display()
+                    );
+                    tracing::debug!(path = %rel.display(), reason, "job file skipped");
+                    problems.push(FileProblem { path: rel, reason });
+                } else {
+                    owners.insert(id, rel.clone());
+                    items.push(JobFile { path: rel, item });
+                }
+            }
+            Err(reason) => {
+                tracing::debug!(path = %rel.display(), reason, "job file skipped");
+                problems.push(FileProblem { path: rel, reason });
+            }
+        }
+    }
+    (items, problems)
+}
