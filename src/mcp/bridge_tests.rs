@@ -157,7 +157,6 @@ async fn a_background_run_gets_one_ping() {
         true,
         UpdateMode::OnPing,
         false,
-        None,
         budget,
     )));
     let bridge = McpBridge::start(DiscordTools::new(context)).await.unwrap();

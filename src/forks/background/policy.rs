@@ -167,7 +167,7 @@ mod tests {
         let data_dir = DataDir::new(dir.path());
         data_dir.ensure_layout().unwrap();
         let budget = PingBudget::new(&data_dir, chrono_tz::UTC);
-        let state = Arc::new(BgRunState::new(allow_ping, mode, false, None, budget));
+        let state = Arc::new(BgRunState::new(allow_ping, mode, false, budget));
         (dir, BgPolicy::new(data_dir, state, ToolScope::Background))
     }
 

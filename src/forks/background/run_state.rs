@@ -5,7 +5,7 @@
 use std::sync::{Mutex, MutexGuard};
 
 use crate::{
-    forks::preamble::{ChainContext, UpdateMode},
+    forks::preamble::UpdateMode,
     state::ping_budget::{PingBudget, Spend},
 };
 
@@ -48,25 +48,17 @@ pub struct BgRunState {
     allow_ping: bool,
     update_mode: UpdateMode,
     busy: bool,
-    chain: Option<ChainContext>,
     budget: PingBudget,
     counters: Mutex<Counters>,
 }
 
 impl BgRunState {
     /// A fresh run. `busy` is whether the owner was mid-conversation when it started.
-    pub fn new(
-        allow_ping: bool,
-        update_mode: UpdateMode,
-        busy: bool,
-        chain: Option<ChainContext>,
-        budget: PingBudget,
-    ) -> Self {
+    pub fn new(allow_ping: bool, update_mode: UpdateMode, busy: bool, budget: PingBudget) -> Self {
         Self {
             allow_ping,
             update_mode,
             busy,
-            chain,
             budget,
             counters: Mutex::default(),
         }
@@ -81,21 +73,6 @@ impl BgRunState {
     /// Whether the job may send visible messages (`allow-ping`).
     pub fn allow_ping(&self) -> bool {
         self.allow_ping
-    }
-
-    /// The job's reporting mode (`update-main-session`).
-    pub fn update_mode(&self) -> UpdateMode {
-        self.update_mode
-    }
-
-    /// Whether the owner was mid-conversation when the run started.
-    pub fn busy(&self) -> bool {
-        self.busy
-    }
-
-    /// The reminder chain this run belongs to, if any.
-    pub fn chain(&self) -> Option<&ChainContext> {
-        self.chain.as_ref()
     }
 
     /// Decides whether a ping, embed or file may go out now (MCP-3/4/5, PNG-6/7): `allow-ping`
@@ -214,7 +191,7 @@ mod tests {
         let data_dir = DataDir::new(dir.path());
         data_dir.ensure_layout().unwrap();
         let budget = PingBudget::new(&data_dir, chrono_tz::UTC);
-        (dir, BgRunState::new(allow_ping, mode, busy, None, budget))
+        (dir, BgRunState::new(allow_ping, mode, busy, budget))
     }
 
     #[test]

@@ -139,7 +139,6 @@ impl BgRunner {
             job.allow_ping,
             job.update_mode,
             busy,
-            job.chain.clone(),
             services.ping_budget.clone(),
         ));
         let prompt = self.prompt(&job, busy);
