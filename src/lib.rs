@@ -21,3 +21,4 @@ pub mod forks;
 pub mod mcp;
 pub mod scheduling;
 pub mod state;
+pub mod tool_policy;

@@ -7,11 +7,11 @@ use super::{
     AgentError,
     frontend::{CurrentTurn, FrontEnd},
     hooks::{MainHookDeps, main_hooks},
+    main_tools::main_allowed_tools,
     permissions::{PermissionPolicy, PermissionState},
     services::AgentServices,
     session::{MainSettings, cli_permission_mode},
     system_prompt::{SystemPromptInputs, build_system_prompt},
-    tool_policy::main_allowed_tools,
 };
 use crate::{
     claude::{
@@ -43,13 +43,12 @@ impl MainClientParts<'_> {
     /// The CLI options: the shared base plus this session's model, thinking, permission
     /// mode, resume and allowed tools, with partial messages for streaming.
     pub(crate) fn options(&self, resume: Option<SessionId>) -> ClientOptions {
-        let config = &self.services.config;
         ClientOptions {
             model: self.settings.model.clone(),
             permission_mode: Some(cli_permission_mode(self.settings.permission_mode)),
             fork_session: self.fork_session && resume.is_some(),
             resume,
-            allowed_tools: main_allowed_tools(config.docs_mcp_url.is_some()),
+            allowed_tools: main_allowed_tools(self.services),
             thinking: Some(self.settings.thinking),
             include_partial_messages: true,
             ..base_options(self.services)

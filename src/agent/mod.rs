@@ -9,12 +9,12 @@ pub mod frontend;
 pub mod hooks;
 pub mod labels;
 pub(crate) mod main_client;
+pub mod main_tools;
 pub mod permissions;
 pub mod services;
 pub mod session;
 pub mod system_prompt;
 mod system_prompt_text;
-pub mod tool_policy;
 pub mod turn;
 
 pub use frontend::{Approval, FrontEnd, FrontEndError, TurnEvent, TurnSink};

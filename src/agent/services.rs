@@ -14,7 +14,9 @@ use crate::{
         pending::PendingUpdates,
         ping_budget::PingBudget,
         sessions::SessionStore,
+        tool_approvals::ToolApprovals,
     },
+    tool_policy::ToolPolicyWatch,
 };
 
 /// Configuration plus the stores under the data dir.
@@ -34,6 +36,10 @@ pub struct AgentServices {
     pub fork_messages: ForkMessageStore,
     /// The background runs' ping budget (PNG).
     pub ping_budget: PingBudget,
+    /// `tool-policy.yaml`, re-read when it changes (PRM-11).
+    pub tool_policy: Arc<ToolPolicyWatch>,
+    /// The owner's approvals of tool patterns that job, skill and subagent files declare.
+    pub tool_approvals: ToolApprovals,
 }
 
 /// The result of [`AgentServices::open`]: the services and the git worker the caller owns and
@@ -70,6 +76,8 @@ impl AgentServices {
             services: Arc::new(Self {
                 fork_messages: ForkMessageStore::new(&data_dir),
                 ping_budget: PingBudget::new(&data_dir, config.timezone),
+                tool_policy: Arc::new(ToolPolicyWatch::new(data_dir.tool_policy_file())),
+                tool_approvals: ToolApprovals::new(data_dir.tool_approvals_file()),
                 config,
                 data_dir,
                 sessions,

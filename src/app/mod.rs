@@ -96,6 +96,7 @@ pub async fn run(config: Config, discord: DiscordSettings) -> anyhow::Result<i32
         );
     }
     let services = opened.services;
+    crate::agent::main_tools::check_declared_tools(&services);
 
     let bot_slot = Arc::new(OnceLock::new());
     let mut client = build_client(

@@ -4,6 +4,7 @@ pub mod auth;
 pub mod chat;
 pub mod reminder;
 pub mod routine;
+pub mod tool_approval;
 
 use clap::{Parser, Subcommand};
 

@@ -4,10 +4,14 @@
 use chrono_tz::Tz;
 use clap::{Args, Subcommand};
 
-use super::routine::RunFlags;
+use super::{
+    routine::RunFlags,
+    tool_approval::{Invoker, record_declared, refused_patterns},
+};
 use crate::{
     scheduling::files::{Commit, Reminder, load_reminders, remove_reminder, write_reminder},
     state::paths::DataDir,
+    tool_policy::Source,
 };
 
 /// `ollim-bot reminder …`
@@ -128,6 +132,10 @@ fn add_reminder(data_dir: &DataDir, tz: Tz, add: ReminderAdd) -> i32 {
         eprintln!("error: the message is empty");
         return 1;
     }
+    if let Some(refused) = refused_patterns(&add.allowed_tools) {
+        eprintln!("{refused}");
+        return 1;
+    }
     let mut reminder = Reminder::new_in(add.delay, message, tz);
     reminder.description = add.description.unwrap_or_default().trim().to_owned();
     reminder.background = !add.foreground;
@@ -152,6 +160,12 @@ fn add_reminder(data_dir: &DataDir, tz: Tz, add: ReminderAdd) -> i32 {
                 schedule(&reminder, tz),
                 summary(&reminder)
             );
+            if let Some(tools) = &reminder.allowed_tools {
+                let source = Source::Reminder(reminder.id.clone());
+                if let Some(line) = record_declared(data_dir, &source, tools, Invoker::from_env()) {
+                    println!("{line}");
+                }
+            }
             0
         }
         Err(error) => {

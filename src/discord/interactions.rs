@@ -94,6 +94,13 @@ impl Bot {
             ButtonAction::ForkSave => self.fork_click(component, ExitAction::Save).await,
             ButtonAction::ForkReport => self.fork_click(component, ExitAction::Report).await,
             ButtonAction::ForkExit => self.fork_click(component, ExitAction::Exit).await,
+            ButtonAction::ToolApproval {
+                request_id,
+                approve,
+            } => {
+                self.tool_approval_click(component, &request_id, approve)
+                    .await
+            }
             ButtonAction::Unknown { .. } => self.ephemeral(component, "unknown action").await,
         }
     }
@@ -183,7 +190,7 @@ impl Bot {
         }
     }
 
-    async fn ephemeral(
+    pub(super) async fn ephemeral(
         &self,
         component: &ComponentInteraction,
         text: &str,

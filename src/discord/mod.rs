@@ -24,3 +24,4 @@ pub mod quote;
 pub mod sink;
 mod startup;
 pub mod streamer;
+mod tool_approval;

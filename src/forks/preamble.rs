@@ -98,6 +98,8 @@ pub struct PreambleInputs<'a> {
     pub schedule_text: Option<String>,
     /// The job's declared tool restriction.
     pub tools: &'a ToolRestriction,
+    /// Declared tools held back until the owner approves them.
+    pub held_tools: &'a [String],
     /// The run may use `Task`/`Agent`, so the user-proxy hint applies (BGF-18).
     pub may_delegate: bool,
     /// Google is connected (a token exists) (BGF-19).
@@ -126,6 +128,7 @@ pub fn build_preamble(inputs: &PreambleInputs<'_>) -> String {
         sections.push(budget_section(inputs));
     }
     sections.extend(tool_restrictions(inputs.tools));
+    sections.extend(held_tools_note(inputs.held_tools));
     if inputs.may_delegate {
         sections.push(USER_PROXY_HINT.to_string());
     }
@@ -134,6 +137,22 @@ pub fn build_preamble(inputs: &PreambleInputs<'_>) -> String {
     sections.extend(inputs.subagent.and_then(subagent_block));
     sections.extend(inputs.chain.and_then(chain_context));
     sections.join("\n\n")
+}
+
+/// The tools a job declared that the owner has not approved: the run must work without them.
+fn held_tools_note(held: &[String]) -> Option<String> {
+    if held.is_empty() {
+        return None;
+    }
+    let mut text = "HELD BACK: these declared tools are not available this time; they wait for \
+                    the owner's one-time approval (asked in Discord). Do the task without them \
+                    and say in your report what could not be done:"
+        .to_string();
+    for tool in held {
+        text.push_str("\n  - ");
+        text.push_str(tool);
+    }
+    Some(text)
 }
 
 /// The persistent-session note (PRS-11): exactly two lines.

@@ -14,5 +14,6 @@ pub mod jobs;
 pub mod missed;
 pub mod registry;
 pub mod scheduler;
+pub mod tool_check;
 
 pub use scheduler::{DEFAULT_SYNC_INTERVAL, Scheduler};

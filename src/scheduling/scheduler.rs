@@ -24,14 +24,19 @@ use super::{
     jobs::{reminder_job, reminder_prompt, routine_job, routine_prompt},
     missed::{last_tick, missed_fire_reports, record_tick},
     registry::{Fire, Registry},
+    tool_check::check_job_tools,
 };
 use crate::{
     agent::{AgentServices, FrontEnd, MainSession},
     forks::{
-        background::{BgJob, BgRunner},
+        background::{
+            BgJob, BgRunner,
+            tool_grant::{JobTools, judge},
+        },
         schedule::{forward_schedule, render_schedule},
     },
     state::sessions::RoutineSessionStore,
+    tool_policy::Source,
 };
 
 /// How often the folders are read (SCH-2).
@@ -149,10 +154,18 @@ impl Scheduler {
             tracing::warn!(%error, "could not record the scheduler tick");
         }
         let routine_ids: HashSet<String> = routines.iter().map(|f| f.item.id.clone()).collect();
+        let tool_problems = check_job_tools(
+            &self.services,
+            self.front_end.as_ref(),
+            &routines,
+            &reminders,
+        )
+        .await;
         let outcome = lock(&self.registry).sync(routines, reminders, now);
         let clean_routines = routine_problems.is_empty();
         let mut problems = routine_problems;
         problems.extend(reminder_problems);
+        problems.extend(tool_problems);
         problems.extend(outcome.problems);
         self.report_problems(problems).await;
         if clean_routines {
@@ -237,6 +250,11 @@ impl Scheduler {
             "routine fired"
         );
         if !routine.background {
+            if self
+                .refused_in_foreground(Source::Routine(routine.id.clone()), &routine.allowed_tools)
+            {
+                return;
+            }
             warn_foreground_only_fields(&routine.id, routine.model.is_some(), routine.isolated);
             let prompt = routine_prompt(&routine);
             self.spawn_foreground(prompt, None, None, stop);
@@ -256,7 +274,8 @@ impl Scheduler {
         } else {
             None
         };
-        let job = routine_job(&routine, self.schedule_text(&routine.id));
+        let mut job = routine_job(&routine, self.schedule_text(&routine.id));
+        job.file = Some(file.path);
         self.spawn_background(job, None, guard, stop);
     }
 
@@ -274,13 +293,34 @@ impl Scheduler {
             "reminder fired"
         );
         if reminder.background {
-            let job = reminder_job(&reminder, late, self.schedule_text(&reminder.id));
+            let mut job = reminder_job(&reminder, late, self.schedule_text(&reminder.id));
+            job.file = Some(file.path);
             self.spawn_background(job, Some(reminder.id.clone()), None, stop);
+        } else if self.refused_in_foreground(
+            Source::Reminder(reminder.id.clone()),
+            &reminder.allowed_tools,
+        ) {
+            remove_fired(&self.services, &reminder.id);
         } else {
             warn_foreground_only_fields(&reminder.id, reminder.model.is_some(), reminder.isolated);
             let prompt = reminder_prompt(&reminder, late);
             let id = reminder.id.clone();
             self.spawn_foreground(prompt, Some(reminder), Some(id), stop);
+        }
+    }
+
+    /// Whether a foreground job declares a refused tool pattern and must not run (BGF-23);
+    /// the file was already reported as a problem when it was read.
+    fn refused_in_foreground(&self, source: Source, declared: &Option<Vec<String>>) -> bool {
+        let Some(declared) = declared else {
+            return false;
+        };
+        match judge(&self.services, &source, declared) {
+            JobTools::Refused { reason } => {
+                tracing::error!(%source, "{reason}; the job is not run");
+                true
+            }
+            JobTools::Run { .. } => false,
         }
     }
 

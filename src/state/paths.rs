@@ -85,6 +85,16 @@ impl DataDir {
         self.state_dir().join("token.json")
     }
 
+    /// `state/tool_approvals.json`: the owner's approvals of declared tool patterns.
+    pub fn tool_approvals_file(&self) -> PathBuf {
+        self.state_dir().join("tool_approvals.json")
+    }
+
+    /// `tool-policy.yaml`: the owner's additions to the tool sets (PRM-11).
+    pub fn tool_policy_file(&self) -> PathBuf {
+        self.root.join("tool-policy.yaml")
+    }
+
     /// `state/google_auth_revoked`: empty marker consumed by the scheduler (GOO).
     pub fn google_auth_revoked_file(&self) -> PathBuf {
         self.state_dir().join("google_auth_revoked")

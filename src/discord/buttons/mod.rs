@@ -86,6 +86,14 @@ pub enum ButtonAction {
     ForkReport,
     /// `fork_exit:_`: Exit Fork (IFK-10).
     ForkExit,
+    /// `tools_approve:<request id>` / `tools_deny:<request id>`: the owner's answer to a tool
+    /// approval request; honoured only on the message the bot posted for that request.
+    ToolApproval {
+        /// The request id in `state/tool_approvals.json`.
+        request_id: String,
+        /// Approve (`true`) or deny.
+        approve: bool,
+    },
     /// Any other well-formed `act:` id, or a known action with unusable data; the handler
     /// answers `unknown action` (BTN-9).
     Unknown {
@@ -136,6 +144,10 @@ pub fn parse_custom_id(custom_id: &str) -> Option<ButtonAction> {
         "fork_save" => ButtonAction::ForkSave,
         "fork_report" => ButtonAction::ForkReport,
         "fork_exit" => ButtonAction::ForkExit,
+        "tools_approve" | "tools_deny" if data != EMPTY_DATA => ButtonAction::ToolApproval {
+            request_id: data.to_owned(),
+            approve: action == "tools_approve",
+        },
         "agent" if data != EMPTY_DATA => ButtonAction::AgentInquiry {
             inquiry_id: data.to_owned(),
         },
@@ -204,6 +216,17 @@ impl ButtonAction {
             Self::ForkSave => assemble("fork_save", EMPTY_DATA),
             Self::ForkReport => assemble("fork_report", EMPTY_DATA),
             Self::ForkExit => assemble("fork_exit", EMPTY_DATA),
+            Self::ToolApproval {
+                request_id,
+                approve,
+            } => assemble(
+                if *approve {
+                    "tools_approve"
+                } else {
+                    "tools_deny"
+                },
+                request_id,
+            ),
             Self::Unknown { action, data } if is_action_name(action) => assemble(action, data),
             Self::Unknown { action, .. } => Err(ButtonError::InvalidActionType(action.clone())),
         }

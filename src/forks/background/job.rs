@@ -1,5 +1,7 @@
 //! What a background run is asked to do: the job as the scheduler (or a webhook) hands it over.
 
+use std::path::PathBuf;
+
 use crate::{
     agent::context::PromptTag,
     claude::Thinking,
@@ -52,6 +54,8 @@ pub struct BgJob {
     pub marker: Option<String>,
     /// The chain reminder being run, for `follow_up_chain` (REM-8).
     pub chain_origin: Option<Reminder>,
+    /// The job's file, relative to the data dir, for messages to the owner.
+    pub file: Option<PathBuf>,
 }
 
 impl BgJob {
@@ -72,6 +76,7 @@ impl BgJob {
             schedule_text: None,
             marker: None,
             chain_origin: None,
+            file: None,
         }
     }
 

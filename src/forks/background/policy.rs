@@ -2,7 +2,7 @@
 //! Discord tools and refuses everything else without asking anyone (BGF-7, BGF-8, PRM-2), and
 //! the stop hook that enforces the report mode (HKS-1).
 
-use std::{collections::HashSet, sync::Arc};
+use std::sync::Arc;
 
 use serde_json::Value;
 
@@ -16,19 +16,8 @@ use crate::{
     forks::preamble::ToolRestriction,
     mcp::{ToolScope, availability::is_offered, tools::IMPLEMENTED_TOOLS},
     state::paths::DataDir,
+    tool_policy::{BgToolInputs, ToolPolicyFile, bg_tool_set},
 };
-
-/// Tools every background run may use without asking (BGF-6).
-pub const DEFAULT_BG_TOOLS: &[&str] = &[
-    "Bash(ollim-bot help)",
-    "Bash(ollim-bot tasks *)",
-    "Read(./**.md)",
-    "Glob(./**.md)",
-    "Grep(./**.md)",
-    "mcp__discord__add_reminder",
-    "mcp__discord__list_reminders",
-    "mcp__discord__cancel_reminder",
-];
 
 /// The `discord` tools that are gated per run rather than pre-allowed (BGF-7).
 const GATED_TOOLS: &[&str] = &[
@@ -39,38 +28,31 @@ const GATED_TOOLS: &[&str] = &[
     "follow_up_chain",
 ];
 
-/// The `--allowedTools` of a run: the defaults, the job's declared tools (Discord tools
-/// removed: they are gated instead), `Skill(<name> *)` per skill, `Agent(<name> *)` for a bound
-/// subagent, `compact_session` for persistent routines; duplicates dropped, `ollim-bot help`
-/// always present (BGF-6). Tools of the `discord` server this build lacks are left out.
+/// The `--allowedTools` of a run (BGF-6, see [`bg_tool_set`]): `restriction` carries the
+/// declared tools the job was granted at fire time. Tools of the `discord` server this build
+/// lacks are left out.
 pub fn bg_allowed_tools(
+    policy: &ToolPolicyFile,
     restriction: &ToolRestriction,
     skills: &[String],
     subagent: Option<&str>,
     persistent: bool,
 ) -> Vec<String> {
-    let mut tools: Vec<String> = DEFAULT_BG_TOOLS.iter().map(|t| (*t).to_owned()).collect();
-    if let ToolRestriction::Allowed(declared) = restriction {
-        tools.extend(
-            declared
-                .iter()
-                .filter(|tool| !tool.starts_with("mcp__discord__"))
-                .cloned(),
-        );
-    }
-    tools.extend(skills.iter().map(|skill| format!("Skill({skill} *)")));
-    if let Some(subagent) = subagent {
-        tools.push(format!("Agent({subagent} *)"));
-    }
-    if persistent {
-        tools.push("mcp__discord__compact_session".to_owned());
-    }
+    let granted = match restriction {
+        ToolRestriction::Allowed(granted) => granted.as_slice(),
+        _ => &[],
+    };
+    let mut tools = bg_tool_set(BgToolInputs {
+        policy,
+        granted,
+        skills,
+        subagent,
+        persistent,
+    });
     tools.retain(|tool| match tool.strip_prefix("mcp__discord__") {
         Some(name) => IMPLEMENTED_TOOLS.contains(&name),
         None => true,
     });
-    let mut seen = HashSet::new();
-    tools.retain(|tool| seen.insert(tool.clone()));
     tools
 }
 
@@ -219,7 +201,13 @@ mod tests {
             "mcp__discord__ping_user".into(),
             "Read(./**.md)".into(),
         ]);
-        let tools = bg_allowed_tools(&declared, &["digest".into()], Some("gmail-reader"), false);
+        let tools = bg_allowed_tools(
+            &ToolPolicyFile::default(),
+            &declared,
+            &["digest".into()],
+            Some("gmail-reader"),
+            false,
+        );
         assert!(tools.contains(&"Bash(ollim-bot gmail *)".to_owned()));
         assert!(tools.contains(&"Skill(digest *)".to_owned()));
         assert!(tools.contains(&"Agent(gmail-reader *)".to_owned()));

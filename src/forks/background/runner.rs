@@ -8,6 +8,7 @@ use super::{
     job::{BgJob, BgMode},
     policy::{BgPolicy, bg_allowed_tools, stop_hook},
     run_state::BgRunState,
+    tool_grant::{JobTools, ask_owner, judge, refusal_update, source_of},
 };
 use crate::{
     agent::{
@@ -31,6 +32,7 @@ use crate::{
     mcp::{DiscordTools, McpBridge, ToolContext, ToolScope, availability::ScopeCell},
     scheduling::chain::ChainSlot,
     state::{history::SessionEventKind, sessions::RoutineSessionStore},
+    tool_policy::Source,
 };
 
 /// Pauses between client start attempts that hit a control-request timeout (AGT-13).
@@ -48,6 +50,9 @@ pub enum BgError {
     /// The CLI failed or reported an error.
     #[error(transparent)]
     Failed(#[from] AgentError),
+    /// The job was not started: it declares a refused tool pattern (BGF-23).
+    #[error("not run: {0}")]
+    Refused(String),
 }
 
 /// What a finished run left behind.
@@ -92,11 +97,13 @@ impl BgRunner {
 
     /// Runs `job` under the hard timeout; on failure the owner gets a short DM naming the job
     /// (BGF-5, F-24). Nothing is logged or recorded for a failed run (SES-9, SES-15).
-    pub async fn run(&self, job: BgJob) -> Result<BgOutcome, BgError> {
+    pub async fn run(&self, mut job: BgJob) -> Result<BgOutcome, BgError> {
+        let held = self.admit(&mut job).await.map_err(BgError::Refused)?;
         let limit = RuntimeConfig::load(&self.services.data_dir.config_file()).bg_fork_timeout;
         let name = job.display_name();
         tracing::info!(tag = %job.tag, "background run started");
-        let outcome = tokio::time::timeout(Duration::from_secs(limit), self.run_job(job)).await;
+        let outcome =
+            tokio::time::timeout(Duration::from_secs(limit), self.run_job(job, held)).await;
         let error = match outcome {
             Ok(Ok(outcome)) => {
                 tracing::info!(%name, reported = outcome.reported, "background run finished");
@@ -110,7 +117,7 @@ impl BgRunner {
         tracing::warn!(%name, %error, "background run failed");
         let text = match &error {
             BgError::TimedOut { minutes } => format!("{name} timed out after {minutes} minutes."),
-            BgError::Failed(_) => format!("{name} couldn't complete."),
+            BgError::Failed(_) | BgError::Refused(_) => format!("{name} couldn't complete."),
         };
         if let Err(error) = self.front_end.send_text(text).await {
             tracing::warn!(%error, "could not tell the owner about the failed run");
@@ -118,7 +125,45 @@ impl BgRunner {
         Err(error)
     }
 
-    async fn run_job(&self, job: BgJob) -> Result<BgOutcome, AgentError> {
+    /// Decides the job's declared tools before anything starts (BGF-23, PRM-8): a refused
+    /// pattern stops the job (the owner hears why through a pending update); patterns the owner
+    /// has not approved are held back (and asked about once). Returns the held patterns.
+    async fn admit(&self, job: &mut BgJob) -> Result<Vec<String>, String> {
+        let ToolRestriction::Allowed(declared) = &job.tools else {
+            return Ok(Vec::new());
+        };
+        let source = source_of(&job.tag).unwrap_or(Source::Main);
+        match judge(&self.services, &source, declared) {
+            JobTools::Refused { reason } => {
+                tracing::error!(%source, "{reason}; the job is not run");
+                let update = refusal_update(&source, job.file.as_deref(), &reason);
+                if let Err(error) = self.services.pending.append(&update).await {
+                    tracing::warn!(%error, "could not queue a pending update");
+                }
+                Err(reason)
+            }
+            JobTools::Run {
+                granted,
+                held,
+                undecided,
+            } => {
+                if !undecided.is_empty() {
+                    ask_owner(
+                        &self.services,
+                        self.front_end.as_ref(),
+                        &source,
+                        job.file.as_deref(),
+                        &undecided,
+                    )
+                    .await;
+                }
+                job.tools = ToolRestriction::Allowed(granted);
+                Ok(held)
+            }
+        }
+    }
+
+    async fn run_job(&self, job: BgJob, held: Vec<String>) -> Result<BgOutcome, AgentError> {
         let services = &self.services;
         let busy = (self.busy)();
         if busy {
@@ -141,13 +186,14 @@ impl BgRunner {
             busy,
             services.ping_budget.clone(),
         ));
-        let prompt = self.prompt(&job, busy);
+        let prompt = self.prompt(&job, busy, &held);
         let options = ClientOptions {
             model: job.model.clone(),
             permission_mode: Some(PermissionMode::Default),
             fork_session: fork_session && resume.is_some(),
             resume,
             allowed_tools: bg_allowed_tools(
+                &services.tool_policy.current(),
                 &job.tools,
                 &job.skills,
                 job.subagent.as_deref(),
@@ -249,7 +295,7 @@ impl BgRunner {
 
     /// Tag, preamble and body, after the timestamp and (except isolated runs) the pending
     /// updates, peeked (CTX-3, CTX-7, BGF-10).
-    fn prompt(&self, job: &BgJob, busy: bool) -> String {
+    fn prompt(&self, job: &BgJob, busy: bool, held: &[String]) -> String {
         let services = &self.services;
         let budget_status = if job.allow_ping {
             match services.ping_budget.snapshot() {
@@ -273,6 +319,7 @@ impl BgRunner {
             budget_status,
             schedule_text: job.schedule_text.clone(),
             tools: &job.tools,
+            held_tools: held,
             may_delegate,
             google_connected: services.data_dir.token_file().exists(),
             skills: &job.skills,

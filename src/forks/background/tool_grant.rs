@@ -1,0 +1,136 @@
+//! The tools a job gets at fire time (BGF-6, BGF-23, PRM-8): its declared patterns checked,
+//! refused ones stopping the job, and new ones held back until the owner approves them once
+//! through an embed with Approve / Deny buttons.
+
+use std::path::Path;
+
+use crate::{
+    agent::{AgentServices, FrontEnd, context::PromptTag},
+    mcp::embed::{ButtonStyle, Embed, EmbedButton, EmbedColor},
+    tool_policy::{Source, check_all, grant, log_findings},
+};
+
+/// Button action of an approval embed's Approve button (`act:tools_approve:<request id>`).
+pub const APPROVE_ACTION: &str = "tools_approve";
+/// Button action of an approval embed's Deny button.
+pub const DENY_ACTION: &str = "tools_deny";
+
+/// What a job may use, decided at fire time.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum JobTools {
+    /// A declared pattern is refused outright: the job does not run (BGF-23).
+    Refused {
+        /// Why, for the owner: the patterns and what is wrong with each.
+        reason: String,
+    },
+    /// The job runs with `granted`; `held` waits for the owner, of which `undecided` is yet to
+    /// be asked.
+    Run {
+        /// Declared patterns handed to the CLI.
+        granted: Vec<String>,
+        /// Declared patterns withheld (denied or not yet approved).
+        held: Vec<String>,
+        /// The withheld ones the owner has not answered.
+        undecided: Vec<String>,
+    },
+}
+
+/// The approval source of a job, from its prompt tag.
+pub fn source_of(tag: &PromptTag) -> Option<Source> {
+    Some(match tag {
+        PromptTag::Routine(id) | PromptTag::RoutineBg(id) => Source::Routine(id.clone()),
+        PromptTag::Reminder(id) | PromptTag::ReminderBg(id) => Source::Reminder(id.clone()),
+        PromptTag::Webhook(id) => Source::Webhook(id.clone()),
+        _ => return None,
+    })
+}
+
+/// Checks `declared` for `source` and splits it by the owner's approvals. Findings are logged
+/// with the source (PRM-8).
+pub fn judge(services: &AgentServices, source: &Source, declared: &[String]) -> JobTools {
+    let checked = check_all(declared);
+    log_findings(source, &checked);
+    if !checked.errors.is_empty() {
+        let problems: Vec<String> = checked.errors.iter().map(ToString::to_string).collect();
+        return JobTools::Refused {
+            reason: format!("refused tool pattern: {}", problems.join("; ")),
+        };
+    }
+    let policy = services.tool_policy.current();
+    let decisions = services.tool_approvals.decisions(&source.to_string());
+    let split = grant(&checked.usable, &policy, |p| decisions.approval(p));
+    JobTools::Run {
+        granted: split.granted,
+        held: split.held,
+        undecided: split.undecided,
+    }
+}
+
+/// The pending-update text for a job that was not run.
+pub fn refusal_update(source: &Source, file: Option<&Path>, reason: &str) -> String {
+    let file = file.map_or_else(String::new, |f| format!(" ({})", f.display()));
+    format!("Did not run {source}{file}: {reason}. Fix the file's allowed-tools to run it.")
+}
+
+/// Asks the owner once about `patterns` of `source`: opens a request and posts the approval
+/// embed. Nothing happens when an open request already covers them. Failures are logged: the
+/// job still runs with its safe set, and the next fire asks again.
+pub async fn ask_owner(
+    services: &AgentServices,
+    front_end: &dyn FrontEnd,
+    source: &Source,
+    file: Option<&Path>,
+    patterns: &[String],
+) {
+    let approvals = &services.tool_approvals;
+    let file = file.map_or_else(|| source.to_string(), |f| f.display().to_string());
+    let id = match approvals.open_request(&source.to_string(), &file, patterns) {
+        Ok(Some(id)) => id,
+        Ok(None) => return,
+        Err(error) => {
+            tracing::warn!(%error, %source, "could not record a tool approval request");
+            return;
+        }
+    };
+    tracing::info!(%source, ?patterns, "asking the owner to approve new tools");
+    let posted = front_end
+        .send_embed(approval_embed(&id, source, &file, patterns))
+        .await;
+    let recorded = match posted {
+        Ok(Some(message_id)) => approvals.set_message(&id, message_id),
+        Ok(None) => approvals.withdraw(&id),
+        Err(error) => {
+            tracing::warn!(%error, %source, "could not post the tool approval request");
+            approvals.withdraw(&id)
+        }
+    };
+    if let Err(error) = recorded {
+        tracing::warn!(%error, %source, "could not update a tool approval request");
+    }
+}
+
+/// The embed asking the owner about new tool patterns.
+pub fn approval_embed(id: &str, source: &Source, file: &str, patterns: &[String]) -> Embed {
+    let list: Vec<String> = patterns.iter().map(|p| format!("- `{p}`")).collect();
+    let button = |label: &str, action: &str, style| EmbedButton {
+        label: label.to_owned(),
+        action: format!("{action}:{id}"),
+        style,
+    };
+    Embed {
+        title: "New tools need your approval".to_owned(),
+        description: Some(format!(
+            "`{file}` ({source}) declares tools outside the safe set:\n{}\n\
+             Until you approve, it runs without them. Approving lets this job use them from \
+             now on; an edit that adds more asks again.",
+            list.join("\n")
+        )),
+        color: EmbedColor::Yellow,
+        fields: Vec::new(),
+        buttons: vec![
+            button("Approve", APPROVE_ACTION, ButtonStyle::Success),
+            button("Deny", DENY_ACTION, ButtonStyle::Danger),
+        ],
+        footer: None,
+    }
+}

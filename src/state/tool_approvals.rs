@@ -1,0 +1,340 @@
+//! The owner's one-time approvals of tool patterns that agent-writable files declare
+//! (`state/tool_approvals.json`).
+//!
+//! Per source (`routine:<id>`, `skill:<name>`, …) the file keeps the approved and the denied
+//! patterns, and the open approval requests: one per source, with the Discord message that
+//! carries its buttons, so a click is honoured only on that message. The file is re-read on
+//! every operation; a mutex serialises read-modify-write cycles within the process. A file
+//! that can't be read counts as empty: every new pattern is then asked about again, which is
+//! the safe direction.
+
+use std::{
+    collections::{BTreeMap, BTreeSet},
+    path::PathBuf,
+    sync::{Arc, Mutex},
+};
+
+use serde::{Deserialize, Serialize};
+
+use super::{StateError, atomic::write_atomic};
+use crate::tool_policy::Approval;
+
+/// The owner's decisions for one source.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Decisions {
+    /// Granted from now on.
+    #[serde(default)]
+    pub approved: BTreeSet<String>,
+    /// Withheld, not asked again.
+    #[serde(default)]
+    pub denied: BTreeSet<String>,
+}
+
+impl Decisions {
+    /// The decision on `pattern`.
+    pub fn approval(&self, pattern: &str) -> Approval {
+        if self.approved.contains(pattern) {
+            Approval::Approved
+        } else if self.denied.contains(pattern) {
+            Approval::Denied
+        } else {
+            Approval::Undecided
+        }
+    }
+}
+
+/// An open question to the owner.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ApprovalRequest {
+    /// The source key, e.g. `routine:a1b2c3d4`.
+    pub source: String,
+    /// The file declaring the patterns, relative to the data dir.
+    pub file: String,
+    /// The patterns asked about.
+    pub patterns: Vec<String>,
+    /// The Discord message with the buttons, once posted.
+    #[serde(default)]
+    pub message_id: Option<u64>,
+}
+
+/// How a click on an approval button went.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DecideOutcome {
+    /// Recorded; the request is closed.
+    Decided(ApprovalRequest),
+    /// No such open request (already answered, or replaced by a newer one).
+    NotPending,
+    /// The click came from another message than the one the bot posted for this request.
+    WrongMessage,
+}
+
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct Stored {
+    #[serde(default)]
+    sources: BTreeMap<String, Decisions>,
+    #[serde(default)]
+    requests: BTreeMap<String, ApprovalRequest>,
+}
+
+/// The approval store; clones share one lock.
+#[derive(Debug, Clone)]
+pub struct ToolApprovals {
+    path: PathBuf,
+    lock: Arc<Mutex<()>>,
+}
+
+impl ToolApprovals {
+    /// A store backed by `path` (`DataDir::tool_approvals_file()`).
+    pub fn new(path: impl Into<PathBuf>) -> Self {
+        Self {
+            path: path.into(),
+            lock: Arc::new(Mutex::new(())),
+        }
+    }
+
+    /// The decisions for `source`.
+    pub fn decisions(&self, source: &str) -> Decisions {
+        let _guard = self.guard();
+        self.load().sources.remove(source).unwrap_or_default()
+    }
+
+    /// Records `patterns` as approved for `source` (the owner's own shell, or a click) and
+    /// closes that source's open request when it is now fully answered.
+    pub fn approve(&self, source: &str, patterns: &[String]) -> Result<(), StateError> {
+        let _guard = self.guard();
+        let mut stored = self.load();
+        let decisions = stored.sources.entry(source.to_owned()).or_default();
+        for pattern in patterns {
+            decisions.denied.remove(pattern);
+            decisions.approved.insert(pattern.clone());
+        }
+        let decided = decisions.clone();
+        stored.requests.retain(|_, request| {
+            request.source != source
+                || request
+                    .patterns
+                    .iter()
+                    .any(|p| decided.approval(p) == Approval::Undecided)
+        });
+        self.save(&stored)
+    }
+
+    /// Opens a request for `patterns` of `source` unless one covering them is open already;
+    /// returns the new request's id, which the caller posts buttons for. A newer request
+    /// replaces the source's older one.
+    pub fn open_request(
+        &self,
+        source: &str,
+        file: &str,
+        patterns: &[String],
+    ) -> Result<Option<String>, StateError> {
+        let _guard = self.guard();
+        let mut stored = self.load();
+        let covered = stored.requests.values().any(|request| {
+            request.source == source && patterns.iter().all(|p| request.patterns.contains(p))
+        });
+        if covered || patterns.is_empty() {
+            return Ok(None);
+        }
+        stored
+            .requests
+            .retain(|_, request| request.source != source);
+        let id = loop {
+            let mut id = uuid::Uuid::new_v4().simple().to_string();
+            id.truncate(8);
+            if !stored.requests.contains_key(&id) {
+                break id;
+            }
+        };
+        stored.requests.insert(
+            id.clone(),
+            ApprovalRequest {
+                source: source.to_owned(),
+                file: file.to_owned(),
+                patterns: patterns.to_vec(),
+                message_id: None,
+            },
+        );
+        self.save(&stored)?;
+        Ok(Some(id))
+    }
+
+    /// Remembers the message that carries request `id`'s buttons.
+    pub fn set_message(&self, id: &str, message_id: u64) -> Result<(), StateError> {
+        let _guard = self.guard();
+        let mut stored = self.load();
+        let Some(request) = stored.requests.get_mut(id) else {
+            return Ok(());
+        };
+        request.message_id = Some(message_id);
+        self.save(&stored)
+    }
+
+    /// Drops request `id` without a decision (its message could not be posted), so the next
+    /// check asks again.
+    pub fn withdraw(&self, id: &str) -> Result<(), StateError> {
+        let _guard = self.guard();
+        let mut stored = self.load();
+        if stored.requests.remove(id).is_some() {
+            self.save(&stored)?;
+        }
+        Ok(())
+    }
+
+    /// Answers request `id` from a click on `message_id`.
+    pub fn decide(
+        &self,
+        id: &str,
+        approve: bool,
+        message_id: u64,
+    ) -> Result<DecideOutcome, StateError> {
+        let _guard = self.guard();
+        let mut stored = self.load();
+        match stored.requests.get(id) {
+            None => return Ok(DecideOutcome::NotPending),
+            Some(request) if request.message_id != Some(message_id) => {
+                return Ok(DecideOutcome::WrongMessage);
+            }
+            Some(_) => {}
+        }
+        let Some(request) = stored.requests.remove(id) else {
+            return Ok(DecideOutcome::NotPending);
+        };
+        let decisions = stored.sources.entry(request.source.clone()).or_default();
+        for pattern in &request.patterns {
+            if approve {
+                decisions.denied.remove(pattern);
+                decisions.approved.insert(pattern.clone());
+            } else {
+                decisions.approved.remove(pattern);
+                decisions.denied.insert(pattern.clone());
+            }
+        }
+        self.save(&stored)?;
+        Ok(DecideOutcome::Decided(request))
+    }
+
+    fn guard(&self) -> std::sync::MutexGuard<'_, ()> {
+        self.lock
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn load(&self) -> Stored {
+        match std::fs::read(&self.path) {
+            Ok(bytes) => serde_json::from_slice(&bytes).unwrap_or_else(|error| {
+                tracing::warn!(path = %self.path.display(), %error, "unreadable tool approvals; asking again");
+                Stored::default()
+            }),
+            Err(_) => Stored::default(),
+        }
+    }
+
+    fn save(&self, stored: &Stored) -> Result<(), StateError> {
+        let json = serde_json::to_vec_pretty(stored).map_err(|source| StateError::Json {
+            path: self.path.clone(),
+            source,
+        })?;
+        write_atomic(&self.path, &json)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn store() -> (tempfile::TempDir, ToolApprovals) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = ToolApprovals::new(dir.path().join("tool_approvals.json"));
+        (dir, store)
+    }
+
+    fn strings(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    #[test]
+    fn a_request_is_asked_once_and_answered_only_from_its_message() {
+        let (_dir, store) = store();
+        let patterns = strings(&["Bash(curl *)"]);
+        let id = store
+            .open_request("routine:a", "routines/a.md", &patterns)
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            store
+                .open_request("routine:a", "routines/a.md", &patterns)
+                .unwrap(),
+            None,
+            "already asked"
+        );
+        store.set_message(&id, 42).unwrap();
+        assert_eq!(
+            store.decide(&id, true, 7).unwrap(),
+            DecideOutcome::WrongMessage
+        );
+        assert!(matches!(
+            store.decide(&id, true, 42).unwrap(),
+            DecideOutcome::Decided(_)
+        ));
+        assert_eq!(
+            store.decide(&id, true, 42).unwrap(),
+            DecideOutcome::NotPending
+        );
+        assert_eq!(
+            store.decisions("routine:a").approval("Bash(curl *)"),
+            Approval::Approved
+        );
+        assert_eq!(
+            store.decisions("routine:b").approval("Bash(curl *)"),
+            Approval::Undecided,
+            "approvals are per source"
+        );
+    }
+
+    #[test]
+    fn a_new_pattern_asks_again_and_denials_stick() {
+        let (_dir, store) = store();
+        let first = store
+            .open_request("reminder:r", "reminders/r.md", &strings(&["Bash(a *)"]))
+            .unwrap()
+            .unwrap();
+        store.set_message(&first, 1).unwrap();
+        store.decide(&first, false, 1).unwrap();
+        assert_eq!(
+            store.decisions("reminder:r").approval("Bash(a *)"),
+            Approval::Denied
+        );
+        let second = store
+            .open_request("reminder:r", "reminders/r.md", &strings(&["Bash(b *)"]))
+            .unwrap();
+        assert!(second.is_some(), "an added pattern asks again");
+    }
+
+    #[test]
+    fn the_owner_approving_in_the_shell_closes_the_request() {
+        let (_dir, store) = store();
+        let patterns = strings(&["Bash(curl *)"]);
+        let id = store
+            .open_request("routine:a", "routines/a.md", &patterns)
+            .unwrap()
+            .unwrap();
+        store.approve("routine:a", &patterns).unwrap();
+        store.set_message(&id, 5).unwrap();
+        assert_eq!(
+            store.decide(&id, false, 5).unwrap(),
+            DecideOutcome::NotPending
+        );
+        assert_eq!(
+            store.decisions("routine:a").approval("Bash(curl *)"),
+            Approval::Approved
+        );
+    }
+
+    #[test]
+    fn a_corrupt_file_counts_as_nothing_approved() {
+        let (dir, store) = store();
+        std::fs::write(dir.path().join("tool_approvals.json"), "{not json").unwrap();
+        assert_eq!(store.decisions("routine:a"), Decisions::default());
+    }
+}
