@@ -138,7 +138,8 @@ impl Scheduler {
             (routines, reminders)
         })
         .await;
-        let Ok(((routines, routine_problems), (reminders, reminder_problems))) = loaded else {
+        let Ok(((mut routines, routine_problems), (mut reminders, reminder_problems))) = loaded
+        else {
             tracing::warn!("reading the schedule folders failed");
             return;
         };
@@ -157,8 +158,8 @@ impl Scheduler {
         let tool_problems = check_job_tools(
             &self.services,
             self.front_end.as_ref(),
-            &routines,
-            &reminders,
+            &mut routines,
+            &mut reminders,
         )
         .await;
         let outcome = lock(&self.registry).sync(routines, reminders, now);

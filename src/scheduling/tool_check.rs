@@ -1,14 +1,15 @@
 //! The tool patterns job files declare, checked whenever the folders are read (BOOT-10,
-//! PRM-8): a refused pattern makes the file a problem reported once to the main session (the
-//! job will not run until it is fixed, BGF-23); patterns the owner has not decided on are asked
-//! about once, so the owner sees the question when the file appears, not only at its first fire.
+//! PRM-8): a file with a refused pattern is kept out of the schedule and reported once to the
+//! main session, like a broken file (it runs once it is fixed, BGF-23); patterns the owner has
+//! not decided on are asked about once, so the owner sees the question when the file appears,
+//! not only at its first fire.
 
-use std::path::PathBuf;
+use std::{collections::HashSet, path::PathBuf};
 
 use super::files::{FileProblem, JobFile, Reminder, Routine};
 use crate::{
     agent::{AgentServices, FrontEnd},
-    forks::background::tool_grant::{JobTools, ask_owner, judge},
+    forks::background::tool_grant::{JobTools, ask_owner, judge_quietly},
     tool_policy::Source,
 };
 
@@ -19,12 +20,13 @@ struct Declared<'a> {
     tools: &'a [String],
 }
 
-/// Checks the declared tools of every job; returns the files to report as problems.
+/// Checks the declared tools of every job; removes the refused jobs from the lists and returns
+/// them as problems to report.
 pub async fn check_job_tools(
     services: &AgentServices,
     front_end: &dyn FrontEnd,
-    routines: &[JobFile<Routine>],
-    reminders: &[JobFile<Reminder>],
+    routines: &mut Vec<JobFile<Routine>>,
+    reminders: &mut Vec<JobFile<Reminder>>,
 ) -> Vec<FileProblem> {
     let declared = routines
         .iter()
@@ -44,7 +46,7 @@ pub async fn check_job_tools(
         }));
     let mut problems = Vec::new();
     for job in declared {
-        match judge(services, &job.source, job.tools) {
+        match judge_quietly(services, &job.source, job.tools) {
             JobTools::Refused { reason } => problems.push(FileProblem {
                 path: job.path.clone(),
                 reason,
@@ -55,5 +57,8 @@ pub async fn check_job_tools(
             JobTools::Run { .. } => {}
         }
     }
+    let refused: HashSet<PathBuf> = problems.iter().map(|p| p.path.clone()).collect();
+    routines.retain(|file| !refused.contains(&file.path));
+    reminders.retain(|file| !refused.contains(&file.path));
     problems
 }

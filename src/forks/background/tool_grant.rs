@@ -48,8 +48,13 @@ pub fn source_of(tag: &PromptTag) -> Option<Source> {
 /// Checks `declared` for `source` and splits it by the owner's approvals. Findings are logged
 /// with the source (PRM-8).
 pub fn judge(services: &AgentServices, source: &Source, declared: &[String]) -> JobTools {
+    log_findings(source, &check_all(declared));
+    judge_quietly(services, source, declared)
+}
+
+/// [`judge`] without logging, for the periodic re-check of unchanged files.
+pub fn judge_quietly(services: &AgentServices, source: &Source, declared: &[String]) -> JobTools {
     let checked = check_all(declared);
-    log_findings(source, &checked);
     if !checked.errors.is_empty() {
         let problems: Vec<String> = checked.errors.iter().map(ToString::to_string).collect();
         return JobTools::Refused {

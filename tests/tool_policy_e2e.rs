@@ -1,0 +1,325 @@
+//! The tool policy through the real binary, the real CLI, the fake Discord and the mock model
+//! (PRM-8, BGF-6, BGF-23, issue 11 §1): a job declaring a refused pattern never starts and the
+//! owner hears why; a job declaring a narrow new pattern runs without it until the owner
+//! clicks Approve on the embed the bot posted, and a Deny keeps it withheld.
+
+mod support;
+
+use std::time::Duration;
+
+use serde_json::json;
+use support::{
+    bot::{BotHarness, ollim_command},
+    cli::CliSandbox,
+    fake_discord::{FakeConfig, FakeDiscord, FakeMessage},
+    mock_api::{MockApi, Reply},
+};
+
+const FAST_SYNC: &[(&str, &str)] = &[("OLLIM_SCHEDULER_SYNC_SECS", "1")];
+
+async fn greeted(sandbox: CliSandbox) -> BotHarness {
+    let h = BotHarness::start_parts(
+        FakeDiscord::start(FakeConfig::default()).await,
+        MockApi::start().await,
+        sandbox,
+        FAST_SYNC,
+    )
+    .await;
+    h.wait_for_bot_message("greeting", |m| m.content.contains("plate today"))
+        .await;
+    h
+}
+
+/// A background reminder due now, declaring `tools`.
+fn write_reminder(h: &BotHarness, id: &str, tools: &[&str]) {
+    let dir = h.sandbox.data_dir.join("reminders");
+    std::fs::create_dir_all(&dir).unwrap();
+    let run_at = chrono::Utc::now().to_rfc3339();
+    let tools = serde_json::to_string(tools).unwrap();
+    std::fs::write(
+        dir.join(format!("{id}.md")),
+        format!(
+            "---\nid: \"{id}\"\nrun-at: \"{run_at}\"\nallowed-tools: {tools}\n---\nRun the check.\n"
+        ),
+    )
+    .unwrap();
+}
+
+/// The mock model: a `[reminder-bg:<id>]` run asks for `command` through Bash, then finishes.
+fn run_bash_in_reminders(mock: &MockApi, command: &'static str) {
+    mock.add_rule(move |request| {
+        let prompt = request.user_prompts().join("\n");
+        if !prompt.contains("[reminder-bg:") {
+            return None;
+        }
+        if request.tool_results().is_empty() {
+            Some(Reply::tool_use("Bash", json!({"command": command})))
+        } else {
+            Some(Reply::text("done"))
+        }
+    });
+}
+
+/// The Bash results the model got in the runs of reminder `id`, oldest first.
+fn bash_results_of(h: &BotHarness, id: &str) -> Vec<(String, bool)> {
+    let tag = format!("[reminder-bg:{id}]");
+    h.mock
+        .model_requests()
+        .into_iter()
+        .filter_map(|request| {
+            let ours = request.user_prompts().iter().any(|p| p.contains(&tag));
+            let result = request.tool_results().into_iter().next()?;
+            ours.then_some((result.content, result.is_error))
+        })
+        .collect()
+}
+
+/// The Bash result of run number `nth` (from 1) of reminder `id`, once it happened.
+async fn bash_result_of(h: &BotHarness, id: &str, nth: usize) -> (String, bool) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        if let Some(found) = bash_results_of(h, id).into_iter().nth(nth - 1) {
+            return found;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no Bash result for {id}\n{}",
+            h.log()
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+fn approval_embed_for(message: &FakeMessage, id: &str) -> bool {
+    message.embeds.iter().any(|embed| {
+        embed["title"] == "New tools need your approval"
+            && embed["description"]
+                .as_str()
+                .is_some_and(|d| d.contains(&format!("reminder:{id}")))
+    })
+}
+
+fn button_id(message: &FakeMessage, prefix: &str) -> String {
+    let text = serde_json::to_string(&message.components).unwrap();
+    let start = text.find(prefix).expect("the button");
+    let end = text[start..].find('"').unwrap() + start;
+    text[start..end].to_owned()
+}
+
+#[tokio::test]
+async fn refused_patterns_never_run_and_the_owner_is_told() {
+    let h = greeted(CliSandbox::new()).await;
+    h.mock.add_rule(|request| {
+        request
+            .user_prompts()
+            .iter()
+            .any(|p| p.contains("[reminder-bg:"))
+            .then(|| Reply::text("this run should not exist"))
+    });
+    write_reminder(&h, "wide", &["Bash(*)"]);
+    write_reminder(&h, "chained", &["Bash(ls; rm -rf notes)"]);
+    let pending = h.sandbox.data_dir.join("state/pending_updates.json");
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let text = std::fs::read_to_string(&pending).unwrap_or_default();
+        if text.contains("reminders/wide.md") && text.contains("reminders/chained.md") {
+            assert!(text.contains("Bash(*)"), "{text}");
+            assert!(text.contains("chaining"), "{text}");
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no update: {text}\n{}",
+            h.log()
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // A few more syncs: still nothing runs, nothing is reported twice, the files stay.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    assert!(
+        !h.mock
+            .model_requests()
+            .iter()
+            .any(|r| r.user_prompts().iter().any(|p| p.contains("[reminder-bg:"))),
+        "a refused job reached the model"
+    );
+    assert!(h.sandbox.data_dir.join("reminders/wide.md").exists());
+    let log = h.log();
+    assert!(
+        log.contains("Couldn't load reminders/wide.md: refused tool pattern"),
+        "{log}"
+    );
+    // The owner hears it at the next message.
+    h.discord.dm_from(h.owner(), "anything new?").await;
+    let requests = h
+        .mock
+        .wait_for("the owner's message", Duration::from_secs(60), |all| {
+            all.iter()
+                .any(|r| r.is_main() && r.all_text().contains("anything new?"))
+        })
+        .await;
+    let prompt = requests
+        .iter()
+        .rev()
+        .find(|r| r.is_main() && r.all_text().contains("anything new?"))
+        .map(|r| r.user_prompts().join("\n"))
+        .unwrap();
+    assert!(prompt.contains("reminders/wide.md"), "{prompt}");
+    assert_eq!(prompt.matches("reminders/wide.md").count(), 1, "{prompt}");
+}
+
+#[tokio::test]
+async fn a_new_pattern_waits_for_approval_and_a_denial_keeps_it_withheld() {
+    let h = greeted(CliSandbox::new()).await;
+    run_bash_in_reminders(&h.mock, "echo held-marker one");
+    write_reminder(&h, "approve-me", &["Bash(echo held-marker *)"]);
+    let embed = h
+        .wait_for_bot_message_within("the approval embed", Duration::from_secs(30), |m| {
+            approval_embed_for(m, "approve-me")
+        })
+        .await;
+    // The first run goes ahead with the safe set: the command is refused.
+    let (result, is_error) = bash_result_of(&h, "approve-me", 1).await;
+    assert!(is_error, "ran before approval: {result}");
+    let first_prompt = h
+        .mock
+        .model_requests()
+        .into_iter()
+        .map(|r| r.user_prompts().join("\n"))
+        .find(|p| p.contains("[reminder-bg:approve-me]"))
+        .unwrap();
+    assert!(
+        first_prompt.contains("HELD BACK") && first_prompt.contains("- Bash(echo held-marker *)"),
+        "the run is told what is withheld: {first_prompt}"
+    );
+    let approve = button_id(&embed, "act:tools_approve:");
+    let click = h
+        .discord
+        .click_button(h.owner(), h.dm(), embed.id, &approve)
+        .await;
+    h.discord.wait_for_callback(click).await;
+    // Once approved, the same job id gets the pattern.
+    wait_gone(&h, "approve-me").await;
+    write_reminder(&h, "approve-me", &["Bash(echo held-marker *)"]);
+    let (result, is_error) = bash_result_of(&h, "approve-me", 2).await;
+    assert!(!is_error && result.contains("held-marker one"), "{result}");
+
+    write_reminder(&h, "deny-me", &["Bash(echo held-marker *)"]);
+    let embed = h
+        .wait_for_bot_message_within("the second approval embed", Duration::from_secs(30), |m| {
+            approval_embed_for(m, "deny-me")
+        })
+        .await;
+    // An Approve button id clicked on another message (as an agent-made embed could carry)
+    // approves nothing.
+    let forged = button_id(&embed, "act:tools_deny:").replace("tools_deny", "tools_approve");
+    let greeting = h.bot_messages()[0].id;
+    let click = h
+        .discord
+        .click_button(h.owner(), h.dm(), greeting, &forged)
+        .await;
+    let answer = h.discord.wait_for_callback(click).await;
+    assert!(answer.to_string().contains("unknown action"), "{answer}");
+    let deny = button_id(&embed, "act:tools_deny:");
+    let click = h
+        .discord
+        .click_button(h.owner(), h.dm(), embed.id, &deny)
+        .await;
+    h.discord.wait_for_callback(click).await;
+    wait_gone(&h, "deny-me").await;
+    write_reminder(&h, "deny-me", &["Bash(echo held-marker *)"]);
+    let (result, is_error) = bash_result_of(&h, "deny-me", 2).await;
+    assert!(is_error, "ran after Deny: {result}");
+    let embeds = h
+        .bot_messages()
+        .iter()
+        .filter(|m| approval_embed_for(m, "deny-me"))
+        .count();
+    assert_eq!(embeds, 1, "a denied pattern is not asked about again");
+}
+
+/// Waits until reminder `id` fired and its file is gone, then two more syncs, so the
+/// scheduler has forgotten it and a new file with the same id is a new reminder.
+async fn wait_gone(h: &BotHarness, id: &str) {
+    let path = h.sandbox.data_dir.join(format!("reminders/{id}.md"));
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    while path.exists() {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "{id} never fired\n{}",
+            h.log()
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+}
+
+#[tokio::test]
+async fn the_owners_shell_approves_and_refused_patterns_are_not_written() {
+    let h = greeted(CliSandbox::new()).await;
+    let run = |args: &'static [&'static str]| {
+        let mut command = ollim_command(&h.sandbox, &h.mock);
+        command.args(args);
+        command
+    };
+    let output = run(&[
+        "reminder",
+        "add",
+        "-m",
+        "x",
+        "--delay",
+        "60",
+        "--allowed-tools",
+        "Bash(*)",
+    ])
+    .output()
+    .await
+    .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("refused tool pattern"));
+    let output = run(&[
+        "reminder",
+        "add",
+        "-m",
+        "x",
+        "--delay",
+        "60",
+        "--allowed-tools",
+        "Bash(echo owner-approved *)",
+    ])
+    .output()
+    .await
+    .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("approved for reminder:"), "{stdout}");
+    let output = run(&[
+        "reminder",
+        "add",
+        "-m",
+        "y",
+        "--delay",
+        "60",
+        "--allowed-tools",
+        "Bash(echo agent-made *)",
+    ])
+    .env("OLLIM_BOT_AGENT_CHILD", "1")
+    .output()
+    .await
+    .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("wait for the owner's approval"), "{stdout}");
+    // The bot asks about the agent's reminder only.
+    h.wait_for_bot_message_within("the approval embed", Duration::from_secs(30), |m| {
+        m.embeds.iter().any(|e| {
+            e["description"]
+                .as_str()
+                .is_some_and(|d| d.contains("agent-made"))
+        })
+    })
+    .await;
+    assert!(!h.bot_messages().iter().any(|m| {
+        serde_json::to_string(&m.embeds)
+            .unwrap()
+            .contains("owner-approved")
+    }));
+}
