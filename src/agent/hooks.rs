@@ -13,10 +13,12 @@ use super::{
     bash_rules::{bash_patterns, command_allowed},
     frontend::{CurrentTurn, TurnEvent},
     permissions::{PermissionState, dont_ask_refusal, state_write_refusal, write_target},
+    write_scope::WriteScopeGuard,
 };
 use crate::{
     claude::{BoxFuture, HookCallback, HookEvent, HookOutput, HookRegistration},
     state::{git::GitRecorder, paths::DataDir},
+    tool_policy::ToolPolicyWatch,
 };
 
 /// Seconds the CLI waits for these hooks.
@@ -34,6 +36,9 @@ pub struct MainHookDeps {
     pub turn: CurrentTurn,
     /// The `--allowedTools` rules of the client.
     pub allowed_tools: Vec<String>,
+    /// `tool-policy.yaml`, whose main-session additions apply without a restart (PRM-11);
+    /// `None` for background runs, whose set is fixed at fire time.
+    pub live_policy: Option<Arc<ToolPolicyWatch>>,
 }
 
 /// The hooks for a main-session or interactive-fork client.
@@ -44,6 +49,7 @@ pub fn main_hooks(deps: MainHookDeps) -> Vec<HookRegistration> {
         permissions,
         turn,
         allowed_tools,
+        live_policy,
     } = deps;
     let mut hooks = vec![
         HookRegistration {
@@ -59,8 +65,21 @@ pub fn main_hooks(deps: MainHookDeps) -> Vec<HookRegistration> {
             matcher: Some("Bash".to_owned()),
             timeout_secs: HOOK_TIMEOUT_SECS,
             callback: Arc::new(DontAskBashGuard {
-                permissions,
+                permissions: Arc::clone(&permissions),
                 patterns: bash_patterns(&allowed_tools),
+                live_policy: live_policy.clone(),
+                turn: turn.clone(),
+            }),
+        },
+        HookRegistration {
+            event: HookEvent::PreToolUse,
+            matcher: Some("Write|Edit|MultiEdit|NotebookEdit".to_owned()),
+            timeout_secs: HOOK_TIMEOUT_SECS,
+            callback: Arc::new(WriteScopeGuard {
+                data_dir: data_dir.clone(),
+                permissions,
+                rules: allowed_tools,
+                live_policy,
                 turn,
             }),
         },
@@ -101,7 +120,17 @@ impl HookCallback for StateGuard {
 struct DontAskBashGuard {
     permissions: Arc<PermissionState>,
     patterns: Vec<String>,
+    live_policy: Option<Arc<ToolPolicyWatch>>,
     turn: CurrentTurn,
+}
+
+impl DontAskBashGuard {
+    fn covered(&self, command: &str) -> bool {
+        command_allowed(command, &self.patterns)
+            || self.live_policy.as_ref().is_some_and(|watch| {
+                command_allowed(command, &bash_patterns(&watch.current().main_additional))
+            })
+    }
 }
 
 impl HookCallback for DontAskBashGuard {
@@ -112,7 +141,7 @@ impl HookCallback for DontAskBashGuard {
             .unwrap_or_default();
         let refused = self.permissions.dont_ask()
             && !self.permissions.is_session_allowed("Bash")
-            && !command_allowed(command, &self.patterns);
+            && !self.covered(command);
         let output = if refused {
             if let Some(id) = input.get("tool_use_id").and_then(Value::as_str) {
                 self.turn.emit(TurnEvent::ToolDenied { id: id.to_owned() });
@@ -236,6 +265,7 @@ mod tests {
         let guard = DontAskBashGuard {
             permissions: Arc::clone(&permissions),
             patterns: vec!["ollim-bot tasks *".to_owned()],
+            live_policy: None,
             turn: CurrentTurn::default(),
         };
         let call = |command: &str| {

@@ -71,12 +71,15 @@ impl MainClientParts<'_> {
             chain: Some(Arc::clone(self.chain)),
         });
         let bridge: Arc<dyn McpMessageHandler> = Arc::new(Arc::new(McpBridge::start(tools).await?));
-        let policy = Arc::new(PermissionPolicy::new(
-            data_dir.clone(),
-            Arc::clone(self.permissions),
-            Arc::clone(self.front_end),
-            self.turn.clone(),
-        ));
+        let policy = Arc::new(
+            PermissionPolicy::new(
+                data_dir.clone(),
+                Arc::clone(self.permissions),
+                Arc::clone(self.front_end),
+                self.turn.clone(),
+            )
+            .with_live_policy(Arc::clone(&self.services.tool_policy)),
+        );
         let permissions: Arc<dyn PermissionHandler> = Arc::new(policy);
         let handlers = ControlHandlers {
             permissions: Some(permissions),
@@ -86,6 +89,7 @@ impl MainClientParts<'_> {
                 permissions: Arc::clone(self.permissions),
                 turn: self.turn.clone(),
                 allowed_tools: options.allowed_tools.clone(),
+                live_policy: Some(Arc::clone(&self.services.tool_policy)),
             }),
             mcp_servers: vec![("discord".to_owned(), bridge)],
         };

@@ -11,11 +11,13 @@ pub mod labels;
 pub(crate) mod main_client;
 pub mod main_tools;
 pub mod permissions;
+pub mod rule_match;
 pub mod services;
 pub mod session;
 pub mod system_prompt;
 mod system_prompt_text;
 pub mod turn;
+pub mod write_scope;
 
 pub use frontend::{Approval, FrontEnd, FrontEndError, TurnEvent, TurnSink};
 pub use services::{AgentServices, OpenedServices};

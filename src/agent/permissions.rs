@@ -18,10 +18,12 @@ use serde_json::Value;
 use super::{
     frontend::{Approval, CurrentTurn, FrontEnd, TurnEvent},
     labels::tool_label,
+    rule_match::rules_cover,
 };
 use crate::{
     claude::{BoxFuture, PermissionDecision, PermissionHandler, PermissionRequest},
     state::paths::DataDir,
+    tool_policy::ToolPolicyWatch,
 };
 
 /// File tools whose target path is checked against `state/`.
@@ -105,6 +107,7 @@ pub struct PermissionPolicy {
     state: Arc<PermissionState>,
     front_end: Arc<dyn FrontEnd>,
     turn: CurrentTurn,
+    live_policy: Option<Arc<ToolPolicyWatch>>,
 }
 
 impl PermissionPolicy {
@@ -120,7 +123,15 @@ impl PermissionPolicy {
             state,
             front_end,
             turn,
+            live_policy: None,
         }
+    }
+
+    /// Also allows, in `dontAsk`, what `tool-policy.yaml` adds to the main session now,
+    /// without a restart (PRM-11).
+    pub fn with_live_policy(mut self, watch: Arc<ToolPolicyWatch>) -> Self {
+        self.live_policy = Some(watch);
+        self
     }
 
     async fn decide_now(&self, request: PermissionRequest) -> PermissionDecision {
@@ -134,6 +145,17 @@ impl PermissionPolicy {
             return PermissionDecision::allow(&request);
         }
         if self.state.dont_ask() {
+            let live = self.live_policy.as_ref().map(|watch| watch.current());
+            if live.is_some_and(|policy| {
+                rules_cover(
+                    &policy.main_additional,
+                    &request.tool_name,
+                    &request.input,
+                    &self.data_dir,
+                )
+            }) {
+                return PermissionDecision::allow(&request);
+            }
             self.mark_denied(&request);
             return PermissionDecision::deny(dont_ask_refusal(&request.tool_name));
         }

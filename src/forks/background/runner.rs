@@ -392,6 +392,7 @@ impl BgRunner {
             permissions: Arc::new(PermissionState::new(true)),
             turn: CurrentTurn::default(),
             allowed_tools: options.allowed_tools.clone(),
+            live_policy: None,
         });
         hooks.push(stop_hook(Arc::clone(run)));
         let handlers = ControlHandlers {
