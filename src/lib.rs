@@ -20,4 +20,5 @@ pub mod discord;
 pub mod forks;
 pub mod mcp;
 pub mod scheduling;
+pub mod skills;
 pub mod state;
