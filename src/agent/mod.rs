@@ -10,6 +10,7 @@ pub mod hooks;
 pub mod labels;
 pub(crate) mod main_client;
 pub mod permissions;
+pub mod routine_guard;
 pub mod services;
 pub mod session;
 pub mod system_prompt;
