@@ -12,6 +12,7 @@ use std::path::Path;
 use std::process::{ExitStatus, Stdio};
 use std::time::Duration;
 
+use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::process::Command;
 use tokio::time::{Instant, timeout};
 
@@ -19,6 +20,10 @@ use tokio::time::{Instant, timeout};
 pub const OUTPUT_CAP_CHARS: usize = 2000;
 /// Appended to cut output (SKL-4).
 pub const TRUNCATION_MARK: &str = "\n[...truncated]";
+/// Stdout kept per command: far more than [`OUTPUT_CAP_CHARS`] characters of any encoding.
+const KEPT_STDOUT_BYTES: u64 = 64 * 1024;
+/// Stderr kept per command: only its first line is shown.
+const KEPT_STDERR_BYTES: u64 = 8 * 1024;
 
 /// How long commands may run. [`Limits::default`] is the documented 10 s / 30 s (SKL-4);
 /// tests pass smaller ones.
@@ -110,7 +115,7 @@ async fn run(command: &str, cwd: &Path, limit: Duration) -> String {
         .stderr(Stdio::piped())
         .kill_on_drop(true)
         .spawn();
-    let child = match child {
+    let mut child = match child {
         Ok(child) => child,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return format!("[command not found: {command}]");
@@ -118,19 +123,40 @@ async fn run(command: &str, cwd: &Path, limit: Duration) -> String {
         // Found but not runnable (permissions, not an executable): 126, as shells report it.
         Err(e) => return failed(126, command, &e.to_string()),
     };
-    // On timeout the future, and with it the child, is dropped: `kill_on_drop` kills it.
-    match timeout(limit, child.wait_with_output()).await {
+    let stdout = child.stdout.take();
+    let stderr = child.stderr.take();
+    let finished = async {
+        tokio::join!(
+            read_capped(stdout, KEPT_STDOUT_BYTES),
+            read_capped(stderr, KEPT_STDERR_BYTES),
+            child.wait()
+        )
+    };
+    // On timeout `child` is dropped when this returns, and `kill_on_drop` kills it.
+    match timeout(limit, finished).await {
         Err(_) => format!("[command timed out: {command}]"),
-        Ok(Err(e)) => failed(-1, command, &e.to_string()),
-        Ok(Ok(output)) if output.status.success() => {
-            cap_output(String::from_utf8_lossy(&output.stdout).trim_end_matches(['\n', '\r']))
+        Ok((_, _, Err(e))) => failed(-1, command, &e.to_string()),
+        Ok((stdout, _, Ok(status))) if status.success() => {
+            cap_output(String::from_utf8_lossy(&stdout).trim_end_matches(['\n', '\r']))
         }
-        Ok(Ok(output)) => failed(
-            exit_code(output.status),
+        Ok((_, stderr, Ok(status))) => failed(
+            exit_code(status),
             command,
-            String::from_utf8_lossy(&output.stderr).trim(),
+            String::from_utf8_lossy(&stderr).trim(),
         ),
     }
+}
+
+/// Reads the first `cap` bytes of a pipe and drains the rest, so a chatty command neither
+/// fills memory nor blocks on a full pipe.
+async fn read_capped<R: AsyncRead + Unpin>(pipe: Option<R>, cap: u64) -> Vec<u8> {
+    let mut kept = Vec::new();
+    if let Some(mut pipe) = pipe {
+        // A read error just ends the output early; the exit status still decides.
+        let _ = (&mut pipe).take(cap).read_to_end(&mut kept).await;
+        let _ = tokio::io::copy(&mut pipe, &mut tokio::io::sink()).await;
+    }
+    kept
 }
 
 /// `[command failed (exit <n>): <cmd>: <first stderr line>]`, without the last part when

@@ -106,3 +106,31 @@ async fn skl4_text_without_complete_markers_is_left_alone() {
     assert_eq!(Limits::default().per_command, Duration::from_secs(10));
     assert_eq!(Limits::default().total, Duration::from_secs(30));
 }
+
+#[tokio::test]
+async fn skl4_endless_output_is_cut_and_the_command_killed_at_its_timeout() {
+    let dir = tempfile::tempdir().unwrap();
+    let expanded = expand_dynamic_context_with("!`yes`", dir.path(), TINY).await;
+    assert_eq!(expanded, "[command timed out: yes]");
+    let expanded =
+        expand_dynamic_context_with("!`head -c 300000 /dev/zero`", dir.path(), Limits::default())
+            .await;
+    assert!(expanded.ends_with(TRUNCATION_MARK));
+    assert_eq!(
+        expanded.chars().count(),
+        OUTPUT_CAP_CHARS + TRUNCATION_MARK.chars().count()
+    );
+}
+
+#[tokio::test]
+async fn skl4_a_timed_out_command_is_killed() {
+    let dir = tempfile::tempdir().unwrap();
+    let body = "!`sh -c \"sleep 1 && touch finished\"`";
+    assert_eq!(
+        expand_dynamic_context_with(body, dir.path(), TINY).await,
+        "[command timed out: sh -c \"sleep 1 && touch finished\"]"
+    );
+    // Had the shell survived its timeout, it would have created the file by now.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert!(!dir.path().join("finished").exists());
+}
