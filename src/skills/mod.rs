@@ -89,14 +89,24 @@ impl fmt::Display for SkillProblem {
                 "skill \"{name}\" not found (a skill name can't point outside skills/)"
             ),
             Self::InvalidName { name, reason } => {
-                write!(f, "skill \"{name}\" has an invalid name: {reason}")
+                write!(
+                    f,
+                    "skill \"{name}\" has an invalid name: {}",
+                    one_line(reason)
+                )
             }
             Self::Unreadable { name, reason } => write!(
                 f,
-                "skill \"{name}\" can't be used (skills/{name}/{SKILL_FILE}): {reason}"
+                "skill \"{name}\" can't be used (skills/{name}/{SKILL_FILE}): {}",
+                one_line(reason)
             ),
         }
     }
+}
+
+/// `text` with its line breaks turned into spaces (YAML errors can span lines).
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// The skills a job references, in the order given (a repeated name counts once), or every
