@@ -20,5 +20,6 @@ pub mod discord;
 pub mod forks;
 pub mod mcp;
 pub mod scheduling;
+pub mod skills;
 pub mod state;
 pub mod tool_policy;

@@ -1,6 +1,6 @@
 //! Hooks registered on every main-session and fork client (AGT-8): the `state/` write guard
-//! (HKS-3), the `dontAsk` guard for Bash (PRM-2) and the git auto-commit of markdown the agent
-//! writes (HKS-2).
+//! (HKS-3), the routine validator (HKS-4), the `dontAsk` guard for Bash (PRM-2) and the git
+//! auto-commit of markdown the agent writes (HKS-2).
 
 use std::{
     path::{Path, PathBuf},
@@ -13,6 +13,7 @@ use super::{
     bash_rules::{bash_patterns, command_allowed},
     frontend::{CurrentTurn, TurnEvent},
     permissions::{PermissionState, dont_ask_refusal, state_write_refusal, write_target},
+    routine_guard::RoutineGuard,
     write_scope::WriteScopeGuard,
 };
 use crate::{
@@ -59,6 +60,12 @@ pub fn main_hooks(deps: MainHookDeps) -> Vec<HookRegistration> {
             callback: Arc::new(StateGuard {
                 data_dir: data_dir.clone(),
             }),
+        },
+        HookRegistration {
+            event: HookEvent::PreToolUse,
+            matcher: Some("Write|Edit|MultiEdit".to_owned()),
+            timeout_secs: HOOK_TIMEOUT_SECS,
+            callback: Arc::new(RoutineGuard::new(data_dir.clone())),
         },
         HookRegistration {
             event: HookEvent::PreToolUse,

@@ -11,6 +11,7 @@ pub mod labels;
 pub(crate) mod main_client;
 pub mod main_tools;
 pub mod permissions;
+pub mod routine_guard;
 pub mod rule_match;
 pub mod services;
 pub mod session;

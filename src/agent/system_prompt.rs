@@ -142,7 +142,7 @@ fn fill(template: &str, inputs: &SystemPromptInputs) -> String {
 }
 
 /// User-authored skills as `(name, description)`, sorted by name (SKL-7). Generated job
-/// skills are excluded; bundled skills never live in `skills/`. Unreadable entries are
+/// skills and the bundled ones installed into `skills/` (SKL-8) are excluded. Unreadable entries are
 /// skipped silently (the skills subsystem reports them elsewhere).
 fn custom_skills(data_dir: &Path) -> Vec<(String, String)> {
     let Ok(entries) = fs::read_dir(data_dir.join("skills")) else {
@@ -152,7 +152,9 @@ fn custom_skills(data_dir: &Path) -> Vec<(String, String)> {
         .filter_map(Result::ok)
         .filter_map(|entry| {
             let name = entry.file_name().to_str()?.to_owned();
-            if GENERATED_SKILL_PREFIXES.iter().any(|p| name.starts_with(p)) {
+            if GENERATED_SKILL_PREFIXES.iter().any(|p| name.starts_with(p))
+                || crate::skills::is_bundled(&name)
+            {
                 return None;
             }
             let body = fs::read_to_string(entry.path().join("SKILL.md")).ok()?;

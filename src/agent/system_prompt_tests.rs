@@ -140,6 +140,10 @@ fn custom_skills_listed_without_generated_ones() {
             "---\nname: weekly-plan\ndescription: \"Plan the week\"\n---\nbody",
         ),
         ("routine-abc", "---\ndescription: generated\n---\n"),
+        (
+            "job-config",
+            "---\nname: job-config\ndescription: bundled (SKL-8)\n---\n",
+        ),
         ("bare", "no frontmatter"),
     ] {
         fs::create_dir_all(skills.join(name)).expect("mkdir skill");
@@ -154,6 +158,10 @@ fn custom_skills_listed_without_generated_ones() {
         "{prompt}"
     );
     assert!(!prompt.contains("routine-abc"));
+    assert!(
+        !prompt.contains("- `job-config`"),
+        "bundled skills are not custom (SKL-7)"
+    );
     assert!(!prompt.contains("empty-dir"));
     let bare = TempDir::new("noskills");
     assert!(!build_system_prompt(&inputs(&bare.0)).contains("Custom skills:"));

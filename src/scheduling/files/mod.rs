@@ -18,6 +18,7 @@ mod load;
 mod parse;
 mod render;
 mod store;
+mod validator;
 
 #[cfg(test)]
 mod parse_tests;
@@ -25,6 +26,8 @@ mod parse_tests;
 mod render_tests;
 #[cfg(test)]
 mod store_tests;
+#[cfg(test)]
+mod validator_tests;
 
 use std::path::PathBuf;
 
@@ -41,6 +44,7 @@ pub use load::{
 pub use parse::{parse_reminder, parse_routine, parse_run_at};
 pub use render::{render_reminder, render_routine};
 pub use store::{remove_reminder, remove_routine, slugify, write_reminder, write_routine};
+pub use validator::{LONG_ROUTINE_LINES, RoutineVerdict, VALIDATOR_PREFIX, validate_routine_write};
 
 /// A recurring job: `routines/<slug>.md` (E.1, RTN-1).
 #[derive(Debug, Clone, PartialEq, Eq)]

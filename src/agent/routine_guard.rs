@@ -1,0 +1,160 @@
+//! The routine validator hook (HKS-4, RTN-9): a PreToolUse hook on `Write|Edit|MultiEdit`
+//! that works out what a `routines/*.md` file would contain after the call and asks
+//! [`validate_routine_write`] about it. A denial becomes the tool's error result (the file is
+//! never written); warnings let the write through and reach the model as additional context.
+
+use std::path::{Component, Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::{
+    claude::{BoxFuture, HookCallback, HookOutput},
+    scheduling::files::{RoutineVerdict, VALIDATOR_PREFIX, validate_routine_write},
+    state::paths::DataDir,
+};
+
+/// Validates writes to routine files before they happen (HKS-4).
+pub struct RoutineGuard {
+    data_dir: DataDir,
+}
+
+impl RoutineGuard {
+    /// A guard for the routines of `data_dir`.
+    pub fn new(data_dir: DataDir) -> Self {
+        Self { data_dir }
+    }
+}
+
+impl HookCallback for RoutineGuard {
+    fn call(&self, input: Value) -> BoxFuture<'static, HookOutput> {
+        let data_dir = self.data_dir.clone();
+        Box::pin(async move { judge(&data_dir, &input).await })
+    }
+}
+
+/// The hook's answer for one tool call; "no opinion" for anything that is not a routine file
+/// or whose result cannot be worked out (the tool then fails or succeeds on its own).
+async fn judge(data_dir: &DataDir, input: &Value) -> HookOutput {
+    let tool = input
+        .get("tool_name")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let tool_input = input.get("tool_input").unwrap_or(&Value::Null);
+    let Some(target) = tool_input.get("file_path").and_then(Value::as_str) else {
+        return HookOutput::default();
+    };
+    let cwd = input
+        .get("cwd")
+        .and_then(Value::as_str)
+        .map_or_else(|| data_dir.root().to_path_buf(), PathBuf::from);
+    let path = absolute_lexical(&cwd.join(target));
+    let routines = absolute_lexical(&data_dir.routines_dir());
+    if !is_routine_file(&path, &routines) {
+        return HookOutput::default();
+    }
+    let Some(content) = content_after(tool, tool_input, &path).await else {
+        return HookOutput::default();
+    };
+    match validate_routine_write(&content) {
+        RoutineVerdict::Deny(reason) => HookOutput::deny_tool(reason),
+        RoutineVerdict::Warn(warnings) => {
+            let shown = path
+                .strip_prefix(absolute_lexical(data_dir.root()))
+                .unwrap_or(&path)
+                .display()
+                .to_string();
+            let mut text = format!(
+                "{VALIDATOR_PREFIX} {shown} was written, but check these before you finish:"
+            );
+            for warning in warnings {
+                text.push_str("\n- ");
+                text.push_str(&warning);
+            }
+            HookOutput {
+                additional_context: Some(text),
+                ..HookOutput::default()
+            }
+        }
+        RoutineVerdict::Clean => HookOutput::default(),
+    }
+}
+
+/// Whether `path` is a markdown file under `routines` (both absolute and normalised). A
+/// symlinked data dir is matched through the real path of the target's folder.
+fn is_routine_file(path: &Path, routines: &Path) -> bool {
+    if path.extension().and_then(|e| e.to_str()) != Some("md") {
+        return false;
+    }
+    if path.starts_with(routines) {
+        return true;
+    }
+    match (
+        path.parent().and_then(|p| std::fs::canonicalize(p).ok()),
+        std::fs::canonicalize(routines).ok(),
+    ) {
+        (Some(folder), Some(routines)) => folder.starts_with(routines),
+        _ => false,
+    }
+}
+
+/// The file's text after the call: `content` for Write; for Edit and MultiEdit the current
+/// file with the replacements applied as the CLI applies them. `None` when that cannot be
+/// known (unknown tool, unreadable file, a replacement that does not match).
+async fn content_after(tool: &str, tool_input: &Value, path: &Path) -> Option<String> {
+    let text = |value: &Value, key: &str| value.get(key).and_then(Value::as_str).map(str::to_owned);
+    match tool {
+        "Write" => text(tool_input, "content"),
+        "Edit" => {
+            let current = tokio::fs::read_to_string(path).await.ok();
+            apply_edit(current, tool_input)
+        }
+        "MultiEdit" => {
+            let edits = tool_input.get("edits").and_then(Value::as_array)?;
+            let mut current = tokio::fs::read_to_string(path).await.ok();
+            for edit in edits {
+                current = Some(apply_edit(current, edit)?);
+            }
+            current
+        }
+        _ => None,
+    }
+}
+
+/// One `old_string` → `new_string` replacement (all of them with `replace_all`). An empty
+/// `old_string` on a missing file creates it, as the CLI does.
+fn apply_edit(current: Option<String>, edit: &Value) -> Option<String> {
+    let old = edit.get("old_string").and_then(Value::as_str)?;
+    let new = edit.get("new_string").and_then(Value::as_str)?;
+    let replace_all = edit
+        .get("replace_all")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
+    match current {
+        None if old.is_empty() => Some(new.to_owned()),
+        None => None,
+        Some(current) if old.is_empty() || !current.contains(old) => None,
+        Some(current) if replace_all => Some(current.replace(old, new)),
+        Some(current) => Some(current.replacen(old, new, 1)),
+    }
+}
+
+/// `path` made absolute against the process's directory, with `.` and `..` resolved
+/// without touching the filesystem.
+fn absolute_lexical(path: &Path) -> PathBuf {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut out = PathBuf::new();
+    for component in absolute.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+#[path = "routine_guard_tests.rs"]
+mod tests;
