@@ -1,5 +1,6 @@
 //! Background runs: one runner for routines, reminders and webhooks (BGF-1…21).
 
+pub mod admission;
 mod job;
 mod policy;
 mod run_state;

@@ -13,7 +13,6 @@ use crate::{
         BoxFuture, HookCallback, HookEvent, HookOutput, HookRegistration, PermissionDecision,
         PermissionHandler, PermissionRequest,
     },
-    forks::preamble::ToolRestriction,
     mcp::{ToolScope, availability::is_offered, tools::IMPLEMENTED_TOOLS},
     state::paths::DataDir,
     tool_policy::{BgToolInputs, ToolPolicyFile, bg_tool_set},
@@ -28,20 +27,16 @@ const GATED_TOOLS: &[&str] = &[
     "follow_up_chain",
 ];
 
-/// The `--allowedTools` of a run (BGF-6, see [`bg_tool_set`]): `restriction` carries the
-/// declared tools the job was granted at fire time. Tools of the `discord` server this build
-/// lacks are left out.
+/// The `--allowedTools` of a run (BGF-6, see [`bg_tool_set`]): `granted` are the tools the
+/// job, its skills and its subagent declared and were granted at fire time. Tools of the
+/// `discord` server this build lacks are left out.
 pub fn bg_allowed_tools(
     policy: &ToolPolicyFile,
-    restriction: &ToolRestriction,
+    granted: &[String],
     skills: &[String],
     subagent: Option<&str>,
     persistent: bool,
 ) -> Vec<String> {
-    let granted = match restriction {
-        ToolRestriction::Allowed(granted) => granted.as_slice(),
-        _ => &[],
-    };
     let mut tools = bg_tool_set(BgToolInputs {
         policy,
         granted,
@@ -196,11 +191,11 @@ mod tests {
 
     #[test]
     fn the_tool_set_merges_declared_tools_and_drops_discord_ones() {
-        let declared = ToolRestriction::Allowed(vec![
+        let declared = vec![
             "Bash(ollim-bot gmail *)".into(),
             "mcp__discord__ping_user".into(),
             "Read(./**.md)".into(),
-        ]);
+        ];
         let tools = bg_allowed_tools(
             &ToolPolicyFile::default(),
             &declared,

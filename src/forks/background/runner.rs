@@ -5,10 +5,10 @@
 use std::{sync::Arc, time::Duration};
 
 use super::{
+    admission::{Admitted, admit},
     job::{BgJob, BgMode},
     policy::{BgPolicy, bg_allowed_tools, stop_hook},
     run_state::BgRunState,
-    tool_grant::{JobTools, ask_owner, judge, refusal_update, source_of},
 };
 use crate::{
     agent::{
@@ -32,7 +32,6 @@ use crate::{
     mcp::{DiscordTools, McpBridge, ToolContext, ToolScope, availability::ScopeCell},
     scheduling::chain::ChainSlot,
     state::{history::SessionEventKind, sessions::RoutineSessionStore},
-    tool_policy::Source,
 };
 
 /// Pauses between client start attempts that hit a control-request timeout (AGT-13).
@@ -98,12 +97,14 @@ impl BgRunner {
     /// Runs `job` under the hard timeout; on failure the owner gets a short DM naming the job
     /// (BGF-5, F-24). Nothing is logged or recorded for a failed run (SES-9, SES-15).
     pub async fn run(&self, mut job: BgJob) -> Result<BgOutcome, BgError> {
-        let held = self.admit(&mut job).await.map_err(BgError::Refused)?;
+        let admitted = admit(&self.services, self.front_end.as_ref(), &mut job)
+            .await
+            .map_err(BgError::Refused)?;
         let limit = RuntimeConfig::load(&self.services.data_dir.config_file()).bg_fork_timeout;
         let name = job.display_name();
         tracing::info!(tag = %job.tag, "background run started");
         let outcome =
-            tokio::time::timeout(Duration::from_secs(limit), self.run_job(job, held)).await;
+            tokio::time::timeout(Duration::from_secs(limit), self.run_job(job, admitted)).await;
         let error = match outcome {
             Ok(Ok(outcome)) => {
                 tracing::info!(%name, reported = outcome.reported, "background run finished");
@@ -125,45 +126,7 @@ impl BgRunner {
         Err(error)
     }
 
-    /// Decides the job's declared tools before anything starts (BGF-23, PRM-8): a refused
-    /// pattern stops the job (the owner hears why through a pending update); patterns the owner
-    /// has not approved are held back (and asked about once). Returns the held patterns.
-    async fn admit(&self, job: &mut BgJob) -> Result<Vec<String>, String> {
-        let ToolRestriction::Allowed(declared) = &job.tools else {
-            return Ok(Vec::new());
-        };
-        let source = source_of(&job.tag).unwrap_or(Source::Main);
-        match judge(&self.services, &source, declared) {
-            JobTools::Refused { reason } => {
-                tracing::error!(%source, "{reason}; the job is not run");
-                let update = refusal_update(&source, job.file.as_deref(), &reason);
-                if let Err(error) = self.services.pending.append(&update).await {
-                    tracing::warn!(%error, "could not queue a pending update");
-                }
-                Err(reason)
-            }
-            JobTools::Run {
-                granted,
-                held,
-                undecided,
-            } => {
-                if !undecided.is_empty() {
-                    ask_owner(
-                        &self.services,
-                        self.front_end.as_ref(),
-                        &source,
-                        job.file.as_deref(),
-                        &undecided,
-                    )
-                    .await;
-                }
-                job.tools = ToolRestriction::Allowed(granted);
-                Ok(held)
-            }
-        }
-    }
-
-    async fn run_job(&self, job: BgJob, held: Vec<String>) -> Result<BgOutcome, AgentError> {
+    async fn run_job(&self, job: BgJob, admitted: Admitted) -> Result<BgOutcome, AgentError> {
         let services = &self.services;
         let busy = (self.busy)();
         if busy {
@@ -186,7 +149,7 @@ impl BgRunner {
             busy,
             services.ping_budget.clone(),
         ));
-        let prompt = self.prompt(&job, busy, &held);
+        let prompt = self.prompt(&job, busy, &admitted.held);
         let options = ClientOptions {
             model: job.model.clone(),
             permission_mode: Some(PermissionMode::Default),
@@ -194,7 +157,7 @@ impl BgRunner {
             resume,
             allowed_tools: bg_allowed_tools(
                 &services.tool_policy.current(),
-                &job.tools,
+                &admitted.granted,
                 &job.skills,
                 job.subagent.as_deref(),
                 matches!(job.mode, BgMode::Persistent { .. }),

@@ -1,0 +1,140 @@
+//! What a job may start with, decided before any client exists (SCH-8): its declared tools
+//! (BGF-23, PRM-8), its skills (SKL-2, SKL-3) and their tools, and its subagent (BGF-21). A
+//! problem stops the job and the owner hears why through a pending update (PUP-7); tools the
+//! owner has not approved are held back and asked about once.
+
+use std::path::{Path, PathBuf};
+
+use super::{
+    job::BgJob,
+    tool_grant::{JobTools, ask_owner, judge, refusal_update, source_of},
+};
+use crate::{
+    agent::{AgentServices, FrontEnd},
+    forks::preamble::ToolRestriction,
+    skills::{SKILL_FILE, resolve_skills},
+    tool_policy::Source,
+};
+
+/// The tools a job starts with beyond the defaults.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Admitted {
+    /// Declared by the job, its skills or its subagent, and granted.
+    pub granted: Vec<String>,
+    /// Declared but withheld (denied, or waiting for the owner).
+    pub held: Vec<String>,
+}
+
+/// Admits `job` or says why it must not run (the owner has been told). The job's declared
+/// restriction is narrowed to the granted patterns, so the preamble lists what it really has.
+pub async fn admit(
+    services: &AgentServices,
+    front_end: &dyn FrontEnd,
+    job: &mut BgJob,
+) -> Result<Admitted, String> {
+    let source = source_of(&job.tag).unwrap_or(Source::Main);
+    let file = job.file.clone();
+    let mut admitted = Admitted::default();
+    if let ToolRestriction::Allowed(declared) = &job.tools {
+        let (granted, held) =
+            match decide(services, front_end, &source, file.as_deref(), declared).await {
+                Ok(split) => split,
+                Err(reason) => return Err(refuse(services, &source, file.as_deref(), reason).await),
+            };
+        job.tools = ToolRestriction::Allowed(granted.clone());
+        admitted.granted.extend(granted);
+        admitted.held.extend(held);
+    }
+    if let Err(reason) = check_skills(services, front_end, &job.skills, &mut admitted).await {
+        return Err(refuse(services, &source, file.as_deref(), reason).await);
+    }
+    Ok(admitted)
+}
+
+/// Why a foreground job must not run, if it must not (SCH-8): a refused tool pattern or a
+/// missing skill. The caller tells the owner.
+pub fn foreground_refusal(
+    services: &AgentServices,
+    source: &Source,
+    declared: Option<&[String]>,
+    skills: &[String],
+) -> Option<String> {
+    if let Some(declared) = declared
+        && let JobTools::Refused { reason } = judge(services, source, declared)
+    {
+        return Some(reason);
+    }
+    resolve_skills(&services.data_dir.skills_dir(), skills)
+        .err()
+        .map(|problems| skill_problems(&problems))
+}
+
+async fn check_skills(
+    services: &AgentServices,
+    front_end: &dyn FrontEnd,
+    names: &[String],
+    admitted: &mut Admitted,
+) -> Result<(), String> {
+    if names.is_empty() {
+        return Ok(());
+    }
+    let skills = resolve_skills(&services.data_dir.skills_dir(), names)
+        .map_err(|problems| skill_problems(&problems))?;
+    for skill in skills.iter().filter(|s| !s.allowed_tools.is_empty()) {
+        let file = PathBuf::from("skills").join(&skill.name).join(SKILL_FILE);
+        let source = Source::Skill(skill.name.clone());
+        let (granted, held) = decide(
+            services,
+            front_end,
+            &source,
+            Some(&file),
+            &skill.allowed_tools,
+        )
+        .await?;
+        admitted.granted.extend(granted);
+        admitted.held.extend(held);
+    }
+    Ok(())
+}
+
+fn skill_problems(problems: &[impl ToString]) -> String {
+    let lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
+    lines.join("; ")
+}
+
+/// Judges one source's declared patterns, asking the owner about new ones.
+async fn decide(
+    services: &AgentServices,
+    front_end: &dyn FrontEnd,
+    source: &Source,
+    file: Option<&Path>,
+    declared: &[String],
+) -> Result<(Vec<String>, Vec<String>), String> {
+    match judge(services, source, declared) {
+        JobTools::Refused { reason } => Err(format!("{source}: {reason}")),
+        JobTools::Run {
+            granted,
+            held,
+            undecided,
+        } => {
+            if !undecided.is_empty() {
+                ask_owner(services, front_end, source, file, &undecided).await;
+            }
+            Ok((granted, held))
+        }
+    }
+}
+
+async fn refuse(
+    services: &AgentServices,
+    source: &Source,
+    file: Option<&Path>,
+    reason: String,
+) -> String {
+    tracing::error!(%source, "{reason}; the job is not run");
+    let update = refusal_update(source, file, &reason);
+    if let Err(error) = services.pending.append(&update).await {
+        tracing::warn!(%error, "could not queue a pending update");
+    }
+    reason
+}
