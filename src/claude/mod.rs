@@ -32,4 +32,5 @@ pub use message::{
     PermissionDenial, ResultMessage, StreamEvent, SystemMessage, Usage, UserMessage,
 };
 pub use options::{ClientOptions, McpServerConfig, PermissionMode, SystemPrompt, Thinking};
+pub use process::AGENT_CHILD_ENV;
 pub use session_id::{InvalidSessionId, SessionId};
