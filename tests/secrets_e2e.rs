@@ -3,7 +3,9 @@
 //!
 //! * `send_file` refuses `/proc/self/environ`, the `.env` the bot loaded, a symlink to it, a
 //!   `state/` token and a 30 MB file with an `Error:` result and posts nothing; a note is sent.
-//! * The CLI child's environment has none of the bot's secrets and carries the agent mark.
+//! * The CLI child's environment has none of the bot's secrets and carries the agent mark;
+//!   so does the shell the agent's Bash runs, even when the configured CLI environment tries
+//!   to pass a secret.
 //! * After a whole conversation (tool errors, a failed turn) at `RUST_LOG=debug`, no log line
 //!   and no file in the data dir holds the Discord token, the API key or the webhook secret.
 
@@ -14,8 +16,10 @@ use std::{
     time::Duration,
 };
 
+use ollim_bot::{agent::Approval, claude::PermissionMode};
 use serde_json::json;
 use support::{
+    agent::AgentHarness,
     bot::BotHarness,
     cli::CliSandbox,
     fake_discord::{FakeConfig, FakeDiscord},
@@ -234,6 +238,50 @@ async fn the_cli_child_has_no_bot_secret_and_carries_the_agent_mark() {
         assert!(!environ.contains(secret), "a secret value reached the CLI");
     }
     h.terminate().await;
+}
+
+#[tokio::test]
+async fn the_agents_bash_sees_the_mark_and_no_secret_even_one_configured() {
+    let h = AgentHarness::with_mode_and_cli_env(
+        PermissionMode::Default,
+        &[
+            ("DISCORD_TOKEN", DISCORD_TOKEN),
+            ("WEBHOOK_SECRET", WEBHOOK_SECRET),
+            ("CLAUDECODE", "1"),
+            (ollim_bot::claude::AGENT_CHILD_ENV, "0"),
+        ],
+    )
+    .await;
+    h.script_approvals(&[Approval::AllowOnce]);
+    h.mock
+        .push(Reply::tool_use("Bash", json!({"command": "env | sort"})));
+    h.mock.push(Reply::text("That's my environment."));
+    h.send("what is in your environment?").await.unwrap();
+    let results = h.mock.main_requests()[1].tool_results();
+    let shown = &results[0].content;
+    assert!(!results[0].is_error, "{shown}");
+    let lines: Vec<&str> = shown.lines().collect();
+    assert!(
+        lines.contains(&format!("{}=1", ollim_bot::claude::AGENT_CHILD_ENV).as_str()),
+        "{shown}"
+    );
+    // (The CLI sets `CLAUDECODE=1` for its own shells; that it gets none from us is checked on
+    // the CLI process itself.)
+    for name in ["DISCORD_TOKEN", "WEBHOOK_SECRET"] {
+        assert!(
+            !lines.iter().any(|l| l.starts_with(&format!("{name}="))),
+            "{name} reached the agent's shell:\n{shown}"
+        );
+    }
+    assert_no_secret("the agent's shell", shown);
+    // The test process runs under cargo: none of its CARGO_* variables is on the allow-list.
+    if std::env::var_os("CARGO_MANIFEST_DIR").is_some() {
+        assert!(
+            !lines.iter().any(|l| l.starts_with("CARGO_MANIFEST_DIR=")),
+            "{shown}"
+        );
+    }
+    h.close().await;
 }
 
 /// Panics naming `what` when `text` holds one of [`SECRETS`].
