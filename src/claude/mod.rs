@@ -7,6 +7,7 @@
 //! to its [`ResultMessage`]; [`ClaudeClient::disconnect`] closes stdin, lets the CLI finish,
 //! and kills it after a grace period. Dropping a client kills its process.
 
+mod child_env;
 mod client;
 pub mod control;
 mod error;

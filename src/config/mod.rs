@@ -100,7 +100,8 @@ impl Config {
     /// Reads the configuration from the process environment (after `.env` was loaded).
     pub fn from_env() -> Result<Self, ConfigError> {
         let mut config = Self::from_lookup(|name| std::env::var(name).ok())?;
-        if std::env::var_os("OLLIM_ENV_FILE").is_none()
+        let env_file_set = std::env::var("OLLIM_ENV_FILE").is_ok_and(|v| !v.trim().is_empty());
+        if !env_file_set
             && let Some(found) = std::env::current_dir()
                 .ok()
                 .and_then(|cwd| find_dotenv(&cwd))
