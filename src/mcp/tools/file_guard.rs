@@ -6,12 +6,12 @@
 //! * anything under `/proc`, `/sys` or `/dev` (the process environment holds the Discord token
 //!   and the API keys);
 //! * anything that is not a regular file;
-//! * the project `.env` the bot loaded ([`Config::env_file`]) and any file named `.env` or
-//!   `.env.<suffix>` (by convention, secrets);
+//! * the project `.env` the bot loaded ([`Config::env_file`]), and any file named `.env` or
+//!   `.env.<suffix>` (by convention, secrets), `.credentials.json` (the Claude CLI's login) or
+//!   `.claude.json` (the CLI's global config, which can hold an API key);
 //! * everything under the data dir's `state/`: code-only files (D.2), among them the Google
 //!   OAuth client (`credentials.json`) and token (`token.json`); nothing there is meant for the
 //!   owner's eyes, so no per-name rule is needed;
-//! * the Claude CLI's own login (`<claude config dir>/.credentials.json`);
 //! * files over 25 MB.
 
 use std::path::{Component, Path, PathBuf};
@@ -24,8 +24,9 @@ pub const MAX_FILE_BYTES: u64 = 25 * 1024 * 1024;
 /// Roots of kernel and device files: never sent, whatever links lead there.
 const SYSTEM_ROOTS: [&str; 3] = ["/proc", "/sys", "/dev"];
 
-/// The name of the CLI's login file inside its config dir.
-const CLI_CREDENTIALS_FILE: &str = ".credentials.json";
+/// Names of files that hold secrets wherever they are: the Claude CLI's login and its global
+/// config (which keeps a `/login` API key).
+const SECRET_FILE_NAMES: [&str; 3] = [".env", ".credentials.json", ".claude.json"];
 
 /// Why `send_file` refuses a path; shown to the agent after `Error: `.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -72,10 +73,11 @@ pub enum FileRefusal {
     },
 }
 
-/// The secret places of one bot instance, beyond the fixed rules (system roots, `.env` names).
+/// The secret places of one bot instance, beyond the fixed rules (system roots, secret file
+/// names).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SecretPlaces {
-    /// Files never sent: the loaded `.env`, the CLI's login.
+    /// Files never sent: the loaded `.env` (whatever its name).
     pub files: Vec<PathBuf>,
     /// Directories nothing below is sent: the data dir's `state/`.
     pub dirs: Vec<PathBuf>,
@@ -84,12 +86,8 @@ pub struct SecretPlaces {
 impl SecretPlaces {
     /// The places of the instance `config` describes.
     pub fn of(config: &Config) -> Self {
-        let mut files = vec![config.env_file.clone()];
-        if let Some(cli_dir) = config.claude_config_dir() {
-            files.push(cli_dir.join(CLI_CREDENTIALS_FILE));
-        }
         Self {
-            files,
+            files: vec![config.env_file.clone()],
             dirs: vec![config.data_dir.join("state")],
         }
     }
@@ -127,7 +125,7 @@ pub fn check_file(
     if !metadata.is_file() {
         return Err(FileRefusal::NotRegularFile(path));
     }
-    if is_env_file_name(&resolved) || is_env_file_name(&path) {
+    if has_secret_name(&resolved) || has_secret_name(&path) {
         return Err(FileRefusal::SecretFile(path));
     }
     if secrets.files.iter().any(|file| resolve(file) == resolved) {
@@ -153,11 +151,11 @@ fn is_system_path(path: &Path) -> bool {
     SYSTEM_ROOTS.iter().any(|root| path.starts_with(root))
 }
 
-/// `.env` and `.env.<anything>`: the conventional names of secrets files.
-fn is_env_file_name(path: &Path) -> bool {
+/// [`SECRET_FILE_NAMES`], and `.env.<anything>` (`.env.local`, `.env.production`).
+fn has_secret_name(path: &Path) -> bool {
     path.file_name()
         .and_then(|name| name.to_str())
-        .is_some_and(|name| name == ".env" || name.starts_with(".env."))
+        .is_some_and(|name| SECRET_FILE_NAMES.contains(&name) || name.starts_with(".env."))
 }
 
 /// The path with symlinks resolved when it exists; else made absolute and cleaned lexically.
@@ -289,14 +287,14 @@ mod tests {
     }
 
     #[test]
-    fn the_loaded_env_file_and_env_named_files_are_refused_also_through_links() {
+    fn the_loaded_env_file_and_secret_named_files_are_refused_also_through_links() {
         let l = Layout::new();
         let env = l.path("project.env");
         assert_eq!(l.check(&env), Err(FileRefusal::SecretFile(env.clone())));
         let link = l.path("data/harmless.md");
         symlink(&env, &link).unwrap();
         assert_eq!(l.check(&link), Err(FileRefusal::SecretFile(link.clone())));
-        for name in [".env", ".env.local"] {
+        for name in [".env", ".env.local", ".credentials.json", ".claude.json"] {
             let other = l.path(name);
             std::fs::write(&other, "KEY=1").unwrap();
             assert!(
@@ -358,25 +356,16 @@ mod tests {
     }
 
     #[test]
-    fn places_of_a_config_cover_env_file_state_and_the_cli_login() {
-        let mut config = Config::from_lookup(|name| match name {
+    fn places_of_a_config_cover_the_env_file_and_state() {
+        let config = Config::from_lookup(|name| match name {
             "OLLIM_USER_NAME" | "OLLIM_BOT_NAME" => Some("x".into()),
             "OLLIM_DATA_DIR" => Some("/srv/bot".into()),
             "OLLIM_ENV_FILE" => Some("/srv/project/.env".into()),
             _ => None,
         })
         .unwrap();
-        config
-            .cli_env
-            .insert("CLAUDE_CONFIG_DIR".into(), "/srv/claude".into());
         let places = SecretPlaces::of(&config);
-        assert_eq!(
-            places.files,
-            vec![
-                PathBuf::from("/srv/project/.env"),
-                PathBuf::from("/srv/claude/.credentials.json")
-            ]
-        );
+        assert_eq!(places.files, vec![PathBuf::from("/srv/project/.env")]);
         assert_eq!(places.dirs, vec![PathBuf::from("/srv/bot/state")]);
     }
 }
