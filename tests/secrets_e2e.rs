@@ -6,8 +6,9 @@
 //! * The CLI child's environment has none of the bot's secrets and carries the agent mark;
 //!   so does the shell the agent's Bash runs, even when the configured CLI environment tries
 //!   to pass a secret.
-//! * After a whole conversation (tool errors, a failed turn) at `RUST_LOG=debug`, no log line
-//!   and no file in the data dir holds the Discord token, the API key or the webhook secret.
+//! * After a whole conversation (tool errors, a failed turn, a failed background reminder) at
+//!   `RUST_LOG=debug`, no log line, no Discord request and no file in the data dir holds the
+//!   Discord token, the API key or the webhook secret.
 
 mod support;
 
@@ -20,7 +21,7 @@ use ollim_bot::{agent::Approval, claude::PermissionMode};
 use serde_json::json;
 use support::{
     agent::AgentHarness,
-    bot::BotHarness,
+    bot::{BotHarness, ollim_command},
     cli::CliSandbox,
     fake_discord::{FakeConfig, FakeDiscord},
     mock_api::{MockApi, Reply},
@@ -52,7 +53,11 @@ async fn bot_with_secrets() -> BotHarness {
         discord,
         mock,
         sandbox,
-        &[("ANTHROPIC_API_KEY", API_KEY), ("RUST_LOG", "debug")],
+        &[
+            ("ANTHROPIC_API_KEY", API_KEY),
+            ("RUST_LOG", "debug"),
+            ("OLLIM_SCHEDULER_SYNC_SECS", "1"),
+        ],
     )
     .await;
     h.wait_for_bot_message("greeting", |m| m.content.contains("plate today"))
@@ -70,9 +75,31 @@ fn last_tool_results(h: &BotHarness) -> Vec<String> {
         .collect()
 }
 
+/// Schedules a background reminder for the next minute whose run fails (the model API errors
+/// out for it).
+async fn schedule_a_failing_reminder(h: &BotHarness) {
+    h.mock.add_rule(|request| {
+        let prompt = request.user_prompts().join("\n");
+        prompt
+            .contains("[reminder-bg:")
+            .then(|| Reply::error(500, "api_error", "the model is down for the reminder"))
+    });
+    let output = ollim_command(&h.sandbox, &h.mock)
+        .args(["reminder", "add", "-m", "Check the oven", "--delay", "1"])
+        .output()
+        .await
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
 #[tokio::test]
 async fn send_file_never_posts_a_secret_and_no_log_line_or_file_holds_one() {
     let mut h = bot_with_secrets().await;
+    schedule_a_failing_reminder(&h).await;
     let home = h.sandbox.home.path().to_path_buf();
     let data = h.sandbox.data_dir.clone();
     let env_link = data.join("env-notes.md");
@@ -154,6 +181,12 @@ async fn send_file_never_posts_a_secret_and_no_log_line_or_file_holds_one() {
     h.discord.dm_from(h.owner(), "hello again").await;
     h.wait_for_bot_message("the next answer", |m| m.content.contains("Back again"))
         .await;
+    h.wait_for_bot_message_within(
+        "the failed reminder's notice",
+        Duration::from_secs(90),
+        |m| m.content.contains("couldn't complete"),
+    )
+    .await;
     let status = h.terminate().await;
     assert!(status.success(), "{status:?}");
 
