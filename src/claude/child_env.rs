@@ -6,9 +6,10 @@ use std::{collections::BTreeMap, path::Path};
 
 use super::process::AGENT_CHILD_ENV;
 
-/// Never handed to the CLI, not even through [`ClientOptions::env`](super::ClientOptions::env): the bot's own secrets,
-/// which every shell the agent runs would otherwise inherit, and the marker that would make
-/// the CLI think it runs nested inside Claude Code.
+/// Never handed to the CLI, not even through
+/// [`ClientOptions::env`](super::ClientOptions::env): the bot's own secrets, which every shell
+/// the agent runs would otherwise inherit, and the marker that would make the CLI think it
+/// runs nested inside Claude Code.
 const NEVER_PASSED: [&str; 3] = ["CLAUDECODE", "DISCORD_TOKEN", "WEBHOOK_SECRET"];
 
 /// Inherited variables the CLI (a node program running shells) may need, by exact name.
@@ -83,9 +84,9 @@ const PROVIDERS: [(&str, &[&str]); 3] = [
     ("CLAUDE_CODE_USE_FOUNDRY", &["AZURE_"]),
 ];
 
-/// The whole environment of a CLI child (BOOT-3 provider vars pass; issue 11): the allow-listed part of `parent`,
-/// then `PWD`, then `extra` (the configured environment), then [`AGENT_CHILD_ENV`]. Nothing in
-/// [`NEVER_PASSED`] survives, whoever sets it.
+/// The whole environment of a CLI child (BOOT-3's provider variables pass; issue 11): the
+/// allow-listed part of `parent`, then `PWD`, then `extra` (the configured environment), then
+/// [`AGENT_CHILD_ENV`]. Nothing in [`NEVER_PASSED`] survives, whoever sets it.
 pub(crate) fn child_env(
     parent: impl IntoIterator<Item = (String, String)>,
     extra: &BTreeMap<String, String>,

@@ -86,7 +86,7 @@ impl std::fmt::Debug for Config {
 }
 
 /// Shows an environment's names with every value replaced.
-pub struct RedactedEnv<'a>(pub &'a BTreeMap<String, String>);
+struct RedactedEnv<'a>(&'a BTreeMap<String, String>);
 
 impl std::fmt::Debug for RedactedEnv<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
