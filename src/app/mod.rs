@@ -36,13 +36,22 @@ const CLI_DEADLINE: Duration = Duration::from_secs(10);
 /// How often the open fork is checked for idleness (IFK-12).
 const FORK_IDLE_CHECK_INTERVAL: Duration = Duration::from_secs(60);
 
-/// What the daemon needs beyond [`Config`].
-#[derive(Debug, Clone)]
+/// What the daemon needs beyond [`Config`]. Its `Debug` never shows the token.
+#[derive(Clone)]
 pub struct DiscordSettings {
     /// The bot token (`DISCORD_TOKEN`).
     pub token: String,
     /// Another Discord API base URL (`OLLIM_DISCORD_API_URL`), e.g. a rate-limiting proxy.
     pub api_url: Option<String>,
+}
+
+impl std::fmt::Debug for DiscordSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DiscordSettings")
+            .field("token", &"<redacted>")
+            .field("api_url", &self.api_url)
+            .finish()
+    }
 }
 
 /// The lines of BOOT-2 for missing required variables, or `None` when all are set.
@@ -303,5 +312,14 @@ mod tests {
         assert!(text.contains("\n  OLLIM_USER_NAME — "));
         assert!(!text.contains("OLLIM_BOT_NAME"));
         assert_eq!(missing_required(|_| Some("x".to_owned())), None);
+    }
+
+    #[test]
+    fn debug_never_shows_the_token() {
+        let settings = DiscordSettings {
+            token: "MTA-very-secret".into(),
+            api_url: None,
+        };
+        assert!(!format!("{settings:?}").contains("very-secret"));
     }
 }

@@ -7,6 +7,7 @@
 //! to its [`ResultMessage`]; [`ClaudeClient::disconnect`] closes stdin, lets the CLI finish,
 //! and kills it after a grace period. Dropping a client kills its process.
 
+mod child_env;
 mod client;
 pub mod control;
 mod error;
@@ -32,4 +33,5 @@ pub use message::{
     PermissionDenial, ResultMessage, StreamEvent, SystemMessage, Usage, UserMessage,
 };
 pub use options::{ClientOptions, McpServerConfig, PermissionMode, SystemPrompt, Thinking};
+pub use process::AGENT_CHILD_ENV;
 pub use session_id::{InvalidSessionId, SessionId};

@@ -109,8 +109,9 @@ pub enum McpServerConfig {
     },
 }
 
-/// Everything needed to start one CLI process.
-#[derive(Debug, Clone, Default)]
+/// Everything needed to start one CLI process. Its `Debug` lists the names in `env`, never
+/// their values (API keys live there).
+#[derive(Clone, Default)]
 pub struct ClientOptions {
     /// The `claude` executable.
     pub cli_path: PathBuf,
@@ -148,6 +149,34 @@ pub struct ClientOptions {
     pub env: BTreeMap<String, String>,
     /// Extra raw arguments, appended before `--input-format`.
     pub extra_args: Vec<String>,
+}
+
+impl std::fmt::Debug for ClientOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClientOptions")
+            .field("cli_path", &self.cli_path)
+            .field("cwd", &self.cwd)
+            .field("system_prompt", &self.system_prompt)
+            .field("model", &self.model)
+            .field("permission_mode", &self.permission_mode)
+            .field("resume", &self.resume)
+            .field("fork_session", &self.fork_session)
+            .field("session_id", &self.session_id)
+            .field("allowed_tools", &self.allowed_tools)
+            .field("disallowed_tools", &self.disallowed_tools)
+            .field("mcp_servers", &self.mcp_servers)
+            .field("setting_sources", &self.setting_sources)
+            .field("agents", &self.agents)
+            .field("thinking", &self.thinking)
+            .field("include_partial_messages", &self.include_partial_messages)
+            .field("max_turns", &self.max_turns)
+            .field(
+                "env (values redacted)",
+                &self.env.keys().collect::<Vec<_>>(),
+            )
+            .field("extra_args", &self.extra_args)
+            .finish()
+    }
 }
 
 impl ClientOptions {

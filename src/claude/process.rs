@@ -1,4 +1,5 @@
-//! The CLI child process: spawning, stderr forwarding, and shutdown without zombies.
+//! The CLI child process: spawning with an allow-listed environment, stderr forwarding, and
+//! shutdown without zombies.
 
 use std::{
     collections::VecDeque,
@@ -13,14 +14,14 @@ use tokio::{
     task::JoinHandle,
 };
 
-use super::{ClaudeError, ClientOptions};
+use super::{ClaudeError, ClientOptions, child_env::child_env};
 
 /// How many stderr lines are kept for error reports.
 const STDERR_TAIL_LINES: usize = 20;
 
-/// Environment variables never handed to the CLI (secrets the agent must not see, and the
-/// marker that would make the CLI think it runs nested inside Claude Code).
-const STRIPPED_ENV: &[&str] = &["CLAUDECODE", "DISCORD_TOKEN", "WEBHOOK_SECRET"];
+/// Set to `1` on every CLI child, so a program the agent runs (its Bash inherits the CLI's
+/// environment) can tell it was started by the agent rather than by the owner's shell.
+pub const AGENT_CHILD_ENV: &str = "OLLIM_BOT_AGENT_CHILD";
 
 /// A running CLI process.
 pub(crate) struct CliProcess {
@@ -35,21 +36,22 @@ pub(crate) fn spawn(
     options: &ClientOptions,
     has_permission_handler: bool,
 ) -> Result<(CliProcess, ChildStdin, ChildStdout), ClaudeError> {
+    // Variables whose name or value is not UTF-8 are dropped (none of the allowed ones is
+    // expected to be).
+    let parent = std::env::vars_os()
+        .filter_map(|(name, value)| Some((name.into_string().ok()?, value.into_string().ok()?)));
     let mut command = Command::new(&options.cli_path);
     command
         .args(options.to_args(has_permission_handler))
         .current_dir(&options.cwd)
-        .env("PWD", &options.cwd)
-        .envs(&options.env)
+        .env_clear()
+        .envs(child_env(parent, &options.env, &options.cwd))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .kill_on_drop(true)
         // Keep terminal signals (Ctrl-C) away from the child: we end it ourselves, cleanly.
         .process_group(0);
-    for key in STRIPPED_ENV {
-        command.env_remove(key);
-    }
     let mut child = command.spawn().map_err(|source| {
         if source.kind() == std::io::ErrorKind::NotFound {
             ClaudeError::CliNotFound {

@@ -5,7 +5,10 @@
 pub mod runtime;
 mod timezone;
 
-use std::{collections::BTreeMap, path::PathBuf};
+use std::{
+    collections::BTreeMap,
+    path::{Path, PathBuf},
+};
 
 use chrono_tz::Tz;
 
@@ -43,8 +46,9 @@ pub enum ConfigError {
     },
 }
 
-/// Static configuration of one ollim-bot instance.
-#[derive(Debug, Clone, PartialEq)]
+/// Static configuration of one ollim-bot instance. Its `Debug` shows the names of
+/// [`Self::cli_env`] but never their values (API keys live there).
+#[derive(Clone, PartialEq)]
 pub struct Config {
     /// The owner's first name (`OLLIM_USER_NAME`).
     pub user_name: String,
@@ -60,14 +64,51 @@ pub struct Config {
     pub docs_mcp_url: Option<String>,
     /// Extra environment for every CLI child, on top of the inherited environment.
     pub cli_env: BTreeMap<String, String>,
-    /// The project `.env` that `update_names` rewrites (`OLLIM_ENV_FILE`, default `./.env`).
+    /// The project `.env`: the one loaded at start-up, which `update_names` rewrites and
+    /// `send_file` never sends (`OLLIM_ENV_FILE`; else the `.env` found from the current
+    /// directory upwards, as it was loaded; else `./.env`).
     pub env_file: PathBuf,
+}
+
+impl std::fmt::Debug for Config {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Config")
+            .field("user_name", &self.user_name)
+            .field("bot_name", &self.bot_name)
+            .field("timezone", &self.timezone)
+            .field("data_dir", &self.data_dir)
+            .field("claude_cli", &self.claude_cli)
+            .field("docs_mcp_url", &self.docs_mcp_url)
+            .field("cli_env", &RedactedEnv(&self.cli_env))
+            .field("env_file", &self.env_file)
+            .finish()
+    }
+}
+
+/// Shows an environment's names with every value replaced.
+struct RedactedEnv<'a>(&'a BTreeMap<String, String>);
+
+impl std::fmt::Debug for RedactedEnv<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_map()
+            .entries(self.0.keys().map(|name| (name, "<redacted>")))
+            .finish()
+    }
 }
 
 impl Config {
     /// Reads the configuration from the process environment (after `.env` was loaded).
     pub fn from_env() -> Result<Self, ConfigError> {
-        Self::from_lookup(|name| std::env::var(name).ok())
+        let mut config = Self::from_lookup(|name| std::env::var(name).ok())?;
+        let env_file_set = std::env::var("OLLIM_ENV_FILE").is_ok_and(|v| !v.trim().is_empty());
+        if !env_file_set
+            && let Some(found) = std::env::current_dir()
+                .ok()
+                .and_then(|cwd| find_dotenv(&cwd))
+        {
+            config.env_file = found;
+        }
+        Ok(config)
     }
 
     /// Reads the configuration through `lookup` (testable without touching the environment).
@@ -150,6 +191,15 @@ impl Config {
     }
 }
 
+/// The `.env` start-up loads: the first regular file named `.env` in `start` or one of its
+/// ancestors (the search `dotenvy::dotenv` makes).
+pub fn find_dotenv(start: &Path) -> Option<PathBuf> {
+    start
+        .ancestors()
+        .map(|dir| dir.join(".env"))
+        .find(|candidate| candidate.is_file())
+}
+
 fn expand_home(raw: &str, home: Option<&str>) -> PathBuf {
     match (raw.strip_prefix("~/"), home) {
         (Some(rest), Some(home)) => PathBuf::from(home).join(rest),
@@ -200,6 +250,34 @@ mod tests {
         assert_eq!(config.data_dir, PathBuf::from("/home/julia/.ollim-bot"));
         assert_eq!(config.claude_cli, PathBuf::from("claude"));
         assert_eq!(config.docs_mcp_url.as_deref(), Some(DEFAULT_DOCS_MCP_URL));
+    }
+
+    #[test]
+    fn the_loaded_env_file_is_found_upwards_like_dotenv_does() {
+        let dir = tempfile::tempdir().unwrap();
+        let deep = dir.path().join("a/b");
+        std::fs::create_dir_all(&deep).unwrap();
+        std::fs::create_dir_all(dir.path().join("a/b/.env")).unwrap();
+        std::fs::write(dir.path().join("a/.env"), "X=1").unwrap();
+        std::fs::write(dir.path().join(".env"), "X=2").unwrap();
+        assert_eq!(find_dotenv(&deep), Some(dir.path().join("a/.env")));
+    }
+
+    #[test]
+    fn debug_never_shows_cli_env_values() {
+        let mut config = Config::from_lookup(lookup(&[
+            ("OLLIM_USER_NAME", "Julia"),
+            ("OLLIM_BOT_NAME", "Ollim"),
+            ("HOME", "/home/julia"),
+        ]))
+        .unwrap();
+        config
+            .cli_env
+            .insert("ANTHROPIC_API_KEY".into(), "sk-ant-very-secret".into());
+        let shown = format!("{config:?}");
+        assert!(shown.contains("ANTHROPIC_API_KEY"), "{shown}");
+        assert!(!shown.contains("sk-ant-very-secret"), "{shown}");
+        assert!(shown.contains("Julia"), "{shown}");
     }
 
     #[test]

@@ -23,6 +23,7 @@ use crate::{
 };
 
 pub mod args;
+mod file_guard;
 mod fork;
 mod names;
 mod persistent;

@@ -2,13 +2,14 @@
 //! (MCP-1…5). In background runs each send passes the run's gate first (allow-ping, one ping
 //! per run, busy owner, budget) and spends its budget token only once delivered (F-45).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use rmcp::{handler::server::wrapper::Parameters, tool, tool_router};
 
 use super::{
     DiscordTools,
     args::{EmbedArgs, PingArgs, SendFileArgs},
+    file_guard::{SecretPlaces, check_file},
 };
 use crate::{
     agent::FrontEndError,
@@ -21,9 +22,6 @@ use crate::{
         },
     },
 };
-
-/// The largest file `send_file` sends (Discord's limit for bots without boosts).
-pub const MAX_FILE_BYTES: u64 = 25 * 1024 * 1024;
 
 type SendResult = Result<Option<u64>, FrontEndError>;
 
@@ -66,10 +64,11 @@ impl DiscordTools {
 
     #[tool(
         description = "Send the owner a file from this machine as a Discord attachment (at most \
-                       25 MB), with an optional message."
+                       25 MB), with an optional message. The bot's secrets (.env, state/, \
+                       /proc, /sys, /dev) are never sent."
     )]
     async fn send_file(&self, Parameters(args): Parameters<SendFileArgs>) -> String {
-        let path = match checked_file(&args.file_path) {
+        let path = match self.sendable_file(&args.file_path) {
             Ok(path) => path,
             Err(message) => return message,
         };
@@ -88,6 +87,23 @@ impl DiscordTools {
 }
 
 impl DiscordTools {
+    /// The file `send_file` may send for `raw`, or the `Error: …` result (MCP-5): the file
+    /// rules of [`check_file`] with this instance's secret places (none known without the
+    /// shared services: then only the fixed rules apply).
+    fn sendable_file(&self, raw: &str) -> Result<PathBuf, String> {
+        let secrets = self
+            .context
+            .services
+            .as_ref()
+            .map(|services| SecretPlaces::of(&services.config))
+            .unwrap_or_default();
+        let home = std::env::var_os("HOME").map(PathBuf::from);
+        check_file(raw, home.as_deref(), &secrets).map_err(|refusal| {
+            tracing::info!(%refusal, "send_file refused");
+            format!("Error: {refusal}")
+        })
+    }
+
     /// Sends through the background gate when this client is a background run; otherwise
     /// sends directly (main and interactive forks are never gated, PNG-1). `send` is only
     /// called once the gate let the message through.
@@ -127,36 +143,6 @@ impl DiscordTools {
             }
         }
     }
-}
-
-/// Resolves `~/` and checks the file is a regular file within the size limit (MCP-5).
-fn checked_file(raw: &str) -> Result<PathBuf, String> {
-    let raw = raw.trim();
-    let path = match raw.strip_prefix("~/") {
-        Some(rest) => match std::env::var_os("HOME") {
-            Some(home) => Path::new(&home).join(rest),
-            None => return Err("Error: cannot expand ~ (HOME is not set).".to_owned()),
-        },
-        None => PathBuf::from(raw),
-    };
-    if !path.is_absolute() {
-        return Err(format!(
-            "Error: file_path must be absolute or start with ~/ (got {raw})."
-        ));
-    }
-    let metadata = std::fs::metadata(&path)
-        .map_err(|error| format!("Error: cannot read {}: {error}", path.display()))?;
-    if !metadata.is_file() {
-        return Err(format!("Error: {} is not a regular file.", path.display()));
-    }
-    if metadata.len() > MAX_FILE_BYTES {
-        return Err(format!(
-            "Error: {} is {:.1} MB; files over 25 MB can't be sent.",
-            path.display(),
-            metadata.len() as f64 / (1024.0 * 1024.0)
-        ));
-    }
-    Ok(path)
 }
 
 /// Validates and normalises `discord_embed` arguments (MCP-1, MCP-2).
@@ -277,38 +263,6 @@ mod tests {
             build_embed(args("🎉"), ToolScope::Main)
                 .unwrap_err()
                 .starts_with("Error:")
-        );
-    }
-
-    #[test]
-    fn files_must_exist_be_regular_and_small_enough() {
-        let dir = tempfile::tempdir().unwrap();
-        let file = dir.path().join("note.txt");
-        std::fs::write(&file, "hi").unwrap();
-        assert_eq!(checked_file(file.to_str().unwrap()).unwrap(), file);
-        assert!(
-            checked_file("relative.txt")
-                .unwrap_err()
-                .starts_with("Error:")
-        );
-        assert!(
-            checked_file(dir.path().to_str().unwrap())
-                .unwrap_err()
-                .contains("not a regular file")
-        );
-        let missing = dir.path().join("missing");
-        assert!(
-            checked_file(missing.to_str().unwrap())
-                .unwrap_err()
-                .starts_with("Error: cannot read")
-        );
-        let big = dir.path().join("big.bin");
-        let handle = std::fs::File::create(&big).unwrap();
-        handle.set_len(MAX_FILE_BYTES + 1).unwrap();
-        assert!(
-            checked_file(big.to_str().unwrap())
-                .unwrap_err()
-                .contains("25 MB")
         );
     }
 }
