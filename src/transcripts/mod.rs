@@ -43,16 +43,20 @@ pub fn summarize(file: &SessionFile) -> Result<SessionSummary, TranscriptError> 
     Ok(summary)
 }
 
-/// Streams the messages of a session file, in order, into `each`.
+/// Streams the messages of a session file, in order, into `each`. The returned stats count
+/// lines that are not transcript entries (garbage, a torn last line) as skipped too.
 pub fn for_each_message(
     file: &SessionFile,
     mut each: impl FnMut(Message),
 ) -> Result<ReadStats, TranscriptError> {
-    read_file(&file.path, |line| {
-        if let Some(parsed) = parse_line(line) {
-            parsed.messages.into_iter().for_each(&mut each);
-        }
-    })
+    let mut unparsable = 0;
+    let mut stats = read_file(&file.path, |line| match parse_line(line) {
+        Some(parsed) => parsed.messages.into_iter().for_each(&mut each),
+        None => unparsable += 1,
+    })?;
+    stats.lines -= unparsable;
+    stats.skipped += unparsable;
+    Ok(stats)
 }
 
 #[cfg(test)]
