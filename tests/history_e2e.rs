@@ -88,7 +88,7 @@ async fn history_lists_prints_and_searches_real_sessions() {
     // The list: the session, its counts and its first prompt without the timestamp header.
     let list = stdout(&history(sandbox, &[]));
     assert!(
-        list.starts_with("1 sessions active in the last 24h, newest first (times in UTC):\n"),
+        list.starts_with("1 session active in the last 24h, newest first (times in UTC):\n"),
         "{list}"
     );
     let row = list.lines().nth(1).unwrap();
@@ -100,6 +100,10 @@ async fn history_lists_prints_and_searches_real_sessions() {
     let week = stdout(&history(sandbox, &["--since", "7d"]));
     assert!(!week.contains("0ld-session"), "{week}");
     let years = stdout(&history(sandbox, &["--since", "3650d"]));
+    assert!(
+        years.starts_with("2 sessions active in the last 3650d"),
+        "{years}"
+    );
     let order: Vec<&str> = years.lines().skip(1).map(|l| &l[..8]).collect();
     assert_eq!(order, [&id[..8], "0ld-sess"], "{years}");
 

@@ -30,7 +30,8 @@ pub struct HistoryArgs {
     /// Print one session's messages; the first characters of its id are enough.
     #[arg(long)]
     pub session: Option<String>,
-    /// Only messages containing this text (case-insensitive), across the window's sessions.
+    /// Only messages containing this text (case-insensitive): across the window's sessions,
+    /// or within the one given with --session.
     #[arg(long)]
     pub grep: Option<String>,
 }
@@ -77,7 +78,9 @@ fn execute(args: &HistoryArgs, now: DateTime<Utc>) -> Result<(), String> {
         }
         return Ok(());
     }
-    let since = now - window;
+    let since = now
+        .checked_sub_signed(window)
+        .unwrap_or(DateTime::<Utc>::MIN_UTC);
     let mut active = Vec::new();
     for file in &sessions {
         let untouched = file
@@ -98,8 +101,9 @@ fn execute(args: &HistoryArgs, now: DateTime<Utc>) -> Result<(), String> {
                 println!("no sessions in the last {}", args.since.trim());
             } else {
                 println!(
-                    "{} sessions active in the last {}, newest first (times in {}):",
+                    "{} session{} active in the last {}, newest first (times in {}):",
                     active.len(),
+                    if active.len() == 1 { "" } else { "s" },
                     args.since.trim(),
                     tz.name()
                 );

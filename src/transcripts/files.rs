@@ -13,13 +13,53 @@ use super::TranscriptError;
 /// held in memory.
 pub const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
 
-/// The CLI's name for a working directory under `projects/`: every character that is not an
-/// ASCII letter or digit becomes `-` (`/home/j/.ollim-bot` → `-home-j--ollim-bot`).
+/// Keys longer than this are cut and given a hash suffix by the CLI.
+const MAX_KEY_LEN: usize = 200;
+
+/// The CLI's name for a working directory under `projects/` (as Claude Code 2.1.197 computes
+/// it): every UTF-16 code unit that is not an ASCII letter or digit becomes `-`
+/// (`/home/j/.ollim-bot` → `-home-j--ollim-bot`); a key over 200 characters is cut to 200
+/// and followed by `-` and the base-36 absolute value of the path's 32-bit string hash.
 pub fn project_key(cwd: &Path) -> String {
-    cwd.to_string_lossy()
+    let path = cwd.to_string_lossy();
+    let key: String = path
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-        .collect()
+        .flat_map(|c| {
+            let (keep, units) = (c.is_ascii_alphanumeric(), c.len_utf16());
+            std::iter::repeat_n(if keep { c } else { '-' }, if keep { 1 } else { units })
+        })
+        .collect();
+    if key.len() <= MAX_KEY_LEN {
+        return key;
+    }
+    format!(
+        "{}-{}",
+        &key[..MAX_KEY_LEN],
+        base36(string_hash(&path).unsigned_abs())
+    )
+}
+
+/// JavaScript's `h = (h << 5) - h + charCode | 0` over the UTF-16 code units.
+fn string_hash(text: &str) -> i32 {
+    text.encode_utf16().fold(0i32, |hash, unit| {
+        hash.wrapping_shl(5)
+            .wrapping_sub(hash)
+            .wrapping_add(i32::from(unit))
+    })
+}
+
+fn base36(mut value: u32) -> String {
+    const DIGITS: &[u8; 36] = b"0123456789abcdefghijklmnopqrstuvwxyz";
+    let mut out = Vec::new();
+    loop {
+        out.push(DIGITS[(value % 36) as usize]);
+        value /= 36;
+        if value == 0 {
+            break;
+        }
+    }
+    out.reverse();
+    String::from_utf8(out).unwrap_or_default()
 }
 
 /// One session's transcript file.

@@ -176,6 +176,20 @@ fn project_dir_and_session_files() {
         project_key(std::path::Path::new("/home/j/.ollim-bot_2")),
         "-home-j--ollim-bot-2"
     );
+    // Values computed with the CLI's own function (Claude Code 2.1.197) under node.
+    assert_eq!(
+        project_key(std::path::Path::new("/srv/😀é/x")),
+        "-srv-----x"
+    );
+    let long = format!(
+        "/home/julia/{}ollim-bot",
+        "very-long-directory-name/".repeat(10)
+    );
+    let key = project_key(std::path::Path::new(&long));
+    assert_eq!(key.len(), 207);
+    assert!(key.ends_with("-very-long-dir-20f8h6"), "{key}");
+    let a250 = format!("/{}", "a".repeat(250));
+    assert!(project_key(std::path::Path::new(&a250)).ends_with("aaaaa-feo44x"));
     let config = tempfile::tempdir().unwrap();
     let cwd = std::path::Path::new("/srv/data");
     let dir = TranscriptDir::for_cwd(config.path(), cwd);
