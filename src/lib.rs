@@ -9,6 +9,8 @@
 //! - [`config`]: configuration from `.env` and the environment.
 //! - [`cli`]: the command-line interface and the `chat` terminal front end.
 //! - [`discord`]: the Discord front end (serenity); [`app`]: the daemon around it.
+//! - [`subagents`]: the bundled subagent specs and the reading of installed ones.
+//! - [`transcripts`]: reading the CLI's session transcripts (`ollim-bot history`).
 #![forbid(unsafe_code)]
 
 pub mod agent;
@@ -22,4 +24,6 @@ pub mod mcp;
 pub mod scheduling;
 pub mod skills;
 pub mod state;
+pub mod subagents;
 pub mod tool_policy;
+pub mod transcripts;

@@ -68,6 +68,11 @@ impl AgentServices {
         disable_auto_memory(data_dir.root())?;
         link_skills(data_dir.root())?;
         crate::skills::install_bundled_skills(&data_dir.skills_dir())?;
+        crate::subagents::install_bundled(
+            &crate::subagents::agents_dir(data_dir.root()),
+            &config.user_name,
+            &config.bot_name,
+        )?;
         write_agent_spec(data_dir.root())?;
         let (recorder, git_worker) = GitRecorder::spawn(data_dir.root().to_path_buf());
         let history = SessionHistory::new(&data_dir, config.timezone, Some(recorder.clone()));

@@ -119,7 +119,8 @@ const REQUIRED_MARKERS: &str = "`ollim-bot tasks list [--all]` | `ollim-bot cal 
     `task_del:<id>` | `event_del:<id>` | `agent:<prompt>` | `dismiss` | save_context | \
     report_updates | exit_fork | [fork-timeout] | [routine-bg:ID] | [reminder-bg:ID] | \
     [webhook:ID] | [button] | [system] | Notion | Slack | Trello | uv run | `always` | \
-    `on_ping` | `freely` | `blocked` | allow-ping: false | webhook-spec.md | docs.ollim.ai";
+    `on_ping` | `freely` | `blocked` | allow-ping: false | webhook-spec.md | docs.ollim.ai | \
+    `ollim-bot history` | [reminder:email-digest] | [reminder:resp-rev]";
 
 #[test]
 fn required_markers_present() {
@@ -196,4 +197,28 @@ fn bootstrap_writes_once() {
     assert!(!bootstrap_identity(&dir.0, "Julia").expect("third call"));
     assert_eq!(fs::read_to_string(&path).expect("read"), "");
     assert!(bootstrap_identity(&dir.0.join("missing"), "Julia").is_err());
+}
+
+/// SYS-8, SUB-8: history reading names the bundled `ollim-bot history`, never the Python
+/// era's `claude-history`; user-proxy is for background runs with the three confidence rules.
+#[test]
+fn delegation_sections_name_our_commands() {
+    let dir = TempDir::new("delegation");
+    let prompt = build_system_prompt(&inputs(&dir.0));
+    assert!(!prompt.contains("claude-history"));
+    let proxy = prompt
+        .split("## User proxy")
+        .nth(1)
+        .and_then(|rest| rest.split("\n## ").next())
+        .expect("user proxy section");
+    for needle in [
+        "background runs",
+        "interactive fork",
+        "HIGH",
+        "MEDIUM",
+        "LOW",
+        "report_updates",
+    ] {
+        assert!(proxy.contains(needle), "user proxy section lacks {needle}");
+    }
 }

@@ -2,6 +2,7 @@
 
 pub mod auth;
 pub mod chat;
+pub mod history;
 pub mod reminder;
 pub mod routine;
 pub mod tool_approval;
@@ -59,6 +60,8 @@ pub enum Command {
         #[command(subcommand)]
         action: reminder::ReminderCommand,
     },
+    /// The bot's past Claude sessions: list them, print one, or search them.
+    History(history::HistoryArgs),
     /// Claude CLI authentication: login, status or logout.
     Auth {
         /// `login`, `status` or `logout`, plus their options.
