@@ -323,3 +323,75 @@ async fn the_owners_shell_approves_and_refused_patterns_are_not_written() {
             .contains("owner-approved")
     }));
 }
+
+/// A background reminder due now with extra frontmatter lines.
+fn write_reminder_with(h: &BotHarness, id: &str, extra: &str) {
+    let dir = h.sandbox.data_dir.join("reminders");
+    std::fs::create_dir_all(&dir).unwrap();
+    let run_at = chrono::Utc::now().to_rfc3339();
+    std::fs::write(
+        dir.join(format!("{id}.md")),
+        format!("---\nid: \"{id}\"\nrun-at: \"{run_at}\"\n{extra}---\nRun the check.\n"),
+    )
+    .unwrap();
+}
+
+#[tokio::test]
+async fn a_missing_skill_or_subagent_skips_the_job_and_the_owner_is_told() {
+    let h = greeted(CliSandbox::new()).await;
+    h.mock.add_rule(|request| {
+        request
+            .user_prompts()
+            .iter()
+            .any(|p| p.contains("[reminder-bg:"))
+            .then(|| Reply::text("ran"))
+    });
+    write_reminder_with(&h, "ghost-skill", "skills: [\"ghost\"]\n");
+    write_reminder_with(&h, "ghost-agent", "subagent: \"nobody\"\n");
+    write_reminder_with(&h, "real-agent", "subagent: \"gmail-reader\"\n");
+    let pending = h.sandbox.data_dir.join("state/pending_updates.json");
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let text = std::fs::read_to_string(&pending).unwrap_or_default();
+        if text.contains("reminder:ghost-skill") && text.contains("reminder:ghost-agent") {
+            assert!(text.contains("ghost"), "{text}");
+            assert!(text.contains("unknown subagent 'nobody'"), "{text}");
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no update: {text}\n{}",
+            h.log()
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let prompts: Vec<String> = h
+        .mock
+        .wait_for(
+            "the bundled subagent's job",
+            Duration::from_secs(60),
+            |all| {
+                all.iter().any(|r| {
+                    r.user_prompts()
+                        .iter()
+                        .any(|p| p.contains("[reminder-bg:real-agent]"))
+                })
+            },
+        )
+        .await
+        .iter()
+        .flat_map(|r| r.user_prompts().into_iter().map(str::to_owned))
+        .collect();
+    assert!(
+        !prompts
+            .iter()
+            .any(|p| p.contains("[reminder-bg:ghost-skill]")
+                || p.contains("[reminder-bg:ghost-agent]")),
+        "a job with a missing skill or subagent ran"
+    );
+    let bound = prompts
+        .iter()
+        .find(|p| p.contains("[reminder-bg:real-agent]"))
+        .unwrap();
+    assert!(bound.contains("gmail-reader"), "{bound}");
+}

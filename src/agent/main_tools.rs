@@ -1,11 +1,14 @@
 //! The main session's `--allowedTools` (AGT-5) and the start-up check of every declared tool
-//! set (BOOT-10): the main rules, `tool-policy.yaml`, and the patterns each routine and
-//! reminder file declares, of which only those the owner trusts or approved are merged.
+//! set (BOOT-10): the main rules, `tool-policy.yaml`, and the patterns each routine, reminder,
+//! skill and subagent file declares, of which only those the owner trusts or approved are
+//! merged (a bundled subagent's own tools count as trusted).
 
 use super::services::AgentServices;
 use crate::{
     mcp::tools::IMPLEMENTED_TOOLS,
     scheduling::files::{load_reminders, load_routines},
+    skills::list_skills,
+    subagents::{agents_dir, bundled_tools, load_subagents},
     tool_policy::{Source, ToolPolicyFile, check_all, grant, log_findings, main_superset},
 };
 
@@ -29,29 +32,54 @@ pub fn check_declared_tools(services: &AgentServices) {
     tracing::info!(granted = granted.len(), "declared tool patterns checked");
 }
 
-/// The declared patterns of every job file that are usable and granted for their source.
-fn granted_patterns(services: &AgentServices, policy: &ToolPolicyFile, log: bool) -> Vec<String> {
+/// Every declared tool list in the data dir, with its source.
+fn declared_lists(services: &AgentServices, log: bool) -> Vec<(Source, Vec<String>)> {
     let data_dir = &services.data_dir;
     let (routines, _) = load_routines(data_dir);
     let (reminders, _) = load_reminders(data_dir, services.config.timezone);
-    let declared = routines
-        .iter()
-        .map(|file| {
-            (
-                Source::Routine(file.item.id.clone()),
-                &file.item.allowed_tools,
-            )
-        })
-        .chain(reminders.iter().map(|file| {
-            (
-                Source::Reminder(file.item.id.clone()),
-                &file.item.allowed_tools,
-            )
-        }));
+    let (subagents, broken) = load_subagents(&agents_dir(data_dir.root()));
+    if log {
+        for error in broken {
+            tracing::warn!(%error, "subagent spec skipped");
+        }
+    }
+    let mut lists: Vec<(Source, Vec<String>)> = Vec::new();
+    lists.extend(
+        routines
+            .into_iter()
+            .filter_map(|file| Some((Source::Routine(file.item.id), file.item.allowed_tools?))),
+    );
+    lists.extend(
+        reminders
+            .into_iter()
+            .filter_map(|file| Some((Source::Reminder(file.item.id), file.item.allowed_tools?))),
+    );
+    lists.extend(
+        list_skills(&data_dir.skills_dir())
+            .into_iter()
+            .map(|skill| (Source::Skill(skill.name), skill.allowed_tools)),
+    );
+    lists.extend(
+        subagents
+            .into_iter()
+            .map(|spec| (Source::Subagent(spec.name), spec.tools)),
+    );
+    lists
+}
+
+/// The declared patterns of every source that are usable and granted for it.
+fn granted_patterns(services: &AgentServices, policy: &ToolPolicyFile, log: bool) -> Vec<String> {
     let mut granted = Vec::new();
-    for (source, tools) in declared {
-        let Some(tools) = tools else { continue };
-        let checked = check_all(tools);
+    for (source, tools) in declared_lists(services, log) {
+        let (shipped, tools): (Vec<String>, Vec<String>) = match &source {
+            Source::Subagent(name) => {
+                let bundled = bundled_tools(name);
+                tools.into_iter().partition(|tool| bundled.contains(tool))
+            }
+            _ => (Vec::new(), tools),
+        };
+        granted.extend(check_all(&shipped).usable);
+        let checked = check_all(&tools);
         if log {
             log_findings(&source, &checked);
         }

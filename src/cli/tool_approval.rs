@@ -5,12 +5,10 @@
 //! clear the mark.
 
 use crate::{
+    claude::AGENT_CHILD_ENV,
     state::{paths::DataDir, tool_approvals::ToolApprovals},
     tool_policy::{Source, ToolPolicyFile, check_all, grant},
 };
-
-/// Set on every Claude CLI child the bot starts (and so on every shell the agent runs).
-pub const AGENT_CHILD_ENV: &str = "OLLIM_BOT_AGENT_CHILD";
 
 /// Who typed the command.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -12,6 +12,7 @@ pub mod cron;
 pub mod files;
 pub mod jobs;
 pub mod missed;
+mod persistent_guard;
 pub mod registry;
 pub mod scheduler;
 pub mod tool_check;

@@ -23,16 +23,14 @@ use super::{
     },
     jobs::{reminder_job, reminder_prompt, routine_job, routine_prompt},
     missed::{last_tick, missed_fire_reports, record_tick},
+    persistent_guard::PersistentGuard,
     registry::{Fire, Registry},
     tool_check::check_job_tools,
 };
 use crate::{
     agent::{AgentServices, FrontEnd, MainSession},
     forks::{
-        background::{
-            BgJob, BgRunner,
-            tool_grant::{JobTools, judge},
-        },
+        background::{BgJob, BgRunner, admission::foreground_refusal, tool_grant::refusal_update},
         schedule::{forward_schedule, render_schedule},
     },
     state::sessions::RoutineSessionStore,
@@ -59,7 +57,7 @@ pub struct Scheduler {
 
 type FileCaches = (LoadCache<Routine>, LoadCache<Reminder>);
 
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+pub(super) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -251,9 +249,9 @@ impl Scheduler {
             "routine fired"
         );
         if !routine.background {
-            if self
-                .refused_in_foreground(Source::Routine(routine.id.clone()), &routine.allowed_tools)
-            {
+            let source = Source::Routine(routine.id.clone());
+            let (tools, skills) = (&routine.allowed_tools, &routine.skills);
+            if self.refused_in_foreground(&source, &file.path, tools, skills) {
                 return;
             }
             warn_foreground_only_fields(&routine.id, routine.model.is_some(), routine.isolated);
@@ -298,8 +296,10 @@ impl Scheduler {
             job.file = Some(file.path);
             self.spawn_background(job, Some(reminder.id.clone()), None, stop);
         } else if self.refused_in_foreground(
-            Source::Reminder(reminder.id.clone()),
+            &Source::Reminder(reminder.id.clone()),
+            &file.path,
             &reminder.allowed_tools,
+            &reminder.skills,
         ) {
             remove_fired(&self.services, &reminder.id);
         } else {
@@ -310,19 +310,29 @@ impl Scheduler {
         }
     }
 
-    /// Whether a foreground job declares a refused tool pattern and must not run (BGF-23);
-    /// the file was already reported as a problem when it was read.
-    fn refused_in_foreground(&self, source: Source, declared: &Option<Vec<String>>) -> bool {
-        let Some(declared) = declared else {
+    /// Whether a foreground job must not run (SCH-8: a refused tool pattern, BGF-23, or a
+    /// missing skill, SKL-3); the owner hears why through a pending update.
+    fn refused_in_foreground(
+        &self,
+        source: &Source,
+        path: &std::path::Path,
+        declared: &Option<Vec<String>>,
+        skills: &Option<Vec<String>>,
+    ) -> bool {
+        let skills = skills.as_deref().unwrap_or_default();
+        let Some(reason) = foreground_refusal(&self.services, source, declared.as_deref(), skills)
+        else {
             return false;
         };
-        match judge(&self.services, &source, declared) {
-            JobTools::Refused { reason } => {
-                tracing::error!(%source, "{reason}; the job is not run");
-                true
+        tracing::error!(%source, "{reason}; the job is not run");
+        let update = refusal_update(source, Some(path), &reason);
+        let services = Arc::clone(&self.services);
+        self.tasks.spawn(async move {
+            if let Err(error) = services.pending.append(&update).await {
+                tracing::warn!(%error, "could not queue a pending update");
             }
-            JobTools::Run { .. } => false,
-        }
+        });
+        true
     }
 
     fn spawn_foreground(
@@ -389,26 +399,5 @@ fn warn_foreground_only_fields(id: &str, model: bool, isolated: bool) {
             id,
             "model and isolated only apply to background jobs; ignored (BGF-24)"
         );
-    }
-}
-
-/// Marks a persistent routine as running until dropped (PRS-8).
-struct PersistentGuard {
-    running: Arc<Mutex<HashSet<String>>>,
-    id: String,
-}
-
-impl PersistentGuard {
-    fn take(running: &Arc<Mutex<HashSet<String>>>, id: &str) -> Option<Self> {
-        lock(running).insert(id.to_owned()).then(|| Self {
-            running: Arc::clone(running),
-            id: id.to_owned(),
-        })
-    }
-}
-
-impl Drop for PersistentGuard {
-    fn drop(&mut self) {
-        lock(&self.running).remove(&self.id);
     }
 }

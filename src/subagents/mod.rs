@@ -123,6 +123,15 @@ fn fill(template: &str, user_name: &str, bot_name: &str) -> String {
     out
 }
 
+/// The tools a bundled subagent's template declares: trusted as shipped, so only patterns an
+/// edit added need the owner's approval. Empty for a name that is not bundled.
+pub fn bundled_tools(name: &str) -> Vec<String> {
+    bundled_spec(name, "", "")
+        .and_then(|text| parse_spec(&text).ok())
+        .map(|fields| fields.tools)
+        .unwrap_or_default()
+}
+
 /// Writes each bundled spec to `<agents_dir>/<name>.md` with the names filled in, unless
 /// something already exists at that path (SUB-1): the owner's edits, or a file they
 /// deliberately emptied, are kept. Creates `agents_dir`. Returns the files written.

@@ -220,3 +220,9 @@ fn load_reads_every_spec_and_reports_broken_ones() {
     assert_eq!(errors[0].path, agents.join("broken.md"));
     assert!(errors[0].to_string().contains("no YAML frontmatter"));
 }
+
+#[test]
+fn bundled_tools_come_from_the_templates() {
+    assert!(super::bundled_tools("gmail-reader").contains(&"Bash(ollim-bot gmail *)".to_owned()));
+    assert!(super::bundled_tools("someone-else").is_empty());
+}

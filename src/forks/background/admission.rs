@@ -13,7 +13,8 @@ use crate::{
     agent::{AgentServices, FrontEnd},
     forks::preamble::ToolRestriction,
     skills::{SKILL_FILE, resolve_skills},
-    tool_policy::Source,
+    subagents::{agents_dir, bundled_tools, load_subagents},
+    tool_policy::{Source, check_all},
 };
 
 /// The tools a job starts with beyond the defaults.
@@ -48,11 +49,51 @@ pub async fn admit(
     if let Err(reason) = check_skills(services, front_end, &job.skills, &mut admitted).await {
         return Err(refuse(services, &source, file.as_deref(), reason).await);
     }
+    if let Some(name) = job.subagent.as_deref()
+        && let Err(reason) = check_subagent(services, front_end, name, &mut admitted).await
+    {
+        return Err(refuse(services, &source, file.as_deref(), reason).await);
+    }
     Ok(admitted)
 }
 
+/// A bound subagent must exist (BGF-21); its tools are the run's too, since its tool calls
+/// pass the run's guards: the bundled template's tools as shipped, anything an edit added as
+/// source `subagent:<name>`.
+async fn check_subagent(
+    services: &AgentServices,
+    front_end: &dyn FrontEnd,
+    name: &str,
+    admitted: &mut Admitted,
+) -> Result<(), String> {
+    let agents_dir = agents_dir(services.data_dir.root());
+    let (specs, _) = load_subagents(&agents_dir);
+    let Some(spec) = specs.into_iter().find(|spec| spec.name == name) else {
+        return Err(format!(
+            "unknown subagent '{name}' (no .claude/agents/{name}.md)"
+        ));
+    };
+    let (shipped, added): (Vec<String>, Vec<String>) = {
+        let bundled = bundled_tools(name);
+        spec.tools
+            .into_iter()
+            .partition(|tool| bundled.contains(tool))
+    };
+    admitted.granted.extend(check_all(&shipped).usable);
+    let file = spec
+        .path
+        .strip_prefix(services.data_dir.root())
+        .map(Path::to_path_buf)
+        .unwrap_or(spec.path.clone());
+    let source = Source::Subagent(name.to_owned());
+    let (granted, held) = decide(services, front_end, &source, Some(&file), &added).await?;
+    admitted.granted.extend(granted);
+    admitted.held.extend(held);
+    Ok(())
+}
+
 /// Why a foreground job must not run, if it must not (SCH-8): a refused tool pattern or a
-/// missing skill. The caller tells the owner.
+/// missing skill. The caller tells the owner. (`subagent` is a background-only field.)
 pub fn foreground_refusal(
     services: &AgentServices,
     source: &Source,

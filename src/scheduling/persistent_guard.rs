@@ -1,0 +1,33 @@
+//! The mark that a persistent routine is running, so it never overlaps itself (PRS-8).
+
+use std::{
+    collections::HashSet,
+    sync::{Arc, Mutex, MutexGuard},
+};
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Marks a persistent routine as running until dropped (PRS-8).
+pub(super) struct PersistentGuard {
+    running: Arc<Mutex<HashSet<String>>>,
+    id: String,
+}
+
+impl PersistentGuard {
+    pub(super) fn take(running: &Arc<Mutex<HashSet<String>>>, id: &str) -> Option<Self> {
+        lock(running).insert(id.to_owned()).then(|| Self {
+            running: Arc::clone(running),
+            id: id.to_owned(),
+        })
+    }
+}
+
+impl Drop for PersistentGuard {
+    fn drop(&mut self) {
+        lock(&self.running).remove(&self.id);
+    }
+}
