@@ -18,6 +18,7 @@ async fn main() -> ExitCode {
         Err(error) => return usage_error(&error),
     };
     init_logging();
+    ollim_bot::app::hardening::harden_process();
     if let Err(error) = dotenvy::dotenv()
         && !error.not_found()
     {

@@ -4,6 +4,7 @@
 //! instance lock.
 
 pub mod greeting;
+pub mod hardening;
 pub mod pid;
 
 use std::{
