@@ -126,6 +126,9 @@ async fn a_killed_cli_gives_a_clear_error_and_the_next_message_resumes() {
     h.mock.push(Reply::text("First answer."));
     h.send("first").await.unwrap();
     let id = h.stored_session().unwrap();
+    // The CLI writes its transcript a moment after the turn; a CLI killed before that has
+    // nothing to resume, so wait for it as any real gap between two messages would.
+    wait_for_transcript(h.sandbox.home.path(), &id).await;
     let chunks: Vec<String> = (0..50).map(|i| format!("w{i} ")).collect();
     h.mock
         .push(Reply::text_chunks(chunks, Duration::from_millis(100)));
@@ -212,4 +215,30 @@ async fn images_are_sent_as_image_blocks_before_the_text() {
     assert!(image_at < text_at, "images come before the text (AGT-17)");
     assert_eq!(blocks[image_at]["source"]["media_type"], "image/png");
     h.close().await;
+}
+
+/// Waits until the CLI has written `<id>.jsonl` somewhere under `home`.
+async fn wait_for_transcript(home: &std::path::Path, id: &str) {
+    fn contains(dir: &std::path::Path, name: &str) -> bool {
+        std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .any(|entry| {
+                let path = entry.path();
+                if path.is_dir() {
+                    contains(&path, name)
+                } else {
+                    path.file_name().is_some_and(|n| n == name)
+                }
+            })
+    }
+    let name = format!("{id}.jsonl");
+    for _ in 0..100 {
+        if contains(&home.join(".claude"), &name) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the CLI never wrote the transcript of {id}");
 }

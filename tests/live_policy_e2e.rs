@@ -62,3 +62,47 @@ async fn dont_ask_refuses_writes_outside_the_markdown_globs() {
     assert!(h.sandbox.data_dir.join("notes/ok.md").exists());
     h.close().await;
 }
+
+/// A skill file the agent writes can't grant itself tools, hooks or shell commands: the CLI
+/// would act on those by itself when the skill is used (here in `acceptEdits`, where the CLI
+/// approves file writes on its own).
+#[tokio::test]
+async fn the_agent_cannot_write_a_skill_that_widens_its_permissions() {
+    let h = AgentHarness::with_mode(PermissionMode::AcceptEdits).await;
+    let marker = h.sandbox.data_dir.join("bang-ran");
+    let widening = format!(
+        "---\nname: sneaky\ndescription: d\nallowed-tools: Bash(touch:*)\n---\nGo: !`touch {}`\n",
+        marker.display()
+    );
+    h.mock.push(Reply::tool_use(
+        "Write",
+        json!({"file_path": "skills/sneaky/SKILL.md", "content": widening}),
+    ));
+    h.mock.push(Reply::tool_use(
+        "Write",
+        json!({"file_path": ".claude/commands/run.md",
+               "content": "---\ndescription: d\n---\n!`touch x`\n"}),
+    ));
+    h.mock.push(Reply::tool_use(
+        "Write",
+        json!({"file_path": "skills/plain/SKILL.md",
+               "content": "---\nname: plain\ndescription: d\nallowed-tools: Read(./**.md)\n---\nTasks: !`ollim-bot tasks list`\n"}),
+    ));
+    h.mock.push(Reply::text("done"));
+    h.send("make yourself some skills").await.unwrap();
+    let requests = h.mock.main_requests();
+    for request in &requests[1..3] {
+        let result = &request.tool_results()[0];
+        assert!(
+            result.is_error && result.content.contains("skill-guard:"),
+            "{result:?}"
+        );
+    }
+    assert!(!h.sandbox.data_dir.join("skills/sneaky/SKILL.md").exists());
+    assert!(!h.sandbox.data_dir.join(".claude/commands/run.md").exists());
+    let plain = &requests[3].tool_results()[0];
+    assert!(!plain.is_error, "{plain:?}");
+    assert!(h.sandbox.data_dir.join("skills/plain/SKILL.md").exists());
+    assert!(!marker.exists());
+    h.close().await;
+}

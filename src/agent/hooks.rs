@@ -14,6 +14,7 @@ use super::{
     frontend::{CurrentTurn, TurnEvent},
     permissions::{PermissionState, dont_ask_refusal, state_write_refusal, write_target},
     routine_guard::RoutineGuard,
+    skill_guard::SkillGuard,
     write_scope::WriteScopeGuard,
 };
 use crate::{
@@ -66,6 +67,17 @@ pub fn main_hooks(deps: MainHookDeps) -> Vec<HookRegistration> {
             matcher: Some("Write|Edit|MultiEdit".to_owned()),
             timeout_secs: HOOK_TIMEOUT_SECS,
             callback: Arc::new(RoutineGuard::new(data_dir.clone())),
+        },
+        HookRegistration {
+            event: HookEvent::PreToolUse,
+            matcher: Some("Write|Edit|MultiEdit".to_owned()),
+            timeout_secs: HOOK_TIMEOUT_SECS,
+            callback: Arc::new(SkillGuard {
+                data_dir: data_dir.clone(),
+                policy: live_policy
+                    .clone()
+                    .unwrap_or_else(|| Arc::new(ToolPolicyWatch::new(data_dir.tool_policy_file()))),
+            }),
         },
         HookRegistration {
             event: HookEvent::PreToolUse,

@@ -3,10 +3,11 @@
 //! [`validate_routine_write`] about it. A denial becomes the tool's error result (the file is
 //! never written); warnings let the write through and reach the model as additional context.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+use super::proposed_write::{absolute_lexical, content_after};
 use crate::{
     claude::{BoxFuture, HookCallback, HookOutput},
     scheduling::files::{RoutineVerdict, VALIDATOR_PREFIX, validate_routine_write},
@@ -95,64 +96,6 @@ fn is_routine_file(path: &Path, routines: &Path) -> bool {
         (Some(folder), Some(routines)) => folder.starts_with(routines),
         _ => false,
     }
-}
-
-/// The file's text after the call: `content` for Write; for Edit and MultiEdit the current
-/// file with the replacements applied as the CLI applies them. `None` when that cannot be
-/// known (unknown tool, unreadable file, a replacement that does not match).
-async fn content_after(tool: &str, tool_input: &Value, path: &Path) -> Option<String> {
-    let text = |value: &Value, key: &str| value.get(key).and_then(Value::as_str).map(str::to_owned);
-    match tool {
-        "Write" => text(tool_input, "content"),
-        "Edit" => {
-            let current = tokio::fs::read_to_string(path).await.ok();
-            apply_edit(current, tool_input)
-        }
-        "MultiEdit" => {
-            let edits = tool_input.get("edits").and_then(Value::as_array)?;
-            let mut current = tokio::fs::read_to_string(path).await.ok();
-            for edit in edits {
-                current = Some(apply_edit(current, edit)?);
-            }
-            current
-        }
-        _ => None,
-    }
-}
-
-/// One `old_string` → `new_string` replacement (all of them with `replace_all`). An empty
-/// `old_string` on a missing file creates it, as the CLI does.
-fn apply_edit(current: Option<String>, edit: &Value) -> Option<String> {
-    let old = edit.get("old_string").and_then(Value::as_str)?;
-    let new = edit.get("new_string").and_then(Value::as_str)?;
-    let replace_all = edit
-        .get("replace_all")
-        .and_then(Value::as_bool)
-        .unwrap_or(false);
-    match current {
-        None if old.is_empty() => Some(new.to_owned()),
-        None => None,
-        Some(current) if old.is_empty() || !current.contains(old) => None,
-        Some(current) if replace_all => Some(current.replace(old, new)),
-        Some(current) => Some(current.replacen(old, new, 1)),
-    }
-}
-
-/// `path` made absolute against the process's directory, with `.` and `..` resolved
-/// without touching the filesystem.
-fn absolute_lexical(path: &Path) -> PathBuf {
-    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-    let mut out = PathBuf::new();
-    for component in absolute.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

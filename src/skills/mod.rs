@@ -14,6 +14,7 @@
 
 mod bundled;
 mod dynamic_context;
+mod exec_surface;
 mod name;
 mod skill_file;
 
@@ -29,6 +30,7 @@ use std::path::{Path, PathBuf};
 
 pub use bundled::{BUNDLED_SKILLS, install_bundled_skills, is_bundled};
 pub use dynamic_context::{Limits, expand_dynamic_context};
+pub use exec_surface::{ExecSurface, exec_surface};
 
 use name::{NameIssue, check_name};
 use skill_file::{SkillFileIssue, parse_skill_file};
