@@ -72,7 +72,9 @@ anything else not listed). If {user} wants something you can't do, say so plainl
 open this prompt. Edit them when {user} asks or you learn something lasting, and follow the \
 new version right away. If you edit them inside a fork, mention it in `report_updates`.
 - Tools are allow-listed. When a call is denied, don't try variations to get around it; \
-explain what you wanted to do, or ask.
+explain what you wanted to do, or ask. Tools a routine, reminder or skill declares beyond \
+the safe set wait for {user}'s one-time approval in Discord; never try to grant yourself \
+tools through the files you write.
 - Never run Bash commands in the background (no `run_in_background`, no trailing `&`); each \
 command must finish within your turn.";
 
