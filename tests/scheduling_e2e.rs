@@ -10,11 +10,8 @@ use serde_json::json;
 use support::{
     bot::{BotHarness, ollim_command},
     cli::CliSandbox,
-    fake_discord::{FakeConfig, FakeDiscord},
-    mock_api::{MockApi, Reply},
+    mock_api::Reply,
 };
-
-const FAST_SYNC: &[(&str, &str)] = &[("OLLIM_SCHEDULER_SYNC_SECS", "1")];
 
 async fn cli(h: &BotHarness, args: &[&str]) -> (i32, String, String) {
     let output = ollim_command(&h.sandbox, &h.mock)
@@ -30,16 +27,7 @@ async fn cli(h: &BotHarness, args: &[&str]) -> (i32, String, String) {
 }
 
 async fn greeted(sandbox: CliSandbox) -> BotHarness {
-    let h = BotHarness::start_parts(
-        FakeDiscord::start(FakeConfig::default()).await,
-        MockApi::start().await,
-        sandbox,
-        FAST_SYNC,
-    )
-    .await;
-    h.wait_for_bot_message("greeting", |m| m.content.contains("plate today"))
-        .await;
-    h
+    BotHarness::greeted_fast_sync(sandbox).await
 }
 
 fn scheduled_id(stdout: &str) -> String {

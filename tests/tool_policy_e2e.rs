@@ -11,38 +11,44 @@ use serde_json::json;
 use support::{
     bot::{BotHarness, ollim_command},
     cli::CliSandbox,
-    fake_discord::{FakeConfig, FakeDiscord, FakeMessage},
+    fake_discord::FakeMessage,
     mock_api::{MockApi, Reply},
 };
 
-const FAST_SYNC: &[(&str, &str)] = &[("OLLIM_SCHEDULER_SYNC_SECS", "1")];
-
-async fn greeted(sandbox: CliSandbox) -> BotHarness {
-    let h = BotHarness::start_parts(
-        FakeDiscord::start(FakeConfig::default()).await,
-        MockApi::start().await,
-        sandbox,
-        FAST_SYNC,
-    )
-    .await;
-    h.wait_for_bot_message("greeting", |m| m.content.contains("plate today"))
-        .await;
-    h
-}
-
 /// A background reminder due now, declaring `tools`.
 fn write_reminder(h: &BotHarness, id: &str, tools: &[&str]) {
+    let tools = serde_json::to_string(tools).unwrap();
+    write_reminder_with(h, id, &format!("allowed-tools: {tools}\n"));
+}
+
+/// A background reminder due now with extra frontmatter lines.
+fn write_reminder_with(h: &BotHarness, id: &str, extra: &str) {
     let dir = h.sandbox.data_dir.join("reminders");
     std::fs::create_dir_all(&dir).unwrap();
     let run_at = chrono::Utc::now().to_rfc3339();
-    let tools = serde_json::to_string(tools).unwrap();
     std::fs::write(
         dir.join(format!("{id}.md")),
-        format!(
-            "---\nid: \"{id}\"\nrun-at: \"{run_at}\"\nallowed-tools: {tools}\n---\nRun the check.\n"
-        ),
+        format!("---\nid: \"{id}\"\nrun-at: \"{run_at}\"\n{extra}---\nRun the check.\n"),
     )
     .unwrap();
+}
+
+/// Waits until the pending updates mention every one of `needles`; returns their text.
+async fn wait_for_pending(h: &BotHarness, needles: &[&str]) -> String {
+    let pending = h.sandbox.data_dir.join("state/pending_updates.json");
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let text = std::fs::read_to_string(&pending).unwrap_or_default();
+        if needles.iter().all(|n| text.contains(n)) {
+            return text;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no update naming {needles:?}: {text}\n{}",
+            h.log()
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }
 
 /// The mock model: a `[reminder-bg:<id>]` run asks for `command` through Bash, then finishes.
@@ -108,7 +114,7 @@ fn button_id(message: &FakeMessage, prefix: &str) -> String {
 
 #[tokio::test]
 async fn refused_patterns_never_run_and_the_owner_is_told() {
-    let h = greeted(CliSandbox::new()).await;
+    let h = BotHarness::greeted_fast_sync(CliSandbox::new()).await;
     h.mock.add_rule(|request| {
         request
             .user_prompts()
@@ -118,22 +124,9 @@ async fn refused_patterns_never_run_and_the_owner_is_told() {
     });
     write_reminder(&h, "wide", &["Bash(*)"]);
     write_reminder(&h, "chained", &["Bash(ls; rm -rf notes)"]);
-    let pending = h.sandbox.data_dir.join("state/pending_updates.json");
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-    loop {
-        let text = std::fs::read_to_string(&pending).unwrap_or_default();
-        if text.contains("reminders/wide.md") && text.contains("reminders/chained.md") {
-            assert!(text.contains("Bash(*)"), "{text}");
-            assert!(text.contains("chaining"), "{text}");
-            break;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "no update: {text}\n{}",
-            h.log()
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    let text = wait_for_pending(&h, &["reminders/wide.md", "reminders/chained.md"]).await;
+    assert!(text.contains("Bash(*)"), "{text}");
+    assert!(text.contains("chaining"), "{text}");
     // A few more syncs: still nothing runs, nothing is reported twice, the files stay.
     tokio::time::sleep(Duration::from_secs(3)).await;
     assert!(
@@ -170,7 +163,7 @@ async fn refused_patterns_never_run_and_the_owner_is_told() {
 
 #[tokio::test]
 async fn a_new_pattern_waits_for_approval_and_a_denial_keeps_it_withheld() {
-    let h = greeted(CliSandbox::new()).await;
+    let h = BotHarness::greeted_fast_sync(CliSandbox::new()).await;
     run_bash_in_reminders(&h.mock, "echo held-marker one");
     write_reminder(&h, "approve-me", &["Bash(echo held-marker *)"]);
     let embed = h
@@ -256,7 +249,7 @@ async fn wait_gone(h: &BotHarness, id: &str) {
 
 #[tokio::test]
 async fn the_owners_shell_approves_and_refused_patterns_are_not_written() {
-    let h = greeted(CliSandbox::new()).await;
+    let h = BotHarness::greeted_fast_sync(CliSandbox::new()).await;
     let run = |args: &'static [&'static str]| {
         let mut command = ollim_command(&h.sandbox, &h.mock);
         command.args(args);
@@ -324,21 +317,9 @@ async fn the_owners_shell_approves_and_refused_patterns_are_not_written() {
     }));
 }
 
-/// A background reminder due now with extra frontmatter lines.
-fn write_reminder_with(h: &BotHarness, id: &str, extra: &str) {
-    let dir = h.sandbox.data_dir.join("reminders");
-    std::fs::create_dir_all(&dir).unwrap();
-    let run_at = chrono::Utc::now().to_rfc3339();
-    std::fs::write(
-        dir.join(format!("{id}.md")),
-        format!("---\nid: \"{id}\"\nrun-at: \"{run_at}\"\n{extra}---\nRun the check.\n"),
-    )
-    .unwrap();
-}
-
 #[tokio::test]
 async fn a_missing_skill_or_subagent_skips_the_job_and_the_owner_is_told() {
-    let h = greeted(CliSandbox::new()).await;
+    let h = BotHarness::greeted_fast_sync(CliSandbox::new()).await;
     h.mock.add_rule(|request| {
         request
             .user_prompts()
@@ -349,22 +330,10 @@ async fn a_missing_skill_or_subagent_skips_the_job_and_the_owner_is_told() {
     write_reminder_with(&h, "ghost-skill", "skills: [\"ghost\"]\n");
     write_reminder_with(&h, "ghost-agent", "subagent: \"nobody\"\n");
     write_reminder_with(&h, "real-agent", "subagent: \"gmail-reader\"\n");
-    let pending = h.sandbox.data_dir.join("state/pending_updates.json");
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
-    loop {
-        let text = std::fs::read_to_string(&pending).unwrap_or_default();
-        if text.contains("reminder:ghost-skill") && text.contains("reminder:ghost-agent") {
-            assert!(text.contains("ghost"), "{text}");
-            assert!(text.contains("unknown subagent 'nobody'"), "{text}");
-            break;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "no update: {text}\n{}",
-            h.log()
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    let text = wait_for_pending(&h, &["reminder:ghost-skill", "reminder:ghost-agent"]).await;
+    assert!(text.contains("not found (skills/ghost/SKILL.md)"), "{text}");
+    assert!(text.contains("The reminder was removed"), "{text}");
+    assert!(text.contains("unknown subagent 'nobody'"), "{text}");
     let prompts: Vec<String> = h
         .mock
         .wait_for(

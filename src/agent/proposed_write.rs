@@ -1,9 +1,11 @@
 //! What a file would contain after a Write, Edit or MultiEdit call, worked out before the
 //! call runs, for the PreToolUse guards that judge the result (HKS-4, the skill guard).
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
+
+use crate::state::paths::{DataDir, absolute_normalized};
 
 /// The file's text after the call: `content` for Write; for Edit and MultiEdit the current
 /// file with the replacements applied as the CLI applies them. `None` when that cannot be
@@ -46,19 +48,21 @@ fn apply_edit(current: Option<String>, edit: &Value) -> Option<String> {
     }
 }
 
-/// `path` made absolute against the process's directory, with `.` and `..` resolved
-/// without touching the filesystem.
-pub fn absolute_lexical(path: &Path) -> PathBuf {
-    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-    let mut out = PathBuf::new();
-    for component in absolute.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
+/// The call a PreToolUse hook is asked about: the tool, its input and the absolute, normalised
+/// `file_path` it targets (relative to the hook's `cwd`, else the data dir). `None` without one.
+pub fn hook_target<'a>(
+    input: &'a Value,
+    data_dir: &DataDir,
+) -> Option<(&'a str, &'a Value, PathBuf)> {
+    let tool = input
+        .get("tool_name")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let tool_input = input.get("tool_input").unwrap_or(&Value::Null);
+    let target = tool_input.get("file_path").and_then(Value::as_str)?;
+    let cwd = input
+        .get("cwd")
+        .and_then(Value::as_str)
+        .map_or_else(|| data_dir.root().to_path_buf(), PathBuf::from);
+    Some((tool, tool_input, absolute_normalized(&cwd.join(target))))
 }

@@ -3,15 +3,16 @@
 //! [`validate_routine_write`] about it. A denial becomes the tool's error result (the file is
 //! never written); warnings let the write through and reach the model as additional context.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::Value;
 
-use super::proposed_write::{absolute_lexical, content_after};
+use super::proposed_write::{content_after, hook_target};
 use crate::{
     claude::{BoxFuture, HookCallback, HookOutput},
     scheduling::files::{RoutineVerdict, VALIDATOR_PREFIX, validate_routine_write},
     state::paths::DataDir,
+    state::paths::absolute_normalized,
 };
 
 /// Validates writes to routine files before they happen (HKS-4).
@@ -36,20 +37,10 @@ impl HookCallback for RoutineGuard {
 /// The hook's answer for one tool call; "no opinion" for anything that is not a routine file
 /// or whose result cannot be worked out (the tool then fails or succeeds on its own).
 async fn judge(data_dir: &DataDir, input: &Value) -> HookOutput {
-    let tool = input
-        .get("tool_name")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
-    let tool_input = input.get("tool_input").unwrap_or(&Value::Null);
-    let Some(target) = tool_input.get("file_path").and_then(Value::as_str) else {
+    let Some((tool, tool_input, path)) = hook_target(input, data_dir) else {
         return HookOutput::default();
     };
-    let cwd = input
-        .get("cwd")
-        .and_then(Value::as_str)
-        .map_or_else(|| data_dir.root().to_path_buf(), PathBuf::from);
-    let path = absolute_lexical(&cwd.join(target));
-    let routines = absolute_lexical(&data_dir.routines_dir());
+    let routines = absolute_normalized(&data_dir.routines_dir());
     if !is_routine_file(&path, &routines) {
         return HookOutput::default();
     }
@@ -60,7 +51,7 @@ async fn judge(data_dir: &DataDir, input: &Value) -> HookOutput {
         RoutineVerdict::Deny(reason) => HookOutput::deny_tool(reason),
         RoutineVerdict::Warn(warnings) => {
             let shown = path
-                .strip_prefix(absolute_lexical(data_dir.root()))
+                .strip_prefix(absolute_normalized(data_dir.root()))
                 .unwrap_or(&path)
                 .display()
                 .to_string();

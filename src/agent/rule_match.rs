@@ -3,7 +3,7 @@
 //! skill's `allowed-tools`, must not widen ours) and for `tool-policy.yaml` additions that
 //! apply without a restart (PRM-11).
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
@@ -12,7 +12,7 @@ use super::{
     permissions::write_target,
 };
 use crate::{
-    state::paths::DataDir,
+    state::paths::{DataDir, absolute_normalized},
     tool_policy::{ToolPattern, glob::glob_matches},
 };
 
@@ -57,24 +57,9 @@ pub fn write_covered(rules: &[String], target: &str, data_dir: &DataDir) -> bool
 
 /// `target` relative to the data dir, with `.` and `..` resolved lexically; `None` outside.
 fn data_dir_relative(target: &str, data_dir: &DataDir) -> Option<PathBuf> {
-    let path = Path::new(target);
-    let absolute = if path.is_absolute() {
-        path.to_path_buf()
-    } else {
-        data_dir.root().join(path)
-    };
-    let mut normal = PathBuf::new();
-    for component in absolute.components() {
-        match component {
-            Component::ParentDir => {
-                normal.pop();
-            }
-            Component::CurDir => {}
-            other => normal.push(other),
-        }
-    }
-    normal
-        .strip_prefix(data_dir.root())
+    let root = absolute_normalized(data_dir.root());
+    absolute_normalized(&root.join(target))
+        .strip_prefix(&root)
         .ok()
         .map(Path::to_path_buf)
 }

@@ -12,12 +12,12 @@ use serde_json::Value;
 
 use super::{
     bash_rules::{bash_patterns, command_allowed},
-    proposed_write::{absolute_lexical, content_after},
+    proposed_write::{content_after, hook_target},
 };
 use crate::{
     claude::{BoxFuture, HookCallback, HookOutput},
     skills::{ExecSurface, exec_surface},
-    state::paths::DataDir,
+    state::paths::{DataDir, absolute_normalized, canonicalize_existing_prefix},
     tool_policy::{
         MAIN_TOOL_RULES, ToolPolicyFile, ToolPolicyWatch, check_all, grants::is_trusted,
     },
@@ -51,19 +51,9 @@ impl HookCallback for SkillGuard {
 }
 
 async fn judge(data_dir: &DataDir, policy: &ToolPolicyFile, input: &Value) -> HookOutput {
-    let tool = input
-        .get("tool_name")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
-    let tool_input = input.get("tool_input").unwrap_or(&Value::Null);
-    let Some(target) = tool_input.get("file_path").and_then(Value::as_str) else {
+    let Some((tool, tool_input, path)) = hook_target(input, data_dir) else {
         return HookOutput::default();
     };
-    let cwd = input
-        .get("cwd")
-        .and_then(Value::as_str)
-        .map_or_else(|| data_dir.root().to_path_buf(), std::path::PathBuf::from);
-    let path = absolute_lexical(&cwd.join(target));
     if !is_guarded(&path, data_dir) {
         return HookOutput::default();
     }
@@ -79,27 +69,14 @@ async fn judge(data_dir: &DataDir, policy: &ToolPolicyFile, input: &Value) -> Ho
 /// Whether `path` is inside one of the guarded folders (lexically, or through the real path
 /// of its folder, which catches the `.claude/skills` symlink and a symlinked data dir).
 fn is_guarded(path: &Path, data_dir: &DataDir) -> bool {
-    let root = absolute_lexical(data_dir.root());
+    let root = absolute_normalized(data_dir.root());
     let real_root = std::fs::canonicalize(&root).ok();
-    let real_parent = nearest_real_ancestor(path);
+    let real_parent = canonicalize_existing_prefix(path);
     GUARDED_DIRS.iter().any(|dir| {
         path.starts_with(root.join(dir))
             || matches!((&real_root, &real_parent), (Some(root), Some(parent))
                 if parent.starts_with(root.join(dir)))
     })
-}
-
-/// The canonical path of the closest existing ancestor of `path`, with the rest appended.
-fn nearest_real_ancestor(path: &Path) -> Option<std::path::PathBuf> {
-    let mut existing = path;
-    let mut rest = Vec::new();
-    loop {
-        if let Ok(real) = std::fs::canonicalize(existing) {
-            return Some(rest.iter().rev().fold(real, |acc, part| acc.join(part)));
-        }
-        rest.push(existing.file_name()?.to_owned());
-        existing = existing.parent()?;
-    }
 }
 
 /// Why the resulting file must not be written, if it must not.

@@ -6,6 +6,8 @@
 
 use serde_yaml::Value;
 
+use crate::tool_policy::split_tool_list;
+
 /// The parts of a file that can run things.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ExecSurface {
@@ -78,7 +80,7 @@ fn frontmatter(text: &str) -> Option<&str> {
 
 fn tool_list(value: &Value) -> Vec<String> {
     match value {
-        Value::String(list) => split_outside_parens(list),
+        Value::String(list) => split_tool_list(list),
         Value::Sequence(items) => items
             .iter()
             .map(|item| match item {
@@ -89,30 +91,6 @@ fn tool_list(value: &Value) -> Vec<String> {
         Value::Null => Vec::new(),
         other => vec![format!("{other:?}")],
     }
-}
-
-fn split_outside_parens(list: &str) -> Vec<String> {
-    let mut tools = Vec::new();
-    let mut depth = 0usize;
-    let mut current = String::new();
-    for c in list.chars() {
-        match c {
-            '(' => depth += 1,
-            ')' => depth = depth.saturating_sub(1),
-            ',' if depth == 0 => {
-                tools.push(std::mem::take(&mut current));
-                continue;
-            }
-            _ => {}
-        }
-        current.push(c);
-    }
-    tools.push(current);
-    tools
-        .into_iter()
-        .map(|t| t.trim().to_owned())
-        .filter(|t| !t.is_empty())
-        .collect()
 }
 
 /// The commands inside `` !`…` `` markers.

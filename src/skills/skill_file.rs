@@ -9,6 +9,7 @@ use serde_yaml::Value;
 
 use super::Skill;
 use super::name::{NameIssue, check_name};
+use crate::tool_policy::split_tool_list;
 
 /// Why a `SKILL.md` could not be used.
 #[derive(Debug, PartialEq, Eq)]
@@ -102,29 +103,4 @@ fn split_frontmatter(text: &str) -> Result<(&str, &str), String> {
         offset += line.len();
     }
     Err("the frontmatter is not closed: missing the second --- line".to_owned())
-}
-
-/// Splits `Read, Bash(git log *), Grep` on the commas outside parentheses.
-fn split_tool_list(list: &str) -> Vec<String> {
-    let mut tools = Vec::new();
-    let mut depth = 0usize;
-    let mut current = String::new();
-    for c in list.chars() {
-        match c {
-            '(' => depth += 1,
-            ')' => depth = depth.saturating_sub(1),
-            ',' if depth == 0 => {
-                tools.push(std::mem::take(&mut current));
-                continue;
-            }
-            _ => {}
-        }
-        current.push(c);
-    }
-    tools.push(current);
-    tools
-        .into_iter()
-        .map(|tool| tool.trim().to_owned())
-        .filter(|tool| !tool.is_empty())
-        .collect()
 }

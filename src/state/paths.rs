@@ -172,6 +172,12 @@ impl DataDir {
     }
 }
 
+/// `path` made absolute against the current directory, with `.` and `..` resolved, without
+/// touching the filesystem.
+pub fn absolute_normalized(path: &Path) -> PathBuf {
+    normalize(&absolute(path))
+}
+
 /// Makes `path` absolute against the current directory (lexically; no symlink resolution).
 fn absolute(path: &Path) -> PathBuf {
     std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
@@ -179,7 +185,7 @@ fn absolute(path: &Path) -> PathBuf {
 
 /// Resolves `.` and `..` components without touching the filesystem. `..` at the root stays
 /// at the root, as the OS does.
-fn normalize(path: &Path) -> PathBuf {
+pub fn normalize(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for component in path.components() {
         match component {
@@ -200,7 +206,7 @@ fn normalize(path: &Path) -> PathBuf {
 
 /// Canonicalizes the longest existing ancestor of a normalized absolute path and re-appends
 /// the not-yet-existing remainder.
-fn canonicalize_existing_prefix(path: &Path) -> Option<PathBuf> {
+pub fn canonicalize_existing_prefix(path: &Path) -> Option<PathBuf> {
     let mut rest = Vec::new();
     let mut current = path;
     loop {

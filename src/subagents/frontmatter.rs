@@ -2,6 +2,8 @@
 
 use serde_yaml::Value;
 
+use crate::tool_policy::split_tool_list;
+
 /// The frontmatter fields of a subagent spec that the bot reads.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SpecFields {
@@ -38,7 +40,7 @@ pub fn parse_spec(text: &str) -> Result<SpecFields, String> {
     };
     let tools = match mapping.get("tools").map(untagged) {
         None | Some(Value::Null) => Vec::new(),
-        Some(Value::String(list)) => split_tools(list),
+        Some(Value::String(list)) => split_tool_list(list),
         Some(Value::Sequence(items)) => items
             .iter()
             .map(|item| match untagged(item) {
@@ -90,29 +92,4 @@ fn frontmatter(text: &str) -> Result<&str, String> {
         None => "no YAML frontmatter: the file must start with a --- line".to_owned(),
         Some(_) => "the frontmatter is not closed: missing the second --- line".to_owned(),
     })
-}
-
-/// Splits `Read(**.md), Bash(ollim-bot history *)` on the commas outside parentheses.
-fn split_tools(list: &str) -> Vec<String> {
-    let mut tools = Vec::new();
-    let mut depth = 0usize;
-    let mut current = String::new();
-    for c in list.chars() {
-        match c {
-            '(' => depth += 1,
-            ')' => depth = depth.saturating_sub(1),
-            ',' if depth == 0 => {
-                tools.push(std::mem::take(&mut current));
-                continue;
-            }
-            _ => {}
-        }
-        current.push(c);
-    }
-    tools.push(current);
-    tools
-        .into_iter()
-        .map(|tool| tool.trim().to_owned())
-        .filter(|tool| !tool.is_empty())
-        .collect()
 }

@@ -18,7 +18,7 @@ use std::fmt;
 
 pub use file::{PolicyFileError, ToolPolicyFile, ToolPolicyWatch};
 pub use grants::{Approval, Grant, grant};
-pub use pattern::{Finding, Severity, ToolPattern, check_pattern};
+pub use pattern::{Finding, Severity, ToolPattern, check_pattern, split_tool_list};
 pub use sets::{BgToolInputs, DEFAULT_BG_TOOLS, MAIN_TOOL_RULES, bg_tool_set, main_superset};
 
 /// Where a set of declared tool patterns comes from; shown in logs and used as the key of the

@@ -73,6 +73,32 @@ impl<'a> ToolPattern<'a> {
     }
 }
 
+/// Splits a comma-separated tool list (`Read, Bash(git log *), Grep`) on the commas outside
+/// parentheses, trimmed, empty entries dropped (SUB-7, SKL-3).
+pub fn split_tool_list(list: &str) -> Vec<String> {
+    let mut tools = Vec::new();
+    let mut depth = 0usize;
+    let mut current = String::new();
+    for c in list.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                tools.push(std::mem::take(&mut current));
+                continue;
+            }
+            _ => {}
+        }
+        current.push(c);
+    }
+    tools.push(current);
+    tools
+        .into_iter()
+        .map(|tool| tool.trim().to_owned())
+        .filter(|tool| !tool.is_empty())
+        .collect()
+}
+
 /// Checks one pattern; `None` when it is fine (PRM-8).
 pub fn check_pattern(pattern: &str) -> Option<Finding> {
     let finding = |severity, message: &str| {
@@ -183,6 +209,14 @@ mod tests {
         ] {
             assert_eq!(severity(good), None, "{good}");
         }
+    }
+
+    #[test]
+    fn tool_lists_split_outside_parentheses() {
+        assert_eq!(
+            split_tool_list("Read, Bash(git log a,b), ,Grep"),
+            ["Read", "Bash(git log a,b)", "Grep"]
+        );
     }
 
     #[test]

@@ -259,6 +259,22 @@ impl BotHarness {
         Self::launch(discord, mock, sandbox, extra_env).await
     }
 
+    /// Starts the bot with a fresh fake Discord and mock model on `sandbox`, with the
+    /// scheduler reading its folders every second (`OLLIM_SCHEDULER_SYNC_SECS=1`); waits for
+    /// the greeting.
+    pub async fn greeted_fast_sync(sandbox: CliSandbox) -> Self {
+        let h = Self::start_parts(
+            FakeDiscord::start(FakeConfig::default()).await,
+            MockApi::start().await,
+            sandbox,
+            &[("OLLIM_SCHEDULER_SYNC_SECS", "1")],
+        )
+        .await;
+        h.wait_for_bot_message("greeting", |m| m.content.contains("plate today"))
+            .await;
+        h
+    }
+
     /// Starts the bot again with the same fake Discord, mock and sandbox (same data dir and
     /// CLI home) once the previous process has exited; waits for the new READY.
     pub async fn restart(mut self, extra_env: &[(&str, &str)]) -> Self {

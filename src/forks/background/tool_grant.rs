@@ -74,7 +74,11 @@ pub fn judge_quietly(services: &AgentServices, source: &Source, declared: &[Stri
 /// The pending-update text for a job that was not run (PUP-7).
 pub fn refusal_update(source: &Source, file: Option<&Path>, reason: &str) -> String {
     let file = file.map_or_else(String::new, |f| format!(" ({})", f.display()));
-    format!("Did not run {source}{file}: {reason}. It runs again once that is fixed.")
+    let after = match source {
+        Source::Reminder(_) => "The reminder was removed; set it again once that is fixed.",
+        _ => "It runs again once that is fixed.",
+    };
+    format!("Did not run {source}{file}: {reason}. {after}")
 }
 
 /// Asks the owner once about `patterns` of `source`: opens a request and posts the approval

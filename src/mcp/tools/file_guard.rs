@@ -14,9 +14,12 @@
 //!   owner's eyes, so no per-name rule is needed;
 //! * files over 25 MB.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
-use crate::config::Config;
+use crate::{
+    config::Config,
+    state::paths::{absolute_normalized, normalize},
+};
 
 /// The largest file `send_file` sends (Discord's limit for bots without boosts).
 pub const MAX_FILE_BYTES: u64 = 25 * 1024 * 1024;
@@ -108,7 +111,7 @@ pub fn check_file(
     if !path.is_absolute() {
         return Err(FileRefusal::NotAbsolute(raw.to_owned()));
     }
-    if is_system_path(&lexical(&path)) {
+    if is_system_path(&normalize(&path)) {
         return Err(FileRefusal::SystemFile(path));
     }
     let resolved = std::fs::canonicalize(&path).map_err(|error| FileRefusal::Unreadable {
@@ -131,11 +134,9 @@ pub fn check_file(
     if secrets.files.iter().any(|file| resolve(file) == resolved) {
         return Err(FileRefusal::SecretFile(path));
     }
-    if secrets
-        .dirs
-        .iter()
-        .any(|dir| resolved.starts_with(resolve(dir)) || lexical(&path).starts_with(lexical(dir)))
-    {
+    if secrets.dirs.iter().any(|dir| {
+        resolved.starts_with(resolve(dir)) || normalize(&path).starts_with(normalize(dir))
+    }) {
         return Err(FileRefusal::StateFile(path));
     }
     if metadata.len() > MAX_FILE_BYTES {
@@ -160,25 +161,7 @@ fn has_secret_name(path: &Path) -> bool {
 
 /// The path with symlinks resolved when it exists; else made absolute and cleaned lexically.
 fn resolve(path: &Path) -> PathBuf {
-    std::fs::canonicalize(path).unwrap_or_else(|_| {
-        let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-        lexical(&absolute)
-    })
-}
-
-/// Resolves `.` and `..` without touching the disk (`/tmp/../proc/x` → `/proc/x`).
-fn lexical(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
+    std::fs::canonicalize(path).unwrap_or_else(|_| absolute_normalized(path))
 }
 
 #[cfg(test)]
