@@ -166,11 +166,7 @@ async fn a_new_pattern_waits_for_approval_and_a_denial_keeps_it_withheld() {
     let h = BotHarness::greeted_fast_sync(CliSandbox::new()).await;
     run_bash_in_reminders(&h.mock, "echo held-marker one");
     write_reminder(&h, "approve-me", &["Bash(echo held-marker *)"]);
-    let embed = h
-        .wait_for_bot_message_within("the approval embed", Duration::from_secs(30), |m| {
-            approval_embed_for(m, "approve-me")
-        })
-        .await;
+    let embed = approval_embed(&h, "approve-me").await;
     // The first run goes ahead with the safe set: the command is refused.
     let (result, is_error) = bash_result_of(&h, "approve-me", 1).await;
     assert!(is_error, "ran before approval: {result}");
@@ -185,12 +181,7 @@ async fn a_new_pattern_waits_for_approval_and_a_denial_keeps_it_withheld() {
         first_prompt.contains("HELD BACK") && first_prompt.contains("- Bash(echo held-marker *)"),
         "the run is told what is withheld: {first_prompt}"
     );
-    let approve = button_id(&embed, "act:tools_approve:");
-    let click = h
-        .discord
-        .click_button(h.owner(), h.dm(), embed.id, &approve)
-        .await;
-    h.discord.wait_for_callback(click).await;
+    click(&h, embed.id, &button_id(&embed, "act:tools_approve:")).await;
     // Once approved, the same job id gets the pattern.
     wait_gone(&h, "approve-me").await;
     write_reminder(&h, "approve-me", &["Bash(echo held-marker *)"]);
@@ -198,27 +189,13 @@ async fn a_new_pattern_waits_for_approval_and_a_denial_keeps_it_withheld() {
     assert!(!is_error && result.contains("held-marker one"), "{result}");
 
     write_reminder(&h, "deny-me", &["Bash(echo held-marker *)"]);
-    let embed = h
-        .wait_for_bot_message_within("the second approval embed", Duration::from_secs(30), |m| {
-            approval_embed_for(m, "deny-me")
-        })
-        .await;
+    let embed = approval_embed(&h, "deny-me").await;
     // An Approve button id clicked on another message (as an agent-made embed could carry)
     // approves nothing.
     let forged = button_id(&embed, "act:tools_deny:").replace("tools_deny", "tools_approve");
-    let greeting = h.bot_messages()[0].id;
-    let click = h
-        .discord
-        .click_button(h.owner(), h.dm(), greeting, &forged)
-        .await;
-    let answer = h.discord.wait_for_callback(click).await;
+    let answer = click(&h, h.bot_messages()[0].id, &forged).await;
     assert!(answer.to_string().contains("unknown action"), "{answer}");
-    let deny = button_id(&embed, "act:tools_deny:");
-    let click = h
-        .discord
-        .click_button(h.owner(), h.dm(), embed.id, &deny)
-        .await;
-    h.discord.wait_for_callback(click).await;
+    click(&h, embed.id, &button_id(&embed, "act:tools_deny:")).await;
     wait_gone(&h, "deny-me").await;
     write_reminder(&h, "deny-me", &["Bash(echo held-marker *)"]);
     let (result, is_error) = bash_result_of(&h, "deny-me", 2).await;
@@ -229,6 +206,23 @@ async fn a_new_pattern_waits_for_approval_and_a_denial_keeps_it_withheld() {
         .filter(|m| approval_embed_for(m, "deny-me"))
         .count();
     assert_eq!(embeds, 1, "a denied pattern is not asked about again");
+}
+
+/// The approval embed the bot posted for reminder `id`.
+async fn approval_embed(h: &BotHarness, id: &str) -> FakeMessage {
+    h.wait_for_bot_message_within("the approval embed", Duration::from_secs(30), |m| {
+        approval_embed_for(m, id)
+    })
+    .await
+}
+
+/// The owner clicks `custom_id` on message `message`; returns the bot's answer.
+async fn click(h: &BotHarness, message: u64, custom_id: &str) -> serde_json::Value {
+    let interaction = h
+        .discord
+        .click_button(h.owner(), h.dm(), message, custom_id)
+        .await;
+    h.discord.wait_for_callback(interaction).await
 }
 
 /// Waits until reminder `id` fired and its file is gone, then two more syncs, so the
