@@ -1,7 +1,7 @@
 //! Figures for background runs; prints them, asserts nothing about their size.
 //!
 //! `cargo bench --bench forks [-- start|memory]` (release profile) drives
-//! `ollim_bot::forks::background::BgRunner` in this process through [`AgentHarness`]: the real
+//! `ollim_bot::background::BgRunner` in this process through [`AgentHarness`]: the real
 //! Claude Code CLI, the mock Messages API and a temporary data dir.
 //!
 //! - `start` (1) wall time of a whole background run (`BgRunner::run`, text-only reply) against
@@ -22,9 +22,10 @@ mod support;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use ollim_bot::agent::context::PromptTag;
+use ollim_bot::background::BgRunner;
 use ollim_bot::claude::{ClaudeClient, ClientOptions, ControlHandlers, Message, UserContent};
-use ollim_bot::forks::background::{BgJob, BgRunner};
+use ollim_bot::domain::prompt_tag::PromptTag;
+use ollim_bot::scheduling::bg_job::BgJob;
 use support::agent::AgentHarness;
 use support::cli::pinned_cli;
 use support::mock_api::Reply;

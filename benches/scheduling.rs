@@ -26,13 +26,13 @@ use std::time::{Duration, Instant};
 
 use chrono::{DateTime, TimeDelta, Utc};
 use chrono_tz::Tz;
-use ollim_bot::forks::schedule::{forward_schedule, render_schedule};
 use ollim_bot::scheduling::DEFAULT_SYNC_INTERVAL;
 use ollim_bot::scheduling::cron::CronSchedule;
 use ollim_bot::scheduling::files::{
     Commit, LoadCache, Reminder, Routine, load_reminders, load_reminders_cached, load_routines,
     load_routines_cached, write_reminder, write_routine,
 };
+use ollim_bot::scheduling::forward::{forward_schedule, render_schedule};
 use ollim_bot::scheduling::missed::record_tick;
 use ollim_bot::scheduling::registry::{Fire, Registry};
 use ollim_bot::state::paths::DataDir;

@@ -90,7 +90,7 @@ async fn an_embed_tool_call_round_trips_through_the_mcp_server() {
     assert_eq!(results[0].content, "Embed sent.");
     assert!(!results[0].is_error);
     assert!(turn.events.iter().any(|e| matches!(e,
-        ollim_bot::agent::TurnEvent::ToolUse { label, .. } if label == "discord_embed")));
+        ollim_bot::front_end::TurnEvent::ToolUse { label, .. } if label == "discord_embed")));
     h.close().await;
 }
 
@@ -107,7 +107,7 @@ async fn interrupt_mid_stream_leaves_the_session_usable() {
     let interrupter = async {
         while !matches!(
             rx.recv().await,
-            Some(ollim_bot::agent::TurnEvent::TextDelta(_))
+            Some(ollim_bot::front_end::TurnEvent::TextDelta(_))
         ) {}
         assert!(session.interrupt());
     };
@@ -137,7 +137,7 @@ async fn a_killed_cli_gives_a_clear_error_and_the_next_message_resumes() {
     let killer = async {
         while !matches!(
             rx.recv().await,
-            Some(ollim_bot::agent::TurnEvent::TextDelta(_))
+            Some(ollim_bot::front_end::TurnEvent::TextDelta(_))
         ) {}
         let pid = h.session.cli_pid().expect("a running CLI");
         std::process::Command::new("kill")

@@ -6,11 +6,10 @@ mod support;
 use std::sync::Arc;
 
 use ollim_bot::{
-    agent::context::PromptTag,
-    forks::{
-        background::{BUDGET_EXHAUSTED, BgJob, BgMode, BgRunner},
-        preamble::UpdateMode,
-    },
+    background::BgRunner,
+    domain::{job_options::UpdateMode, prompt_tag::PromptTag},
+    mcp::BUDGET_EXHAUSTED,
+    scheduling::bg_job::{BgJob, BgMode},
     state::{fork_messages::ForkLookup, history::SessionEventKind},
 };
 use serde_json::json;

@@ -4,8 +4,8 @@
 mod support;
 
 use ollim_bot::{
-    forks::control::ExitAction,
-    mcp::embed::EmbedColor,
+    domain::embed::EmbedColor,
+    domain::fork_control::ExitAction,
     state::{fork_messages::ForkLookup, history::SessionEventKind},
 };
 use serde_json::json;

@@ -4,8 +4,8 @@
 mod support;
 
 use ollim_bot::{
-    agent::{Approval, TurnEvent},
     claude::PermissionMode,
+    front_end::{Approval, TurnEvent},
 };
 use serde_json::json;
 use support::{agent::AgentHarness, mock_api::Reply};

@@ -17,7 +17,7 @@ use std::{
     time::Duration,
 };
 
-use ollim_bot::{agent::Approval, claude::PermissionMode};
+use ollim_bot::{claude::PermissionMode, front_end::Approval};
 use serde_json::json;
 use support::{
     agent::AgentHarness,

@@ -7,7 +7,7 @@ mod support;
 
 use std::time::Duration;
 
-use ollim_bot::{agent::TurnEvent, claude::Thinking, state::history::SessionEventKind};
+use ollim_bot::{claude::Thinking, front_end::TurnEvent, state::history::SessionEventKind};
 use serde_json::json;
 use support::{agent::AgentHarness, mock_api::Reply};
 

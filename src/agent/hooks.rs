@@ -11,12 +11,12 @@ use serde_json::Value;
 
 use super::{
     bash_rules::{bash_patterns, command_allowed},
-    frontend::{CurrentTurn, TurnEvent},
     permissions::{PermissionState, dont_ask_refusal, state_write_refusal, write_target},
     routine_guard::RoutineGuard,
     skill_guard::SkillGuard,
     write_scope::WriteScopeGuard,
 };
+use crate::front_end::{CurrentTurn, TurnEvent};
 use crate::{
     claude::{BoxFuture, HookCallback, HookEvent, HookOutput, HookRegistration},
     state::{git::GitRecorder, paths::DataDir},

@@ -5,27 +5,27 @@ use std::sync::Arc;
 
 use super::{
     AgentError,
-    frontend::{CurrentTurn, FrontEnd},
     hooks::{MainHookDeps, main_hooks},
     main_tools::main_allowed_tools,
     permissions::{PermissionPolicy, PermissionState},
-    services::AgentServices,
     session::{MainSettings, cli_permission_mode},
     system_prompt::{SystemPromptInputs, build_system_prompt},
 };
+use crate::front_end::{CurrentTurn, FrontEnd};
+use crate::services::Services;
 use crate::{
     claude::{
         ClaudeClient, ClientOptions, ControlHandlers, McpMessageHandler, McpServerConfig,
         PermissionHandler, SessionId, SystemPrompt,
     },
-    forks::control::ForkControl,
+    domain::fork_control::ForkControl,
     mcp::{DiscordTools, McpBridge, ToolContext, availability::ScopeCell},
     scheduling::chain::ChainSlot,
 };
 
 /// What a main-session or interactive-fork client is made from.
 pub(crate) struct MainClientParts<'a> {
-    pub services: &'a Arc<AgentServices>,
+    pub services: &'a Arc<Services>,
     pub front_end: &'a Arc<dyn FrontEnd>,
     pub permissions: &'a Arc<PermissionState>,
     pub turn: &'a CurrentTurn,
@@ -100,7 +100,7 @@ impl MainClientParts<'_> {
 /// Options every client shares (AGT-1, AGT-3, AGT-4): the data dir as cwd, project settings
 /// only, the preset system prompt with ours appended, the CLI's extra environment, and the
 /// `discord` (in-process) and `docs` MCP servers.
-pub(crate) fn base_options(services: &AgentServices) -> ClientOptions {
+pub(crate) fn base_options(services: &Services) -> ClientOptions {
     let config = &services.config;
     let data_dir = &services.data_dir;
     let prompt = build_system_prompt(&SystemPromptInputs {

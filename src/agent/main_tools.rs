@@ -3,7 +3,7 @@
 //! skill and subagent file declares, of which only those the owner trusts or approved are
 //! merged (a bundled subagent's own tools count as trusted).
 
-use super::services::AgentServices;
+use crate::services::Services;
 use crate::{
     mcp::tools::IMPLEMENTED_TOOLS,
     scheduling::files::{load_reminders, load_routines},
@@ -13,7 +13,7 @@ use crate::{
 };
 
 /// The main session's allowed tools, built afresh (each new CLI process gets the current set).
-pub fn main_allowed_tools(services: &AgentServices) -> Vec<String> {
+pub fn main_allowed_tools(services: &Services) -> Vec<String> {
     let policy = services.tool_policy.current();
     let granted = granted_patterns(services, &policy, false);
     main_superset(
@@ -26,14 +26,14 @@ pub fn main_allowed_tools(services: &AgentServices) -> Vec<String> {
 
 /// Checks every declared tool set in the data dir and logs what is wrong, with its source
 /// (BOOT-10, PRM-8).
-pub fn check_declared_tools(services: &AgentServices) {
+pub fn check_declared_tools(services: &Services) {
     let policy = services.tool_policy.current();
     let granted = granted_patterns(services, &policy, true);
     tracing::info!(granted = granted.len(), "declared tool patterns checked");
 }
 
 /// Every declared tool list in the data dir, with its source.
-fn declared_lists(services: &AgentServices, log: bool) -> Vec<(Source, Vec<String>)> {
+fn declared_lists(services: &Services, log: bool) -> Vec<(Source, Vec<String>)> {
     let data_dir = &services.data_dir;
     let (routines, _) = load_routines(data_dir);
     let (reminders, _) = load_reminders(data_dir, services.config.timezone);
@@ -68,7 +68,7 @@ fn declared_lists(services: &AgentServices, log: bool) -> Vec<(Source, Vec<Strin
 }
 
 /// The declared patterns of every source that are usable and granted for it.
-fn granted_patterns(services: &AgentServices, policy: &ToolPolicyFile, log: bool) -> Vec<String> {
+fn granted_patterns(services: &Services, policy: &ToolPolicyFile, log: bool) -> Vec<String> {
     let mut granted = Vec::new();
     for (source, tools) in declared_lists(services, log) {
         let (shipped, tools): (Vec<String>, Vec<String>) = match &source {

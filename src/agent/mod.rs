@@ -5,8 +5,9 @@ pub mod bash_rules;
 pub mod compaction;
 pub mod context;
 pub mod context_usage;
-pub mod frontend;
+pub mod data_dir_setup;
 pub mod hooks;
+pub mod interactive_fork;
 pub mod labels;
 pub(crate) mod main_client;
 pub mod main_tools;
@@ -14,7 +15,6 @@ pub mod permissions;
 pub mod proposed_write;
 pub mod routine_guard;
 pub mod rule_match;
-pub mod services;
 pub mod session;
 pub mod skill_guard;
 pub mod system_prompt;
@@ -22,8 +22,7 @@ mod system_prompt_text;
 pub mod turn;
 pub mod write_scope;
 
-pub use frontend::{Approval, FrontEnd, FrontEndError, TurnEvent, TurnSink};
-pub use services::{AgentServices, OpenedServices};
+pub use data_dir_setup::{OpenedServices, open_services};
 pub use session::{ForkCommandError, ForkStart, MainSession, MainSettings, Prompt, PromptSource};
 pub use turn::TurnReport;
 

@@ -15,11 +15,8 @@ use std::{
 
 use serde_json::Value;
 
-use super::{
-    frontend::{Approval, CurrentTurn, FrontEnd, TurnEvent},
-    labels::tool_label,
-    rule_match::rules_cover,
-};
+use super::{labels::tool_label, rule_match::rules_cover};
+use crate::front_end::{Approval, CurrentTurn, FrontEnd, TurnEvent};
 use crate::{
     claude::{BoxFuture, PermissionDecision, PermissionHandler, PermissionRequest},
     state::paths::DataDir,

@@ -8,15 +8,13 @@ use std::{
 
 use serde_json::Value;
 
-use super::{
-    frontend::{CurrentTurn, TurnEvent},
-    labels::tool_label,
-};
+use super::labels::tool_label;
+use crate::front_end::{CurrentTurn, TurnEvent};
 use crate::{
     claude::{
         ClaudeClient, ClaudeError, ContentBlock, Message, ResultMessage, StreamEvent, SystemMessage,
     },
-    forks::control::ForkControl,
+    domain::fork_control::ForkControl,
 };
 
 /// A compaction seen during a turn.

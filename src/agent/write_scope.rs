@@ -8,10 +8,10 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::{
-    frontend::{CurrentTurn, TurnEvent},
     permissions::{PermissionState, dont_ask_refusal, write_target},
     rule_match::write_covered,
 };
+use crate::front_end::{CurrentTurn, TurnEvent};
 use crate::{
     claude::{BoxFuture, HookCallback, HookOutput},
     state::paths::DataDir,

@@ -3,7 +3,6 @@
 //! progress finish within a deadline, stop the CLI, close the gateway, flush git, release the
 //! instance lock.
 
-pub mod greeting;
 pub mod hardening;
 pub mod pid;
 
@@ -17,15 +16,16 @@ use tokio::signal::unix::{SignalKind, signal};
 use tokio_util::sync::CancellationToken;
 
 use crate::{
-    agent::{AgentServices, FrontEnd, MainSession, MainSettings},
+    agent::{MainSession, MainSettings, open_services},
+    background::{BgRunner, job_dispatch::JobDispatch},
     config::{Config, RuntimeConfig},
     discord::{
         approval::Approvals,
         bot::Bot,
         client::{build_client, run_client},
-        front_end::DiscordFrontEnd,
+        dm_front_end::DiscordFrontEnd,
     },
-    forks::background::BgRunner,
+    front_end::FrontEnd,
     scheduling::{DEFAULT_SYNC_INTERVAL, Scheduler},
     state::{inquiries::InquiryStore, paths::DataDir},
 };
@@ -98,7 +98,7 @@ pub async fn run(config: Config, discord: DiscordSettings) -> anyhow::Result<i32
         tracing::warn!(%error, "could not write state/bot.pid");
     }
     let runtime = RuntimeConfig::load(&data_dir.config_file());
-    let opened = AgentServices::open(config)?;
+    let opened = open_services(config)?;
     if opened.initialised_git {
         tracing::info!(
             "Initialized git tracking in {}",
@@ -141,11 +141,15 @@ pub async fn run(config: Config, discord: DiscordSettings) -> anyhow::Result<i32
         Arc::clone(&front_end) as Arc<dyn FrontEnd>,
         Arc::new(move || busy_session.is_busy()),
     ));
-    let scheduler = Arc::new(Scheduler::new(
+    let dispatch = JobDispatch::new(
         Arc::clone(&services),
         Arc::clone(&session),
         runner,
         front_end,
+    );
+    let scheduler = Arc::new(Scheduler::new(
+        Arc::clone(&services),
+        Arc::new(dispatch),
         sync_interval(),
     ));
     let bot = Arc::new(Bot::new(
@@ -266,7 +270,7 @@ async fn shut_down_on_signal(bot: Arc<Bot>, shards: Arc<ShardManager>) {
         Some(name) => {
             tracing::info!("received {name}; shutting down");
             if let Some(channel) = bot.dm_channel() {
-                let notice = greeting::shutdown_notice(&format!("received {name}"));
+                let notice = crate::discord::greeting::shutdown_notice(&format!("received {name}"));
                 if let Err(error) = channel.say(&bot.http, notice).await {
                     tracing::debug!(%error, "could not send the shutdown notice");
                 }

@@ -4,7 +4,7 @@
 use clap::{Args, Subcommand};
 
 use crate::{
-    forks::preamble::UpdateMode,
+    domain::job_options::UpdateMode,
     scheduling::{
         cron::CronSchedule,
         files::{Commit, Routine, load_routines, remove_routine, write_routine},

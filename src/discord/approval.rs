@@ -18,7 +18,7 @@ use serenity::{
 };
 use tokio::sync::oneshot;
 
-use crate::agent::Approval;
+use crate::front_end::Approval;
 
 /// How long the owner has to answer (PRM-4).
 pub const APPROVAL_TIMEOUT: Duration = Duration::from_secs(60);

@@ -22,10 +22,7 @@ use serenity::{
 use tokio_util::{sync::CancellationToken, task::TaskTracker};
 
 use super::{approval::Approvals, owner::OwnerGate};
-use crate::{
-    agent::{AgentServices, MainSession},
-    state::inquiries::InquiryStore,
-};
+use crate::{agent::MainSession, services::Services, state::inquiries::InquiryStore};
 
 /// How many handled message ids are remembered to drop duplicates after a resume.
 const SEEN_CAPACITY: usize = 512;
@@ -45,7 +42,7 @@ pub struct Bot {
     pub(crate) owner: OwnerGate,
     pub(crate) dm_channel: Arc<OnceLock<ChannelId>>,
     pub(crate) session: Arc<MainSession>,
-    pub(crate) services: Arc<AgentServices>,
+    pub(crate) services: Arc<Services>,
     pub(crate) approvals: Arc<Approvals>,
     pub(crate) inquiries: Arc<InquiryStore>,
     /// Turns and other owner-triggered work in flight; waited for on shutdown.
@@ -68,7 +65,7 @@ impl Bot {
         http: Arc<Http>,
         dm_channel: Arc<OnceLock<ChannelId>>,
         session: Arc<MainSession>,
-        services: Arc<AgentServices>,
+        services: Arc<Services>,
         approvals: Arc<Approvals>,
         inquiries: Arc<InquiryStore>,
     ) -> Self {

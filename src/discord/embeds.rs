@@ -8,7 +8,7 @@ use serenity::{
 
 use super::buttons::{ButtonError, encode};
 use crate::{
-    mcp::embed::{ButtonStyle, Embed},
+    domain::embed::{ButtonStyle, Embed},
     state::inquiries::InquiryStore,
 };
 

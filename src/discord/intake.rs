@@ -16,13 +16,13 @@ use super::{
     quote::{QuotedEmbed, QuotedSource, prepend_quote, quote_reply},
 };
 use crate::{
+    agent::interactive_fork::{ALREADY_IN_FORK_NOTE, EXPIRED_NOTE, reply_resume_prompt},
     agent::{
         AgentError, ForkCommandError, Prompt, TurnReport,
         context::relative_age,
         context_usage::{context_tokens, context_warning},
     },
     claude::{ClaudeError, ImageAttachment, SessionId},
-    forks::interactive::{ALREADY_IN_FORK_NOTE, EXPIRED_NOTE, reply_resume_prompt},
     state::fork_messages::{ForkLookup, unix_now},
 };
 

@@ -18,9 +18,10 @@ use super::{
     http_sink::is_unknown_message,
 };
 use crate::{
+    agent::interactive_fork::button_resume_prompt,
     agent::{ForkCommandError, Prompt, context::relative_age},
     claude::SessionId,
-    forks::{control::ExitAction, interactive::button_resume_prompt},
+    domain::fork_control::ExitAction,
     state::fork_messages::{ForkLookup, unix_now},
 };
 

@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use serenity::{all::Context, model::id::UserId};
 
+use super::greeting::greeting;
 use super::{bot::Bot, commands};
-use crate::app::greeting::greeting;
 
 impl Bot {
     /// Runs once, on the first `READY`.

@@ -4,10 +4,11 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::{Value, json};
 
-use super::{DiscordTools, McpBridge, ToolContext, ToolScope, embed::Embed};
+use super::{DiscordTools, McpBridge, ToolContext, ToolScope};
+use crate::domain::embed::Embed;
 use crate::{
-    agent::frontend::{Approval, FrontEnd, FrontEndError},
     claude::BoxFuture,
+    front_end::{Approval, FrontEnd, FrontEndError},
 };
 
 #[derive(Default)]
@@ -35,7 +36,7 @@ impl FrontEnd for RecordingFrontEnd {
 
     fn render_turn(
         &self,
-        mut events: tokio::sync::mpsc::UnboundedReceiver<crate::agent::TurnEvent>,
+        mut events: tokio::sync::mpsc::UnboundedReceiver<crate::front_end::TurnEvent>,
     ) -> BoxFuture<'_, Vec<u64>> {
         Box::pin(async move {
             while events.recv().await.is_some() {}
@@ -144,7 +145,8 @@ async fn unknown_tools_and_methods_get_json_rpc_errors() {
 #[tokio::test]
 async fn a_background_run_gets_one_ping() {
     use crate::{
-        forks::{background::BgRunState, preamble::UpdateMode},
+        domain::job_options::UpdateMode,
+        mcp::run_state::BgRunState,
         state::{paths::DataDir, ping_budget::PingBudget},
     };
     let dir = tempfile::tempdir().unwrap();

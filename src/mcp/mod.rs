@@ -2,11 +2,15 @@
 
 pub mod availability;
 pub mod bridge;
-pub mod embed;
+pub mod run_state;
 pub mod tools;
 
 pub use availability::ToolScope;
 pub use bridge::{BridgeError, McpBridge};
+pub use run_state::{
+    ALREADY_PINGED, BUDGET_EXHAUSTED, BgRunState, OWNER_BUSY, PINGS_DISABLED, PingPermit,
+    REPORTING_DISABLED,
+};
 pub use tools::{DiscordTools, ToolContext};
 
 #[cfg(test)]

@@ -6,13 +6,15 @@ use chrono::DateTime;
 use chrono_tz::Tz;
 
 use super::files::{Reminder, Routine};
+use super::{
+    bg_job::{BgJob, BgMode},
+    forward::clock_time,
+};
 use crate::{
-    agent::context::PromptTag,
     claude::Thinking,
-    forks::{
-        background::{BgJob, BgMode},
-        preamble::{ChainContext, ToolRestriction, chain_context, skills_block},
-        schedule::clock_time,
+    domain::{
+        job_options::{ChainContext, ToolRestriction, chain_context, skills_block},
+        prompt_tag::PromptTag,
     },
 };
 

@@ -15,7 +15,7 @@ use super::{
     files::{JobFile, Routine},
 };
 use crate::{
-    forks::schedule::clock_time,
+    scheduling::forward::clock_time,
     state::{StateError, atomic::write_atomic},
 };
 

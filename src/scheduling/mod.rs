@@ -7,14 +7,16 @@
 //! - [`scheduler`]: the loop that syncs the folders and fires jobs.
 //! - [`jobs`], [`chain`], [`missed`]: what a fire sends, reminder chains, missed-fire reports.
 
+pub mod bg_job;
 pub mod chain;
 pub mod cron;
 pub mod files;
+pub mod forward;
+pub mod job_sink;
 pub mod jobs;
 pub mod missed;
 mod persistent_guard;
 pub mod registry;
 pub mod scheduler;
-pub mod tool_check;
 
 pub use scheduler::{DEFAULT_SYNC_INTERVAL, Scheduler};

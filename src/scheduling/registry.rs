@@ -13,7 +13,7 @@ use super::{
     cron::CronSchedule,
     files::{FileProblem, JobFile, Reminder, Routine},
 };
-use crate::forks::schedule::{ChainPosition, ScheduledJob, ScheduledKind};
+use crate::scheduling::forward::{ChainPosition, ScheduledJob, ScheduledKind};
 
 /// How long after registration an overdue reminder fires (REM-4).
 pub const OVERDUE_DELAY: Duration = Duration::seconds(5);

@@ -17,35 +17,27 @@ use chrono_tz::Tz;
 use tokio_util::{sync::CancellationToken, task::TaskTracker};
 
 use super::{
+    bg_job::BgJob,
     files::{
         Commit, FileProblem, JobFile, LoadCache, Reminder, Routine, load_reminders_cached,
         load_routines_cached, remove_reminder,
     },
+    forward::{forward_schedule, render_schedule},
+    job_sink::{JobSink, refusal_update},
     jobs::{reminder_job, reminder_prompt, routine_job, routine_prompt},
     missed::{last_tick, missed_fire_reports, record_tick},
     persistent_guard::PersistentGuard,
     registry::{Fire, Registry},
-    tool_check::check_job_tools,
 };
-use crate::{
-    agent::{AgentServices, FrontEnd, MainSession},
-    forks::{
-        background::{BgJob, BgRunner, admission::foreground_refusal, tool_grant::refusal_update},
-        schedule::{forward_schedule, render_schedule},
-    },
-    state::sessions::RoutineSessionStore,
-    tool_policy::Source,
-};
+use crate::{services::Services, state::sessions::RoutineSessionStore, tool_policy::Source};
 
 /// How often the folders are read (SCH-2).
 pub const DEFAULT_SYNC_INTERVAL: Duration = Duration::from_secs(10);
 
 /// Fires routines and reminders.
 pub struct Scheduler {
-    services: Arc<AgentServices>,
-    session: Arc<MainSession>,
-    runner: Arc<BgRunner>,
-    front_end: Arc<dyn FrontEnd>,
+    services: Arc<Services>,
+    sink: Arc<dyn JobSink>,
     registry: Mutex<Registry>,
     running_persistent: Arc<Mutex<HashSet<String>>>,
     reported: Mutex<HashSet<String>>,
@@ -65,18 +57,10 @@ pub(super) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 
 impl Scheduler {
     /// A scheduler over the data dir's `routines/` and `reminders/`.
-    pub fn new(
-        services: Arc<AgentServices>,
-        session: Arc<MainSession>,
-        runner: Arc<BgRunner>,
-        front_end: Arc<dyn FrontEnd>,
-        sync_interval: Duration,
-    ) -> Self {
+    pub fn new(services: Arc<Services>, sink: Arc<dyn JobSink>, sync_interval: Duration) -> Self {
         Self {
             services,
-            session,
-            runner,
-            front_end,
+            sink,
             registry: Mutex::default(),
             running_persistent: Arc::default(),
             reported: Mutex::default(),
@@ -153,13 +137,10 @@ impl Scheduler {
             tracing::warn!(%error, "could not record the scheduler tick");
         }
         let routine_ids: HashSet<String> = routines.iter().map(|f| f.item.id.clone()).collect();
-        let tool_problems = check_job_tools(
-            &self.services,
-            self.front_end.as_ref(),
-            &mut routines,
-            &mut reminders,
-        )
-        .await;
+        let tool_problems = self
+            .sink
+            .check_job_tools(&mut routines, &mut reminders)
+            .await;
         let outcome = lock(&self.registry).sync(routines, reminders, now);
         let clean_routines = routine_problems.is_empty();
         let mut problems = routine_problems;
@@ -320,7 +301,9 @@ impl Scheduler {
         skills: &Option<Vec<String>>,
     ) -> bool {
         let skills = skills.as_deref().unwrap_or_default();
-        let Some(reason) = foreground_refusal(&self.services, source, declared.as_deref(), skills)
+        let Some(reason) = self
+            .sink
+            .foreground_refusal(source, declared.as_deref(), skills)
         else {
             return false;
         };
@@ -342,17 +325,15 @@ impl Scheduler {
         remove: Option<String>,
         stop: &CancellationToken,
     ) {
-        let session = Arc::clone(&self.session);
-        let front_end = Arc::clone(&self.front_end);
+        let sink = Arc::clone(&self.sink);
         let services = Arc::clone(&self.services);
         let stop = stop.clone();
         self.tasks.spawn(async move {
-            let turn = session.scheduled(prompt, chain);
             tokio::select! {
                 () = stop.cancelled() => return,
-                outcome = turn => if let Err(error) = outcome {
+                outcome = sink.run_foreground(prompt, chain) => if let Err(error) = outcome {
                     tracing::warn!(%error, "a foreground fire failed");
-                    let _ = front_end.send_text("a scheduled message couldn't be delivered — the connection to Claude was lost.".to_owned()).await;
+                    sink.tell_owner("a scheduled message couldn't be delivered — the connection to Claude was lost.".to_owned()).await;
                 },
             }
             if let Some(id) = remove {
@@ -368,14 +349,14 @@ impl Scheduler {
         guard: Option<PersistentGuard>,
         stop: &CancellationToken,
     ) {
-        let runner = Arc::clone(&self.runner);
+        let sink = Arc::clone(&self.sink);
         let services = Arc::clone(&self.services);
         let stop = stop.clone();
         self.tasks.spawn(async move {
             let _guard = guard;
             tokio::select! {
                 () = stop.cancelled() => return,
-                _ = runner.run(job) => {}
+                () = sink.run_background(job) => {}
             }
             if let Some(id) = remove {
                 remove_fired(&services, &id);
@@ -385,7 +366,7 @@ impl Scheduler {
 }
 
 /// A fired reminder's file is removed, whether its run succeeded or not (REM-1).
-fn remove_fired(services: &AgentServices, id: &str) {
+fn remove_fired(services: &Services, id: &str) {
     match remove_reminder(&services.data_dir, id, Commit::Queued(&services.git)) {
         Ok(true) => {}
         Ok(false) => tracing::debug!(id, "the fired reminder's file was already gone"),

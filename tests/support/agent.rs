@@ -7,13 +7,12 @@ use std::{
 };
 
 use ollim_bot::{
-    agent::{
-        AgentServices, Approval, FrontEnd, FrontEndError, MainSession, MainSettings, Prompt,
-        TurnEvent, TurnReport,
-    },
+    agent::{MainSession, MainSettings, Prompt, TurnReport, open_services},
     claude::{BoxFuture, PermissionMode, Thinking},
     config::Config,
-    mcp::embed::Embed,
+    domain::embed::Embed,
+    front_end::{Approval, FrontEnd, FrontEndError, TurnEvent},
+    services::Services,
     state::{git::GitWorker, history::SessionEvent},
 };
 use tokio::sync::mpsc;
@@ -123,7 +122,7 @@ impl FrontEnd for RecordingFrontEnd {
 pub struct AgentHarness {
     pub mock: MockApi,
     pub sandbox: CliSandbox,
-    pub services: Arc<AgentServices>,
+    pub services: Arc<Services>,
     pub front_end: Arc<RecordingFrontEnd>,
     pub session: MainSession,
     git_worker: Option<GitWorker>,
@@ -172,7 +171,7 @@ impl AgentHarness {
         config: Config,
         mode: PermissionMode,
     ) -> Self {
-        let opened = AgentServices::open(config).expect("open services");
+        let opened = open_services(config).expect("open services");
         let front_end = Arc::new(RecordingFrontEnd::default());
         let session = MainSession::new(opened.services.clone(), front_end.clone(), settings(mode));
         Self {

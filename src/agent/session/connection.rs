@@ -5,8 +5,9 @@ use std::{sync::Arc, time::Duration};
 
 use super::{MainSession, MainState};
 use crate::{
-    agent::{AgentError, TurnEvent, TurnSink, compaction, main_client::MainClientParts},
+    agent::{AgentError, compaction, main_client::MainClientParts},
     claude::{ClaudeClient, ClaudeError},
+    front_end::{TurnEvent, TurnSink},
 };
 use std::sync::atomic::Ordering;
 

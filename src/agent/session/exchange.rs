@@ -5,15 +5,13 @@ use tokio::sync::mpsc;
 
 use super::{MainSession, MainState, Prompt, PromptSource, fork::ForkStart};
 use crate::{
+    agent::interactive_fork::{
+        IDLE_NOTE, IdleStep, REPORT_BUTTON_PROMPT, escalated_idle_prompt, idle_prompt,
+        started_prompt,
+    },
     agent::{AgentError, TurnReport},
     config::runtime::RuntimeConfig,
-    forks::{
-        control::ExitAction,
-        interactive::{
-            IDLE_NOTE, IdleStep, REPORT_BUTTON_PROMPT, escalated_idle_prompt, idle_prompt,
-            started_prompt,
-        },
-    },
+    domain::fork_control::ExitAction,
     scheduling::files::Reminder,
 };
 

@@ -6,13 +6,11 @@ use std::sync::Arc;
 
 use super::{MainSession, MainSettings, MainState};
 use crate::{
+    agent::interactive_fork::{IdleClock, NOTHING_TO_SAVE, entry_embed, exit_embed},
     agent::{AgentError, context_usage::HAIKU_CONTEXT_LIMIT, main_client::MainClientParts},
     claude::{ClaudeClient, ClaudeError, PermissionMode, SessionId},
     config::runtime::RuntimeConfig,
-    forks::{
-        control::{ExitAction, ForkFacts},
-        interactive::{IdleClock, NOTHING_TO_SAVE, entry_embed, exit_embed},
-    },
+    domain::fork_control::{ExitAction, ForkFacts},
     mcp::{ToolScope, availability::ScopeCell},
     state::history::SessionEventKind,
 };

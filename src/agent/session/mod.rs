@@ -27,17 +27,17 @@ use super::{
     AgentError,
     context::{UpdatesView, compose_prompt},
     context_usage::context_tokens,
-    frontend::{CurrentTurn, FrontEnd, TurnEvent, TurnSink},
     permissions::PermissionState,
-    services::AgentServices,
     turn::{TurnReport, run_turn},
 };
+use crate::front_end::{CurrentTurn, FrontEnd, TurnEvent, TurnSink};
+use crate::services::Services;
 use crate::{
     claude::{
         ClaudeClient, ClaudeError, ClientHandle, ImageAttachment, PermissionMode, Thinking,
         UserContent,
     },
-    forks::control::ForkControl,
+    domain::fork_control::ForkControl,
     mcp::{ToolScope, availability::ScopeCell},
     scheduling::chain::ChainSlot,
     state::{history::SessionEventKind, sessions::SaveOutcome},
@@ -111,7 +111,7 @@ pub enum PromptSource {
 
 /// The owner's main conversation.
 pub struct MainSession {
-    services: Arc<AgentServices>,
+    services: Arc<Services>,
     front_end: Arc<dyn FrontEnd>,
     permissions: Arc<PermissionState>,
     turn: CurrentTurn,
@@ -127,7 +127,7 @@ pub struct MainSession {
 impl MainSession {
     /// A main session that connects lazily (call [`Self::connect`] to warm it up).
     pub fn new(
-        services: Arc<AgentServices>,
+        services: Arc<Services>,
         front_end: Arc<dyn FrontEnd>,
         settings: MainSettings,
     ) -> Self {

@@ -16,7 +16,7 @@ use tokio::{
 pub use terminal::{TerminalFrontEnd, render_embed, render_events};
 
 use crate::{
-    agent::{AgentServices, MainSession, MainSettings, Prompt},
+    agent::{MainSession, MainSettings, Prompt, open_services},
     claude::{PermissionMode, Thinking},
     config::{Config, RuntimeConfig},
     state::paths::DataDir,
@@ -39,7 +39,7 @@ commands:
 /// Runs the REPL until end of input or a signal. Returns the process exit code.
 pub async fn run(config: Config, model: Option<String>) -> anyhow::Result<i32> {
     let runtime = RuntimeConfig::load(&DataDir::new(&config.data_dir).config_file());
-    let opened = AgentServices::open(config)?;
+    let opened = open_services(config)?;
     if opened.initialised_git {
         eprintln!(
             "Initialized git tracking in {}",

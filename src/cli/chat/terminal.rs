@@ -6,9 +6,9 @@ use std::{collections::HashMap, io::Write, sync::Mutex, time::Duration};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::{
-    agent::{Approval, FrontEnd, FrontEndError, TurnEvent},
     claude::BoxFuture,
-    mcp::embed::Embed,
+    domain::embed::Embed,
+    front_end::{Approval, FrontEnd, FrontEndError, TurnEvent},
 };
 
 /// How long an approval question waits for an answer (PRM-4).
@@ -206,7 +206,7 @@ pub async fn render_events(mut events: mpsc::UnboundedReceiver<TurnEvent>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mcp::embed::{ButtonStyle, EmbedButton, EmbedColor, EmbedField};
+    use crate::domain::embed::{ButtonStyle, EmbedButton, EmbedColor, EmbedField};
 
     #[test]
     fn renders_embeds_as_text() {

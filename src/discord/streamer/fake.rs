@@ -11,9 +11,9 @@ use tokio::time::Instant;
 
 use super::{Timeline, Wake, render::char_len};
 use crate::{
-    agent::frontend::TurnEvent,
     claude::BoxFuture,
     discord::sink::{MessageId, MessageSink, SinkError},
+    front_end::TurnEvent,
 };
 
 /// A clock that only moves when the script says so.

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use super::{StreamOptions, fake::RecordingSink};
-use crate::agent::frontend::TurnEvent;
+use crate::front_end::TurnEvent;
 
 fn ms(n: u64) -> Duration {
     Duration::from_millis(n)

@@ -19,8 +19,8 @@ use super::{
     tools::ToolLabels,
 };
 use crate::{
-    agent::frontend::TurnEvent,
     discord::sink::{MessageId, MessageSink},
+    front_end::TurnEvent,
 };
 
 mod messages;

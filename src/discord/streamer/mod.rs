@@ -13,8 +13,8 @@ use std::{future::Future, time::Duration};
 use tokio::{sync::mpsc::UnboundedReceiver, time::Instant};
 
 use crate::{
-    agent::frontend::TurnEvent,
     discord::sink::{MessageId, MessageSink},
+    front_end::TurnEvent,
 };
 
 mod machine;

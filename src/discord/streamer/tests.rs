@@ -8,7 +8,7 @@ use super::{
     fake::{Op, RecordingSink, Script, VirtualClock, assert_lossless},
     machine,
 };
-use crate::agent::frontend::TurnEvent;
+use crate::front_end::TurnEvent;
 
 fn ms(n: u64) -> Duration {
     Duration::from_millis(n)

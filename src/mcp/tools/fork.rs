@@ -12,11 +12,8 @@ use super::{
 };
 use crate::{
     config::runtime::RuntimeConfig,
-    forks::{
-        background::REPORTING_DISABLED,
-        control::{EnterRequest, ExitAction, ForkControl},
-    },
-    mcp::availability::ToolScope,
+    domain::fork_control::{EnterRequest, ExitAction, ForkControl},
+    mcp::{availability::ToolScope, run_state::REPORTING_DISABLED},
 };
 
 /// Refusal while the owner has not spoken in the fork yet (IFK-17).

@@ -17,9 +17,8 @@ use rmcp::{
 
 use super::availability::{ScopeCell, ToolScope};
 use crate::{
-    agent::{AgentServices, frontend::FrontEnd},
-    forks::{background::BgRunState, control::ForkControl},
-    scheduling::chain::ChainSlot,
+    domain::fork_control::ForkControl, front_end::FrontEnd, mcp::run_state::BgRunState,
+    scheduling::chain::ChainSlot, services::Services,
 };
 
 pub mod args;
@@ -40,7 +39,7 @@ pub struct ToolContext {
     pub front_end: Arc<dyn FrontEnd>,
     /// The shared stores (pending updates, data dir, settings); tools that need them refuse
     /// without.
-    pub services: Option<Arc<AgentServices>>,
+    pub services: Option<Arc<Services>>,
     /// The session's fork switchboard (main session and interactive forks).
     pub fork_control: Option<Arc<ForkControl>>,
     /// The background run this client belongs to.

@@ -9,12 +9,12 @@ use super::{
     args::{AddReminderArgs, CancelReminderArgs, FollowUpArgs},
 };
 use crate::{
-    agent::AgentServices,
-    forks::schedule::clock_time,
+    scheduling::forward::clock_time,
     scheduling::{
         chain::{NO_CHAIN, follow_up},
         files::{Commit, Reminder, load_reminders, parse_run_at, remove_reminder, write_reminder},
     },
+    services::Services,
 };
 
 #[tool_router(router = reminders_router, vis = "pub(super)")]
@@ -119,7 +119,7 @@ impl DiscordTools {
 }
 
 /// The `list_reminders` text (MCP-11).
-fn reminder_lines(services: &AgentServices) -> String {
+fn reminder_lines(services: &Services) -> String {
     let tz = services.config.timezone;
     let (mut reminders, _) = load_reminders(&services.data_dir, tz);
     if reminders.is_empty() {

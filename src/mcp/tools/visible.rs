@@ -12,15 +12,13 @@ use super::{
     file_guard::{SecretPlaces, check_file},
 };
 use crate::{
-    agent::FrontEndError,
     claude::BoxFuture,
-    mcp::{
-        availability::ToolScope,
-        embed::{
-            ButtonStyle, Embed, EmbedButton, EmbedColor, EmbedField, MAX_BUTTONS, strip_emoji,
-            unescape_newlines,
-        },
+    domain::embed::{
+        ButtonStyle, Embed, EmbedButton, EmbedColor, EmbedField, MAX_BUTTONS, strip_emoji,
+        unescape_newlines,
     },
+    front_end::FrontEndError,
+    mcp::availability::ToolScope,
 };
 
 type SendResult = Result<Option<u64>, FrontEndError>;

@@ -34,7 +34,7 @@ use std::path::PathBuf;
 use chrono::{DateTime, Duration, FixedOffset, Timelike};
 use chrono_tz::Tz;
 
-use crate::forks::preamble::{ToolRestriction, UpdateMode};
+use crate::domain::job_options::{ToolRestriction, UpdateMode};
 use crate::state::StateError;
 use crate::state::git::GitRecorder;
 

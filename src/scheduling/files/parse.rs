@@ -6,7 +6,7 @@ use chrono_tz::Tz;
 
 use super::frontmatter::{Fields, split};
 use super::{Reminder, Routine};
-use crate::forks::preamble::UpdateMode;
+use crate::domain::job_options::UpdateMode;
 
 /// Frontmatter keys (kebab-case) whose values are read as text.
 const TEXT_KEYS: &[&str] = &[

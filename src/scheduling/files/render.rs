@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use chrono::SecondsFormat;
 
 use super::{Reminder, Routine};
-use crate::forks::preamble::UpdateMode;
+use crate::domain::job_options::UpdateMode;
 
 /// Renders a routine file (E.1). Only `id`, `cron` and the body are always present.
 pub fn render_routine(routine: &Routine) -> String {

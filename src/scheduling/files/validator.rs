@@ -14,7 +14,7 @@ use serde_yaml::Value;
 
 use super::frontmatter::{Fields, split};
 use super::{Routine, parse_routine, render_routine};
-use crate::forks::preamble::UpdateMode;
+use crate::domain::job_options::UpdateMode;
 use crate::scheduling::cron::{CronError, CronSchedule};
 
 /// Every denial reason starts with this (HKS-4).

@@ -1,10 +1,11 @@
-//! The file-backed services every session shares, opened once per process.
+//! Preparing the data dir at start-up and opening the shared [`Services`] (BOOT-6).
 
 use std::sync::Arc;
 
 use super::system_prompt::bootstrap_identity;
 use crate::{
     config::Config,
+    services::Services,
     state::{
         StateError,
         fork_messages::ForkMessageStore,
@@ -19,81 +20,57 @@ use crate::{
     tool_policy::ToolPolicyWatch,
 };
 
-/// Configuration plus the stores under the data dir.
-#[derive(Clone)]
-pub struct AgentServices {
-    /// Static configuration.
-    pub config: Config,
-    /// The data dir layout.
-    pub data_dir: DataDir,
-    /// The main session id and its lifecycle log.
-    pub sessions: SessionStore,
-    /// Updates left for the main session by forks.
-    pub pending: PendingUpdates,
-    /// The data-dir git recorder.
-    pub git: GitRecorder,
-    /// Which Discord messages belong to which fork session (SES-15…17).
-    pub fork_messages: ForkMessageStore,
-    /// The background runs' ping budget (PNG).
-    pub ping_budget: PingBudget,
-    /// `tool-policy.yaml`, re-read when it changes (PRM-11).
-    pub tool_policy: Arc<ToolPolicyWatch>,
-    /// The owner's approvals of tool patterns that job, skill and subagent files declare.
-    pub tool_approvals: ToolApprovals,
-}
-
-/// The result of [`AgentServices::open`]: the services and the git worker the caller owns and
+/// The result of [`open_services`]: the services and the git worker the caller owns and
 /// shuts down last.
 pub struct OpenedServices {
     /// The shared services.
-    pub services: Arc<AgentServices>,
+    pub services: Arc<Services>,
     /// The git worker; call [`GitWorker::shutdown`] on exit so queued commits land.
     pub git_worker: GitWorker,
     /// Whether the data dir was just made a git repository (GIT-1).
     pub initialised_git: bool,
 }
 
-impl AgentServices {
-    /// Prepares the data dir (layout, git repository, `IDENTITY.md`) and opens the stores.
-    pub fn open(config: Config) -> Result<OpenedServices, StateError> {
-        let data_dir = DataDir::new(&config.data_dir);
-        data_dir.ensure_layout()?;
-        let initialised_git = git::init_repo(data_dir.root())?;
-        if let Err(source) = bootstrap_identity(data_dir.root(), &config.user_name) {
-            return Err(StateError::Io {
-                path: data_dir.root().join("IDENTITY.md"),
-                source,
-            });
-        }
-        disable_auto_memory(data_dir.root())?;
-        link_skills(data_dir.root())?;
-        crate::skills::install_bundled_skills(&data_dir.skills_dir())?;
-        crate::subagents::install_bundled(
-            &crate::subagents::agents_dir(data_dir.root()),
-            &config.user_name,
-            &config.bot_name,
-        )?;
-        write_agent_spec(data_dir.root())?;
-        let (recorder, git_worker) = GitRecorder::spawn(data_dir.root().to_path_buf());
-        let history = SessionHistory::new(&data_dir, config.timezone, Some(recorder.clone()));
-        let sessions = SessionStore::new(&data_dir, history);
-        let pending = PendingUpdates::new(&data_dir, config.timezone);
-        Ok(OpenedServices {
-            services: Arc::new(Self {
-                fork_messages: ForkMessageStore::new(&data_dir),
-                ping_budget: PingBudget::new(&data_dir, config.timezone),
-                tool_policy: Arc::new(ToolPolicyWatch::new(data_dir.tool_policy_file())),
-                tool_approvals: ToolApprovals::new(data_dir.tool_approvals_file()),
-                config,
-                data_dir,
-                sessions,
-                pending,
-                git: recorder,
-            }),
-            git_worker,
-            initialised_git,
-        })
+/// Prepares the data dir (layout, git repository, `IDENTITY.md`, bundled skills and subagents,
+/// the agent's reference) and opens the stores (BOOT-6).
+pub fn open_services(config: Config) -> Result<OpenedServices, StateError> {
+    let data_dir = DataDir::new(&config.data_dir);
+    data_dir.ensure_layout()?;
+    let initialised_git = git::init_repo(data_dir.root())?;
+    if let Err(source) = bootstrap_identity(data_dir.root(), &config.user_name) {
+        return Err(StateError::Io {
+            path: data_dir.root().join("IDENTITY.md"),
+            source,
+        });
     }
+    disable_auto_memory(data_dir.root())?;
+    link_skills(data_dir.root())?;
+    crate::skills::install_bundled_skills(&data_dir.skills_dir())?;
+    crate::subagents::install_bundled(
+        &crate::subagents::agents_dir(data_dir.root()),
+        &config.user_name,
+        &config.bot_name,
+    )?;
+    write_agent_spec(data_dir.root())?;
+    let (recorder, git_worker) = GitRecorder::spawn(data_dir.root().to_path_buf());
+    let history = SessionHistory::new(&data_dir, config.timezone, Some(recorder.clone()));
+    let sessions = SessionStore::new(&data_dir, history);
+    let pending = PendingUpdates::new(&data_dir, config.timezone);
+    Ok(OpenedServices {
+        services: Arc::new(Services {
+            fork_messages: ForkMessageStore::new(&data_dir),
+            ping_budget: PingBudget::new(&data_dir, config.timezone),
+            tool_policy: Arc::new(ToolPolicyWatch::new(data_dir.tool_policy_file())),
+            tool_approvals: ToolApprovals::new(data_dir.tool_approvals_file()),
+            config,
+            data_dir,
+            sessions,
+            pending,
+            git: recorder,
+        }),
+        git_worker,
+        initialised_git,
+    })
 }
 
 /// Sets `autoMemoryEnabled: false` in the data dir's project settings unless the owner chose a

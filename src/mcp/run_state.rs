@@ -5,7 +5,7 @@
 use std::sync::{Mutex, MutexGuard};
 
 use crate::{
-    forks::preamble::UpdateMode,
+    domain::job_options::UpdateMode,
     state::ping_budget::{PingBudget, Spend},
 };
 

@@ -19,9 +19,9 @@ use super::{
     streamer::{StreamOptions, stream_turn},
 };
 use crate::{
-    agent::{Approval, FrontEnd, FrontEndError, TurnEvent},
     claude::BoxFuture,
-    mcp::embed::Embed,
+    domain::embed::Embed,
+    front_end::{Approval, FrontEnd, FrontEndError, TurnEvent},
     state::inquiries::InquiryStore,
 };
 

@@ -8,7 +8,7 @@ use std::{
 
 use tokio::sync::mpsc::{self, UnboundedReceiver};
 
-use crate::{claude::BoxFuture, mcp::embed::Embed};
+use crate::{claude::BoxFuture, domain::embed::Embed};
 
 /// Something that happened during a turn, in order, for the front end to render.
 #[derive(Debug, Clone, PartialEq)]

@@ -276,5 +276,5 @@ fn seconds_until(at: DateTime<Tz>, now: DateTime<Tz>) -> f64 {
 }
 
 #[cfg(test)]
-#[path = "schedule_tests.rs"]
+#[path = "forward_tests.rs"]
 mod tests;

@@ -5,13 +5,12 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{
-    job::BgJob,
-    tool_grant::{JobTools, ask_owner, judge, refusal_update, source_of},
-};
+use super::tool_grant::{JobTools, ask_owner, judge, source_of};
 use crate::{
-    agent::{AgentServices, FrontEnd},
-    forks::preamble::ToolRestriction,
+    domain::job_options::ToolRestriction,
+    front_end::FrontEnd,
+    scheduling::{bg_job::BgJob, job_sink::refusal_update},
+    services::Services,
     skills::{SKILL_FILE, resolve_skills},
     subagents::{agents_dir, bundled_tools, load_subagents},
     tool_policy::{Source, check_all},
@@ -29,7 +28,7 @@ pub struct Admitted {
 /// Admits `job` or says why it must not run (the owner has been told). The job's declared
 /// restriction is narrowed to the granted patterns, so the preamble lists what it really has.
 pub async fn admit(
-    services: &AgentServices,
+    services: &Services,
     front_end: &dyn FrontEnd,
     job: &mut BgJob,
 ) -> Result<Admitted, String> {
@@ -61,7 +60,7 @@ pub async fn admit(
 /// pass the run's guards: the bundled template's tools as shipped, anything an edit added as
 /// source `subagent:<name>`.
 async fn check_subagent(
-    services: &AgentServices,
+    services: &Services,
     front_end: &dyn FrontEnd,
     name: &str,
     admitted: &mut Admitted,
@@ -95,7 +94,7 @@ async fn check_subagent(
 /// Why a foreground job must not run, if it must not (SCH-8): a refused tool pattern or a
 /// missing skill. The caller tells the owner. (`subagent` is a background-only field.)
 pub fn foreground_refusal(
-    services: &AgentServices,
+    services: &Services,
     source: &Source,
     declared: Option<&[String]>,
     skills: &[String],
@@ -111,7 +110,7 @@ pub fn foreground_refusal(
 }
 
 async fn check_skills(
-    services: &AgentServices,
+    services: &Services,
     front_end: &dyn FrontEnd,
     names: &[String],
     admitted: &mut Admitted,
@@ -145,7 +144,7 @@ fn skill_problems(problems: &[impl ToString]) -> String {
 
 /// Judges one source's declared patterns, asking the owner about new ones.
 async fn decide(
-    services: &AgentServices,
+    services: &Services,
     front_end: &dyn FrontEnd,
     source: &Source,
     file: Option<&Path>,
@@ -167,7 +166,7 @@ async fn decide(
 }
 
 async fn refuse(
-    services: &AgentServices,
+    services: &Services,
     source: &Source,
     file: Option<&Path>,
     reason: String,

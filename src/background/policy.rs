@@ -6,14 +6,13 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::run_state::BgRunState;
 use crate::{
     agent::permissions::state_write_refusal,
     claude::{
         BoxFuture, HookCallback, HookEvent, HookOutput, HookRegistration, PermissionDecision,
         PermissionHandler, PermissionRequest,
     },
-    mcp::{ToolScope, availability::is_offered, tools::IMPLEMENTED_TOOLS},
+    mcp::{BgRunState, ToolScope, availability::is_offered, tools::IMPLEMENTED_TOOLS},
     state::paths::DataDir,
     tool_policy::{BgToolInputs, ToolPolicyFile, bg_tool_set},
 };
@@ -137,7 +136,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::{forks::preamble::UpdateMode, state::ping_budget::PingBudget};
+    use crate::{domain::job_options::UpdateMode, state::ping_budget::PingBudget};
 
     fn run(allow_ping: bool, mode: UpdateMode) -> (tempfile::TempDir, BgPolicy) {
         let dir = tempfile::tempdir().unwrap();

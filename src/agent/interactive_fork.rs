@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use super::control::ExitAction;
-use crate::mcp::embed::{ButtonStyle, Embed, EmbedButton, EmbedColor};
+use crate::domain::embed::{ButtonStyle, Embed, EmbedButton, EmbedColor};
+use crate::domain::fork_control::ExitAction;
 
 /// The note posted before the idle check-in prompt (IFK-11).
 pub const IDLE_NOTE: &str = "-# fork idle — checking in...";

@@ -5,8 +5,12 @@
 use std::path::Path;
 
 use crate::{
-    agent::{AgentServices, FrontEnd, context::PromptTag},
-    mcp::embed::{ButtonStyle, Embed, EmbedButton, EmbedColor},
+    domain::{
+        embed::{ButtonStyle, Embed, EmbedButton, EmbedColor},
+        prompt_tag::PromptTag,
+    },
+    front_end::FrontEnd,
+    services::Services,
     tool_policy::{Source, check_all, grant, log_findings},
 };
 
@@ -47,13 +51,13 @@ pub fn source_of(tag: &PromptTag) -> Option<Source> {
 
 /// Checks `declared` for `source` and splits it by the owner's approvals. Findings are logged
 /// with the source (PRM-8).
-pub fn judge(services: &AgentServices, source: &Source, declared: &[String]) -> JobTools {
+pub fn judge(services: &Services, source: &Source, declared: &[String]) -> JobTools {
     log_findings(source, &check_all(declared));
     judge_quietly(services, source, declared)
 }
 
 /// [`judge`] without logging, for the periodic re-check of unchanged files.
-pub fn judge_quietly(services: &AgentServices, source: &Source, declared: &[String]) -> JobTools {
+pub fn judge_quietly(services: &Services, source: &Source, declared: &[String]) -> JobTools {
     let checked = check_all(declared);
     if !checked.errors.is_empty() {
         let problems: Vec<String> = checked.errors.iter().map(ToString::to_string).collect();
@@ -71,21 +75,11 @@ pub fn judge_quietly(services: &AgentServices, source: &Source, declared: &[Stri
     }
 }
 
-/// The pending-update text for a job that was not run (PUP-7).
-pub fn refusal_update(source: &Source, file: Option<&Path>, reason: &str) -> String {
-    let file = file.map_or_else(String::new, |f| format!(" ({})", f.display()));
-    let after = match source {
-        Source::Reminder(_) => "The reminder was removed; set it again once that is fixed.",
-        _ => "It runs again once that is fixed.",
-    };
-    format!("Did not run {source}{file}: {reason}. {after}")
-}
-
 /// Asks the owner once about `patterns` of `source`: opens a request and posts the approval
 /// embed. Nothing happens when an open request already covers them. Failures are logged: the
 /// job still runs with its safe set, and the next fire asks again.
 pub async fn ask_owner(
-    services: &AgentServices,
+    services: &Services,
     front_end: &dyn FrontEnd,
     source: &Source,
     file: Option<&Path>,

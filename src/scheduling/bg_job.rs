@@ -2,11 +2,13 @@
 
 use std::path::PathBuf;
 
+use super::files::Reminder;
 use crate::{
-    agent::context::PromptTag,
     claude::Thinking,
-    forks::preamble::{ChainContext, ToolRestriction, UpdateMode},
-    scheduling::files::Reminder,
+    domain::{
+        job_options::{ChainContext, ToolRestriction, UpdateMode},
+        prompt_tag::PromptTag,
+    },
 };
 
 /// Where a run's conversation comes from (BGF-3).

@@ -6,31 +6,31 @@ use std::{sync::Arc, time::Duration};
 
 use super::{
     admission::{Admitted, admit},
-    job::{BgJob, BgMode},
     policy::{BgPolicy, bg_allowed_tools, stop_hook},
-    run_state::BgRunState,
 };
 use crate::{
     agent::{
-        AgentError, AgentServices, FrontEnd,
+        AgentError,
         context::{UpdatesView, compose_prompt, compose_timestamp_only},
-        frontend::CurrentTurn,
         hooks::{MainHookDeps, main_hooks},
         main_client::base_options,
         permissions::PermissionState,
         turn::run_turn,
     },
+    background::preamble::{PreambleInputs, build_preamble},
     claude::{
         ClaudeClient, ClaudeError, ClientOptions, ControlHandlers, McpMessageHandler,
         PermissionHandler, PermissionMode, SessionId, UserContent,
     },
     config::runtime::RuntimeConfig,
-    forks::{
-        control::ForkControl,
-        preamble::{PreambleInputs, ToolRestriction, build_preamble},
+    domain::{fork_control::ForkControl, job_options::ToolRestriction},
+    front_end::{CurrentTurn, FrontEnd},
+    mcp::{BgRunState, DiscordTools, McpBridge, ToolContext, ToolScope, availability::ScopeCell},
+    scheduling::{
+        bg_job::{BgJob, BgMode},
+        chain::ChainSlot,
     },
-    mcp::{DiscordTools, McpBridge, ToolContext, ToolScope, availability::ScopeCell},
-    scheduling::chain::ChainSlot,
+    services::Services,
     state::{history::SessionEventKind, sessions::RoutineSessionStore},
 };
 
@@ -74,7 +74,7 @@ struct RunHandles {
 
 /// Runs background jobs; cheap to share.
 pub struct BgRunner {
-    services: Arc<AgentServices>,
+    services: Arc<Services>,
     front_end: Arc<dyn FrontEnd>,
     busy: Arc<dyn Fn() -> bool + Send + Sync>,
 }
@@ -83,7 +83,7 @@ impl BgRunner {
     /// A runner posting through `front_end`; `busy` tells whether the owner is
     /// mid-conversation (the main session's lock is held, BGF-2).
     pub fn new(
-        services: Arc<AgentServices>,
+        services: Arc<Services>,
         front_end: Arc<dyn FrontEnd>,
         busy: Arc<dyn Fn() -> bool + Send + Sync>,
     ) -> Self {

@@ -1,0 +1,157 @@
+//! Where the scheduler's fires go: [`JobDispatch`] implements [`JobSink`] over the main
+//! session, the background runner and the front end.
+//!
+//! The tool patterns job files declare are checked whenever the folders are read (BOOT-10,
+//! PRM-8): a file with a refused pattern is kept out of the schedule and reported once to the
+//! main session, like a broken file (it runs once it is fixed, BGF-23); patterns the owner has
+//! not decided on are asked about once, so the owner sees the question when the file appears,
+//! not only at its first fire.
+
+use std::{collections::HashSet, path::PathBuf, sync::Arc};
+
+use super::{
+    admission::foreground_refusal,
+    runner::BgRunner,
+    tool_grant::{JobTools, ask_owner, judge_quietly},
+};
+use crate::{
+    agent::MainSession,
+    claude::BoxFuture,
+    front_end::FrontEnd,
+    scheduling::{
+        bg_job::BgJob,
+        files::{FileProblem, JobFile, Reminder, Routine},
+        job_sink::JobSink,
+    },
+    services::Services,
+    tool_policy::Source,
+};
+
+/// The runtime side of the scheduler.
+pub struct JobDispatch {
+    services: Arc<Services>,
+    session: Arc<MainSession>,
+    runner: Arc<BgRunner>,
+    front_end: Arc<dyn FrontEnd>,
+}
+
+impl JobDispatch {
+    /// Fires into `session` (foreground) and `runner` (background), asking through
+    /// `front_end`.
+    pub fn new(
+        services: Arc<Services>,
+        session: Arc<MainSession>,
+        runner: Arc<BgRunner>,
+        front_end: Arc<dyn FrontEnd>,
+    ) -> Self {
+        Self {
+            services,
+            session,
+            runner,
+            front_end,
+        }
+    }
+}
+
+impl JobSink for JobDispatch {
+    fn run_foreground(
+        &self,
+        prompt: String,
+        chain: Option<Reminder>,
+    ) -> BoxFuture<'_, Result<(), String>> {
+        Box::pin(async move {
+            self.session
+                .scheduled(prompt, chain)
+                .await
+                .map(|_| ())
+                .map_err(|error| error.to_string())
+        })
+    }
+
+    fn run_background(&self, job: BgJob) -> BoxFuture<'_, ()> {
+        Box::pin(async move {
+            // Failures are reported to the owner by the runner itself (BGF-5).
+            let _ = self.runner.run(job).await;
+        })
+    }
+
+    fn check_job_tools<'a>(
+        &'a self,
+        routines: &'a mut Vec<JobFile<Routine>>,
+        reminders: &'a mut Vec<JobFile<Reminder>>,
+    ) -> BoxFuture<'a, Vec<FileProblem>> {
+        Box::pin(check_job_tools(
+            &self.services,
+            self.front_end.as_ref(),
+            routines,
+            reminders,
+        ))
+    }
+
+    fn foreground_refusal(
+        &self,
+        source: &Source,
+        declared: Option<&[String]>,
+        skills: &[String],
+    ) -> Option<String> {
+        foreground_refusal(&self.services, source, declared, skills)
+    }
+
+    fn tell_owner(&self, text: String) -> BoxFuture<'_, ()> {
+        Box::pin(async move {
+            if let Err(error) = self.front_end.send_text(text).await {
+                tracing::warn!(%error, "could not tell the owner");
+            }
+        })
+    }
+}
+
+/// One job's declared tools.
+struct Declared<'a> {
+    source: Source,
+    path: &'a PathBuf,
+    tools: &'a [String],
+}
+
+/// Checks the declared tools of every job; removes the refused jobs from the lists and returns
+/// them as problems to report.
+async fn check_job_tools(
+    services: &Services,
+    front_end: &dyn FrontEnd,
+    routines: &mut Vec<JobFile<Routine>>,
+    reminders: &mut Vec<JobFile<Reminder>>,
+) -> Vec<FileProblem> {
+    let declared = routines
+        .iter()
+        .filter_map(|file| {
+            Some(Declared {
+                source: Source::Routine(file.item.id.clone()),
+                path: &file.path,
+                tools: file.item.allowed_tools.as_deref()?,
+            })
+        })
+        .chain(reminders.iter().filter_map(|file| {
+            Some(Declared {
+                source: Source::Reminder(file.item.id.clone()),
+                path: &file.path,
+                tools: file.item.allowed_tools.as_deref()?,
+            })
+        }));
+    let mut problems = Vec::new();
+    for job in declared {
+        match judge_quietly(services, &job.source, job.tools) {
+            JobTools::Refused { reason } => problems.push(FileProblem {
+                path: job.path.clone(),
+                reason,
+            }),
+            JobTools::Run { undecided, .. } if !undecided.is_empty() => {
+                ask_owner(services, front_end, &job.source, Some(job.path), &undecided).await;
+            }
+            JobTools::Run { .. } => {}
+        }
+    }
+    let refused: HashSet<PathBuf> = problems.iter().map(|p| p.path.clone()).collect();
+    routines.retain(|file| !refused.contains(&file.path));
+    reminders.retain(|file| !refused.contains(&file.path));
+    problems
+}

@@ -1,0 +1,36 @@
+//! The configuration and the file-backed stores every session, tool and job shares, opened
+//! once per process (see `agent::data_dir_setup::open_services`).
+
+use std::sync::Arc;
+
+use crate::{
+    config::Config,
+    state::{
+        fork_messages::ForkMessageStore, git::GitRecorder, paths::DataDir, pending::PendingUpdates,
+        ping_budget::PingBudget, sessions::SessionStore, tool_approvals::ToolApprovals,
+    },
+    tool_policy::ToolPolicyWatch,
+};
+
+/// Configuration plus the stores under the data dir.
+#[derive(Clone)]
+pub struct Services {
+    /// Static configuration.
+    pub config: Config,
+    /// The data dir layout.
+    pub data_dir: DataDir,
+    /// The main session id and its lifecycle log.
+    pub sessions: SessionStore,
+    /// Updates left for the main session by forks.
+    pub pending: PendingUpdates,
+    /// The data-dir git recorder.
+    pub git: GitRecorder,
+    /// Which Discord messages belong to which fork session (SES-15…17).
+    pub fork_messages: ForkMessageStore,
+    /// The background runs' ping budget (PNG).
+    pub ping_budget: PingBudget,
+    /// `tool-policy.yaml`, re-read when it changes (PRM-11).
+    pub tool_policy: Arc<ToolPolicyWatch>,
+    /// The owner's approvals of tool patterns that job, skill and subagent files declare.
+    pub tool_approvals: ToolApprovals,
+}
