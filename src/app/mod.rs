@@ -26,7 +26,7 @@ use crate::{
         dm_front_end::DiscordFrontEnd,
     },
     front_end::FrontEnd,
-    scheduling::{DEFAULT_SYNC_INTERVAL, Scheduler},
+    scheduling::Scheduler,
     state::{inquiries::InquiryStore, paths::DataDir},
 };
 
@@ -150,7 +150,7 @@ pub async fn run(config: Config, discord: DiscordSettings) -> anyhow::Result<i32
     let scheduler = Arc::new(Scheduler::new(
         Arc::clone(&services),
         Arc::new(dispatch),
-        sync_interval(),
+        services.config.scheduler_sync,
     ));
     let bot = Arc::new(Bot::new(
         http,
@@ -211,15 +211,6 @@ async fn run_scheduler(bot: Arc<Bot>, scheduler: Arc<Scheduler>, stop: Cancellat
         () = bot.owner_ready() => {}
     }
     scheduler.run(stop).await;
-}
-
-/// The scheduler's sync interval: `OLLIM_SCHEDULER_SYNC_SECS` (tests shorten it), else 10 s.
-fn sync_interval() -> Duration {
-    std::env::var("OLLIM_SCHEDULER_SYNC_SECS")
-        .ok()
-        .and_then(|raw| raw.trim().parse::<u64>().ok())
-        .filter(|secs| *secs > 0)
-        .map_or(DEFAULT_SYNC_INTERVAL, Duration::from_secs)
 }
 
 /// Checks the open fork for idleness once a minute until `stop` (IFK-11, IFK-12). One loop,

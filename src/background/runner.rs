@@ -4,6 +4,8 @@
 
 use std::{sync::Arc, time::Duration};
 
+use tracing::Instrument;
+
 use super::{
     admission::{Admitted, admit},
     policy::{BgPolicy, bg_allowed_tools, stop_hook},
@@ -96,7 +98,12 @@ impl BgRunner {
 
     /// Runs `job` under the hard timeout; on failure the owner gets a short DM naming the job
     /// (BGF-5, F-24). Nothing is logged or recorded for a failed run (SES-9, SES-15).
-    pub async fn run(&self, mut job: BgJob) -> Result<BgOutcome, BgError> {
+    pub async fn run(&self, job: BgJob) -> Result<BgOutcome, BgError> {
+        let span = tracing::info_span!("bg_run", tag = %job.tag);
+        self.run_in_span(job).instrument(span).await
+    }
+
+    async fn run_in_span(&self, mut job: BgJob) -> Result<BgOutcome, BgError> {
         let admitted = admit(&self.services, self.front_end.as_ref(), &mut job)
             .await
             .map_err(BgError::Refused)?;

@@ -68,6 +68,9 @@ pub struct Config {
     /// `send_file` never sends (`OLLIM_ENV_FILE`; else the `.env` found from the current
     /// directory upwards, as it was loaded; else `./.env`).
     pub env_file: PathBuf,
+    /// How often the scheduler reads the routine and reminder folders
+    /// (`OLLIM_SCHEDULER_SYNC_SECS`, default 10 s; tests shorten it).
+    pub scheduler_sync: std::time::Duration,
 }
 
 impl std::fmt::Debug for Config {
@@ -95,6 +98,9 @@ impl std::fmt::Debug for RedactedEnv<'_> {
             .finish()
     }
 }
+
+/// How often the scheduler reads its folders by default (SCH-2).
+pub const DEFAULT_SCHEDULER_SYNC: std::time::Duration = std::time::Duration::from_secs(10);
 
 impl Config {
     /// Reads the configuration from the process environment (after `.env` was loaded).
@@ -172,6 +178,10 @@ impl Config {
             docs_mcp_url,
             cli_env: BTreeMap::new(),
             env_file: get("OLLIM_ENV_FILE").map_or_else(|| PathBuf::from(".env"), PathBuf::from),
+            scheduler_sync: get("OLLIM_SCHEDULER_SYNC_SECS")
+                .and_then(|raw| raw.trim().parse::<u64>().ok())
+                .filter(|secs| *secs > 0)
+                .map_or(DEFAULT_SCHEDULER_SYNC, std::time::Duration::from_secs),
         })
     }
 

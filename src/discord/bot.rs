@@ -20,6 +20,7 @@ use serenity::{
     model::id::{ChannelId, MessageId},
 };
 use tokio_util::{sync::CancellationToken, task::TaskTracker};
+use tracing::Instrument;
 
 use super::{approval::Approvals, owner::OwnerGate};
 use crate::{agent::MainSession, services::Services, state::inquiries::InquiryStore};
@@ -167,7 +168,9 @@ impl Bot {
         );
         for message in held.into_iter().filter(|m| self.accepts(m)) {
             let bot = Arc::clone(self);
-            self.work.spawn(async move { bot.handle_dm(message).await });
+            let span = tracing::info_span!("dm_turn", message = %message.id);
+            self.work
+                .spawn(async move { bot.handle_dm(message).await }.instrument(span));
         }
     }
 
@@ -198,7 +201,9 @@ impl Bot {
         for message in missed {
             tracing::info!(id = %message.id, "answering a DM missed during the reconnect");
             let bot = Arc::clone(self);
-            self.work.spawn(async move { bot.handle_dm(message).await });
+            let span = tracing::info_span!("dm_turn", message = %message.id);
+            self.work
+                .spawn(async move { bot.handle_dm(message).await }.instrument(span));
         }
     }
 }
@@ -271,8 +276,11 @@ impl EventHandler for Handler {
     async fn interaction_create(&self, ctx: Context, interaction: Interaction) {
         let Some(bot) = self.bot() else { return };
         let worker = Arc::clone(&bot);
+        let span = tracing::info_span!("interaction", id = %interaction.id());
         bot.work
-            .track_future(async move { worker.handle_interaction(&ctx, interaction).await })
+            .track_future(
+                async move { worker.handle_interaction(&ctx, interaction).await }.instrument(span),
+            )
             .await;
     }
 }

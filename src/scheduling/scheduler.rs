@@ -15,6 +15,7 @@ use std::{
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 use tokio_util::{sync::CancellationToken, task::TaskTracker};
+use tracing::Instrument;
 
 use super::{
     bg_job::BgJob,
@@ -216,6 +217,11 @@ impl Scheduler {
     }
 
     fn fire(&self, fire: Fire, stop: &CancellationToken) {
+        let span = match &fire {
+            Fire::Routine(file) => tracing::info_span!("fire", routine = %file.item.id),
+            Fire::Reminder { file, .. } => tracing::info_span!("fire", reminder = %file.item.id),
+        };
+        let _entered = span.enter();
         match fire {
             Fire::Routine(file) => self.fire_routine(file, stop),
             Fire::Reminder { file, late } => self.fire_reminder(file, late, stop),
@@ -328,7 +334,7 @@ impl Scheduler {
         let sink = Arc::clone(&self.sink);
         let services = Arc::clone(&self.services);
         let stop = stop.clone();
-        self.tasks.spawn(async move {
+        let fire = async move {
             tokio::select! {
                 () = stop.cancelled() => return,
                 outcome = sink.run_foreground(prompt, chain) => if let Err(error) = outcome {
@@ -339,7 +345,9 @@ impl Scheduler {
             if let Some(id) = remove {
                 remove_fired(&services, &id);
             }
-        });
+        };
+        // The fire's span (entered in `fire`) follows it into its task.
+        self.tasks.spawn(fire.in_current_span());
     }
 
     fn spawn_background(
@@ -352,7 +360,7 @@ impl Scheduler {
         let sink = Arc::clone(&self.sink);
         let services = Arc::clone(&self.services);
         let stop = stop.clone();
-        self.tasks.spawn(async move {
+        let fire = async move {
             let _guard = guard;
             tokio::select! {
                 () = stop.cancelled() => return,
@@ -361,7 +369,8 @@ impl Scheduler {
             if let Some(id) = remove {
                 remove_fired(&services, &id);
             }
-        });
+        };
+        self.tasks.spawn(fire.in_current_span());
     }
 }
 
