@@ -16,7 +16,7 @@
 //! - `accuracy` how late reminders due 1.4–19.6 s ahead (every 0.7 s) are taken: (the `now`
 //!   given to `take_due`) − `run_at`. The production `Scheduler` needs the whole app, so the
 //!   loop of `Scheduler::run` is replicated here, the wait/take_due part faithfully: sync every
-//!   `DEFAULT_SYNC_INTERVAL` from the files (loading in `spawn_blocking`), `take_due(now)`, then
+//!   `DEFAULT_SCHEDULER_SYNC` from the files (loading in `spawn_blocking`), `take_due(now)`, then
 //!   `sleep_until(min(next_sync, now + (next_wake − now)))`; firing is left out;
 //! - `minute` the same loop over one `* * * * *` routine: lateness of the next minute's fire
 //!   against `CronSchedule::next_after` (waits up to a minute).
@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 
 use chrono::{DateTime, TimeDelta, Utc};
 use chrono_tz::Tz;
-use ollim_bot::scheduling::DEFAULT_SYNC_INTERVAL;
+use ollim_bot::config::DEFAULT_SCHEDULER_SYNC;
 use ollim_bot::scheduling::cron::CronSchedule;
 use ollim_bot::scheduling::files::{
     Commit, LoadCache, Reminder, Routine, load_reminders, load_reminders_cached, load_routines,
@@ -247,12 +247,12 @@ async fn replica(data_dir: &DataDir, want: usize, limit: Duration) -> Vec<(Fire,
     let mut registry = Registry::default();
     replica_sync(&mut registry, data_dir).await;
     let deadline = tokio::time::Instant::now() + limit;
-    let mut next_sync = tokio::time::Instant::now() + DEFAULT_SYNC_INTERVAL;
+    let mut next_sync = tokio::time::Instant::now() + DEFAULT_SCHEDULER_SYNC;
     let mut taken = Vec::new();
     while taken.len() < want && tokio::time::Instant::now() < deadline {
         if tokio::time::Instant::now() >= next_sync {
             replica_sync(&mut registry, data_dir).await;
-            next_sync = tokio::time::Instant::now() + DEFAULT_SYNC_INTERVAL;
+            next_sync = tokio::time::Instant::now() + DEFAULT_SCHEDULER_SYNC;
         }
         let now = now();
         taken.extend(registry.take_due(now).into_iter().map(|fire| (fire, now)));
@@ -301,7 +301,7 @@ async fn staggered_reminders() {
         "accuracy: {} of {want} reminders due in 1.4–19.6 s (every 0.7 s) taken by the replica \
          loop (sync every {} s); take_due time − run_at (goal: within 1 s of the minute):",
         late.len(),
-        DEFAULT_SYNC_INTERVAL.as_secs()
+        DEFAULT_SCHEDULER_SYNC.as_secs()
     );
     if !late.is_empty() {
         row("lateness", &late);

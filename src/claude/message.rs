@@ -6,6 +6,8 @@
 
 use serde_json::Value;
 
+use super::frame_fields;
+
 pub use super::{
     result::{PermissionDenial, ResultMessage, Usage},
     stream_event::StreamEvent,
@@ -89,12 +91,12 @@ impl AssistantMessage {
     fn from_value(value: &Value) -> Option<Self> {
         let message = value.get("message")?;
         Some(Self {
-            message_id: str_field(message, "id").unwrap_or_default(),
-            model: str_field(message, "model").unwrap_or_default(),
+            message_id: frame_fields::string(message, "id").unwrap_or_default(),
+            model: frame_fields::string(message, "model").unwrap_or_default(),
             content: ContentBlock::list(message.get("content")),
-            error: str_field(value, "error"),
-            parent_tool_use_id: str_field(value, "parent_tool_use_id"),
-            session_id: str_field(value, "session_id"),
+            error: frame_fields::string(value, "error"),
+            parent_tool_use_id: frame_fields::string(value, "parent_tool_use_id"),
+            session_id: frame_fields::string(value, "session_id"),
         })
     }
 
@@ -129,7 +131,7 @@ impl UserMessage {
                 .get("isReplay")
                 .and_then(Value::as_bool)
                 .unwrap_or(false),
-            parent_tool_use_id: str_field(value, "parent_tool_use_id"),
+            parent_tool_use_id: frame_fields::string(value, "parent_tool_use_id"),
         }
     }
 
@@ -199,18 +201,18 @@ impl ContentBlock {
     fn from_value(block: &Value) -> Self {
         match block.get("type").and_then(Value::as_str) {
             Some("text") => Self::Text {
-                text: str_field(block, "text").unwrap_or_default(),
+                text: frame_fields::string(block, "text").unwrap_or_default(),
             },
             Some("thinking") => Self::Thinking {
-                thinking: str_field(block, "thinking").unwrap_or_default(),
+                thinking: frame_fields::string(block, "thinking").unwrap_or_default(),
             },
             Some("tool_use") => Self::ToolUse {
-                id: str_field(block, "id").unwrap_or_default(),
-                name: str_field(block, "name").unwrap_or_default(),
+                id: frame_fields::string(block, "id").unwrap_or_default(),
+                name: frame_fields::string(block, "name").unwrap_or_default(),
                 input: block.get("input").cloned().unwrap_or(Value::Null),
             },
             Some("tool_result") => Self::ToolResult {
-                tool_use_id: str_field(block, "tool_use_id").unwrap_or_default(),
+                tool_use_id: frame_fields::string(block, "tool_use_id").unwrap_or_default(),
                 content: block.get("content").cloned().unwrap_or(Value::Null),
                 is_error: block
                     .get("is_error")
@@ -220,10 +222,6 @@ impl ContentBlock {
             _ => Self::Other(block.clone()),
         }
     }
-}
-
-pub(super) fn str_field(value: &Value, key: &str) -> Option<String> {
-    value.get(key).and_then(Value::as_str).map(str::to_owned)
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 
 use super::{
     control::{ControlHandlers, PermissionDecision, PermissionRequest},
+    frame_fields,
     transport::{Connection, lock},
 };
 
@@ -56,7 +57,7 @@ async fn answer(request: Value, handlers: Arc<ControlHandlers>) -> Result<Value,
     match subtype {
         "can_use_tool" => {
             let permission = PermissionRequest {
-                tool_name: str_field(&request, "tool_name"),
+                tool_name: frame_fields::string_or_empty(&request, "tool_name"),
                 input: request.get("input").cloned().unwrap_or_else(|| json!({})),
                 tool_use_id: request
                     .get("tool_use_id")
@@ -74,7 +75,7 @@ async fn answer(request: Value, handlers: Arc<ControlHandlers>) -> Result<Value,
             Ok(decision.to_response())
         }
         "hook_callback" => {
-            let callback_id = str_field(&request, "callback_id");
+            let callback_id = frame_fields::string_or_empty(&request, "callback_id");
             let hook = handlers
                 .hook_by_id(&callback_id)
                 .ok_or_else(|| format!("unknown hook callback id {callback_id}"))?;
@@ -82,7 +83,7 @@ async fn answer(request: Value, handlers: Arc<ControlHandlers>) -> Result<Value,
             Ok(hook.callback.call(input).await.to_response(hook.event))
         }
         "mcp_message" => {
-            let server = str_field(&request, "server_name");
+            let server = frame_fields::string_or_empty(&request, "server_name");
             let message = request.get("message").cloned().unwrap_or(Value::Null);
             let reply = match handlers.mcp_server(&server) {
                 Some(handler) => handler.handle(message).await,
@@ -93,12 +94,4 @@ async fn answer(request: Value, handlers: Arc<ControlHandlers>) -> Result<Value,
         }
         other => Err(format!("Unsupported control request subtype: {other}")),
     }
-}
-
-fn str_field(value: &Value, key: &str) -> String {
-    value
-        .get(key)
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_owned()
 }

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use super::message::str_field;
+use super::frame_fields;
 
 /// A raw Anthropic streaming event, reduced to what the bot renders.
 #[derive(Debug, Clone, PartialEq)]
@@ -68,8 +68,10 @@ impl StreamEvent {
                 let block = event.get("content_block");
                 Self::BlockStart {
                     index: index(),
-                    kind: block.and_then(|b| str_field(b, "type")).unwrap_or_default(),
-                    tool_name: block.and_then(|b| str_field(b, "name")),
+                    kind: block
+                        .and_then(|b| frame_fields::string(b, "type"))
+                        .unwrap_or_default(),
+                    tool_name: block.and_then(|b| frame_fields::string(b, "name")),
                 }
             }
             Some("content_block_delta") => {
@@ -77,7 +79,9 @@ impl StreamEvent {
                 match delta.and_then(|d| d.get("type")).and_then(Value::as_str) {
                     Some("text_delta") => Self::TextDelta {
                         index: index(),
-                        text: delta.and_then(|d| str_field(d, "text")).unwrap_or_default(),
+                        text: delta
+                            .and_then(|d| frame_fields::string(d, "text"))
+                            .unwrap_or_default(),
                     },
                     Some("thinking_delta") => Self::ThinkingDelta { index: index() },
                     Some("input_json_delta") => Self::InputJsonDelta { index: index() },
@@ -86,7 +90,9 @@ impl StreamEvent {
             }
             Some("content_block_stop") => Self::BlockStop { index: index() },
             Some("message_delta") => Self::MessageDelta {
-                stop_reason: event.get("delta").and_then(|d| str_field(d, "stop_reason")),
+                stop_reason: event
+                    .get("delta")
+                    .and_then(|d| frame_fields::string(d, "stop_reason")),
             },
             Some("message_stop") => Self::MessageStop,
             _ => Self::Other,

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use super::frame_fields::{count, string as str_field, string_or_empty, strings};
+use super::frame_fields::{self, count, string_or_empty, strings};
 
 /// `type: "system"` frames by subtype.
 #[derive(Debug, Clone, PartialEq)]
@@ -76,7 +76,7 @@ pub struct CompactBoundary {
 
 impl SystemMessage {
     pub(super) fn from_value(value: &Value) -> Self {
-        let subtype = str_field(value, "subtype").unwrap_or_default();
+        let subtype = frame_fields::string(value, "subtype").unwrap_or_default();
         match subtype.as_str() {
             "init" => Self::Init(InitInfo::from_value(value)),
             "compact_boundary" => {
@@ -90,8 +90,8 @@ impl SystemMessage {
                 })
             }
             "status" => Self::Status {
-                status: str_field(value, "status"),
-                compact_result: str_field(value, "compact_result"),
+                status: frame_fields::string(value, "status"),
+                compact_result: frame_fields::string(value, "compact_result"),
             },
             "api_retry" => Self::ApiRetry {
                 attempt: count(value, "attempt").unwrap_or(0),

@@ -19,4 +19,4 @@ mod persistent_guard;
 pub mod registry;
 pub mod scheduler;
 
-pub use scheduler::{DEFAULT_SYNC_INTERVAL, Scheduler};
+pub use scheduler::Scheduler;

@@ -2,14 +2,10 @@
 
 use std::{
     collections::HashSet,
-    sync::{Arc, Mutex, MutexGuard},
+    sync::{Arc, Mutex},
 };
 
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-}
+use super::scheduler::lock;
 
 /// Marks a persistent routine as running until dropped (PRS-8).
 pub(super) struct PersistentGuard {

@@ -32,9 +32,6 @@ use super::{
 };
 use crate::{services::Services, state::sessions::RoutineSessionStore, tool_policy::Source};
 
-/// How often the folders are read (SCH-2).
-pub const DEFAULT_SYNC_INTERVAL: Duration = Duration::from_secs(10);
-
 /// Fires routines and reminders.
 pub struct Scheduler {
     services: Arc<Services>,

@@ -24,9 +24,9 @@ use crate::{
 pub mod args;
 mod file_guard;
 mod fork;
-mod names;
 mod persistent;
 mod reminders;
+mod update_names;
 mod visible;
 
 pub use visible::build_embed;
@@ -93,7 +93,7 @@ impl DiscordTools {
         Self {
             router: Self::visible_router()
                 + Self::fork_router()
-                + Self::names_router()
+                + Self::update_names_router()
                 + Self::reminders_router()
                 + Self::persistent_router(),
             context: Arc::new(context),

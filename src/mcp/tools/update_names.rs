@@ -8,7 +8,7 @@ use rmcp::{handler::server::wrapper::Parameters, tool, tool_router};
 use super::{DiscordTools, args::NamesArgs};
 use crate::{mcp::availability::ToolScope, state::atomic::write_atomic};
 
-#[tool_router(router = names_router, vis = "pub(super)")]
+#[tool_router(router = update_names_router, vis = "pub(super)")]
 impl DiscordTools {
     #[tool(
         description = "Main session only: change what you call the owner and your own name. \
