@@ -9,13 +9,10 @@ use std::{
 use serde_json::Value;
 
 use super::labels::tool_label;
-use crate::front_end::{CurrentTurn, TurnEvent};
-use crate::{
-    claude::{
-        ClaudeClient, ClaudeError, ContentBlock, Message, ResultMessage, StreamEvent, SystemMessage,
-    },
-    domain::fork_control::ForkControl,
+use crate::claude::{
+    ClaudeClient, ClaudeError, ContentBlock, Message, ResultMessage, StreamEvent, SystemMessage,
 };
+use crate::front_end::{CurrentTurn, TurnEvent};
 
 /// A compaction seen during a turn.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,18 +38,33 @@ pub struct TurnReport {
     pub command_output: Vec<String>,
 }
 
+/// What the code around a turn learns while it streams, and may ask it to stop for.
+pub(crate) trait TurnObserver: Sync {
+    /// The CLI started (`true`) or finished (`false`) compacting the context.
+    fn compacting(&self, _active: bool) {}
+
+    /// Whether the turn should be cut short because the agent asked to enter a fork (AGT-18).
+    fn fork_requested(&self) -> bool {
+        false
+    }
+}
+
+/// The observer of a turn nobody watches (background runs).
+pub(crate) struct Unobserved;
+
+impl TurnObserver for Unobserved {}
+
 /// Reads frames until the turn's `result`, emitting events to `turn` (AGT-16: streamed deltas
 /// first; text of assistant messages that were not streamed, e.g. synthetic API errors; the
 /// result text only if nothing else was shown; never the same text twice).
 ///
-/// When the agent calls `enter_fork` (`fork_control` then holds a request), the client is
+/// When the agent calls `enter_fork` (the observer then reports a fork request), the client is
 /// interrupted at the next frame and nothing more of the turn is shown; its `result` is still
 /// read so the session id is saved (AGT-18).
 pub(crate) async fn run_turn(
     client: &mut ClaudeClient,
     turn: &CurrentTurn,
-    compacting: &AtomicBool,
-    fork_control: &ForkControl,
+    observer: &dyn TurnObserver,
 ) -> Result<TurnReport, ClaudeError> {
     let mut shown = String::new();
     let mut streamed_in_message = false;
@@ -79,13 +91,13 @@ pub(crate) async fn run_turn(
 
     loop {
         let Some(message) = client.recv().await else {
-            compacting.store(false, Ordering::Relaxed);
+            observer.compacting(false);
             if cut_short.load(Ordering::Relaxed) {
                 tracing::debug!("the CLI went away after the fork-entry interrupt");
             }
             return Err(client.exit_error().await);
         };
-        if !cut_short.load(Ordering::Relaxed) && fork_control.enter_requested() {
+        if !cut_short.load(Ordering::Relaxed) && observer.fork_requested() {
             turn.emit(TurnEvent::ForkRequested);
             cut_short.store(true, Ordering::Relaxed);
             if let Err(error) = client.handle().interrupt_nowait() {
@@ -155,14 +167,14 @@ pub(crate) async fn run_turn(
             Message::System(SystemMessage::Status { status, .. })
                 if status.as_deref() == Some("compacting") =>
             {
-                compacting.store(true, Ordering::Relaxed);
+                observer.compacting(true);
                 compaction_started = Some(Instant::now());
                 emit(TurnEvent::Compacting {
                     pre_tokens: last_input_tokens,
                 });
             }
             Message::System(SystemMessage::CompactBoundary(boundary)) => {
-                compacting.store(false, Ordering::Relaxed);
+                observer.compacting(false);
                 let seconds = compaction_started.map_or(0, |t| t.elapsed().as_secs());
                 emit(TurnEvent::Compacted {
                     pre_tokens: boundary.pre_tokens,
@@ -183,7 +195,7 @@ pub(crate) async fn run_turn(
                 }
             }
             Message::Result(result) => {
-                compacting.store(false, Ordering::Relaxed);
+                observer.compacting(false);
                 if shown.is_empty()
                     && !result.is_error
                     && let Some(text) = result.result.as_deref()

@@ -17,7 +17,7 @@ use crate::{
         hooks::{MainHookDeps, main_hooks},
         main_client::base_options,
         permissions::PermissionState,
-        turn::run_turn,
+        turn::{Unobserved, run_turn},
     },
     background::preamble::{PreambleInputs, build_preamble},
     claude::{
@@ -25,7 +25,7 @@ use crate::{
         PermissionHandler, PermissionMode, SessionId, UserContent,
     },
     config::runtime::RuntimeConfig,
-    domain::{fork_control::ForkControl, job_options::ToolRestriction},
+    domain::job_options::ToolRestriction,
     front_end::{CurrentTurn, FrontEnd},
     mcp::{BgRunState, DiscordTools, McpBridge, ToolContext, ToolScope, availability::ScopeCell},
     scheduling::{
@@ -185,8 +185,7 @@ impl BgRunner {
         let turn = CurrentTurn::default();
         let outcome = async {
             client.send(&UserContent::Text(prompt))?;
-            let compacting = std::sync::atomic::AtomicBool::new(false);
-            run_turn(&mut client, &turn, &compacting, &ForkControl::default()).await
+            run_turn(&mut client, &turn, &Unobserved).await
         }
         .await;
         let mut session_id = client.session_id().cloned();
@@ -246,9 +245,8 @@ impl BgRunner {
         let mut client = self.connect(&options, handles).await?;
         let outcome = async {
             client.send(&UserContent::Text(format!("/compact {instructions}")))?;
-            let compacting = std::sync::atomic::AtomicBool::new(false);
             let turn = CurrentTurn::default();
-            run_turn(&mut client, &turn, &compacting, &ForkControl::default()).await
+            run_turn(&mut client, &turn, &Unobserved).await
         }
         .await;
         let compacted = client.session_id().cloned();

@@ -28,7 +28,7 @@ use super::{
     context::{UpdatesView, compose_prompt},
     context_usage::context_tokens,
     permissions::PermissionState,
-    turn::{TurnReport, run_turn},
+    turn::{TurnObserver, TurnReport, run_turn},
 };
 use crate::front_end::{CurrentTurn, FrontEnd, TurnEvent, TurnSink};
 use crate::services::Services;
@@ -297,7 +297,7 @@ impl MainSession {
         let client = state.active_client().ok_or(ClaudeError::Closed)?;
         client.send(content)?;
         tracing::debug!(target: "ollim_bot::latency", "prompt written to the CLI");
-        run_turn(client, &self.turn, &self.compacting, &self.fork_control).await
+        run_turn(client, &self.turn, &MainTurnObserver(self)).await
     }
 
     /// Saves the session id after a turn (SES-4), or drops a dead client so the next message
@@ -340,5 +340,19 @@ pub fn cli_permission_mode(mode: PermissionMode) -> PermissionMode {
     match mode {
         PermissionMode::DontAsk => PermissionMode::Default,
         other => other,
+    }
+}
+
+/// How the main session watches its turns: it remembers compaction (interrupts are ignored
+/// meanwhile, AGT-14) and cuts a turn short when the agent asked to enter a fork (AGT-18).
+struct MainTurnObserver<'a>(&'a MainSession);
+
+impl TurnObserver for MainTurnObserver<'_> {
+    fn compacting(&self, active: bool) {
+        self.0.compacting.store(active, Ordering::Relaxed);
+    }
+
+    fn fork_requested(&self) -> bool {
+        self.0.fork_control.enter_requested()
     }
 }
