@@ -1,26 +1,23 @@
-//! How a main-session client is built: options (AGT-1…6), hooks, the permission policy and
-//! the `discord` MCP server bound to this session.
+//! A main-session or interactive-fork client: its CLI options (AGT-1…6); the client itself is
+//! assembled by the session builder.
 
 use std::sync::Arc;
 
 use super::{
     AgentError,
-    hooks::{MainHookDeps, main_hooks},
     main_tools::main_allowed_tools,
-    permissions::{PermissionPolicy, PermissionState},
+    permissions::PermissionState,
     session::{MainSettings, cli_permission_mode},
+    session_builder::{SessionDescription, SessionKind, connect_session},
     system_prompt::{SystemPromptInputs, build_system_prompt},
 };
-use crate::front_end::{CurrentTurn, FrontEnd};
-use crate::services::Services;
 use crate::{
-    claude::{
-        ClaudeClient, ClientOptions, ControlHandlers, McpMessageHandler, McpServerConfig,
-        PermissionHandler, SessionId, SystemPrompt,
-    },
+    claude::{ClaudeClient, ClientOptions, McpServerConfig, SessionId, SystemPrompt},
     domain::fork_control::ForkControl,
-    mcp::{DiscordTools, McpBridge, ToolContext, availability::ScopeCell},
+    front_end::{CurrentTurn, FrontEnd},
+    mcp::availability::ScopeCell,
     scheduling::chain::ChainSlot,
+    services::Services,
 };
 
 /// What a main-session or interactive-fork client is made from.
@@ -61,39 +58,18 @@ impl MainClientParts<'_> {
         resume: Option<SessionId>,
     ) -> Result<ClaudeClient, AgentError> {
         let options = self.options(resume);
-        let data_dir = &self.services.data_dir;
-        let tools = DiscordTools::new(ToolContext {
-            scope: Arc::clone(&self.scope),
-            front_end: Arc::clone(self.front_end),
-            services: Some(Arc::clone(self.services)),
-            fork_control: Some(Arc::clone(self.fork_control)),
-            bg_run: None,
-            chain: Some(Arc::clone(self.chain)),
-        });
-        let bridge: Arc<dyn McpMessageHandler> = Arc::new(Arc::new(McpBridge::start(tools).await?));
-        let policy = Arc::new(
-            PermissionPolicy::new(
-                data_dir.clone(),
-                Arc::clone(self.permissions),
-                Arc::clone(self.front_end),
-                self.turn.clone(),
-            )
-            .with_live_policy(Arc::clone(&self.services.tool_policy)),
-        );
-        let permissions: Arc<dyn PermissionHandler> = Arc::new(policy);
-        let handlers = ControlHandlers {
-            permissions: Some(permissions),
-            hooks: main_hooks(MainHookDeps {
-                data_dir: data_dir.clone(),
-                git: Some(self.services.git.clone()),
+        let description = SessionDescription {
+            services: self.services,
+            front_end: self.front_end,
+            chain: Arc::clone(self.chain),
+            kind: SessionKind::Interactive {
                 permissions: Arc::clone(self.permissions),
                 turn: self.turn.clone(),
-                allowed_tools: options.allowed_tools.clone(),
-                live_policy: Some(Arc::clone(&self.services.tool_policy)),
-            }),
-            mcp_servers: vec![("discord".to_owned(), bridge)],
+                fork_control: Arc::clone(self.fork_control),
+                scope: Arc::clone(&self.scope),
+            },
         };
-        Ok(ClaudeClient::connect(&options, handlers).await?)
+        connect_session(description, &options).await
     }
 }
 

@@ -1,6 +1,7 @@
 //! The channel-agnostic agent core: the main session, context injection, the system prompt,
 //! permissions and hooks, and the front-end trait shared by Discord and the terminal.
 
+pub mod background_policy;
 pub mod bash_rules;
 pub mod compaction;
 pub mod context;
@@ -16,6 +17,7 @@ pub mod proposed_write;
 pub mod routine_guard;
 pub mod rule_match;
 pub mod session;
+pub mod session_builder;
 pub mod skill_guard;
 pub mod system_prompt;
 mod system_prompt_text;

@@ -1,14 +1,12 @@
 //! Background runs — routines, reminders and (later) webhooks working in their own Claude
 //! session (BGF-1…21): admission before anything starts (declared tools, skills, subagent),
-//! the runner with its policy and Stop hook, the preamble a run is given, and the dispatch that
+//! the runner (its client is built by `agent::session_builder`), the preamble a run is given, and the dispatch that
 //! implements the scheduler's `JobSink`.
 
 pub mod admission;
 pub mod job_dispatch;
-mod policy;
 pub mod preamble;
 mod runner;
 pub mod tool_grant;
 
-pub use policy::{BgPolicy, bg_allowed_tools};
 pub use runner::{BgError, BgOutcome, BgRunner};

@@ -8,26 +8,22 @@ use tracing::Instrument;
 
 use super::{
     admission::{Admitted, admit},
-    policy::{BgPolicy, bg_allowed_tools, stop_hook},
+    preamble::{PreambleInputs, build_preamble},
 };
 use crate::{
     agent::{
         AgentError,
+        background_policy::bg_allowed_tools,
         context::{UpdatesView, compose_prompt, compose_timestamp_only},
-        hooks::{MainHookDeps, main_hooks},
         main_client::base_options,
-        permissions::PermissionState,
+        session_builder::{SessionDescription, SessionKind, connect_session},
         turn::{Unobserved, run_turn},
     },
-    background::preamble::{PreambleInputs, build_preamble},
-    claude::{
-        ClaudeClient, ClaudeError, ClientOptions, ControlHandlers, McpMessageHandler,
-        PermissionHandler, PermissionMode, SessionId, UserContent,
-    },
+    claude::{ClaudeClient, ClaudeError, ClientOptions, PermissionMode, SessionId, UserContent},
     config::runtime::RuntimeConfig,
     domain::job_options::ToolRestriction,
     front_end::{CurrentTurn, FrontEnd},
-    mcp::{BgRunState, DiscordTools, McpBridge, ToolContext, ToolScope, availability::ScopeCell},
+    mcp::{BgRunState, ToolScope},
     scheduling::{
         bg_job::{BgJob, BgMode},
         chain::ChainSlot,
@@ -336,38 +332,15 @@ impl BgRunner {
         options: &ClientOptions,
         handles: &RunHandles,
     ) -> Result<ClaudeClient, AgentError> {
-        let RunHandles { run, chain, scope } = handles;
-        let scope = *scope;
-        let services = &self.services;
-        let tools = DiscordTools::new(ToolContext {
-            scope: Arc::new(ScopeCell::new(scope)),
-            front_end: Arc::clone(&self.front_end),
-            services: Some(Arc::clone(services)),
-            fork_control: None,
-            bg_run: Some(Arc::clone(run)),
-            chain: Some(Arc::clone(chain)),
-        });
-        let bridge: Arc<dyn McpMessageHandler> = Arc::new(Arc::new(McpBridge::start(tools).await?));
-        let policy: Arc<dyn PermissionHandler> = Arc::new(BgPolicy::new(
-            services.data_dir.clone(),
-            Arc::clone(run),
-            scope,
-        ));
-        let mut hooks = main_hooks(MainHookDeps {
-            data_dir: services.data_dir.clone(),
-            git: Some(services.git.clone()),
-            // Always enforce the run's own Bash rules: read-only commands skip the callback.
-            permissions: Arc::new(PermissionState::new(true)),
-            turn: CurrentTurn::default(),
-            allowed_tools: options.allowed_tools.clone(),
-            live_policy: None,
-        });
-        hooks.push(stop_hook(Arc::clone(run)));
-        let handlers = ControlHandlers {
-            permissions: Some(policy),
-            hooks,
-            mcp_servers: vec![("discord".to_owned(), bridge)],
+        let description = SessionDescription {
+            services: &self.services,
+            front_end: &self.front_end,
+            chain: Arc::clone(&handles.chain),
+            kind: SessionKind::Background {
+                run: Arc::clone(&handles.run),
+                scope: handles.scope,
+            },
         };
-        Ok(ClaudeClient::connect(options, handlers).await?)
+        connect_session(description, options).await
     }
 }

@@ -154,13 +154,21 @@ async fn a_background_run_gets_one_ping() {
     data_dir.ensure_layout().unwrap();
     let budget = PingBudget::new(&data_dir, chrono_tz::UTC);
     let front_end = Arc::new(RecordingFrontEnd::default());
+    let config = crate::config::Config::from_lookup(|key| match key {
+        "OLLIM_USER_NAME" => Some("Julia".to_owned()),
+        "OLLIM_BOT_NAME" => Some("Ollim".to_owned()),
+        "OLLIM_DATA_DIR" => Some(dir.path().display().to_string()),
+        "OLLIM_TIMEZONE" => Some("UTC".to_owned()),
+        _ => None,
+    })
+    .unwrap();
+    let opened = crate::agent::open_services(config).unwrap();
     let mut context = ToolContext::new(ToolScope::Background, front_end.clone());
-    context.bg_run = Some(Arc::new(BgRunState::new(
-        true,
-        UpdateMode::OnPing,
-        false,
-        budget,
-    )));
+    context.session = super::tools::ToolSession::Background {
+        services: opened.services,
+        run: Arc::new(BgRunState::new(true, UpdateMode::OnPing, false, budget)),
+        chain: Arc::default(),
+    };
     let bridge = McpBridge::start(DiscordTools::new(context)).await.unwrap();
     bridge.dispatch(initialize()).await;
     let call = |id: u64| {

@@ -11,7 +11,7 @@ pub use run_state::{
     ALREADY_PINGED, BUDGET_EXHAUSTED, BgRunState, OWNER_BUSY, PINGS_DISABLED, PingPermit,
     REPORTING_DISABLED,
 };
-pub use tools::{DiscordTools, ToolContext};
+pub use tools::{DiscordTools, ToolContext, ToolSession};
 
 #[cfg(test)]
 mod bridge_tests;

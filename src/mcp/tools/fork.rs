@@ -39,10 +39,10 @@ impl DiscordTools {
             }
             ToolScope::Main => {}
         }
-        let Some(control) = &self.context.fork_control else {
+        let Some(control) = self.context.fork_control() else {
             return "Error: forks are not available in this session.".to_owned();
         };
-        let default_idle = self.context.services.as_ref().map_or(10, |services| {
+        let default_idle = self.context.services().map_or(10, |services| {
             RuntimeConfig::load(&services.data_dir.config_file()).fork_idle_timeout
         });
         control.request_enter(EnterRequest {
@@ -64,7 +64,7 @@ impl DiscordTools {
             Ok(control) => control,
             Err(message) => return message,
         };
-        let Some(services) = &self.context.services else {
+        let Some(services) = self.context.services() else {
             return "Error: saving is not available in this session.".to_owned();
         };
         let newest_update = services.pending.peek().last().map(|update| update.ts);
@@ -92,12 +92,12 @@ impl DiscordTools {
         if message.is_empty() {
             return "Error: the report needs some text.".to_owned();
         }
-        let Some(services) = &self.context.services else {
+        let Some(services) = self.context.services() else {
             return "Error: reporting is not available in this session.".to_owned();
         };
         match self.context.scope() {
             ToolScope::Background | ToolScope::PersistentRoutine => {
-                let Some(run) = &self.context.bg_run else {
+                let Some(run) = self.context.bg_run() else {
                     return "Error: this background run has no state to report from.".to_owned();
                 };
                 if !run.may_report() {
@@ -161,8 +161,8 @@ impl DiscordTools {
         }
         let control = self
             .context
-            .fork_control
-            .as_deref()
+            .fork_control()
+            .map(std::sync::Arc::as_ref)
             .ok_or_else(|| "Error: not in an interactive fork".to_owned())?;
         match control.facts() {
             None => Err("Error: not in an interactive fork".to_owned()),

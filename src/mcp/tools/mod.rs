@@ -37,27 +37,41 @@ pub struct ToolContext {
     pub scope: Arc<ScopeCell>,
     /// Where visible output goes.
     pub front_end: Arc<dyn FrontEnd>,
-    /// The shared stores (pending updates, data dir, settings); tools that need them refuse
-    /// without.
-    pub services: Option<Arc<Services>>,
-    /// The session's fork switchboard (main session and interactive forks).
-    pub fork_control: Option<Arc<ForkControl>>,
-    /// The background run this client belongs to.
-    pub bg_run: Option<Arc<BgRunState>>,
-    /// The chain reminder being run, for `follow_up_chain` (REM-8).
-    pub chain: Option<Arc<ChainSlot>>,
+    /// The session's state the tools act on.
+    pub session: ToolSession,
+}
+
+/// The state a client's tools act on, by kind of session.
+pub enum ToolSession {
+    /// No session state (protocol tests, transcript replays): tools that need it refuse.
+    Detached,
+    /// The main session or an interactive fork, with its fork switchboard.
+    Interactive {
+        /// The shared stores.
+        services: Arc<Services>,
+        /// Requests the fork tools leave for the session.
+        fork_control: Arc<ForkControl>,
+        /// The chain reminder a foreground fire is running, for `follow_up_chain` (REM-8).
+        chain: Arc<ChainSlot>,
+    },
+    /// A background run, with its own state.
+    Background {
+        /// The shared stores.
+        services: Arc<Services>,
+        /// The run's ping gate, counters and report flag.
+        run: Arc<BgRunState>,
+        /// The chain reminder being run, for `follow_up_chain` (REM-8).
+        chain: Arc<ChainSlot>,
+    },
 }
 
 impl ToolContext {
-    /// A context with only a scope and a front end (tests, the terminal).
+    /// A detached context with only a scope and a front end (tests, replays).
     pub fn new(scope: ToolScope, front_end: Arc<dyn FrontEnd>) -> Self {
         Self {
             scope: Arc::new(ScopeCell::new(scope)),
             front_end,
-            services: None,
-            fork_control: None,
-            bg_run: None,
-            chain: None,
+            session: ToolSession::Detached,
         }
     }
 
@@ -66,11 +80,46 @@ impl ToolContext {
         self.scope.get()
     }
 
+    /// The shared stores, unless detached.
+    pub fn services(&self) -> Option<&Arc<Services>> {
+        match &self.session {
+            ToolSession::Detached => None,
+            ToolSession::Interactive { services, .. }
+            | ToolSession::Background { services, .. } => Some(services),
+        }
+    }
+
+    /// The fork switchboard of an interactive session.
+    pub fn fork_control(&self) -> Option<&Arc<ForkControl>> {
+        match &self.session {
+            ToolSession::Interactive { fork_control, .. } => Some(fork_control),
+            _ => None,
+        }
+    }
+
+    /// The background run's state.
+    pub fn bg_run(&self) -> Option<&Arc<BgRunState>> {
+        match &self.session {
+            ToolSession::Background { run, .. } => Some(run),
+            _ => None,
+        }
+    }
+
+    /// The chain slot, unless detached.
+    pub fn chain(&self) -> Option<&Arc<ChainSlot>> {
+        match &self.session {
+            ToolSession::Detached => None,
+            ToolSession::Interactive { chain, .. } | ToolSession::Background { chain, .. } => {
+                Some(chain)
+            }
+        }
+    }
+
     /// Notes a message sent outside background runs: inside an interactive fork it is kept
     /// for reply tracking (SES-16); in the main session nothing is tracked.
     pub(crate) fn note_sent(&self, message_id: Option<u64>) {
         if self.scope() == ToolScope::InteractiveFork
-            && let (Some(control), Some(id)) = (&self.fork_control, message_id)
+            && let (Some(control), Some(id)) = (self.fork_control(), message_id)
         {
             control.note_message(id);
         }

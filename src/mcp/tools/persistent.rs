@@ -20,7 +20,7 @@ impl DiscordTools {
                        keep."
     )]
     async fn compact_session(&self, Parameters(args): Parameters<CompactArgs>) -> String {
-        let run = match (&self.context.bg_run, self.context.scope()) {
+        let run = match (self.context.bg_run(), self.context.scope()) {
             (Some(run), ToolScope::PersistentRoutine) => run,
             _ => {
                 return "Error: compact_session is only available in persistent routine sessions"

@@ -26,7 +26,7 @@ impl DiscordTools {
                        unless foreground is true; max_chain > 0 allows that many follow-ups."
     )]
     async fn add_reminder(&self, Parameters(args): Parameters<AddReminderArgs>) -> String {
-        let Some(services) = &self.context.services else {
+        let Some(services) = self.context.services() else {
             return "Error: reminders are not available in this session.".to_owned();
         };
         let tz = services.config.timezone;
@@ -74,7 +74,7 @@ impl DiscordTools {
 
     #[tool(description = "List the pending reminders, earliest first.")]
     async fn list_reminders(&self) -> String {
-        let Some(services) = &self.context.services else {
+        let Some(services) = self.context.services() else {
             return "Error: reminders are not available in this session.".to_owned();
         };
         reminder_lines(services)
@@ -82,7 +82,7 @@ impl DiscordTools {
 
     #[tool(description = "Cancel a pending reminder by its id.")]
     async fn cancel_reminder(&self, Parameters(args): Parameters<CancelReminderArgs>) -> String {
-        let Some(services) = &self.context.services else {
+        let Some(services) = self.context.services() else {
             return "Error: reminders are not available in this session.".to_owned();
         };
         let id = args.reminder_id.trim();
@@ -98,7 +98,7 @@ impl DiscordTools {
                        in minutes_from_now. Not calling it ends the chain."
     )]
     async fn follow_up_chain(&self, Parameters(args): Parameters<FollowUpArgs>) -> String {
-        let (Some(services), Some(slot)) = (&self.context.services, &self.context.chain) else {
+        let (Some(services), Some(slot)) = (self.context.services(), self.context.chain()) else {
             return NO_CHAIN.to_owned();
         };
         let tz = services.config.timezone;

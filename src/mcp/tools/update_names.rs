@@ -29,7 +29,7 @@ impl DiscordTools {
         {
             return "Error: names must fit on one line.".to_owned();
         }
-        let Some(services) = &self.context.services else {
+        let Some(services) = self.context.services() else {
             return "Error: names can't be changed from this session.".to_owned();
         };
         match write_names(&services.config.env_file, user_name, bot_name) {

@@ -91,8 +91,7 @@ impl DiscordTools {
     fn sendable_file(&self, raw: &str) -> Result<PathBuf, String> {
         let secrets = self
             .context
-            .services
-            .as_ref()
+            .services()
             .map(|services| SecretPlaces::of(&services.config))
             .unwrap_or_default();
         let home = std::env::var_os("HOME").map(PathBuf::from);
@@ -114,8 +113,7 @@ impl DiscordTools {
     ) -> String {
         let bg_run = self
             .context
-            .bg_run
-            .as_ref()
+            .bg_run()
             .filter(|_| self.context.scope().is_background());
         let Some(run) = bg_run else {
             return match send().await {

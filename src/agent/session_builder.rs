@@ -1,0 +1,133 @@
+//! One builder for every kind of Claude session the bot runs — the main session, an
+//! interactive fork, a background run (forked, isolated) and a persistent routine's session:
+//! from one description it assembles the `discord` tools and their bridge, the permission
+//! policy and the hooks, and starts the CLI (AGT-6…8, BGF-7, BGF-8, HKS-1…4).
+
+use std::sync::Arc;
+
+use super::{
+    AgentError,
+    background_policy::{BgPolicy, stop_hook},
+    hooks::{MainHookDeps, main_hooks},
+    permissions::{PermissionPolicy, PermissionState},
+};
+use crate::{
+    claude::{ClaudeClient, ClientOptions, ControlHandlers, McpMessageHandler, PermissionHandler},
+    domain::fork_control::ForkControl,
+    front_end::{CurrentTurn, FrontEnd},
+    mcp::{
+        BgRunState, DiscordTools, McpBridge, ToolContext, ToolScope, ToolSession,
+        availability::ScopeCell,
+    },
+    scheduling::chain::ChainSlot,
+    services::Services,
+};
+
+/// What differs between kinds of session.
+pub enum SessionKind {
+    /// The main session or an interactive fork: the owner's permission mode (asking through
+    /// the front end when it isn't `dontAsk`), the fork switchboard, and a scope cell that
+    /// a saved fork switches to main in place.
+    Interactive {
+        /// The shared `dontAsk` flag and session allowances.
+        permissions: Arc<PermissionState>,
+        /// The turn in progress, for struck-through labels.
+        turn: CurrentTurn,
+        /// Requests the fork tools leave for the session.
+        fork_control: Arc<ForkControl>,
+        /// Main or interactive fork.
+        scope: Arc<ScopeCell>,
+    },
+    /// A background run (forked, isolated or a persistent routine's): never asks anyone,
+    /// gates the Discord tools on its own state, and reports as its mode demands.
+    Background {
+        /// The run's ping gate, counters and report flag.
+        run: Arc<BgRunState>,
+        /// Background or persistent routine.
+        scope: ToolScope,
+    },
+}
+
+/// Everything one session's client is made from, besides its CLI options.
+pub struct SessionDescription<'a> {
+    /// The shared stores.
+    pub services: &'a Arc<Services>,
+    /// Where visible output and approval requests go.
+    pub front_end: &'a Arc<dyn FrontEnd>,
+    /// The chain reminder being run, for `follow_up_chain` (REM-8).
+    pub chain: Arc<ChainSlot>,
+    /// The kind of session.
+    pub kind: SessionKind,
+}
+
+/// Starts the CLI for `description` with `options`.
+pub async fn connect_session(
+    description: SessionDescription<'_>,
+    options: &ClientOptions,
+) -> Result<ClaudeClient, AgentError> {
+    let SessionDescription {
+        services,
+        front_end,
+        chain,
+        kind,
+    } = description;
+    let data_dir = &services.data_dir;
+    let hook_deps = |permissions, turn, live_policy| MainHookDeps {
+        data_dir: data_dir.clone(),
+        git: Some(services.git.clone()),
+        permissions,
+        turn,
+        allowed_tools: options.allowed_tools.clone(),
+        live_policy,
+    };
+    let (scope, session, policy, hooks): (_, _, Arc<dyn PermissionHandler>, _) = match kind {
+        SessionKind::Interactive {
+            permissions,
+            turn,
+            fork_control,
+            scope,
+        } => {
+            let policy = PermissionPolicy::new(
+                data_dir.clone(),
+                Arc::clone(&permissions),
+                Arc::clone(front_end),
+                turn.clone(),
+            )
+            .with_live_policy(Arc::clone(&services.tool_policy));
+            let live = Some(Arc::clone(&services.tool_policy));
+            let session = ToolSession::Interactive {
+                services: Arc::clone(services),
+                fork_control,
+                chain,
+            };
+            let hooks = main_hooks(hook_deps(permissions, turn, live));
+            (scope, session, Arc::new(Arc::new(policy)), hooks)
+        }
+        SessionKind::Background { run, scope } => {
+            let policy = BgPolicy::new(data_dir.clone(), Arc::clone(&run), scope);
+            // Always enforce the run's own rules: the CLI runs read-only Bash without asking.
+            let permissions = Arc::new(PermissionState::new(true));
+            let mut hooks = main_hooks(hook_deps(permissions, CurrentTurn::default(), None));
+            hooks.push(stop_hook(Arc::clone(&run)));
+            let session = ToolSession::Background {
+                services: Arc::clone(services),
+                run,
+                chain,
+            };
+            let scope = Arc::new(ScopeCell::new(scope));
+            (scope, session, Arc::new(policy), hooks)
+        }
+    };
+    let tools = DiscordTools::new(ToolContext {
+        scope,
+        front_end: Arc::clone(front_end),
+        session,
+    });
+    let bridge: Arc<dyn McpMessageHandler> = Arc::new(Arc::new(McpBridge::start(tools).await?));
+    let handlers = ControlHandlers {
+        permissions: Some(policy),
+        hooks,
+        mcp_servers: vec![("discord".to_owned(), bridge)],
+    };
+    Ok(ClaudeClient::connect(options, handlers).await?)
+}
