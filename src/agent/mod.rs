@@ -2,6 +2,7 @@
 //! permissions and hooks, and the front-end trait shared by Discord and the terminal.
 
 pub mod bash_rules;
+pub mod command;
 pub mod compaction;
 pub mod context;
 pub mod context_usage;
