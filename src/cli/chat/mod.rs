@@ -114,7 +114,7 @@ pub async fn run(config: Config, model: Option<String>) -> anyhow::Result<i32> {
 
 /// Handles one input line; returns `false` to leave.
 async fn handle_line(session: &MainSession, line: &str) -> bool {
-    match line {
+    match line.split_whitespace().next().unwrap_or_default() {
         "/quit" | "/exit" => return false,
         "/help" => {
             println!("{HELP}");
