@@ -44,7 +44,9 @@ async fn two_prompts_then_eof() {
     chat.assert_exits_cleanly(&sandbox).await;
 }
 
-/// CMD-8, SLC-5/1/6: `/model`, `/clear` and `/thinking` answer in the terminal.
+/// CMD-8, SLC-5/1/6/8/10/15: `/model`, `/clear`, `/thinking`, `/permissions`, `/config` and
+/// `/version` answer in the terminal through the shared command layer, in Discord's wording
+/// (`model: <name>.`, `thinking: <choice name>.`, the SLC-10 `**key**: value` line).
 #[tokio::test]
 async fn slash_commands_work_in_the_terminal() {
     let mock = MockApi::start().await;
@@ -56,6 +58,7 @@ async fn slash_commands_work_in_the_terminal() {
     let before = mock.main_requests()[0].model().unwrap().to_owned();
 
     chat.say("/model haiku", "switched to haiku.").await;
+    chat.say("/model", "model: haiku.").await;
     mock.push(Reply::text("Second answer."));
     chat.say("again", "Second answer.").await;
     let after = mock.main_requests()[1].model().unwrap().to_owned();
@@ -66,6 +69,23 @@ async fn slash_commands_work_in_the_terminal() {
         .await;
     assert!(!sandbox.data_dir.join("state/sessions.json").exists());
     chat.say("/thinking", "thinking: off.").await;
+    chat.say("/thinking 8k budget", "thinking: 8k budget.")
+        .await;
+    chat.say("/thinking", "thinking: 8k budget.").await;
+    chat.say(
+        "/permissions plan",
+        "[error] permissions must be dontAsk, default, acceptEdits or bypassPermissions.",
+    )
+    .await;
+    chat.say("/permissions acceptEdits", "permissions: acceptEdits.")
+        .await;
+    chat.say("/config fork_idle_timeout 15", "**fork_idle_timeout**: 15m")
+        .await;
+    let saved = std::fs::read_to_string(sandbox.data_dir.join("state/config.json")).unwrap();
+    assert!(saved.contains(r#""fork_idle_timeout": 15"#), "{saved}");
+    chat.say("/config colour blue", "[error] unknown key: colour")
+        .await;
+    chat.say("/version", "ollim-bot v").await;
     chat.line("/quit").await;
     let status = chat.exit(Duration::from_secs(10)).await;
     assert_eq!(status.code(), Some(0), "{}", chat.transcript());

@@ -3,6 +3,7 @@
 
 pub mod background_policy;
 pub mod bash_rules;
+pub mod command;
 pub mod compaction;
 pub mod context;
 pub mod context_usage;

@@ -16,9 +16,11 @@ use serenity::{
 
 use super::bot::Bot;
 use crate::{
-    agent::ForkCommandError,
-    claude::{PermissionMode, Thinking},
-    config::runtime::{ConfigKey, RuntimeConfig, THINKING_PRESETS, thinking_choice_name},
+    agent::{
+        ForkCommandError,
+        command::{self as session_command, CommandArgs},
+    },
+    config::runtime::{ConfigKey, THINKING_PRESETS},
     state::history::SessionEventKind,
 };
 
@@ -122,82 +124,74 @@ fn option<'a>(command: &'a CommandInteraction, name: &str) -> Option<&'a str> {
 }
 
 impl Bot {
-    /// Runs an owner's slash command.
+    /// Runs an owner's slash command: the session commands through the shared parser and
+    /// executor ([`session_command`]), the front-end ones here.
     pub(crate) async fn run_command(
         &self,
         command: &CommandInteraction,
     ) -> Result<(), serenity::Error> {
         match command.data.name.as_str() {
-            "compact" | "cost" => return self.run_slow_command(command).await,
             "fork" => return self.fork_command(command).await,
             "interrupt" => {
                 self.session.interrupt();
                 command.defer_ephemeral(&self.http).await?;
                 return command.delete_response(&self.http).await;
             }
+            "ping-budget" => {
+                let text = self.ping_budget_command(
+                    integer_option(command, "capacity"),
+                    integer_option(command, "refill_rate"),
+                );
+                return reply_ephemeral(&self.http, command, text).await;
+            }
+            "restart" => return self.restart_command(command).await,
             _ => {}
         }
-        let text = match command.data.name.as_str() {
-            "clear" => match self.session.clear().await {
-                Ok(false) => "conversation cleared. fresh start.".to_owned(),
-                Ok(true) => "fork discarded, conversation cleared.".to_owned(),
-                Err(error) => format!("could not clear: {error}"),
-            },
-            "model" | "thinking" if self.session.in_fork() => "exit fork first.".to_owned(),
-            "model" => self.model_command(option(command, "name")).await,
-            "thinking" => self.thinking_command(option(command, "mode")).await,
-            "ping-budget" => self.ping_budget_command(
-                integer_option(command, "capacity"),
-                integer_option(command, "refill_rate"),
-            ),
-            "permissions" => self.permissions_command(option(command, "mode")).await,
-            "config" => {
-                self.config_command(option(command, "key"), option(command, "value"))
-                    .await
-            }
-            "version" => format!("ollim-bot v{}", env!("CARGO_PKG_VERSION")),
-            "restart" => {
-                if let Some(id) = self.services.sessions.load()
-                    && let Err(error) =
-                        self.services
-                            .sessions
-                            .log(&id, SessionEventKind::Restarting, None)
-                {
-                    tracing::warn!(%error, "could not log the restart");
-                }
-                self.request_restart();
-                return command
-                    .create_response(
+        let options = command.data.options();
+        let args = CommandArgs::named(options.iter().filter_map(|option| match option.value {
+            ResolvedValue::String(value) => Some((option.name, value)),
+            _ => None,
+        }));
+        let parsed = session_command::parse(&command.data.name, &args);
+        match parsed {
+            Ok(parsed) if parsed.is_slow() => {
+                command.defer(&self.http).await?;
+                let reply = self.session.run_command(parsed).await;
+                command
+                    .edit_response(
                         &self.http,
-                        CreateInteractionResponse::Message(
-                            CreateInteractionResponseMessage::new().content("restarting..."),
-                        ),
+                        EditInteractionResponse::new().content(reply.text()),
                     )
-                    .await;
+                    .await
+                    .map(drop)
             }
-            other => format!("unknown command /{other}"),
-        };
-        reply_ephemeral(&self.http, command, text).await
+            Ok(parsed) => {
+                let reply = self.session.run_command(parsed).await;
+                reply_ephemeral(&self.http, command, reply.text()).await
+            }
+            Err(error) => reply_ephemeral(&self.http, command, error.to_string()).await,
+        }
     }
 
-    async fn run_slow_command(&self, command: &CommandInteraction) -> Result<(), serenity::Error> {
-        command.defer(&self.http).await?;
-        let text = match command.data.name.as_str() {
-            "compact" => self
-                .session
-                .compact(option(command, "instructions"))
-                .await
-                .unwrap_or_else(|error| error.to_string()),
-            _ => self
-                .session
-                .cost()
-                .await
-                .unwrap_or_else(|error| error.to_string()),
-        };
+    /// `/restart` (SLC-12): logs `restarting`, answers and asks the daemon to re-exec.
+    async fn restart_command(&self, command: &CommandInteraction) -> Result<(), serenity::Error> {
+        if let Some(id) = self.services.sessions.load()
+            && let Err(error) = self
+                .services
+                .sessions
+                .log(&id, SessionEventKind::Restarting, None)
+        {
+            tracing::warn!(%error, "could not log the restart");
+        }
+        self.request_restart();
         command
-            .edit_response(&self.http, EditInteractionResponse::new().content(text))
+            .create_response(
+                &self.http,
+                CreateInteractionResponse::Message(
+                    CreateInteractionResponseMessage::new().content("restarting..."),
+                ),
+            )
             .await
-            .map(drop)
     }
 
     /// `/fork [topic]` (IFK-2): the deferred reply is removed; the entry embed and the fork's
@@ -246,93 +240,6 @@ impl Bot {
         match budget.configure(capacity, refill_rate) {
             Ok(snapshot) => format!("ping budget updated: {}.", snapshot.compact_status()),
             Err(error) => format!("could not update the ping budget: {error}"),
-        }
-    }
-
-    async fn model_command(&self, name: Option<&str>) -> String {
-        let Some(name) = name else {
-            let model = self.session.settings().await.model;
-            return format!("model: {}.", model.as_deref().unwrap_or("default"));
-        };
-        match self.session.set_model(Some(name.to_owned())).await {
-            Ok(()) => format!("switched to {name}."),
-            Err(error) => format!("could not switch the model: {error}"),
-        }
-    }
-
-    async fn thinking_command(&self, mode: Option<&str>) -> String {
-        let Some(mode) = mode else {
-            let thinking = self.session.settings().await.thinking;
-            return format!("thinking: {}.", thinking_choice_name(thinking));
-        };
-        let thinking = THINKING_PRESETS
-            .iter()
-            .find(|(name, _)| *name == mode)
-            .map(|(_, thinking)| *thinking)
-            .or_else(|| Thinking::parse(mode));
-        let Some(thinking) = thinking else {
-            return "thinking must be off, adaptive or a token budget.".to_owned();
-        };
-        match self.session.set_thinking(thinking).await {
-            Ok(()) => format!("thinking: {}.", thinking_choice_name(thinking)),
-            Err(error) => format!("could not change thinking: {error}"),
-        }
-    }
-
-    async fn permissions_command(&self, mode: Option<&str>) -> String {
-        let Some(raw) = mode else {
-            let mode = self.session.settings().await.permission_mode;
-            return format!("permissions: {}.", mode.as_str());
-        };
-        let Some(mode) = PermissionMode::parse(raw).filter(|m| *m != PermissionMode::Plan) else {
-            return "permissions must be dontAsk, default, acceptEdits or bypassPermissions."
-                .to_owned();
-        };
-        match self.session.set_permission_mode(mode).await {
-            Ok(()) => format!("permissions: {}.", mode.as_str()),
-            Err(error) => format!("could not change permissions: {error}"),
-        }
-    }
-
-    async fn config_command(&self, key: Option<&str>, value: Option<&str>) -> String {
-        let path = self.services.data_dir.config_file();
-        let mut config = RuntimeConfig::load(&path);
-        let Some(raw_key) = key else {
-            return config.render_all();
-        };
-        let Some(key) = ConfigKey::from_name(raw_key) else {
-            return format!("unknown key: {raw_key}");
-        };
-        let Some(value) = value else {
-            return config.render_line(key);
-        };
-        if let Err(reason) = config.set(key, value) {
-            return format!("{}: {reason}", key.display_name());
-        }
-        if let Err(error) = config.save(&path) {
-            return format!("could not save config.json: {error}");
-        }
-        if let Err(error) = self.apply_config(&config, key).await {
-            tracing::warn!(%error, "could not apply the new setting live");
-        }
-        config.render_line(key)
-    }
-
-    /// Applies a changed setting now where it has an immediate effect (CFG-4).
-    async fn apply_config(
-        &self,
-        config: &RuntimeConfig,
-        key: ConfigKey,
-    ) -> Result<(), crate::agent::AgentError> {
-        match key {
-            ConfigKey::ModelMain => self.session.set_model(config.model_main.clone()).await,
-            ConfigKey::ThinkingMain => self.session.set_thinking(config.thinking_main).await,
-            ConfigKey::PermissionMode => {
-                self.session
-                    .set_permission_mode(config.permission_mode)
-                    .await
-            }
-            _ => Ok(()),
         }
     }
 }

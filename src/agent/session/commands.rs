@@ -1,17 +1,105 @@
 //! The main session's commands: `/compact`, `/cost`, `/clear`, and live changes of model,
-//! thinking and permission mode.
+//! thinking and permission mode; [`MainSession::run_command`] answers a parsed
+//! [`Command`] the same way for Discord and the terminal.
 
 use super::{DISCONNECT_GRACE, MainSession, cli_permission_mode};
 use crate::{
     agent::{
         AgentError,
+        command::{Command, CommandReply, ConfigRequest},
         compaction::{self, stats_line},
     },
     claude::{PermissionMode, Thinking, UserContent},
+    config::runtime::{ConfigKey, RuntimeConfig, thinking_choice_name},
     state::now_in,
 };
 
+/// The refusal of `/model` and `/thinking` while a fork is open (SLC-5, SLC-6).
+const EXIT_FORK_FIRST: &str = "exit fork first.";
+
 impl MainSession {
+    /// Runs a session command and answers it in the Discord wording (SLC-1, 2, 3, 5, 6, 8,
+    /// 10, 15). `/compact` and `/cost` run a CLI turn under the session lock.
+    pub async fn run_command(&self, command: Command) -> CommandReply {
+        match command {
+            Command::Clear => match self.clear().await {
+                Ok(false) => CommandReply::Done("conversation cleared. fresh start.".to_owned()),
+                Ok(true) => CommandReply::Done("fork discarded, conversation cleared.".to_owned()),
+                Err(error) => CommandReply::Failed(format!("could not clear: {error}")),
+            },
+            Command::Compact { instructions } => {
+                replied(self.compact(instructions.as_deref()).await)
+            }
+            Command::Cost => replied(self.cost().await),
+            Command::Model(_) | Command::Thinking(_) if self.in_fork() => {
+                CommandReply::Failed(EXIT_FORK_FIRST.to_owned())
+            }
+            Command::Model(None) => {
+                let model = self.settings().await.model;
+                CommandReply::Done(format!("model: {}.", model.as_deref().unwrap_or("default")))
+            }
+            Command::Model(Some(name)) => match self.set_model(Some(name.clone())).await {
+                Ok(()) => CommandReply::Done(format!("switched to {name}.")),
+                Err(error) => CommandReply::Failed(format!("could not switch the model: {error}")),
+            },
+            Command::Thinking(None) => {
+                let thinking = self.settings().await.thinking;
+                CommandReply::Done(format!("thinking: {}.", thinking_choice_name(thinking)))
+            }
+            Command::Thinking(Some(thinking)) => match self.set_thinking(thinking).await {
+                Ok(()) => {
+                    CommandReply::Done(format!("thinking: {}.", thinking_choice_name(thinking)))
+                }
+                Err(error) => CommandReply::Failed(format!("could not change thinking: {error}")),
+            },
+            Command::Permissions(None) => {
+                let mode = self.settings().await.permission_mode;
+                CommandReply::Done(format!("permissions: {}.", mode.as_str()))
+            }
+            Command::Permissions(Some(mode)) => match self.set_permission_mode(mode).await {
+                Ok(()) => CommandReply::Done(format!("permissions: {}.", mode.as_str())),
+                Err(error) => {
+                    CommandReply::Failed(format!("could not change permissions: {error}"))
+                }
+            },
+            Command::Config(request) => self.config_command(request).await,
+            Command::Version => {
+                CommandReply::Done(format!("ollim-bot v{}", env!("CARGO_PKG_VERSION")))
+            }
+        }
+    }
+
+    /// `/config` (SLC-10): shows, or validates, saves and applies (CFG-2, CFG-4).
+    async fn config_command(&self, request: ConfigRequest) -> CommandReply {
+        let path = self.services.data_dir.config_file();
+        let mut config = RuntimeConfig::load(&path);
+        let (key, value) = match request {
+            ConfigRequest::ShowAll => return CommandReply::Done(config.render_all()),
+            ConfigRequest::Show(key) => return CommandReply::Done(config.render_line(key)),
+            ConfigRequest::Set(key, value) => (key, value),
+        };
+        if let Err(reason) = config.set(key, &value) {
+            return CommandReply::Failed(format!("{}: {reason}", key.display_name()));
+        }
+        if let Err(error) = config.save(&path) {
+            return CommandReply::Failed(format!("could not save config.json: {error}"));
+        }
+        if let Err(error) = self.apply_config(&config, key).await {
+            tracing::warn!(%error, "could not apply the new setting live");
+        }
+        CommandReply::Done(config.render_line(key))
+    }
+
+    /// Applies a changed setting now where it has an immediate effect (CFG-4).
+    async fn apply_config(&self, config: &RuntimeConfig, key: ConfigKey) -> Result<(), AgentError> {
+        match key {
+            ConfigKey::ModelMain => self.set_model(config.model_main.clone()).await,
+            ConfigKey::ThinkingMain => self.set_thinking(config.thinking_main).await,
+            ConfigKey::PermissionMode => self.set_permission_mode(config.permission_mode).await,
+            _ => Ok(()),
+        }
+    }
+
     /// Compacts the conversation (`/compact [instructions]`) and returns the stats line (SES-13).
     pub async fn compact(&self, instructions: Option<&str>) -> Result<String, AgentError> {
         let mut state = self.state.lock().await;
@@ -127,5 +215,13 @@ impl MainSession {
                 .await?;
         }
         Ok(())
+    }
+}
+
+/// A slow command's outcome as a reply: its text, or the error's.
+fn replied(outcome: Result<String, AgentError>) -> CommandReply {
+    match outcome {
+        Ok(text) => CommandReply::Done(text),
+        Err(error) => CommandReply::Failed(error.to_string()),
     }
 }

@@ -1,7 +1,8 @@
 //! `ollim-bot chat` (CMD-8): a terminal REPL on the same main session the bot uses.
 //!
 //! Works on a terminal and with pipes. Replies stream as they arrive; `/clear`, `/compact`,
-//! `/model`, `/thinking`, `/permissions` and `/cost` work as in Discord; Ctrl-D, Ctrl-C or SIGTERM
+//! `/model`, `/thinking`, `/permissions`, `/config`, `/cost` and `/version` go through the
+//! same parser and executor as Discord's (`agent::command`) and answer alike; Ctrl-D, Ctrl-C or SIGTERM
 //! end the session cleanly, leaving no CLI process behind.
 
 mod terminal;
@@ -16,8 +17,11 @@ use tokio::{
 pub use terminal::{TerminalFrontEnd, render_embed, render_events};
 
 use crate::{
-    agent::{MainSession, MainSettings, Prompt, open_services},
-    claude::{PermissionMode, Thinking},
+    agent::{
+        MainSession, MainSettings, Prompt,
+        command::{self, CommandReply},
+        open_services,
+    },
     config::{Config, RuntimeConfig},
     state::paths::DataDir,
 };
@@ -30,9 +34,12 @@ commands:
   /clear                 forget the conversation and start fresh
   /compact [focus]       compact the conversation (optionally saying what to keep)
   /model [name]          show or switch the model (opus, sonnet, haiku)
-  /thinking [mode]       show or set thinking: off, adaptive or a token budget
-  /permissions [mode]    show or set tool permissions: dontAsk, default, acceptEdits
+  /thinking [mode]       show or set thinking: off, adaptive, 8k/32k/64k budget or tokens
+  /permissions [mode]    show or set tool permissions: dontAsk, default, acceptEdits,
+                         bypassPermissions
+  /config [key] [value]  show or change a setting (saved in state/config.json)
   /cost                  show what this session cost so far
+  /version               show the bot's version
   /help                  this list
   /quit                  leave (Ctrl-D and Ctrl-C work too)";
 
@@ -107,99 +114,36 @@ pub async fn run(config: Config, model: Option<String>) -> anyhow::Result<i32> {
 
 /// Handles one input line; returns `false` to leave.
 async fn handle_line(session: &MainSession, line: &str) -> bool {
-    let (command, argument) = match line.split_once(char::is_whitespace) {
-        Some((command, rest)) => (command, Some(rest.trim()).filter(|r| !r.is_empty())),
-        None => (line, None),
-    };
-    let outcome: Result<String, String> = match command {
+    match line.split_whitespace().next().unwrap_or_default() {
         "/quit" | "/exit" => return false,
-        "/help" => Ok(HELP.to_owned()),
-        "/clear" => session
-            .clear()
-            .await
-            .map(|forked| {
-                if forked {
-                    "fork discarded, conversation cleared.".to_owned()
-                } else {
-                    "conversation cleared. fresh start.".to_owned()
-                }
-            })
-            .map_err(|e| e.to_string()),
-        "/compact" => session.compact(argument).await.map_err(|e| e.to_string()),
-        "/cost" => session.cost().await.map_err(|e| e.to_string()),
-        "/model" => model_command(session, argument).await,
-        "/thinking" => thinking_command(session, argument).await,
-        "/permissions" => permissions_command(session, argument).await,
-        _ => {
-            let result = session.exchange(Prompt::text(line)).await;
-            match result {
-                Ok(report)
-                    if report.result.is_error
-                        && !report.result.was_interrupted()
-                        && report.text.is_empty() =>
-                {
-                    Err(report.result.error_summary())
-                }
-                Ok(_) => return true,
-                Err(error) => Err(format!(
-                    "{error}\n[note] your next message resumes the same conversation."
-                )),
-            }
+        "/help" => {
+            println!("{HELP}");
+            return true;
         }
+        _ => {}
+    }
+    let reply = match command::parse_line(line) {
+        Some(Ok(parsed)) => session.run_command(parsed).await,
+        Some(Err(usage)) => CommandReply::from(usage),
+        None => match session.exchange(Prompt::text(line)).await {
+            Ok(report)
+                if report.result.is_error
+                    && !report.result.was_interrupted()
+                    && report.text.is_empty() =>
+            {
+                CommandReply::Failed(report.result.error_summary())
+            }
+            Ok(_) => return true,
+            Err(error) => CommandReply::Failed(format!(
+                "{error}\n[note] your next message resumes the same conversation."
+            )),
+        },
     };
-    match outcome {
-        Ok(text) => println!("{text}"),
-        Err(error) => println!("[error] {error}"),
+    match reply {
+        CommandReply::Done(text) => println!("{text}"),
+        CommandReply::Failed(error) => println!("[error] {error}"),
     }
     true
-}
-
-async fn model_command(session: &MainSession, argument: Option<&str>) -> Result<String, String> {
-    let Some(name) = argument else {
-        let model = session.settings().await.model;
-        return Ok(format!(
-            "model: {}",
-            model.as_deref().unwrap_or("(default)")
-        ));
-    };
-    session
-        .set_model(Some(name.to_owned()))
-        .await
-        .map(|()| format!("switched to {name}."))
-        .map_err(|e| e.to_string())
-}
-
-async fn thinking_command(session: &MainSession, argument: Option<&str>) -> Result<String, String> {
-    let Some(raw) = argument else {
-        return Ok(format!("thinking: {}.", session.settings().await.thinking));
-    };
-    let thinking =
-        Thinking::parse(raw).ok_or("thinking must be off, adaptive or a positive token budget")?;
-    session
-        .set_thinking(thinking)
-        .await
-        .map(|()| format!("thinking: {thinking}."))
-        .map_err(|e| e.to_string())
-}
-
-async fn permissions_command(
-    session: &MainSession,
-    argument: Option<&str>,
-) -> Result<String, String> {
-    let Some(raw) = argument else {
-        return Ok(format!(
-            "permissions: {}.",
-            session.settings().await.permission_mode.as_str()
-        ));
-    };
-    let mode = PermissionMode::parse(raw)
-        .filter(|m| !matches!(m, PermissionMode::Plan))
-        .ok_or("permissions must be dontAsk, default, acceptEdits or bypassPermissions")?;
-    session
-        .set_permission_mode(mode)
-        .await
-        .map(|()| format!("permissions: {}.", mode.as_str()))
-        .map_err(|e| e.to_string())
 }
 
 fn prompt_marker() {
