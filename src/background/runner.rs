@@ -24,7 +24,6 @@ use crate::{
         ClaudeClient, ClaudeError, ClientOptions, ControlHandlers, McpMessageHandler,
         PermissionHandler, PermissionMode, SessionId, UserContent,
     },
-    config::runtime::RuntimeConfig,
     domain::{fork_control::ForkControl, job_options::ToolRestriction},
     front_end::{CurrentTurn, FrontEnd},
     mcp::{BgRunState, DiscordTools, McpBridge, ToolContext, ToolScope, availability::ScopeCell},
@@ -107,7 +106,7 @@ impl BgRunner {
         let admitted = admit(&self.services, self.front_end.as_ref(), &mut job)
             .await
             .map_err(BgError::Refused)?;
-        let limit = RuntimeConfig::load(&self.services.data_dir.config_file()).bg_fork_timeout;
+        let limit = self.services.runtime.current().bg_fork_timeout;
         let name = job.display_name();
         tracing::info!(tag = %job.tag, "background run started");
         let outcome =

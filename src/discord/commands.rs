@@ -296,7 +296,7 @@ impl Bot {
 
     async fn config_command(&self, key: Option<&str>, value: Option<&str>) -> String {
         let path = self.services.data_dir.config_file();
-        let mut config = RuntimeConfig::load(&path);
+        let mut config = RuntimeConfig::clone(&self.services.runtime.current());
         let Some(raw_key) = key else {
             return config.render_all();
         };
