@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use crate::{
-    config::Config,
+    config::{Config, runtime::RuntimeSettings},
     state::{
         fork_messages::ForkMessageStore, git::GitRecorder, paths::DataDir, pending::PendingUpdates,
         ping_budget::PingBudget, sessions::SessionStore, tool_approvals::ToolApprovals,
@@ -17,6 +17,9 @@ use crate::{
 pub struct Services {
     /// Static configuration.
     pub config: Config,
+    /// `state/config.json`: read every runtime setting through [`RuntimeSettings::current`],
+    /// save through it (CFG-1, CFG-4).
+    pub runtime: Arc<RuntimeSettings>,
     /// The data dir layout.
     pub data_dir: DataDir,
     /// The main session id and its lifecycle log.

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use super::system_prompt::bootstrap_identity;
 use crate::{
-    config::Config,
+    config::{Config, runtime::RuntimeSettings},
     services::Services,
     state::{
         StateError,
@@ -62,6 +62,7 @@ pub fn open_services(config: Config) -> Result<OpenedServices, StateError> {
             ping_budget: PingBudget::new(&data_dir, config.timezone),
             tool_policy: Arc::new(ToolPolicyWatch::new(data_dir.tool_policy_file())),
             tool_approvals: ToolApprovals::new(data_dir.tool_approvals_file()),
+            runtime: Arc::new(RuntimeSettings::new(data_dir.config_file())),
             config,
             data_dir,
             sessions,

@@ -18,7 +18,7 @@ use tokio_util::sync::CancellationToken;
 use crate::{
     agent::{MainSession, MainSettings, open_services},
     background::{BgRunner, job_dispatch::JobDispatch},
-    config::{Config, RuntimeConfig},
+    config::Config,
     discord::{
         approval::Approvals,
         bot::Bot,
@@ -97,8 +97,8 @@ pub async fn run(config: Config, discord: DiscordSettings) -> anyhow::Result<i32
     if let Err(error) = pid::write_pid_file(&pid_file) {
         tracing::warn!(%error, "could not write state/bot.pid");
     }
-    let runtime = RuntimeConfig::load(&data_dir.config_file());
     let opened = open_services(config)?;
+    let runtime = opened.services.runtime.current();
     if opened.initialised_git {
         tracing::info!(
             "Initialized git tracking in {}",

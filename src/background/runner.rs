@@ -20,7 +20,6 @@ use crate::{
         turn::{Unobserved, run_turn},
     },
     claude::{ClaudeClient, ClaudeError, ClientOptions, PermissionMode, SessionId, UserContent},
-    config::runtime::RuntimeConfig,
     domain::job_options::ToolRestriction,
     front_end::{CurrentTurn, FrontEnd},
     mcp::{BgRunState, ToolScope},
@@ -103,7 +102,7 @@ impl BgRunner {
         let admitted = admit(&self.services, self.front_end.as_ref(), &mut job)
             .await
             .map_err(BgError::Refused)?;
-        let limit = RuntimeConfig::load(&self.services.data_dir.config_file()).bg_fork_timeout;
+        let limit = self.services.runtime.current().bg_fork_timeout;
         let name = job.display_name();
         tracing::info!(tag = %job.tag, "background run started");
         let outcome =

@@ -128,7 +128,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("scheduler.json");
         assert!(last_tick(&path).is_none());
-        let now = chrono::Utc::now().fixed_offset();
+        let now = chrono::DateTime::parse_from_rfc3339("2026-11-21T10:15:00.250-08:00").unwrap();
         record_tick(&path, now).unwrap();
         assert_eq!(last_tick(&path), Some(now));
         std::fs::write(&path, "garbage").unwrap();

@@ -13,13 +13,13 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
 use super::StateError;
 use super::atomic::write_atomic;
 use super::paths::DataDir;
+pub use super::unix_now;
 
 /// How long a fork message stays resumable by reply, in seconds (7 days, SES-17).
 pub const FORK_MESSAGE_TTL_SECS: f64 = 604_800.0;
@@ -58,13 +58,6 @@ pub enum ForkLookup {
 /// Whether a record flushed at `ts` has expired at `now`.
 fn expired(ts: f64, now: f64) -> bool {
     now - ts > FORK_MESSAGE_TTL_SECS
-}
-
-/// The current time as unix seconds.
-pub fn unix_now() -> f64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0.0, |d| d.as_secs_f64())
 }
 
 /// Outcome of reading the file.

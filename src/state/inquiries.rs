@@ -11,12 +11,11 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
-use crate::state::StateError;
 use crate::state::atomic::write_atomic;
+use crate::state::{StateError, unix_now};
 
 /// How long an inquiry stays clickable, in seconds (7 days, BTN-12).
 pub const INQUIRY_TTL_SECS: f64 = 7.0 * 24.0 * 60.0 * 60.0;
@@ -41,13 +40,6 @@ type Entries = BTreeMap<String, Inquiry>;
 pub struct InquiryStore {
     path: PathBuf,
     lock: Arc<Mutex<()>>,
-}
-
-/// The current time as unix seconds.
-fn unix_now() -> f64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0.0, |d| d.as_secs_f64())
 }
 
 /// A fresh random id of [`INQUIRY_ID_LEN`] lowercase hex characters.

@@ -85,9 +85,22 @@ impl StateError {
 /// Truncated to whole microseconds so timestamps serialise with at most six fractional digits,
 /// the same shape the original bot wrote.
 pub fn now_in(tz: chrono_tz::Tz) -> DateTime<FixedOffset> {
-    let now = Utc::now().with_timezone(&tz).fixed_offset();
-    let micros = now.nanosecond() / 1_000 * 1_000;
-    now.with_nanosecond(micros).unwrap_or(now)
+    stored_time_in(Utc::now(), tz)
+}
+
+/// The current time as unix seconds, as the fork-message and inquiry stores keep it (SES-15,
+/// BTN-3); their decisions take it as a parameter (`*_at(now)`).
+pub fn unix_now() -> f64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_secs_f64())
+}
+
+/// `instant` as [`now_in`] stores it: in `tz`, truncated to whole microseconds.
+pub fn stored_time_in(instant: DateTime<Utc>, tz: chrono_tz::Tz) -> DateTime<FixedOffset> {
+    let local = instant.with_timezone(&tz).fixed_offset();
+    let micros = local.nanosecond() / 1_000 * 1_000;
+    local.with_nanosecond(micros).unwrap_or(local)
 }
 
 #[cfg(test)]
@@ -95,10 +108,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn now_in_uses_zone_offset_and_micro_precision() {
-        let now = now_in(chrono_tz::Asia::Tokyo);
-        assert_eq!(now.offset().local_minus_utc(), 9 * 3600);
-        assert_eq!(now.nanosecond() % 1_000, 0);
+    fn stored_times_use_the_zone_offset_and_micro_precision() {
+        let instant = DateTime::parse_from_rfc3339("2026-02-24T18:15:30.123456789Z")
+            .unwrap()
+            .with_timezone(&Utc);
+        let stored = stored_time_in(instant, chrono_tz::Asia::Tokyo);
+        assert_eq!(stored.offset().local_minus_utc(), 9 * 3600);
+        assert_eq!(stored.to_rfc3339(), "2026-02-25T03:15:30.123456+09:00");
+        assert_eq!(now_in(chrono_tz::UTC).nanosecond() % 1_000, 0);
     }
 
     #[test]

@@ -109,12 +109,22 @@ impl PendingUpdates {
 
     /// Appends `message` timestamped now, applying the cap (PUP-2, PUP-3).
     pub async fn append(&self, message: &str) -> Result<(), StateError> {
-        let _guard = self.inner.lock.lock().await;
-        self.append_at(message, now_in(self.inner.tz))
+        self.append_at(message, now_in(self.inner.tz)).await
     }
 
-    /// The read-modify-write of [`PendingUpdates::append`]; the caller holds the lock.
-    fn append_at(&self, message: &str, now: DateTime<FixedOffset>) -> Result<(), StateError> {
+    /// [`PendingUpdates::append`] at a given time (`now` as [`super::stored_time_in`] gives
+    /// it): the entry's `ts` and, when the cap is reached, the sentinel's.
+    pub async fn append_at(
+        &self,
+        message: &str,
+        now: DateTime<FixedOffset>,
+    ) -> Result<(), StateError> {
+        let _guard = self.inner.lock.lock().await;
+        self.write_appended(message, now)
+    }
+
+    /// The read-modify-write of [`PendingUpdates::append_at`]; the caller holds the lock.
+    fn write_appended(&self, message: &str, now: DateTime<FixedOffset>) -> Result<(), StateError> {
         let mut updates = self.read_or_quarantine()?;
         updates.push(PendingUpdate {
             ts: now,
@@ -243,11 +253,11 @@ mod tests {
         assert_eq!(sentinel_count("checked email"), None);
     }
 
-    #[test]
-    fn cap_keeps_nine_newest_with_cumulative_sentinel() {
+    #[tokio::test]
+    async fn cap_keeps_nine_newest_with_cumulative_sentinel() {
         let (_dir, p) = setup();
         for i in 1..=12 {
-            p.append_at(&format!("u{i}"), at(i)).unwrap();
+            p.append_at(&format!("u{i}"), at(i)).await.unwrap();
         }
         let got = p.peek();
         assert_eq!(got.len(), MAX_PENDING_UPDATES);
@@ -259,8 +269,8 @@ mod tests {
         let expected: Vec<String> = (4..=12).map(|i| format!("u{i}")).collect();
         assert_eq!(messages(&got[1..]), expected);
 
-        p.append_at("u13", at(13)).unwrap();
-        p.append_at("u14", at(14)).unwrap();
+        p.append_at("u13", at(13)).await.unwrap();
+        p.append_at("u14", at(14)).await.unwrap();
         let got = p.peek();
         assert_eq!(got.len(), MAX_PENDING_UPDATES);
         assert_eq!(
@@ -271,10 +281,11 @@ mod tests {
         assert_eq!(messages(&got[1..]), expected);
     }
 
-    #[test]
-    fn file_format_matches_spec() {
+    #[tokio::test]
+    async fn file_format_matches_spec() {
         let (_dir, p) = setup();
         p.append_at("Checked your morning emails — 3 need replies.", at(15))
+            .await
             .unwrap();
         let text = fs::read_to_string(p.path()).unwrap();
         let value: serde_json::Value = serde_json::from_str(&text).unwrap();
@@ -287,6 +298,7 @@ mod tests {
         );
     }
 
+    /// Also drives the clock-reading wrapper, [`PendingUpdates::append`].
     #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
     async fn concurrent_appends_lose_nothing() {
         let (_dir, p) = setup();
@@ -308,14 +320,15 @@ mod tests {
     async fn pop_consumes_once_and_peek_does_not() {
         let (_dir, p) = setup();
         assert!(p.pop().await.unwrap().is_empty());
-        p.append("a").await.unwrap();
-        p.append("b").await.unwrap();
+        p.append_at("a", at(1)).await.unwrap();
+        p.append_at("b", at(2)).await.unwrap();
         assert_eq!(messages(&p.peek()), ["a", "b"]);
+        assert_eq!(p.peek()[1].ts, at(2));
         assert_eq!(messages(&p.peek()), ["a", "b"]);
         assert_eq!(messages(&p.pop().await.unwrap()), ["a", "b"]);
         assert!(!p.path().exists());
         assert!(p.pop().await.unwrap().is_empty());
-        p.append("c").await.unwrap();
+        p.append_at("c", at(3)).await.unwrap();
         p.clear().await.unwrap();
         assert!(p.peek().is_empty());
         p.clear().await.unwrap();
@@ -328,7 +341,7 @@ mod tests {
         fs::write(p.path(), "[{\"ts\": oops").unwrap();
         assert!(p.peek().is_empty());
         assert!(p.path().exists(), "peek must not move the file");
-        p.append("fresh").await.unwrap();
+        p.append_at("fresh", at(4)).await.unwrap();
         assert_eq!(messages(&p.peek()), ["fresh"]);
         let aside: Vec<String> = fs::read_dir(dir.path().join("state"))
             .unwrap()

@@ -10,7 +10,7 @@ use crate::{
         compaction::{self, stats_line},
     },
     claude::{PermissionMode, Thinking, UserContent},
-    config::runtime::{ConfigKey, RuntimeConfig, thinking_choice_name},
+    config::runtime::{ConfigKey, ConfigUpdateError, RuntimeConfig, thinking_choice_name},
     state::now_in,
 };
 
@@ -71,19 +71,23 @@ impl MainSession {
 
     /// `/config` (SLC-10): shows, or validates, saves and applies (CFG-2, CFG-4).
     async fn config_command(&self, request: ConfigRequest) -> CommandReply {
-        let path = self.services.data_dir.config_file();
-        let mut config = RuntimeConfig::load(&path);
+        let runtime = &self.services.runtime;
         let (key, value) = match request {
-            ConfigRequest::ShowAll => return CommandReply::Done(config.render_all()),
-            ConfigRequest::Show(key) => return CommandReply::Done(config.render_line(key)),
+            ConfigRequest::ShowAll => return CommandReply::Done(runtime.current().render_all()),
+            ConfigRequest::Show(key) => {
+                return CommandReply::Done(runtime.current().render_line(key));
+            }
             ConfigRequest::Set(key, value) => (key, value),
         };
-        if let Err(reason) = config.set(key, &value) {
-            return CommandReply::Failed(format!("{}: {reason}", key.display_name()));
-        }
-        if let Err(error) = config.save(&path) {
-            return CommandReply::Failed(format!("could not save config.json: {error}"));
-        }
+        let config = match runtime.update(key, &value) {
+            Ok(config) => config,
+            Err(ConfigUpdateError::Invalid { key, reason }) => {
+                return CommandReply::Failed(format!("{}: {reason}", key.display_name()));
+            }
+            Err(error @ ConfigUpdateError::Save(_)) => {
+                return CommandReply::Failed(error.to_string());
+            }
+        };
         if let Err(error) = self.apply_config(&config, key).await {
             tracing::warn!(%error, "could not apply the new setting live");
         }

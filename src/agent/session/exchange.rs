@@ -10,7 +10,6 @@ use crate::{
         started_prompt,
     },
     agent::{AgentError, TurnReport},
-    config::runtime::RuntimeConfig,
     domain::fork_control::ExitAction,
     scheduling::files::Reminder,
 };
@@ -65,7 +64,7 @@ impl MainSession {
         if state.fork.is_some() {
             return Err(ForkCommandError::AlreadyInFork);
         }
-        let idle = RuntimeConfig::load(&self.services.data_dir.config_file()).fork_idle_timeout;
+        let idle = self.services.runtime.current().fork_idle_timeout;
         let prompt = started_prompt(topic.as_deref());
         self.open_fork(
             &mut state,

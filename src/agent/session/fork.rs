@@ -9,7 +9,6 @@ use crate::{
     agent::interactive_fork::{IdleClock, NOTHING_TO_SAVE, entry_embed, exit_embed},
     agent::{AgentError, context_usage::HAIKU_CONTEXT_LIMIT, main_client::MainClientParts},
     claude::{ClaudeClient, ClaudeError, PermissionMode, SessionId},
-    config::runtime::RuntimeConfig,
     domain::fork_control::{ExitAction, ForkFacts},
     mcp::{ToolScope, availability::ScopeCell},
     state::history::SessionEventKind,
@@ -53,7 +52,7 @@ impl MainSession {
         state: &mut MainState,
         start: ForkStart,
     ) -> Result<(), AgentError> {
-        let runtime = RuntimeConfig::load(&self.services.data_dir.config_file());
+        let runtime = self.services.runtime.current();
         let mut model = runtime.model_fork.clone().or(state.settings.model.clone());
         let mut note = None;
         let is_haiku = model.as_deref().is_some_and(|m| m.contains("haiku"));

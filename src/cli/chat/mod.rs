@@ -23,7 +23,6 @@ use crate::{
         open_services,
     },
     config::{Config, RuntimeConfig},
-    state::paths::DataDir,
 };
 
 /// How long shutting down may wait for the CLI.
@@ -45,8 +44,8 @@ commands:
 
 /// Runs the REPL until end of input or a signal. Returns the process exit code.
 pub async fn run(config: Config, model: Option<String>) -> anyhow::Result<i32> {
-    let runtime = RuntimeConfig::load(&DataDir::new(&config.data_dir).config_file());
     let opened = open_services(config)?;
+    let runtime = RuntimeConfig::clone(&opened.services.runtime.current());
     if opened.initialised_git {
         eprintln!(
             "Initialized git tracking in {}",

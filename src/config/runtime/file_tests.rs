@@ -97,31 +97,6 @@ fn unknown_keys_are_ignored_but_kept_on_save() {
 }
 
 #[test]
-fn update_file_validates_then_saves() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("config.json");
-    let error = RuntimeConfig::update_file(&path, ConfigKey::AutoUpdateHour, "24").unwrap_err();
-    assert_eq!(
-        error.to_string(),
-        "auto_update_hour: must be an integer 0-23"
-    );
-    assert!(!path.exists());
-    let error = RuntimeConfig::update_file(&path, ConfigKey::ThinkingMain, "x").unwrap_err();
-    assert!(
-        error
-            .to_string()
-            .starts_with("thinking.main: must be 'off'")
-    );
-
-    let config = RuntimeConfig::update_file(&path, ConfigKey::ForkIdleTimeout, "15").unwrap();
-    assert_eq!(
-        config.render_line(ConfigKey::ForkIdleTimeout),
-        "**fork_idle_timeout**: 15m"
-    );
-    assert_eq!(RuntimeConfig::load(&path).fork_idle_timeout, 15);
-}
-
-#[test]
 fn corrupt_file_is_moved_aside() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("config.json");

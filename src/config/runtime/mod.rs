@@ -9,8 +9,11 @@
 //! save never silently overwrites the owner's broken edit.
 
 mod keys;
+mod settings;
 mod thinking;
 
+#[cfg(test)]
+mod settings_tests;
 #[cfg(test)]
 mod tests;
 
@@ -23,6 +26,7 @@ use crate::claude::{PermissionMode, Thinking};
 use crate::state::{StateError, atomic::write_atomic};
 
 pub use keys::ConfigKey;
+pub use settings::RuntimeSettings;
 pub use thinking::{THINKING_PRESETS, thinking_choice_name, thinking_from_choice, thinking_label};
 
 use keys::{
@@ -136,17 +140,6 @@ impl RuntimeConfig {
             std::fs::create_dir_all(dir).map_err(|error| StateError::io(dir, error))?;
         }
         write_atomic(path, &bytes)
-    }
-
-    /// `/config <key> <value>`: reloads `path`, sets `key` from `raw`, saves, and returns
-    /// the new configuration (the caller then applies it, CFG-4).
-    pub fn update_file(path: &Path, key: ConfigKey, raw: &str) -> Result<Self, ConfigUpdateError> {
-        let mut config = Self::load(path);
-        config
-            .set(key, raw)
-            .map_err(|reason| ConfigUpdateError::Invalid { key, reason })?;
-        config.save(path)?;
-        Ok(config)
     }
 
     /// Sets `key` from the owner's text with the CFG-2 rules (trimmed; model, thinking and

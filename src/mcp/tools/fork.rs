@@ -11,7 +11,6 @@ use super::{
     args::{EnterForkArgs, ReportArgs},
 };
 use crate::{
-    config::runtime::RuntimeConfig,
     domain::fork_control::{EnterRequest, ExitAction, ForkControl},
     mcp::{availability::ToolScope, run_state::REPORTING_DISABLED},
 };
@@ -42,9 +41,10 @@ impl DiscordTools {
         let Some(control) = self.context.fork_control() else {
             return "Error: forks are not available in this session.".to_owned();
         };
-        let default_idle = self.context.services().map_or(10, |services| {
-            RuntimeConfig::load(&services.data_dir.config_file()).fork_idle_timeout
-        });
+        let default_idle = self
+            .context
+            .services()
+            .map_or(10, |services| services.runtime.current().fork_idle_timeout);
         control.request_enter(EnterRequest {
             topic: args
                 .topic
