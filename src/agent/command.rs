@@ -211,5 +211,4 @@ pub fn parse_line(line: &str) -> Option<Result<Command, UsageError>> {
 }
 
 #[cfg(test)]
-#[path = "command_tests.rs"]
-mod command_tests;
+mod tests;

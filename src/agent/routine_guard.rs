@@ -90,5 +90,4 @@ fn is_routine_file(path: &Path, routines: &Path) -> bool {
 }
 
 #[cfg(test)]
-#[path = "routine_guard_tests.rs"]
 mod tests;

@@ -222,5 +222,4 @@ fn google_line(connected: bool) -> &'static str {
 }
 
 #[cfg(test)]
-#[path = "preamble_tests.rs"]
 mod tests;

@@ -252,5 +252,4 @@ fn without_timestamp_header(prompt: &str) -> &str {
 }
 
 #[cfg(test)]
-#[path = "history_tests.rs"]
 mod tests;

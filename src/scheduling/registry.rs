@@ -231,5 +231,4 @@ impl Registry {
 }
 
 #[cfg(test)]
-#[path = "registry_tests.rs"]
 mod tests;

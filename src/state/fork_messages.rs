@@ -245,5 +245,4 @@ impl ForkMessageStore {
 }
 
 #[cfg(test)]
-#[path = "fork_messages_tests.rs"]
 mod tests;
