@@ -1,10 +1,9 @@
 //! The seam between the agent core and a front end (Discord, the terminal): the events of a
 //! streamed turn, and the few things the core asks of a front end.
 
-use std::{
-    path::PathBuf,
-    sync::{Arc, Mutex},
-};
+use std::{path::PathBuf, sync::Arc};
+
+use parking_lot::Mutex;
 
 use tokio::sync::mpsc::{self, UnboundedReceiver};
 
@@ -131,9 +130,7 @@ impl CurrentTurn {
         }
     }
 
-    fn slot(&self) -> std::sync::MutexGuard<'_, Option<TurnSink>> {
-        self.0
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    fn slot(&self) -> parking_lot::MutexGuard<'_, Option<TurnSink>> {
+        self.0.lock()
     }
 }

@@ -8,10 +8,12 @@ use std::{
     collections::HashSet,
     path::Path,
     sync::{
-        Arc, Mutex,
+        Arc,
         atomic::{AtomicBool, Ordering},
     },
 };
+
+use parking_lot::Mutex;
 
 use serde_json::Value;
 
@@ -67,10 +69,8 @@ impl PermissionState {
         self.allowed().clear();
     }
 
-    fn allowed(&self) -> std::sync::MutexGuard<'_, HashSet<String>> {
-        self.session_allowed
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    fn allowed(&self) -> parking_lot::MutexGuard<'_, HashSet<String>> {
+        self.session_allowed.lock()
     }
 }
 

@@ -4,9 +4,11 @@
 use std::{
     collections::VecDeque,
     process::{ExitStatus, Stdio},
-    sync::{Arc, Mutex},
+    sync::Arc,
     time::Duration,
 };
+
+use parking_lot::Mutex;
 
 use tokio::{
     io::{AsyncBufReadExt, BufReader},
@@ -91,9 +93,7 @@ async fn forward_stderr(stderr: tokio::process::ChildStderr, tail: Arc<Mutex<Vec
     let mut lines = BufReader::new(stderr).lines();
     while let Ok(Some(line)) = lines.next_line().await {
         tracing::debug!(target: "ollim_bot::claude::stderr", "{line}");
-        let mut tail = tail
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut tail = tail.lock();
         if tail.len() == STDERR_TAIL_LINES {
             tail.pop_front();
         }
@@ -109,10 +109,7 @@ impl CliProcess {
 
     /// The last stderr lines, joined with newlines.
     pub(crate) fn stderr_tail(&self) -> String {
-        let tail = self
-            .stderr_tail
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let tail = self.stderr_tail.lock();
         tail.iter().cloned().collect::<Vec<_>>().join("\n")
     }
 

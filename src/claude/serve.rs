@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use super::{
     control::{ControlHandlers, PermissionDecision, PermissionRequest},
     frame_fields,
-    transport::{Connection, lock},
+    transport::Connection,
 };
 
 /// Runs one CLI→host request in its own task, so several can be in flight, and always answers:
@@ -29,11 +29,14 @@ pub(super) fn serve_request(
     };
     let request = frame.get("request").cloned().unwrap_or(Value::Null);
     let inner = tokio::spawn(answer(request, Arc::clone(handlers)));
-    lock(&connection.handlers_in_flight).insert(request_id.clone(), inner.abort_handle());
+    connection
+        .handlers_in_flight
+        .lock()
+        .insert(request_id.clone(), inner.abort_handle());
     let connection = Arc::clone(connection);
     tokio::spawn(async move {
         let outcome = inner.await;
-        lock(&connection.handlers_in_flight).remove(&request_id);
+        connection.handlers_in_flight.lock().remove(&request_id);
         let response = match outcome {
             Ok(Ok(body)) => {
                 json!({"subtype": "success", "request_id": request_id, "response": body})

@@ -7,11 +7,13 @@
 use std::{
     collections::HashMap,
     sync::{
-        Arc, Mutex, MutexGuard,
+        Arc,
         atomic::{AtomicU64, Ordering},
     },
     time::Duration,
 };
+
+use parking_lot::Mutex;
 
 use serde_json::{Map, Value, json};
 use tokio::{
@@ -120,7 +122,7 @@ impl Connection {
 
     /// Whether the CLI's stdout has ended.
     pub(crate) fn is_closed(&self) -> bool {
-        lock(&self.pending).closed
+        self.pending.lock().closed
     }
 
     /// Sends a control request and waits for the CLI's answer.
@@ -137,7 +139,7 @@ impl Connection {
         );
         let (reply_tx, reply_rx) = oneshot::channel();
         {
-            let mut pending = lock(&self.pending);
+            let mut pending = self.pending.lock();
             if pending.closed {
                 return Err(ClaudeError::Closed);
             }
@@ -146,7 +148,7 @@ impl Connection {
         fields.insert("subtype".into(), json!(subtype));
         let frame = json!({"type": "control_request", "request_id": request_id, "request": fields});
         if let Err(error) = self.send_json(&frame) {
-            lock(&self.pending).replies.remove(&request_id);
+            self.pending.lock().replies.remove(&request_id);
             return Err(error);
         }
         match tokio::time::timeout(timeout, reply_rx).await {
@@ -157,7 +159,7 @@ impl Connection {
             }),
             Ok(Err(_)) => Err(ClaudeError::Closed),
             Err(_) => {
-                lock(&self.pending).replies.remove(&request_id);
+                self.pending.lock().replies.remove(&request_id);
                 Err(ClaudeError::Timeout {
                     subtype: subtype.to_owned(),
                     secs: timeout.as_secs(),
@@ -177,13 +179,13 @@ impl Connection {
 
     /// Aborts every control-request handler still running.
     pub(crate) fn abort_handlers(&self) {
-        for (_, handle) in lock(&self.handlers_in_flight).drain() {
+        for (_, handle) in self.handlers_in_flight.lock().drain() {
             handle.abort();
         }
     }
 
     fn resolve(&self, request_id: &str, outcome: Result<Value, String>) {
-        let reply = lock(&self.pending).replies.remove(request_id);
+        let reply = self.pending.lock().replies.remove(request_id);
         match reply {
             Some(reply) => {
                 let _ = reply.send(outcome);
@@ -193,17 +195,11 @@ impl Connection {
     }
 
     fn mark_closed(&self) {
-        let mut pending = lock(&self.pending);
+        let mut pending = self.pending.lock();
         pending.closed = true;
         // Dropping the senders fails every waiting request with `Closed`.
         pending.replies.clear();
     }
-}
-
-pub(super) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 async fn write_lines<W: AsyncWrite + Unpin>(
@@ -331,7 +327,7 @@ fn route(
                 .get("request_id")
                 .and_then(Value::as_str)
                 .unwrap_or_default();
-            if let Some(handle) = lock(&connection.handlers_in_flight).remove(request_id) {
+            if let Some(handle) = connection.handlers_in_flight.lock().remove(request_id) {
                 tracing::debug!(request_id, "the CLI cancelled its request");
                 handle.abort();
             }

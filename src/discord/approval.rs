@@ -2,11 +2,9 @@
 //! adds ✅ (allow once), ❌ (deny) and 🔓 (always allow this session), and waits up to 60 s for
 //! the owner's reaction. An interrupt, `/clear` or leaving a fork withdraws every open question.
 
-use std::{
-    collections::HashMap,
-    sync::{Arc, Mutex},
-    time::Duration,
-};
+use std::{collections::HashMap, sync::Arc, time::Duration};
+
+use parking_lot::Mutex;
 
 use serenity::{
     builder::EditMessage,
@@ -103,10 +101,8 @@ impl Approvals {
         self.lock().clear();
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<MessageId, oneshot::Sender<Approval>>> {
-        self.pending
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    fn lock(&self) -> parking_lot::MutexGuard<'_, HashMap<MessageId, oneshot::Sender<Approval>>> {
+        self.pending.lock()
     }
 }
 

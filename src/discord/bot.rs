@@ -7,10 +7,12 @@
 use std::{
     collections::{HashSet, VecDeque},
     sync::{
-        Arc, Mutex, MutexGuard, OnceLock,
+        Arc, OnceLock,
         atomic::{AtomicBool, Ordering},
     },
 };
+
+use parking_lot::{Mutex, MutexGuard};
 
 use serenity::{
     all::{Context, EventHandler, Interaction, Message, Reaction, Ready, ResumedEvent},
@@ -149,10 +151,7 @@ impl Bot {
 
     /// Holds a DM that arrived before the owner was known (bounded).
     fn hold_early(&self, message: Message) {
-        let mut early = self
-            .early
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut early = self.early.lock();
         if early.len() < EARLY_CAPACITY {
             early.push(message);
         }
@@ -160,12 +159,7 @@ impl Bot {
 
     /// Answers the owner's DMs held while the owner was unknown; drops everyone else's.
     pub(crate) fn release_early(self: &Arc<Self>) {
-        let held = std::mem::take(
-            &mut *self
-                .early
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner),
-        );
+        let held = std::mem::take(&mut *self.early.lock());
         for message in held.into_iter().filter(|m| self.accepts(m)) {
             let bot = Arc::clone(self);
             let span = tracing::info_span!("dm_turn", message = %message.id);
@@ -175,9 +169,7 @@ impl Bot {
     }
 
     pub(crate) fn seen(&self) -> MutexGuard<'_, SeenMessages> {
-        self.seen
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+        self.seen.lock()
     }
 
     /// Answers owner DMs that arrived while the gateway was away (after a resume or a

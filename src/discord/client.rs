@@ -178,9 +178,9 @@ fn classify(error: &serenity::Error) -> Failure {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Mutex;
 
     use super::*;
+    use parking_lot::Mutex;
 
     #[derive(Debug)]
     enum TestError {
@@ -205,7 +205,7 @@ mod tests {
         let result = with_retries(
             || {
                 let n = {
-                    let mut calls = calls.lock().unwrap();
+                    let mut calls = calls.lock();
                     *calls += 1;
                     *calls
                 };
@@ -218,13 +218,13 @@ mod tests {
                 }
             },
             |wait| {
-                waits.lock().unwrap().push(wait.as_secs());
+                waits.lock().push(wait.as_secs());
                 tokio::time::sleep(wait)
             },
         )
         .await;
         assert_eq!(result.unwrap(), 3);
-        assert_eq!(*waits.lock().unwrap(), [5, 10]);
+        assert_eq!(*waits.lock(), [5, 10]);
     }
 
     #[tokio::test(start_paused = true)]

@@ -5,9 +5,8 @@
 //! Tools run while the session lock is held by the turn that called them, so they never take
 //! that lock; they leave requests here, and the session acts on them after the turn.
 
-use std::sync::{Mutex, MutexGuard};
-
 use chrono::{DateTime, FixedOffset};
+use parking_lot::{Mutex, MutexGuard};
 
 /// An `enter_fork` call waiting for its turn to end (IFK-3).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -90,9 +89,7 @@ pub struct ForkControl {
 
 impl ForkControl {
     fn lock(&self) -> MutexGuard<'_, ControlState> {
-        self.state
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+        self.state.lock()
     }
 
     /// Records an `enter_fork` call; the latest one wins.

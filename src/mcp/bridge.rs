@@ -12,11 +12,13 @@
 use std::{
     collections::HashMap,
     sync::{
-        Arc, Mutex,
+        Arc,
         atomic::{AtomicI64, Ordering},
     },
     time::Duration,
 };
+
+use parking_lot::Mutex;
 
 use rmcp::{
     RoleServer, ServerHandler,
@@ -170,20 +172,20 @@ impl<S: ServerHandler> McpBridge<S> {
         let internal = self.next_id.fetch_add(1, Ordering::Relaxed);
         message["id"] = json!(internal);
         let (reply_tx, reply_rx) = oneshot::channel();
-        lock(&self.waiters).insert(internal, reply_tx);
-        lock(&self.in_flight).insert(cli_id.to_string(), internal);
+        self.waiters.lock().insert(internal, reply_tx);
+        self.in_flight.lock().insert(cli_id.to_string(), internal);
         let reply = match serde_json::from_value::<ClientJsonRpcMessage>(message) {
             Ok(parsed) => match self.to_server.send(parsed) {
                 Ok(()) => reply_rx.await.ok(),
                 Err(_) => None,
             },
             Err(error) => {
-                lock(&self.waiters).remove(&internal);
+                self.waiters.lock().remove(&internal);
                 Some(json!({"jsonrpc": "2.0", "error": {"code": -32600,
                     "message": format!("invalid request: {error}")}}))
             }
         };
-        lock(&self.in_flight).remove(&cli_id.to_string());
+        self.in_flight.lock().remove(&cli_id.to_string());
         let mut reply = reply.unwrap_or_else(|| {
             json!({"jsonrpc": "2.0", "error": {"code": -32603,
                 "message": "the in-process MCP server stopped"}})
@@ -196,7 +198,7 @@ impl<S: ServerHandler> McpBridge<S> {
         let Some(cli_request) = message.pointer("/params/requestId") else {
             return;
         };
-        let Some(internal) = lock(&self.in_flight).get(&cli_request.to_string()).copied() else {
+        let Some(internal) = self.in_flight.lock().get(&cli_request.to_string()).copied() else {
             return;
         };
         let mut cancel = message.clone();
@@ -230,7 +232,7 @@ async fn pump_replies(
             tracing::debug!(%reply, "MCP server notification dropped");
             continue;
         };
-        if let Some(waiter) = lock(&waiters).remove(&id) {
+        if let Some(waiter) = waiters.lock().remove(&id) {
             let _ = waiter.send(reply);
         }
     }
@@ -245,10 +247,4 @@ fn send_value(
     to_server
         .send(parsed)
         .map_err(|_| BridgeError::Handshake("the service stopped".into()))
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }

@@ -1,6 +1,8 @@
 //! The bridge against the message sequence CLI 2.1.197 sends (transcript `mcp_sdk_server`).
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+
+use parking_lot::Mutex;
 
 use serde_json::{Value, json};
 
@@ -18,7 +20,7 @@ struct RecordingFrontEnd {
 
 impl FrontEnd for RecordingFrontEnd {
     fn send_embed(&self, embed: Embed) -> BoxFuture<'_, Result<Option<u64>, FrontEndError>> {
-        self.embeds.lock().unwrap().push(embed);
+        self.embeds.lock().push(embed);
         Box::pin(async { Ok(None) })
     }
 
@@ -113,7 +115,7 @@ async fn tool_call_reaches_the_front_end_and_answers_with_the_cli_id() {
         .await;
     assert_eq!(reply["id"], 2);
     assert_eq!(reply["result"]["content"][0]["text"], "Embed sent.");
-    let embeds = front_end.embeds.lock().unwrap();
+    let embeds = front_end.embeds.lock();
     assert_eq!(embeds[0].title, "Plan");
     assert_eq!(embeds[0].footer.as_deref(), Some("fork"));
 }

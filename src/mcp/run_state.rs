@@ -2,12 +2,11 @@
 //! permission policy, its stop hook) and by nothing else: concurrent runs never see each
 //! other's counters (BGF-1, BGF-9).
 
-use std::sync::{Mutex, MutexGuard};
-
 use crate::{
     domain::job_options::UpdateMode,
     state::ping_budget::{PingBudget, Spend},
 };
+use parking_lot::{Mutex, MutexGuard};
 
 /// Refusal: pinging is off for this job (MCP-3, BGF-7).
 pub const PINGS_DISABLED: &str = "Pinging is disabled for this background task.";
@@ -65,9 +64,7 @@ impl BgRunState {
     }
 
     fn counters(&self) -> MutexGuard<'_, Counters> {
-        self.counters
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+        self.counters.lock()
     }
 
     /// Whether the job may send visible messages (`allow-ping`).

@@ -2,10 +2,9 @@
 //! `follow_up_chain` for the duration of its run, and a follow-up is an ordinary reminder file
 //! carrying the whole background configuration one link further down the chain.
 
-use std::sync::{Mutex, MutexGuard};
-
 use chrono::Duration;
 use chrono_tz::Tz;
+use parking_lot::Mutex;
 
 use super::files::Reminder;
 
@@ -26,20 +25,14 @@ impl ChainSlot {
         Self(Mutex::new(reminder.filter(|r| r.max_chain > 0)))
     }
 
-    fn lock(&self) -> MutexGuard<'_, Option<Reminder>> {
-        self.0
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
     /// Sets (or clears) the running chain reminder.
     pub fn set(&self, reminder: Option<Reminder>) {
-        *self.lock() = reminder.filter(|r| r.max_chain > 0);
+        *self.0.lock() = reminder.filter(|r| r.max_chain > 0);
     }
 
     /// The running chain reminder.
     pub fn get(&self) -> Option<Reminder> {
-        self.lock().clone()
+        self.0.lock().clone()
     }
 }
 

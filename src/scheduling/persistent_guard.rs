@@ -1,11 +1,8 @@
 //! The mark that a persistent routine is running, so it never overlaps itself (PRS-8).
 
-use std::{
-    collections::HashSet,
-    sync::{Arc, Mutex},
-};
+use std::{collections::HashSet, sync::Arc};
 
-use super::scheduler::lock;
+use parking_lot::Mutex;
 
 /// Marks a persistent routine as running until dropped (PRS-8).
 pub(super) struct PersistentGuard {
@@ -15,7 +12,7 @@ pub(super) struct PersistentGuard {
 
 impl PersistentGuard {
     pub(super) fn take(running: &Arc<Mutex<HashSet<String>>>, id: &str) -> Option<Self> {
-        lock(running).insert(id.to_owned()).then(|| Self {
+        running.lock().insert(id.to_owned()).then(|| Self {
             running: Arc::clone(running),
             id: id.to_owned(),
         })
@@ -24,6 +21,6 @@ impl PersistentGuard {
 
 impl Drop for PersistentGuard {
     fn drop(&mut self) {
-        lock(&self.running).remove(&self.id);
+        self.running.lock().remove(&self.id);
     }
 }

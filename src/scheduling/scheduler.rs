@@ -6,11 +6,9 @@
 //! lock, so they never interrupt the owner); background fires go to the runner. Every fire is
 //! a task owned by the scheduler and stopped with it.
 
-use std::{
-    collections::HashSet,
-    sync::{Arc, Mutex, MutexGuard},
-    time::Duration,
-};
+use std::{collections::HashSet, sync::Arc, time::Duration};
+
+use parking_lot::Mutex;
 
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
@@ -47,12 +45,6 @@ pub struct Scheduler {
 
 type FileCaches = (LoadCache<Routine>, LoadCache<Reminder>);
 
-pub(super) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
 impl Scheduler {
     /// A scheduler over the data dir's `routines/` and `reminders/`.
     pub fn new(services: Arc<Services>, sink: Arc<dyn JobSink>, sync_interval: Duration) -> Self {
@@ -75,7 +67,7 @@ impl Scheduler {
     /// Runs until `stop`; then stops the fires in flight and returns.
     pub async fn run(self: Arc<Self>, stop: CancellationToken) {
         self.sync(true).await;
-        tracing::info!("scheduler started: {} jobs", lock(&self.registry).len());
+        tracing::info!("scheduler started: {} jobs", self.registry.lock().len());
         let mut next_sync = tokio::time::Instant::now() + self.sync_interval;
         loop {
             if tokio::time::Instant::now() >= next_sync {
@@ -83,13 +75,15 @@ impl Scheduler {
                 next_sync = tokio::time::Instant::now() + self.sync_interval;
             }
             let now = self.now();
-            let due = lock(&self.registry).take_due(now);
+            let due = self.registry.lock().take_due(now);
             for fire in due {
                 self.fire(fire, &stop);
             }
             // A job that fell due while this round fired others is taken at once: a wait
             // that is already past counts as zero.
-            let wake = lock(&self.registry)
+            let wake = self
+                .registry
+                .lock()
                 .next_wake()
                 .map(|at| (at - self.now()).to_std().unwrap_or(Duration::ZERO))
                 .map_or(next_sync, |wait| {
@@ -111,7 +105,7 @@ impl Scheduler {
         let caches = Arc::clone(&self.caches);
         let tz = services.config.timezone;
         let loaded = tokio::task::spawn_blocking(move || {
-            let mut caches = lock(&caches);
+            let mut caches = caches.lock();
             let (routine_cache, reminder_cache) = &mut *caches;
             let routines = load_routines_cached(&services.data_dir, routine_cache);
             let reminders = load_reminders_cached(&services.data_dir, tz, reminder_cache);
@@ -139,7 +133,7 @@ impl Scheduler {
             .sink
             .check_job_tools(&mut routines, &mut reminders)
             .await;
-        let outcome = lock(&self.registry).sync(routines, reminders, now);
+        let outcome = self.registry.lock().sync(routines, reminders, now);
         let clean_routines = routine_problems.is_empty();
         let mut problems = routine_problems;
         problems.extend(reminder_problems);
@@ -149,7 +143,7 @@ impl Scheduler {
         if clean_routines {
             let sessions = RoutineSessionStore::new(data_dir);
             for id in sessions.routine_ids() {
-                if !routine_ids.contains(&id) && !lock(&self.running_persistent).contains(&id) {
+                if !routine_ids.contains(&id) && !self.running_persistent.lock().contains(&id) {
                     match sessions.remove(&id) {
                         Ok(_) => tracing::info!(id, "routine deleted; its session file is removed"),
                         Err(error) => {
@@ -176,7 +170,7 @@ impl Scheduler {
             })
             .collect();
         let fresh: Vec<String> = {
-            let mut reported = lock(&self.reported);
+            let mut reported = self.reported.lock();
             let current: HashSet<&String> = keys.iter().map(|(key, _)| key).collect();
             reported.retain(|key| current.contains(key));
             keys.iter()
@@ -199,7 +193,7 @@ impl Scheduler {
     /// The forward schedule for a background fire of `id` (BGF-15/16).
     fn schedule_text(&self, id: &str) -> Option<String> {
         let now = self.now();
-        let jobs = lock(&self.registry).scheduled_jobs(now);
+        let jobs = self.registry.lock().scheduled_jobs(now);
         let rate = self
             .services
             .ping_budget

@@ -9,10 +9,12 @@
 //! blocking file I/O.
 
 use std::collections::HashSet;
+
+use parking_lot::Mutex;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -115,7 +117,7 @@ impl ForkMessageStore {
         if message_ids.is_empty() {
             return Ok(());
         }
-        let _guard = self.lock.lock().unwrap_or_else(|p| p.into_inner());
+        let _guard = self.lock.lock();
         let mut records = match self.read()? {
             Read::Ok(records) => records,
             Read::Corrupt(e) => {

@@ -7,10 +7,12 @@
 //! dropped on every read and write. Operations are small blocking file I/O.
 
 use std::collections::BTreeMap;
+
+use parking_lot::Mutex;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -75,7 +77,7 @@ impl InquiryStore {
 
     /// [`InquiryStore::register`] at a given time (unix seconds).
     pub fn register_at(&self, prompt: &str, now: f64) -> Result<String, StateError> {
-        let _guard = self.lock.lock().unwrap_or_else(|p| p.into_inner());
+        let _guard = self.lock.lock();
         let (mut entries, _) = self.load(now);
         let id = loop {
             let candidate = random_id();
@@ -105,7 +107,7 @@ impl InquiryStore {
 
     /// [`InquiryStore::pop`] at a given time (unix seconds).
     pub fn pop_at(&self, id: &str, now: f64) -> Option<String> {
-        let _guard = self.lock.lock().unwrap_or_else(|p| p.into_inner());
+        let _guard = self.lock.lock();
         let (mut entries, pruned) = self.load(now);
         let popped = entries.remove(id).map(|inquiry| inquiry.prompt);
         if (popped.is_some() || pruned)
@@ -118,7 +120,7 @@ impl InquiryStore {
 
     /// Number of live (unexpired) inquiries at `now`; for status and tests.
     pub fn len_at(&self, now: f64) -> usize {
-        let _guard = self.lock.lock().unwrap_or_else(|p| p.into_inner());
+        let _guard = self.lock.lock();
         self.load(now).0.len()
     }
 

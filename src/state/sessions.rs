@@ -5,9 +5,11 @@
 //! atomically.
 
 use std::fs;
+
+use parking_lot::{Mutex, MutexGuard};
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 
 use super::StateError;
 use super::atomic::{remove_if_exists, write_atomic};
@@ -92,7 +94,7 @@ impl SessionStore {
 
     fn guard(&self) -> MutexGuard<'_, ()> {
         // The guarded data is `()`, so a poisoned lock carries no broken state.
-        self.lock.lock().unwrap_or_else(|p| p.into_inner())
+        self.lock.lock()
     }
 
     /// The stored main session id, if any (SES-1, SES-2).

@@ -11,8 +11,10 @@
 use std::{
     collections::{BTreeMap, BTreeSet},
     path::PathBuf,
-    sync::{Arc, Mutex},
+    sync::Arc,
 };
+
+use parking_lot::Mutex;
 
 use serde::{Deserialize, Serialize};
 
@@ -214,10 +216,8 @@ impl ToolApprovals {
         Ok(DecideOutcome::Decided(request))
     }
 
-    fn guard(&self) -> std::sync::MutexGuard<'_, ()> {
-        self.lock
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    fn guard(&self) -> parking_lot::MutexGuard<'_, ()> {
+        self.lock.lock()
     }
 
     fn load(&self) -> Stored {

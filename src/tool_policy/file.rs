@@ -3,9 +3,11 @@
 
 use std::{
     path::{Path, PathBuf},
-    sync::{Arc, Mutex},
+    sync::Arc,
     time::SystemTime,
 };
+
+use parking_lot::Mutex;
 
 use serde::Deserialize;
 
@@ -136,10 +138,7 @@ impl ToolPolicyWatch {
         let stamp = std::fs::metadata(&self.path)
             .ok()
             .map(|m| (m.modified().unwrap_or(SystemTime::UNIX_EPOCH), m.len()));
-        let mut cached = self
-            .cached
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut cached = self.cached.lock();
         if let Some((seen, policy)) = cached.as_ref()
             && *seen == stamp
         {

@@ -85,10 +85,7 @@ impl MainSession {
 
     /// Points interrupts at `client` (the fork's while one is open, else main's).
     pub(super) fn set_live(&self, client: Option<&ClaudeClient>) {
-        *self
-            .live
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = client.map(ClaudeClient::handle);
+        *self.live.lock() = client.map(ClaudeClient::handle);
         self.live_pid.store(
             client.and_then(ClaudeClient::pid).unwrap_or(0),
             Ordering::Relaxed,

@@ -7,11 +7,13 @@
 
 use std::{
     sync::{
-        Arc, Mutex,
+        Arc,
         atomic::{AtomicBool, AtomicU32, Ordering},
     },
     time::Duration,
 };
+
+use parking_lot::Mutex;
 
 use tokio::sync::Mutex as AsyncMutex;
 
@@ -226,11 +228,7 @@ impl MainSession {
             return false;
         }
         self.front_end.cancel_approvals();
-        let handle = self
-            .live
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .clone();
+        let handle = self.live.lock().clone();
         handle.is_some_and(|handle| handle.interrupt_nowait().is_ok())
     }
 

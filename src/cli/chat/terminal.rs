@@ -1,7 +1,9 @@
 //! The terminal front end: renders turn events and embeds as text, and asks tool approvals on
 //! the same input stream the prompts come from.
 
-use std::{collections::HashMap, io::Write, sync::Mutex, time::Duration};
+use std::{collections::HashMap, io::Write, time::Duration};
+
+use parking_lot::Mutex;
 
 use tokio::sync::{mpsc, oneshot};
 
@@ -23,11 +25,7 @@ pub struct TerminalFrontEnd {
 impl TerminalFrontEnd {
     /// Hands `line` to a pending approval question; gives it back when there is none.
     pub fn offer_line(&self, line: String) -> Option<String> {
-        let waiting = self
-            .approval
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .take();
+        let waiting = self.approval.lock().take();
         match waiting {
             Some(answer) => answer.send(line).err(),
             None => Some(line),
@@ -69,10 +67,7 @@ impl FrontEnd for TerminalFrontEnd {
     fn ask_approval(&self, label: String) -> BoxFuture<'_, Approval> {
         Box::pin(async move {
             let (answer_tx, answer_rx) = oneshot::channel();
-            *self
-                .approval
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(answer_tx);
+            *self.approval.lock() = Some(answer_tx);
             print_block(&format!(
                 "[approve?] {label} — [y]es once / [a]lways this session / [n]o"
             ));
@@ -81,10 +76,7 @@ impl FrontEnd for TerminalFrontEnd {
                 Ok(Ok(line)) => parse_approval(&line),
                 Ok(Err(_)) => Approval::Deny,
                 Err(_) => {
-                    self.approval
-                        .lock()
-                        .unwrap_or_else(std::sync::PoisonError::into_inner)
-                        .take();
+                    self.approval.lock().take();
                     Approval::TimedOut
                 }
             };
@@ -247,7 +239,7 @@ mod tests {
             let front_end = front_end.clone();
             tokio::spawn(async move { front_end.ask_approval("Bash(ls)".into()).await })
         };
-        while front_end.approval.lock().unwrap().is_none() {
+        while front_end.approval.lock().is_none() {
             tokio::task::yield_now().await;
         }
         assert_eq!(front_end.offer_line("a".into()), None);

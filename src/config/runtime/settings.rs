@@ -10,9 +10,11 @@
 use std::{
     os::unix::fs::MetadataExt,
     path::{Path, PathBuf},
-    sync::{Arc, Mutex, PoisonError},
+    sync::Arc,
     time::SystemTime,
 };
+
+use parking_lot::Mutex;
 
 use super::{ConfigKey, ConfigUpdateError, RuntimeConfig};
 use crate::state::StateError;
@@ -71,7 +73,7 @@ impl RuntimeSettings {
     /// The settings as the file says now (defaults when it is missing or broken, see
     /// [`RuntimeConfig::load`]), re-read only when the file changed since the last call.
     pub fn current(&self) -> Arc<RuntimeConfig> {
-        let mut cached = self.cached.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut cached = self.cached.lock();
         // Stamped before reading: a change racing the read shows as a new stamp next time.
         let stamp = FileStamp::of(&self.path);
         if let Cached::Read {
@@ -92,7 +94,7 @@ impl RuntimeSettings {
 
     /// Saves `config` (see [`RuntimeConfig::save`]); the next [`Self::current`] returns it.
     pub fn save(&self, config: &RuntimeConfig) -> Result<(), StateError> {
-        let mut cached = self.cached.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut cached = self.cached.lock();
         let result = config.save(&self.path);
         *cached = match &result {
             Ok(()) => Cached::Read {

@@ -1,11 +1,9 @@
 //! Test support: a recording [`MessageSink`], a scripted [`Timeline`] on a virtual clock, a
 //! small deterministic PRNG and the no-loss checker.
 
-use std::{
-    collections::VecDeque,
-    sync::{Arc, Mutex, MutexGuard, PoisonError},
-    time::Duration,
-};
+use std::{collections::VecDeque, sync::Arc, time::Duration};
+
+use parking_lot::{Mutex, MutexGuard};
 
 use tokio::time::Instant;
 
@@ -33,7 +31,7 @@ impl VirtualClock {
     }
 
     fn lock(&self) -> MutexGuard<'_, Instant> {
-        self.now.lock().unwrap_or_else(PoisonError::into_inner)
+        self.now.lock()
     }
 
     pub(super) fn now(&self) -> Instant {
@@ -111,7 +109,7 @@ impl RecordingSink {
     }
 
     fn lock(&self) -> MutexGuard<'_, Inner> {
-        self.inner.lock().unwrap_or_else(PoisonError::into_inner)
+        self.inner.lock()
     }
 
     fn stamp(&self) -> Duration {

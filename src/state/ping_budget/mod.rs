@@ -8,9 +8,11 @@
 //! aside and replaced by the defaults.
 
 use std::fs;
+
+use parking_lot::Mutex;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use chrono::{DateTime, FixedOffset, NaiveDate, Timelike, Utc};
 use chrono_tz::Tz;
@@ -287,7 +289,7 @@ impl PingBudget {
         now: DateTime<Tz>,
         change: impl FnOnce(&mut BudgetState) -> T,
     ) -> Result<(T, BudgetSnapshot), StateError> {
-        let _guard = self.lock.lock().unwrap_or_else(|p| p.into_inner());
+        let _guard = self.lock.lock();
         let mut state = self.load(now)?;
         state.advance(now);
         let out = change(&mut state);
