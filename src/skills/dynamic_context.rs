@@ -17,9 +17,9 @@ use tokio::process::Command;
 use tokio::time::{Instant, timeout};
 
 /// Output longer than this many characters is cut (SKL-4).
-pub const OUTPUT_CAP_CHARS: usize = 2000;
+pub(super) const OUTPUT_CAP_CHARS: usize = 2000;
 /// Appended to cut output (SKL-4).
-pub const TRUNCATION_MARK: &str = "\n[...truncated]";
+pub(super) const TRUNCATION_MARK: &str = "\n[...truncated]";
 /// Stdout kept per command: far more than [`OUTPUT_CAP_CHARS`] characters of any encoding.
 const KEPT_STDOUT_BYTES: u64 = 64 * 1024;
 /// Stderr kept per command: only its first line is shown.
@@ -59,7 +59,7 @@ pub async fn expand_dynamic_context(body: &str, cwd: &Path) -> String {
 /// (the data dir), split into argv with POSIX quoting and no shell (no pipes, globs or
 /// variables); stdin is empty. Identical commands run once. A marker is `!` and a backquoted
 /// command on one line; anything else is left as written. The same SECURITY rule applies.
-pub async fn expand_dynamic_context_with(body: &str, cwd: &Path, limits: Limits) -> String {
+pub(super) async fn expand_dynamic_context_with(body: &str, cwd: &Path, limits: Limits) -> String {
     let started = Instant::now();
     let mut outputs: HashMap<&str, String> = HashMap::new();
     let mut expanded = String::with_capacity(body.len());

@@ -1,6 +1,7 @@
 //! Shared helpers for the end-to-end tests: a scriptable mock of the Anthropic
 //! Messages API and a sandbox for running the pinned Claude Code CLI against it.
 //! Every test binary compiles all of this but uses only part of it.
+#![allow(unreachable_pub)]
 #![allow(dead_code)]
 
 pub mod agent;

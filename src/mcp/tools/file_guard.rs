@@ -22,7 +22,7 @@ use crate::{
 };
 
 /// The largest file `send_file` sends (Discord's limit for bots without boosts).
-pub const MAX_FILE_BYTES: u64 = 25 * 1024 * 1024;
+pub(super) const MAX_FILE_BYTES: u64 = 25 * 1024 * 1024;
 
 /// Roots of kernel and device files: never sent, whatever links lead there.
 const SYSTEM_ROOTS: [&str; 3] = ["/proc", "/sys", "/dev"];
@@ -34,7 +34,7 @@ const SECRET_FILE_NAMES: [&str; 3] = [".env", ".credentials.json", ".claude.json
 /// Why `send_file` refuses a path; shown to the agent after `Error: `.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
-pub enum FileRefusal {
+pub(super) enum FileRefusal {
     /// `~/…` without a HOME.
     #[error("cannot expand ~ (HOME is not set).")]
     NoHome,
@@ -79,7 +79,7 @@ pub enum FileRefusal {
 /// The secret places of one bot instance, beyond the fixed rules (system roots, secret file
 /// names).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct SecretPlaces {
+pub(super) struct SecretPlaces {
     /// Files never sent: the loaded `.env` (whatever its name).
     pub files: Vec<PathBuf>,
     /// Directories nothing below is sent: the data dir's `state/`.
@@ -88,7 +88,7 @@ pub struct SecretPlaces {
 
 impl SecretPlaces {
     /// The places of the instance `config` describes.
-    pub fn of(config: &Config) -> Self {
+    pub(super) fn of(config: &Config) -> Self {
         Self {
             files: vec![config.env_file.clone()],
             dirs: vec![config.data_dir.join("state")],
@@ -98,7 +98,7 @@ impl SecretPlaces {
 
 /// Expands `~/` with `home` and checks `raw` against every rule; the resolved path (symlinks
 /// followed) is what may be sent, so the file checked is the file read.
-pub fn check_file(
+pub(super) fn check_file(
     raw: &str,
     home: Option<&Path>,
     secrets: &SecretPlaces,

@@ -16,7 +16,7 @@ use crate::{
 };
 
 /// Refusal while the owner has not spoken in the fork yet (IFK-17).
-pub const TOO_EARLY_TO_EXIT: &str = "Error: the owner hasn't said anything in this fork yet. \
+pub(super) const TOO_EARLY_TO_EXIT: &str = "Error: the owner hasn't said anything in this fork yet. \
      Wait for them to ask before ending it.";
 
 #[tool_router(router = fork_router, vis = "pub(super)")]

@@ -8,7 +8,7 @@ use super::{DiscordTools, args::CompactArgs};
 use crate::mcp::availability::ToolScope;
 
 /// The answer of a successful `compact_session` call.
-pub const COMPACTION_SCHEDULED: &str = "Compaction scheduled: it runs right after you finish \
+pub(super) const COMPACTION_SCHEDULED: &str = "Compaction scheduled: it runs right after you finish \
      this reply, before this fire completes, and the routine's next fire continues from the \
      compacted session.";
 
