@@ -51,6 +51,17 @@ async fn wait_for_pending(h: &BotHarness, needles: &[&str]) -> String {
     }
 }
 
+/// The mock model answers every background run with `text`.
+fn answer_background_runs(mock: &MockApi, text: &'static str) {
+    mock.add_rule(move |request| {
+        request
+            .user_prompts()
+            .iter()
+            .any(|p| p.contains("[reminder-bg:"))
+            .then(|| Reply::text(text))
+    });
+}
+
 /// The mock model: a `[reminder-bg:<id>]` run asks for `command` through Bash, then finishes.
 fn run_bash_in_reminders(mock: &MockApi, command: &'static str) {
     mock.add_rule(move |request| {
@@ -115,13 +126,7 @@ fn button_id(message: &FakeMessage, prefix: &str) -> String {
 #[tokio::test]
 async fn refused_patterns_never_run_and_the_owner_is_told() {
     let h = BotHarness::greeted_fast_sync(CliSandbox::new()).await;
-    h.mock.add_rule(|request| {
-        request
-            .user_prompts()
-            .iter()
-            .any(|p| p.contains("[reminder-bg:"))
-            .then(|| Reply::text("this run should not exist"))
-    });
+    answer_background_runs(&h.mock, "this run should not exist");
     write_reminder(&h, "wide", &["Bash(*)"]);
     write_reminder(&h, "chained", &["Bash(ls; rm -rf notes)"]);
     let text = wait_for_pending(&h, &["reminders/wide.md", "reminders/chained.md"]).await;
@@ -314,13 +319,7 @@ async fn the_owners_shell_approves_and_refused_patterns_are_not_written() {
 #[tokio::test]
 async fn a_missing_skill_or_subagent_skips_the_job_and_the_owner_is_told() {
     let h = BotHarness::greeted_fast_sync(CliSandbox::new()).await;
-    h.mock.add_rule(|request| {
-        request
-            .user_prompts()
-            .iter()
-            .any(|p| p.contains("[reminder-bg:"))
-            .then(|| Reply::text("ran"))
-    });
+    answer_background_runs(&h.mock, "ran");
     write_reminder_with(&h, "ghost-skill", "skills: [\"ghost\"]\n");
     write_reminder_with(&h, "ghost-agent", "subagent: \"nobody\"\n");
     write_reminder_with(&h, "real-agent", "subagent: \"gmail-reader\"\n");
