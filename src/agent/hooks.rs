@@ -38,9 +38,11 @@ pub struct MainHookDeps {
     pub turn: CurrentTurn,
     /// The `--allowedTools` rules of the client.
     pub allowed_tools: Vec<String>,
-    /// `tool-policy.yaml`, whose main-session additions apply without a restart (PRM-11);
-    /// `None` for background runs, whose set is fixed at fire time.
-    pub live_policy: Option<Arc<ToolPolicyWatch>>,
+    /// `tool-policy.yaml`: trusted by the skill guard.
+    pub policy: Arc<ToolPolicyWatch>,
+    /// Whether its main-session additions apply to this client without a restart (PRM-11):
+    /// the main session and forks; not background runs, whose set is fixed at fire time.
+    pub live_additions: bool,
 }
 
 /// The hooks for a main-session or interactive-fork client.
@@ -51,8 +53,10 @@ pub fn main_hooks(deps: MainHookDeps) -> Vec<HookRegistration> {
         permissions,
         turn,
         allowed_tools,
-        live_policy,
+        policy,
+        live_additions,
     } = deps;
+    let live_policy = live_additions.then(|| Arc::clone(&policy));
     let mut hooks = vec![
         HookRegistration {
             event: HookEvent::PreToolUse,
@@ -74,9 +78,7 @@ pub fn main_hooks(deps: MainHookDeps) -> Vec<HookRegistration> {
             timeout_secs: HOOK_TIMEOUT_SECS,
             callback: Arc::new(SkillGuard {
                 data_dir: data_dir.clone(),
-                policy: live_policy
-                    .clone()
-                    .unwrap_or_else(|| Arc::new(ToolPolicyWatch::new(data_dir.tool_policy_file()))),
+                policy,
             }),
         },
         HookRegistration {

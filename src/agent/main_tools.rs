@@ -8,8 +8,10 @@ use crate::{
     mcp::tools::IMPLEMENTED_TOOLS,
     scheduling::files::{load_reminders, load_routines},
     skills::list_skills,
-    subagents::{agents_dir, bundled_tools, load_subagents},
-    tool_policy::{Source, ToolPolicyFile, check_all, grant, log_findings, main_superset},
+    subagents::{agents_dir, load_subagents, split_by_template},
+    tool_policy::{
+        Approval, Source, ToolPolicyFile, check_all, grant, log_findings, main_superset,
+    },
 };
 
 /// The main session's allowed tools, built afresh (each new CLI process gets the current set).
@@ -70,12 +72,10 @@ fn declared_lists(services: &Services, log: bool) -> Vec<(Source, Vec<String>)> 
 /// The declared patterns of every source that are usable and granted for it.
 fn granted_patterns(services: &Services, policy: &ToolPolicyFile, log: bool) -> Vec<String> {
     let mut granted = Vec::new();
+    let approvals = services.tool_approvals.snapshot();
     for (source, tools) in declared_lists(services, log) {
-        let (shipped, tools): (Vec<String>, Vec<String>) = match &source {
-            Source::Subagent(name) => {
-                let bundled = bundled_tools(name);
-                tools.into_iter().partition(|tool| bundled.contains(tool))
-            }
+        let (shipped, tools) = match &source {
+            Source::Subagent(name) => split_by_template(name, tools),
             _ => (Vec::new(), tools),
         };
         granted.extend(check_all(&shipped).usable);
@@ -83,8 +83,9 @@ fn granted_patterns(services: &Services, policy: &ToolPolicyFile, log: bool) -> 
         if log {
             log_findings(&source, &checked);
         }
-        let decisions = services.tool_approvals.decisions(&source.to_string());
-        granted.extend(grant(&checked.usable, policy, |p| decisions.approval(p)).granted);
+        let decisions = approvals.get(&source.to_string());
+        let approval = |p: &str| decisions.map_or(Approval::Undecided, |d| d.approval(p));
+        granted.extend(grant(&checked.usable, policy, approval).granted);
     }
     granted
 }

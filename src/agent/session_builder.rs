@@ -72,13 +72,14 @@ pub async fn connect_session(
         kind,
     } = description;
     let data_dir = &services.data_dir;
-    let hook_deps = |permissions, turn, live_policy| MainHookDeps {
+    let hook_deps = |permissions, turn, live_additions| MainHookDeps {
         data_dir: data_dir.clone(),
         git: Some(services.git.clone()),
         permissions,
         turn,
         allowed_tools: options.allowed_tools.clone(),
-        live_policy,
+        policy: Arc::clone(&services.tool_policy),
+        live_additions,
     };
     let (scope, session, policy, hooks): (_, _, Arc<dyn PermissionHandler>, _) = match kind {
         SessionKind::Interactive {
@@ -94,20 +95,19 @@ pub async fn connect_session(
                 turn.clone(),
             )
             .with_live_policy(Arc::clone(&services.tool_policy));
-            let live = Some(Arc::clone(&services.tool_policy));
             let session = ToolSession::Interactive {
                 services: Arc::clone(services),
                 fork_control,
                 chain,
             };
-            let hooks = main_hooks(hook_deps(permissions, turn, live));
+            let hooks = main_hooks(hook_deps(permissions, turn, true));
             (scope, session, Arc::new(Arc::new(policy)), hooks)
         }
         SessionKind::Background { run, scope } => {
             let policy = BgPolicy::new(data_dir.clone(), Arc::clone(&run), scope);
             // Always enforce the run's own rules: the CLI runs read-only Bash without asking.
             let permissions = Arc::new(PermissionState::new(true));
-            let mut hooks = main_hooks(hook_deps(permissions, CurrentTurn::default(), None));
+            let mut hooks = main_hooks(hook_deps(permissions, CurrentTurn::default(), false));
             hooks.push(stop_hook(Arc::clone(&run)));
             let session = ToolSession::Background {
                 services: Arc::clone(services),

@@ -12,7 +12,7 @@ use crate::{
     scheduling::{bg_job::BgJob, job_sink::refusal_update},
     services::Services,
     skills::{SKILL_FILE, resolve_skills},
-    subagents::{agents_dir, bundled_tools, load_subagents},
+    subagents::{agents_dir, load_subagents, split_by_template},
     tool_policy::{Source, check_all},
 };
 
@@ -72,12 +72,7 @@ async fn check_subagent(
             "unknown subagent '{name}' (no .claude/agents/{name}.md)"
         ));
     };
-    let (shipped, added): (Vec<String>, Vec<String>) = {
-        let bundled = bundled_tools(name);
-        spec.tools
-            .into_iter()
-            .partition(|tool| bundled.contains(tool))
-    };
+    let (shipped, added) = split_by_template(name, spec.tools);
     admitted.granted.extend(check_all(&shipped).usable);
     let file = spec
         .path

@@ -24,6 +24,7 @@ use crate::{
         job_sink::JobSink,
     },
     services::Services,
+    state::tool_approvals::Decisions,
     tool_policy::Source,
 };
 
@@ -138,8 +139,13 @@ async fn check_job_tools(
             })
         }));
     let mut problems = Vec::new();
+    // One read of the policy and the approvals for the whole pass.
+    let policy = services.tool_policy.current();
+    let approvals = services.tool_approvals.snapshot();
+    let none = Decisions::default();
     for job in declared {
-        match judge_quietly(services, &job.source, job.tools) {
+        let decisions = approvals.get(&job.source.to_string()).unwrap_or(&none);
+        match judge_quietly(&policy, decisions, job.tools) {
             JobTools::Refused { reason } => problems.push(FileProblem {
                 path: job.path.clone(),
                 reason,

@@ -11,7 +11,8 @@ use crate::{
     },
     front_end::FrontEnd,
     services::Services,
-    tool_policy::{Source, check_all, grant, log_findings},
+    state::tool_approvals::Decisions,
+    tool_policy::{Checked, Source, ToolPolicyFile, check_all, grant, log_findings},
 };
 
 /// Button action of an approval embed's Approve button (`act:tools_approve:<request id>`).
@@ -52,22 +53,30 @@ pub fn source_of(tag: &PromptTag) -> Option<Source> {
 /// Checks `declared` for `source` and splits it by the owner's approvals. Findings are logged
 /// with the source (PRM-8).
 pub fn judge(services: &Services, source: &Source, declared: &[String]) -> JobTools {
-    log_findings(source, &check_all(declared));
-    judge_quietly(services, source, declared)
+    let checked = check_all(declared);
+    log_findings(source, &checked);
+    let decisions = services.tool_approvals.decisions(&source.to_string());
+    split(checked, &services.tool_policy.current(), &decisions)
 }
 
-/// [`judge`] without logging, for the periodic re-check of unchanged files.
-pub fn judge_quietly(services: &Services, source: &Source, declared: &[String]) -> JobTools {
-    let checked = check_all(declared);
+/// [`judge`] without logging and against decisions already read, for the periodic re-check
+/// of many unchanged files.
+pub fn judge_quietly(
+    policy: &ToolPolicyFile,
+    decisions: &Decisions,
+    declared: &[String],
+) -> JobTools {
+    split(check_all(declared), policy, decisions)
+}
+
+fn split(checked: Checked, policy: &ToolPolicyFile, decisions: &Decisions) -> JobTools {
     if !checked.errors.is_empty() {
         let problems: Vec<String> = checked.errors.iter().map(ToString::to_string).collect();
         return JobTools::Refused {
             reason: format!("refused tool pattern: {}", problems.join("; ")),
         };
     }
-    let policy = services.tool_policy.current();
-    let decisions = services.tool_approvals.decisions(&source.to_string());
-    let split = grant(&checked.usable, &policy, |p| decisions.approval(p));
+    let split = grant(&checked.usable, policy, |p| decisions.approval(p));
     JobTools::Run {
         granted: split.granted,
         held: split.held,

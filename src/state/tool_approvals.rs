@@ -96,8 +96,14 @@ impl ToolApprovals {
 
     /// The decisions for `source`.
     pub fn decisions(&self, source: &str) -> Decisions {
+        self.snapshot().remove(source).unwrap_or_default()
+    }
+
+    /// Every source's decisions, read once: for passes over many sources (a scheduler sync,
+    /// the main session's tool set).
+    pub fn snapshot(&self) -> BTreeMap<String, Decisions> {
         let _guard = self.guard();
-        self.load().sources.remove(source).unwrap_or_default()
+        self.load().sources
     }
 
     /// Records `patterns` as approved for `source` (the owner's own shell, or a click) and

@@ -132,6 +132,13 @@ pub fn bundled_tools(name: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// Splits a subagent's declared tools into those its bundled template ships (trusted as
+/// shipped) and those an edit or the owner added (approved like any declared tool).
+pub fn split_by_template(name: &str, tools: Vec<String>) -> (Vec<String>, Vec<String>) {
+    let shipped = bundled_tools(name);
+    tools.into_iter().partition(|tool| shipped.contains(tool))
+}
+
 /// Writes each bundled spec to `<agents_dir>/<name>.md` with the names filled in, unless
 /// something already exists at that path (SUB-1): the owner's edits, or a file they
 /// deliberately emptied, are kept. Creates `agents_dir`. Returns the files written.
