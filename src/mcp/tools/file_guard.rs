@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 use crate::{
     config::Config,
-    state::paths::{absolute_normalized, normalize},
+    state::paths::{DataDir, absolute_normalized, normalize},
 };
 
 /// The largest file `send_file` sends (Discord's limit for bots without boosts).
@@ -91,7 +91,7 @@ impl SecretPlaces {
     pub(super) fn of(config: &Config) -> Self {
         Self {
             files: vec![config.env_file.clone()],
-            dirs: vec![config.data_dir.join("state")],
+            dirs: vec![DataDir::new(&config.data_dir).state_dir()],
         }
     }
 }
