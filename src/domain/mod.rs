@@ -1,8 +1,9 @@
 //! The ground floor: plain types and their texts that several layers share, with no I/O and no
 //! imports from the rest of the crate. Embeds a tool or the bot shows, prompt tags, a job's
-//! options, and the switchboard between the fork tools and the session.
+//! options and the frontmatter they are read from, and the switchboard between the fork tools and the session.
 
 pub mod embed;
 pub mod fork_control;
+pub mod frontmatter;
 pub mod job_options;
 pub mod prompt_tag;

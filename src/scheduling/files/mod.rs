@@ -13,7 +13,6 @@
 //!
 //! The YAML `id` is authoritative; file names are cosmetic (slug of the message).
 
-mod frontmatter;
 mod load;
 mod parse;
 mod render;

@@ -4,8 +4,8 @@
 use chrono::{DateTime, Duration, FixedOffset, NaiveDate, NaiveDateTime, Offset, TimeZone};
 use chrono_tz::Tz;
 
-use super::frontmatter::{Fields, split};
 use super::{Reminder, Routine};
+use crate::domain::frontmatter::{Fields, split};
 use crate::domain::job_options::UpdateMode;
 
 /// Frontmatter keys (kebab-case) whose values are read as text.

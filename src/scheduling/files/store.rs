@@ -5,12 +5,12 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::frontmatter::{Fields, split};
 use super::load::{md_files, read_text};
 use super::{
     Commit, FilesError, Reminder, Routine, parse_reminder, parse_routine, render_reminder,
     render_routine,
 };
+use crate::domain::frontmatter::{Fields, split};
 use crate::state::atomic::{remove_if_exists, write_atomic};
 use crate::state::git::{commit_path_blocking, remove_path_blocking};
 use crate::state::paths::DataDir;

@@ -12,8 +12,8 @@ use std::sync::LazyLock;
 
 use serde_yaml::Value;
 
-use super::frontmatter::{Fields, split};
 use super::{Routine, parse_routine, render_routine};
+use crate::domain::frontmatter::{Fields, split};
 use crate::domain::job_options::UpdateMode;
 use crate::scheduling::cron::{CronError, CronSchedule};
 

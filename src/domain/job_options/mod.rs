@@ -1,7 +1,90 @@
-//! The options a scheduled job carries, shared by the files that declare them, the scheduler
-//! that fires them and the runner that runs them: how it reports (`update-main-session`), the
-//! tools it declared, its place in a reminder chain, and the prompt blocks these become
-//! (BGF-12, BGF-17, BGF-20, BGF-21, REM-7).
+//! The options a job carries, declared once and shared by the files that declare them
+//! (routines, reminders, webhook specs), the scheduler that fires them and the runner that
+//! runs them: how it runs ([`RunMode`]), the run's options ([`RunOptions`]: model, thinking,
+//! reporting, pings, declared tools, skills, subagent, reflection), its place in a reminder
+//! chain, and the prompt blocks these become (E.1–E.3, BGF-3, BGF-12, BGF-17, BGF-20, BGF-21,
+//! REM-7, PRS-1).
+
+mod read;
+#[cfg(test)]
+mod tests;
+
+pub use read::{JobKind, OPTION_TEXT_KEYS};
+
+/// Where a background run's conversation comes from (BGF-3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BgSession {
+    /// A branch of the current main session (the default).
+    Forked,
+    /// A fresh session with no history and no pending updates (`isolated: true`).
+    Isolated,
+    /// The routine's own session, resumed fire after fire (`session: persistent`, PRS-1).
+    Persistent,
+}
+
+/// How a job runs: in the owner's main session, or as a background run of one of the three
+/// session kinds. Background-only options on a foreground job are ignored (E.1), so the
+/// combinations a file can't mean (a foreground persistent routine, an isolated persistent
+/// one) have no value here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RunMode {
+    /// The prompt goes into the main session (RTN-3, REM-5).
+    Foreground,
+    /// A background run (RTN-4, REM-2, WHK-13).
+    Background(BgSession),
+}
+
+impl RunMode {
+    /// The background session kind; `None` in the foreground.
+    pub fn background(self) -> Option<BgSession> {
+        match self {
+            Self::Foreground => None,
+            Self::Background(session) => Some(session),
+        }
+    }
+
+    /// Whether the job runs in the background.
+    pub fn is_background(self) -> bool {
+        matches!(self, Self::Background(_))
+    }
+}
+
+/// The options a job declares for its run, shared by E.1, E.2 and E.3. In the foreground only
+/// `skills` applies (SKL-3); the rest shape background runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunOptions {
+    /// Model override (`model`).
+    pub model: Option<String>,
+    /// Extended thinking (`thinking`, default true: adaptive; false: off).
+    pub thinking: bool,
+    /// How the run reports to the main session (`update-main-session`, default `on_ping`).
+    pub update_mode: UpdateMode,
+    /// Whether it may ping, embed or send files (`allow-ping`, default true).
+    pub allow_ping: bool,
+    /// Declared `allowed-tools` / `disallowed-tools` (exclusive).
+    pub tools: ToolRestriction,
+    /// Skills to invoke first (`skills`); empty = none.
+    pub skills: Vec<String>,
+    /// The subagent the core task is delegated to (`subagent`).
+    pub subagent: Option<String>,
+    /// Write a reflection after the run (`reflect`, default true).
+    pub reflect: bool,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        Self {
+            model: None,
+            thinking: true,
+            update_mode: UpdateMode::default(),
+            allow_ping: true,
+            tools: ToolRestriction::None,
+            skills: Vec::new(),
+            subagent: None,
+            reflect: true,
+        }
+    }
+}
 
 /// How a background run reports to the main session (`update-main-session` field).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

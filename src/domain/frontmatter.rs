@@ -14,7 +14,7 @@ use serde_yaml::Value;
 
 /// Splits `text` into the YAML between the first two `---` lines and the trimmed body after
 /// the second. Text before the first `---` line is ignored; a leading BOM is dropped.
-pub(super) fn split(text: &str) -> Result<(&str, &str), String> {
+pub fn split(text: &str) -> Result<(&str, &str), String> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut offset = 0;
     let mut open: Option<usize> = None;
@@ -35,7 +35,7 @@ pub(super) fn split(text: &str) -> Result<(&str, &str), String> {
 }
 
 /// The frontmatter mapping with keys normalised to kebab-case.
-pub(super) struct Fields {
+pub struct Fields {
     values: BTreeMap<String, Value>,
     /// Scalars as written in the file, for string-typed keys (best effort).
     raw: BTreeMap<String, Option<String>>,
@@ -43,7 +43,7 @@ pub(super) struct Fields {
 
 impl Fields {
     /// Parses the frontmatter YAML. `text_keys` are the (kebab-case) keys read as strings.
-    pub(super) fn parse(yaml: &str, text_keys: &[&str]) -> Result<Self, String> {
+    pub fn parse(yaml: &str, text_keys: &[&str]) -> Result<Self, String> {
         let value: Value = serde_yaml::from_str(yaml)
             .map_err(|e| format!("the frontmatter is not valid YAML: {e}"))?;
         let Value::Mapping(mapping) = value else {
@@ -68,7 +68,7 @@ impl Fields {
     }
 
     /// The value under `key`, with YAML tags stripped; `None` when absent or null.
-    fn get(&self, key: &str) -> Option<&Value> {
+    pub fn get(&self, key: &str) -> Option<&Value> {
         let mut value = self.values.get(key)?;
         while let Value::Tagged(tagged) = value {
             value = &tagged.value;
@@ -77,7 +77,7 @@ impl Fields {
     }
 
     /// An optional string field; numbers and booleans are taken as written.
-    pub(super) fn text(&self, key: &str) -> Result<Option<String>, String> {
+    pub fn text(&self, key: &str) -> Result<Option<String>, String> {
         let Some(value) = self.get(key) else {
             return Ok(None);
         };
@@ -90,13 +90,13 @@ impl Fields {
     }
 
     /// A required string field.
-    pub(super) fn required_text(&self, key: &str) -> Result<String, String> {
+    pub fn required_text(&self, key: &str) -> Result<String, String> {
         self.text(key)?
             .ok_or_else(|| format!("missing required field \"{key}\""))
     }
 
     /// A boolean field (`true`/`false`; YAML 1.1 `yes`/`no`/`on`/`off` are accepted too).
-    pub(super) fn flag(&self, key: &str, default: bool) -> Result<bool, String> {
+    pub fn flag(&self, key: &str, default: bool) -> Result<bool, String> {
         let Some(value) = self.get(key) else {
             return Ok(default);
         };
@@ -113,7 +113,7 @@ impl Fields {
     }
 
     /// A non-negative whole number field.
-    pub(super) fn count(&self, key: &str) -> Result<u32, String> {
+    pub fn count(&self, key: &str) -> Result<u32, String> {
         let Some(value) = self.get(key) else {
             return Ok(0);
         };
@@ -124,7 +124,7 @@ impl Fields {
     }
 
     /// An optional list of strings; scalar entries are taken as text.
-    pub(super) fn list(&self, key: &str) -> Result<Option<Vec<String>>, String> {
+    pub fn list(&self, key: &str) -> Result<Option<Vec<String>>, String> {
         let Some(value) = self.get(key) else {
             return Ok(None);
         };

@@ -1,0 +1,83 @@
+//! Reading a job's run mode and [`RunOptions`] out of its frontmatter, with the rules the
+//! three file kinds share (E.1, E.2, E.3).
+
+use super::{BgSession, RunMode, RunOptions, ToolRestriction, UpdateMode};
+use crate::domain::frontmatter::Fields;
+
+/// The frontmatter keys [`RunOptions::read`] reads as text.
+pub const OPTION_TEXT_KEYS: &[&str] = &["model", "update-main-session", "subagent", "session"];
+
+/// Which kind of file the options come from; it decides the run mode's keys and defaults.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JobKind {
+    /// E.1: `background` defaults to false; `session: persistent` is allowed.
+    Routine,
+    /// E.2: `background` defaults to true.
+    Reminder,
+    /// E.3: always in the background; no `background` or `session` key.
+    Webhook,
+}
+
+impl RunMode {
+    /// Reads `background`, `isolated` and (routines only) `session` (E.1 `session` rules,
+    /// PRS-1). `isolated` on a foreground job is ignored, as every background-only option is.
+    pub fn read(fields: &Fields, kind: JobKind) -> Result<Self, String> {
+        let background = match kind {
+            JobKind::Routine => fields.flag("background", false)?,
+            JobKind::Reminder => fields.flag("background", true)?,
+            JobKind::Webhook => true,
+        };
+        let isolated = fields.flag("isolated", false)?;
+        let persistent = match (kind, fields.text("session")?) {
+            (JobKind::Routine, Some(session)) if session == "persistent" => true,
+            (JobKind::Routine, Some(_)) => return Err("session must be \"persistent\"".to_owned()),
+            _ => false,
+        };
+        Ok(match (background, isolated, persistent) {
+            (false, _, true) => {
+                return Err("session: persistent requires background: true".to_owned());
+            }
+            (true, true, true) => {
+                return Err("session: persistent can't be combined with isolated: true".to_owned());
+            }
+            (false, _, false) => Self::Foreground,
+            (true, _, true) => Self::Background(BgSession::Persistent),
+            (true, true, false) => Self::Background(BgSession::Isolated),
+            (true, false, false) => Self::Background(BgSession::Forked),
+        })
+    }
+}
+
+impl RunOptions {
+    /// Reads the shared option keys; `allowed-tools` and `disallowed-tools` together are an
+    /// error (E.1).
+    pub fn read(fields: &Fields) -> Result<Self, String> {
+        let update_mode = match fields.text("update-main-session")? {
+            None => UpdateMode::default(),
+            Some(text) => UpdateMode::parse(&text).ok_or_else(|| {
+                "update-main-session must be one of always, on_ping, freely, blocked".to_owned()
+            })?,
+        };
+        let tools = match (
+            fields.list("allowed-tools")?,
+            fields.list("disallowed-tools")?,
+        ) {
+            (Some(_), Some(_)) => {
+                return Err("allowed-tools and disallowed-tools can't both be set".to_owned());
+            }
+            (Some(allowed), None) => ToolRestriction::Allowed(allowed),
+            (None, Some(disallowed)) => ToolRestriction::Disallowed(disallowed),
+            (None, None) => ToolRestriction::None,
+        };
+        Ok(Self {
+            model: fields.text("model")?,
+            thinking: fields.flag("thinking", true)?,
+            update_mode,
+            allow_ping: fields.flag("allow-ping", true)?,
+            tools,
+            skills: fields.list("skills")?.unwrap_or_default(),
+            subagent: fields.text("subagent")?,
+            reflect: fields.flag("reflect", true)?,
+        })
+    }
+}
