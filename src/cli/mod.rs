@@ -1,10 +1,14 @@
 //! The command line: argument parsing and the subcommands that run in the terminal.
 
 pub mod auth;
+pub mod cal;
 pub mod chat;
+pub mod gmail;
+pub mod google;
 pub mod history;
 pub mod reminder;
 pub mod routine;
+pub mod tasks;
 pub mod tool_approval;
 
 use clap::{Parser, Subcommand};
@@ -20,7 +24,10 @@ Examples:
   ollim-bot auth status         show whether the Claude CLI is logged in
   ollim-bot routine add -m \"Plan my day\" --cron \"0 9 * * 1-5\"
   ollim-bot reminder add -m \"Stretch\" --delay 30
-  ollim-bot reminder list";
+  ollim-bot reminder list
+  ollim-bot tasks add \"Call the dentist\" --due 2026-03-01
+  ollim-bot cal today
+  ollim-bot google auth         connect Google Tasks, Calendar and Gmail";
 
 /// `ollim-bot` command-line arguments.
 #[derive(Debug, Parser)]
@@ -59,6 +66,22 @@ pub enum Command {
         /// What to do.
         #[command(subcommand)]
         action: reminder::ReminderCommand,
+    },
+    /// Google Tasks: list, show, add, done, update, delete.
+    #[command(subcommand_required = true, arg_required_else_help = true)]
+    Tasks(tasks::TasksArgs),
+    /// Google Calendar: today, upcoming, show, add, update, delete, calendars.
+    #[command(subcommand_required = true, arg_required_else_help = true)]
+    Cal(cal::CalArgs),
+    /// Gmail, read-only: unread, search, read, labels.
+    #[command(subcommand_required = true, arg_required_else_help = true)]
+    Gmail(gmail::GmailArgs),
+    /// Google connection: `auth` to connect, `status` to check.
+    #[command(subcommand_required = true, arg_required_else_help = true)]
+    Google {
+        /// What to do.
+        #[command(subcommand)]
+        action: google::GoogleCommand,
     },
     /// The bot's past Claude sessions: list them, print one, or search them.
     History(history::HistoryArgs),

@@ -141,7 +141,8 @@ impl GoogleClient {
                 fresh.token.ok_or(GoogleError::NotConnected)
             }
             Err(RefreshFailure::Permanent(reason)) => {
-                tracing::warn!(%reason, "google refresh token refused; removing token.json");
+                // Info, not warn: the caller reports it (the command's error line, SCH-3's DM).
+                tracing::info!(%reason, "google refresh token refused; removing token.json");
                 self.files.mark_revoked()?;
                 Err(GoogleError::Revoked)
             }
