@@ -171,6 +171,10 @@ pub async fn run(config: Config, discord: DiscordSettings) -> anyhow::Result<i32
         Arc::clone(&bot.session),
         stop_background.clone(),
     ));
+    let revocation = tokio::spawn(
+        Arc::clone(&bot)
+            .watch_google_revocation(services.config.scheduler_sync, stop_background.clone()),
+    );
     let scheduling = tokio::spawn(run_scheduler(
         Arc::clone(&bot),
         scheduler,
@@ -186,6 +190,9 @@ pub async fn run(config: Config, discord: DiscordSettings) -> anyhow::Result<i32
     }
     if let Err(error) = scheduling.await {
         tracing::warn!(%error, "the scheduler ended badly");
+    }
+    if let Err(error) = revocation.await {
+        tracing::warn!(%error, "the google revocation watch ended badly");
     }
     bot.stop_intake();
     let _ = tokio::time::timeout(CLI_DEADLINE, bot.session.shutdown()).await;

@@ -24,7 +24,7 @@ use serenity::{
 use tokio_util::{sync::CancellationToken, task::TaskTracker};
 use tracing::Instrument;
 
-use super::{approval::Approvals, owner::OwnerGate};
+use super::{approval::Approvals, google::DeleteConfirmations, owner::OwnerGate};
 use crate::{agent::MainSession, services::Services, state::inquiries::InquiryStore};
 
 /// How many handled message ids are remembered to drop duplicates after a resume.
@@ -48,6 +48,8 @@ pub struct Bot {
     pub(crate) services: Arc<Services>,
     pub(crate) approvals: Arc<Approvals>,
     pub(crate) inquiries: Arc<InquiryStore>,
+    /// Delete buttons waiting for their confirming click.
+    pub(crate) delete_confirmations: Mutex<DeleteConfirmations>,
     /// Turns and other owner-triggered work in flight; waited for on shutdown.
     pub(crate) work: TaskTracker,
     accepting: AtomicBool,
@@ -80,6 +82,7 @@ impl Bot {
             services,
             approvals,
             inquiries,
+            delete_confirmations: Mutex::default(),
             work: TaskTracker::new(),
             accepting: AtomicBool::new(true),
             ready_once: AtomicBool::new(false),
