@@ -24,7 +24,10 @@ use serenity::{
 use tokio_util::{sync::CancellationToken, task::TaskTracker};
 use tracing::Instrument;
 
-use super::{approval::Approvals, google::DeleteConfirmations, owner::OwnerGate};
+use super::{
+    approval::Approvals, google::DeleteConfirmations, google_auth::PendingGoogleAuth,
+    owner::OwnerGate,
+};
 use crate::{agent::MainSession, services::Services, state::inquiries::InquiryStore};
 
 /// How many handled message ids are remembered to drop duplicates after a resume.
@@ -50,6 +53,8 @@ pub struct Bot {
     pub(crate) inquiries: Arc<InquiryStore>,
     /// Delete buttons waiting for their confirming click.
     pub(crate) delete_confirmations: Mutex<DeleteConfirmations>,
+    /// The `/google-auth` flow waiting for its redirect, if any.
+    pub(crate) google_auth: PendingGoogleAuth,
     /// Turns and other owner-triggered work in flight; waited for on shutdown.
     pub(crate) work: TaskTracker,
     accepting: AtomicBool,
@@ -83,6 +88,7 @@ impl Bot {
             approvals,
             inquiries,
             delete_confirmations: Mutex::default(),
+            google_auth: PendingGoogleAuth::default(),
             work: TaskTracker::new(),
             accepting: AtomicBool::new(true),
             ready_once: AtomicBool::new(false),

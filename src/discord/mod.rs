@@ -17,6 +17,7 @@ pub mod commands;
 pub mod dm_front_end;
 pub mod embeds;
 pub mod google;
+pub mod google_auth;
 pub mod greeting;
 pub mod http_sink;
 pub mod intake;
