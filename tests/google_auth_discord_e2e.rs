@@ -62,7 +62,19 @@ async fn google_auth_is_completed_by_the_browser_redirect() {
     assert!(answer.contains("console.cloud.google.com") && answer.contains("Desktop app"));
 
     fake.write_credentials(&h.sandbox.data_dir);
+    // A second /google-auth replaces the first flow (its link may be lost): the first
+    // listener closes.
+    let stale = consent(&google_auth(&h).await).await;
     let answer = google_auth(&h).await;
+    let plain = reqwest::Client::builder().no_proxy().build().unwrap();
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(5);
+    while plain.get(&stale).send().await.is_ok() {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the replaced listener still answers"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
     assert!(
         answer.ends_with("\n-# on another device? paste the redirect url here · 5 min timeout"),
         "{answer}"

@@ -5,12 +5,17 @@
 //! server the owner pastes the address the browser ended on into the DM instead, and the
 //! first valid answer wins. A DM that looks like such an address never reaches the agent or
 //! a log, whether a flow is waiting or not. Outcome: `google connected.` or
-//! `google auth failed.` in the DM; a timeout is silent.
+//! `google auth failed.` in the DM; a timeout is silent. A second `/google-auth` replaces the
+//! flow in progress.
 
-use std::sync::Arc;
+use std::sync::{
+    Arc,
+    atomic::{AtomicU64, Ordering},
+};
 
 use parking_lot::Mutex;
 use serenity::{all::CommandInteraction, model::channel::Message};
+use tokio_util::sync::CancellationToken;
 
 use super::{bot::Bot, commands::reply_ephemeral};
 use crate::google::{
@@ -32,10 +37,49 @@ pub const WRONG_PASTE: &str =
 /// A pasted address when no flow waits.
 pub const NO_FLOW: &str = "-# no Google sign-in is waiting — run /google-auth to start one.";
 
-/// The paste side of the flow in progress, if any.
+/// The flow in progress: its paste side and how to stop it.
+#[derive(Debug)]
+struct Waiting {
+    id: u64,
+    paste: PasteHandle,
+    cancel: CancellationToken,
+}
+
+/// The `/google-auth` flow in progress, if any. A new `/google-auth` replaces it (the owner
+/// may have lost the ephemeral link), so there is never more than one.
 #[derive(Debug, Default, Clone)]
 pub struct PendingGoogleAuth {
-    paste: Arc<Mutex<Option<PasteHandle>>>,
+    waiting: Arc<Mutex<Option<Waiting>>>,
+    next_id: Arc<AtomicU64>,
+}
+
+impl PendingGoogleAuth {
+    /// Registers a new flow, cancelling the one before; returns its id and cancel token.
+    fn replace(&self, paste: PasteHandle) -> (u64, CancellationToken) {
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let cancel = CancellationToken::new();
+        let previous = self.waiting.lock().replace(Waiting {
+            id,
+            paste,
+            cancel: cancel.clone(),
+        });
+        if let Some(previous) = previous {
+            previous.cancel.cancel();
+        }
+        (id, cancel)
+    }
+
+    /// Forgets flow `id` if it is still the current one.
+    fn finish(&self, id: u64) {
+        let mut waiting = self.waiting.lock();
+        if waiting.as_ref().is_some_and(|w| w.id == id) {
+            waiting.take();
+        }
+    }
+
+    fn paste(&self) -> Option<PasteHandle> {
+        self.waiting.lock().as_ref().map(|w| w.paste.clone())
+    }
 }
 
 impl Bot {
@@ -63,11 +107,6 @@ impl Bot {
         if files.is_connected() {
             return reply_ephemeral(&self.http, command, ALREADY_CONNECTED).await;
         }
-        let pending = self.google_auth.paste.clone();
-        if pending.lock().is_some() {
-            let text = "a Google sign-in is already waiting: use the link from before.";
-            return reply_ephemeral(&self.http, command, text).await;
-        }
         let flow = match LoopbackFlow::start(&files, client.http().clone()).await {
             Ok(flow) => flow,
             Err(error) => {
@@ -75,14 +114,19 @@ impl Bot {
                 return reply_ephemeral(&self.http, command, FAILED).await;
             }
         };
-        *pending.lock() = Some(flow.paste_handle());
+        let pending = self.google_auth.clone();
+        let (id, cancel) = pending.replace(flow.paste_handle());
         let text = format!("connect Google: {}\n{PASTE_HINT}", flow.url());
         let answered = reply_ephemeral(&self.http, command, text).await;
         let http = Arc::clone(&self.http);
         let channel = self.dm_channel().unwrap_or(command.channel_id);
         tokio::spawn(async move {
-            let outcome = flow.finish(&files, FLOW_TIMEOUT).await;
-            pending.lock().take();
+            let outcome = tokio::select! {
+                outcome = flow.finish(&files, FLOW_TIMEOUT) => outcome,
+                // Replaced by a newer /google-auth: stop quietly (the listener closes).
+                () = cancel.cancelled() => return,
+            };
+            pending.finish(id);
             let text = match outcome {
                 Ok(_) => CONNECTED,
                 Err(GoogleError::Auth(AuthError::TimedOut)) => return,
@@ -104,7 +148,7 @@ impl Bot {
         if !looks_like_redirect(&message.content) {
             return false;
         }
-        let paste = self.google_auth.paste.lock().clone();
+        let paste = self.google_auth.paste();
         let note = match paste.map(|paste| paste.offer_url(&message.content)) {
             Some(Offer::Accepted | Offer::AlreadyDone) => None,
             Some(Offer::Rejected(_)) => Some(WRONG_PASTE),

@@ -93,11 +93,20 @@ pub fn looks_like_redirect(text: &str) -> bool {
     text.starts_with("http://127.0.0.1:") && (text.contains("code=") || text.contains("error="))
 }
 
-/// A consent flow waiting for its redirect.
+/// The listener task, stopped when the flow is dropped or finished, whatever the path.
+struct ServerTask(tokio::task::JoinHandle<()>);
+
+impl Drop for ServerTask {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// A consent flow waiting for its redirect. Dropping it closes the listener.
 pub struct LoopbackFlow {
     completion: Arc<Completion>,
     answer: oneshot::Receiver<Redirect>,
-    server: tokio::task::JoinHandle<()>,
+    server: ServerTask,
     http: reqwest::Client,
 }
 
@@ -124,7 +133,7 @@ impl LoopbackFlow {
             consent,
             slot: Mutex::new(Some(sender)),
         });
-        let server = tokio::spawn(serve(listener, completion.clone()));
+        let server = ServerTask(tokio::spawn(serve(listener, completion.clone())));
         Ok(Self {
             completion,
             answer,
@@ -166,7 +175,7 @@ impl LoopbackFlow {
         let outcome = tokio::time::timeout(timeout, answer).await;
         // Give the browser its page before the listener goes away.
         tokio::time::sleep(Duration::from_millis(50)).await;
-        server.abort();
+        drop(server);
         let redirect = match outcome {
             Err(_) => return Err(AuthError::TimedOut.into()),
             Ok(Err(_)) => return Err(AuthError::Listener("listener stopped".to_owned()).into()),
@@ -186,6 +195,8 @@ impl LoopbackFlow {
 async fn serve(listener: TcpListener, completion: Arc<Completion>) {
     loop {
         let Ok((stream, _)) = listener.accept().await else {
+            // Out of descriptors or the like: don't spin.
+            tokio::time::sleep(Duration::from_millis(100)).await;
             continue;
         };
         let completion = completion.clone();
