@@ -10,6 +10,7 @@ pub mod chat;
 pub mod cli;
 pub mod echo_bot;
 pub mod fake_discord;
+pub mod http;
 pub mod mock_api;
 pub mod procs;
 pub mod replay;
