@@ -197,3 +197,6 @@ fn summary(routine: &Routine) -> &str {
         &routine.description
     }
 }
+
+#[cfg(test)]
+mod tests;
