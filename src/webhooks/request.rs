@@ -78,6 +78,23 @@ impl Rejection {
         }
     }
 
+    /// The JSON body as sent, keys in the documented order (`error` before `details`).
+    pub fn body_text(&self) -> String {
+        #[derive(serde::Serialize)]
+        struct Failure<'a> {
+            error: &'a str,
+            details: &'a [String],
+        }
+        match self {
+            Self::Validation(details) => serde_json::to_string(&Failure {
+                error: "validation failed",
+                details,
+            })
+            .unwrap_or_else(|_| self.body().to_string()),
+            other => other.body().to_string(),
+        }
+    }
+
     /// The `Retry-After` seconds, for a busy answer.
     pub fn retry_after(&self) -> Option<u64> {
         matches!(self, Self::Busy).then_some(RETRY_AFTER_SECS)

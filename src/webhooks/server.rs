@@ -210,7 +210,13 @@ fn refuse(rejection: &Rejection) -> Response {
         Rejection::BrokenSpec(error) => tracing::debug!("Webhook request failed: {error}"),
         other => tracing::info!("Webhook request refused ({}): {}", status, other.body()),
     }
-    let mut response = (status, Json(rejection.body())).into_response();
+    let json = HeaderValue::from_static("application/json");
+    let mut response = (
+        status,
+        [(header::CONTENT_TYPE, json)],
+        rejection.body_text(),
+    )
+        .into_response();
     if let Some(seconds) = rejection.retry_after() {
         response
             .headers_mut()

@@ -3,6 +3,7 @@
 //! exact body, the size cap while streaming, the in-flight bound, signed specs, and graceful
 //! shutdown.
 
+mod cli;
 mod harness;
 mod raw_http;
 
@@ -107,6 +108,20 @@ async fn every_refusal_has_its_status_and_exact_body_whk_3_to_8() {
             400,
             json!({"error": "payload missing fields referenced in template: ['branch']"})
         )
+    );
+    let raw = server
+        .http
+        .post(server.url("/hook/github-ci"))
+        .header("authorization", BEARER)
+        .body(r#"{"repo": "r"}"#)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(raw.headers()["content-type"], "application/json");
+    assert_eq!(
+        raw.text().await.unwrap(),
+        r#"{"error":"validation failed","details":["\"status\" is a required property"]}"#,
+        "error comes before details"
     );
     let body = server
         .post("broken", Some(BEARER), good)

@@ -77,6 +77,14 @@ fn every_rejection_has_its_exact_status_and_body_whk_3_to_9() {
         );
     }
     assert_eq!(accepted_body(), json!({"status": "accepted"}));
+    assert_eq!(
+        Rejection::Validation(vec!["a".into()]).body_text(),
+        r#"{"error":"validation failed","details":["a"]}"#
+    );
+    assert_eq!(
+        Rejection::InvalidJson.body_text(),
+        r#"{"error":"invalid json"}"#
+    );
 }
 
 #[test]
