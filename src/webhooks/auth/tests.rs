@@ -74,6 +74,15 @@ fn the_signature_is_the_hmac_of_timestamp_dot_body() {
 }
 
 #[test]
+fn the_documented_openssl_one_liner_gives_the_same_signature() {
+    // docs/webhook-spec.md: printf '%s.%s' "$ts" "$body" | openssl dgst -sha256 -hmac … -r
+    assert_eq!(
+        sign(SECRET, 1_700_000_000, br#"{"env":"prod"}"#),
+        "ab6d22c978a200fd9ac36842bff16199672a17bb5140112d7819d7b07b3b517b"
+    );
+}
+
+#[test]
 fn wrong_missing_or_stale_signatures_fail() {
     let body = b"{}";
     let sig = sign(SECRET, 1_700_000_000, body);

@@ -115,3 +115,21 @@ fn the_declared_id_of_a_broken_spec_is_found_when_the_yaml_reads() {
     assert_eq!(declared_id("---\nid: [unclosed\n---\nx"), None);
     assert_eq!(declared_id("no frontmatter"), None);
 }
+
+#[test]
+fn the_example_specs_in_the_repository_load() {
+    for (name, text) in [
+        (
+            "github-ci.md",
+            include_str!("../../../webhooks/github-ci.md"),
+        ),
+        (
+            "deploy-signed.md",
+            include_str!("../../../webhooks/deploy-signed.md"),
+        ),
+    ] {
+        let spec =
+            WebhookSpec::parse(Path::new(name), text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(!spec.template.fields().is_empty(), "{name}");
+    }
+}
