@@ -6,6 +6,7 @@
 mod cli;
 mod harness;
 mod raw_http;
+mod start;
 
 use std::time::Duration;
 
