@@ -23,7 +23,7 @@ pub mod template;
 
 use std::{future::Future, net::SocketAddr, sync::Arc};
 
-pub use screening::{Verdict, parse_verdict, screening_prompt};
+pub use screening::{SCREENING_TIMEOUT, Verdict, parse_verdict, screening_prompt};
 pub use server::{AcceptedHook, DEFAULT_MAX_IN_FLIGHT, HookSink, WebhookServer, serve};
 pub use spec::{Signature, WebhookSpec};
 pub use store::{SpecError, SpecStore};

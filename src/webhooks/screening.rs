@@ -9,9 +9,14 @@
 //! objects and arrays that contain a string as compact JSON, and keys the schema doesn't
 //! declare (when `additionalProperties` allows them) are screened too.
 
+use std::time::Duration;
+
 use serde_json::Value;
 
 use super::payload::Payload;
+
+/// How long a screener may take; past it the request is held, like any unclear answer.
+pub const SCREENING_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The payload entries to screen, in payload order: `(key, text)`.
 pub fn fields_to_screen(schema: &Value, payload: &Payload) -> Vec<(String, String)> {

@@ -113,3 +113,43 @@ fn the_first_file_by_name_wins_a_duplicate_id() {
         "From a."
     );
 }
+
+/// A log sink for one test: everything the fmt layer writes, kept in memory.
+#[derive(Clone, Default)]
+struct Captured(Arc<Mutex<Vec<u8>>>);
+
+impl std::io::Write for Captured {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn a_broken_file_is_logged_once_per_version() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "bad.md", "---\nid: bad\n---\nx", at(0));
+    let store = SpecStore::new(dir.path());
+    let captured = Captured::default();
+    let writer = captured.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_writer(move || writer.clone())
+        .with_ansi(false)
+        .finish();
+    tracing::subscriber::with_default(subscriber, || {
+        for _ in 0..3 {
+            assert!(store.find("bad").is_err());
+        }
+        write(dir.path(), "bad.md", "---\nid: bad\n---\nxy", at(1));
+        assert!(store.find("bad").is_err());
+    });
+    let logged = String::from_utf8(captured.0.lock().clone()).unwrap();
+    assert_eq!(
+        logged.matches("webhook spec bad.md is broken").count(),
+        2,
+        "{logged}"
+    );
+}
