@@ -6,6 +6,7 @@ pub mod history;
 pub mod reminder;
 pub mod routine;
 pub mod tool_approval;
+pub mod webhook;
 
 use clap::{Parser, Subcommand};
 
@@ -20,7 +21,8 @@ Examples:
   ollim-bot auth status         show whether the Claude CLI is logged in
   ollim-bot routine add -m \"Plan my day\" --cron \"0 9 * * 1-5\"
   ollim-bot reminder add -m \"Stretch\" --delay 30
-  ollim-bot reminder list";
+  ollim-bot reminder list
+  ollim-bot webhook list        webhook specs; `webhook test <id> --data '{...}'` tries one";
 
 /// `ollim-bot` command-line arguments.
 #[derive(Debug, Parser)]
@@ -59,6 +61,13 @@ pub enum Command {
         /// What to do.
         #[command(subcommand)]
         action: reminder::ReminderCommand,
+    },
+    /// Webhook specs: list them, or test a payload against one locally.
+    #[command(subcommand_required = true, arg_required_else_help = true)]
+    Webhook {
+        /// What to do.
+        #[command(subcommand)]
+        action: webhook::WebhookCommand,
     },
     /// The bot's past Claude sessions: list them, print one, or search them.
     History(history::HistoryArgs),
