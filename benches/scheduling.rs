@@ -27,6 +27,7 @@ use std::time::{Duration, Instant};
 use chrono::{DateTime, TimeDelta, Utc};
 use chrono_tz::Tz;
 use ollim_bot::config::DEFAULT_SCHEDULER_SYNC;
+use ollim_bot::domain::job_options::{BgSession, RunMode};
 use ollim_bot::scheduling::cron::CronSchedule;
 use ollim_bot::scheduling::files::{
     Commit, LoadCache, Reminder, Routine, load_reminders, load_reminders_cached, load_routines,
@@ -132,12 +133,16 @@ fn populated_dir() -> (tempfile::TempDir, DataDir) {
             _ => format!("{m} {h} {} * *", 1 + i % 28),
         };
         let mut routine = Routine::new(cron, format!("Routine {i}: review the plan for today."));
-        routine.background = i % 2 == 0;
+        if i % 2 == 0 {
+            routine.run = RunMode::Background(BgSession::Forked);
+        }
         routine.description = format!("routine number {i}");
         write_routine(&data_dir, &routine, Commit::Skip).expect("write a routine");
         let mut reminder = Reminder::new_in(0, format!("Reminder {i}: call back about it."), TZ);
         reminder.run_at = start + TimeDelta::seconds(540 * (i as i64 + 1));
-        reminder.background = i % 3 != 0;
+        if i % 3 == 0 {
+            reminder.run = RunMode::Foreground;
+        }
         if i % 10 == 0 {
             (reminder.max_chain, reminder.chain_parent) = (2, Some(reminder.id.clone()));
         }

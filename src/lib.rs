@@ -31,3 +31,4 @@ pub mod state;
 pub mod subagents;
 pub mod tool_policy;
 pub mod transcripts;
+pub mod webhooks;

@@ -5,7 +5,9 @@ use std::process::ExitCode;
 use clap::{Parser, error::ErrorKind};
 use ollim_bot::{
     app,
-    cli::{Cli, Command, auth, cal, chat, gmail, google, history, reminder, routine, tasks},
+    cli::{
+        Cli, Command, auth, cal, chat, gmail, google, history, reminder, routine, tasks, webhook,
+    },
     config::Config,
     state::paths::DataDir,
 };
@@ -57,6 +59,10 @@ async fn run(cli: Cli) -> anyhow::Result<i32> {
         Some(Command::Reminder { action }) => {
             let (data_dir, tz) = scheduling_env()?;
             Ok(reminder::run(&data_dir, tz, action))
+        }
+        Some(Command::Webhook { action }) => {
+            let (data_dir, _) = scheduling_env()?;
+            Ok(webhook::run(&data_dir, action))
         }
         Some(Command::History(args)) => Ok(history::run(args)),
         Some(Command::Tasks(args)) => Ok(tasks::run(&google_env()?, args).await),

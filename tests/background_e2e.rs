@@ -7,9 +7,12 @@ use std::sync::Arc;
 
 use ollim_bot::{
     background::BgRunner,
-    domain::{job_options::UpdateMode, prompt_tag::PromptTag},
+    domain::{
+        job_options::{BgSession, UpdateMode},
+        prompt_tag::PromptTag,
+    },
     mcp::BUDGET_EXHAUSTED,
-    scheduling::bg_job::{BgJob, BgMode},
+    scheduling::bg_job::BgJob,
     state::{fork_messages::ForkLookup, history::SessionEventKind},
 };
 use serde_json::json;
@@ -58,7 +61,7 @@ async fn a_forked_run_sees_main_and_an_isolated_one_does_not() {
     assert_ne!(bg_id.as_str(), main_id);
 
     let mut isolated = job("isolated", "check alone");
-    isolated.mode = BgMode::Isolated;
+    isolated.session = BgSession::Isolated;
     h.mock.push(Reply::text("isolated run done"));
     let isolated_outcome = runner(&h).run(isolated).await.unwrap();
     let alone = requests_with(&h, "[routine-bg:isolated]");
@@ -176,7 +179,7 @@ async fn the_stop_hook_makes_an_always_run_report() {
     ));
     h.mock.push(Reply::text("reported"));
     let mut always = job("inbox", "check the inbox");
-    always.update_mode = UpdateMode::Always;
+    always.options.update_mode = UpdateMode::Always;
     let outcome = runner(&h).run(always).await.unwrap();
     assert!(outcome.reported);
     let all: String = h
@@ -260,10 +263,9 @@ async fn a_failed_run_tells_the_owner_and_logs_nothing() {
 async fn a_persistent_routine_remembers_its_last_fire_and_compacts_to_a_new_id() {
     let h = AgentHarness::new().await;
     let persistent = |body: &str| {
-        let mut job = job("fig-watch", body);
-        job.mode = BgMode::Persistent {
-            routine_id: "f1f2f3f4".into(),
-        };
+        // The routine's session is filed under the id its tag carries (PRS-1).
+        let mut job = job("f1f2f3f4", body);
+        job.session = BgSession::Persistent;
         job
     };
     let sessions = ollim_bot::state::sessions::RoutineSessionStore::new(&h.services.data_dir);

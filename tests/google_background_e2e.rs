@@ -51,7 +51,7 @@ async fn a_background_run_lists_tasks_through_the_real_cli() {
         PromptTag::RoutineBg("task-check".to_owned()),
         "check my tasks",
     );
-    job.tools = ToolRestriction::Allowed(vec!["Bash(ollim-bot tasks *)".to_owned()]);
+    job.options.tools = ToolRestriction::Allowed(vec!["Bash(ollim-bot tasks *)".to_owned()]);
     let runner = BgRunner::new(
         Arc::clone(&h.services),
         h.front_end.clone(),

@@ -12,6 +12,7 @@ use crate::{
         BoxFuture, HookCallback, HookEvent, HookOutput, HookRegistration, PermissionDecision,
         PermissionHandler, PermissionRequest,
     },
+    domain::job_options::{BgSession, RunOptions},
     mcp::{BgRunState, ToolScope, availability::is_offered, tools::IMPLEMENTED_TOOLS},
     state::paths::DataDir,
     tool_policy::{BgToolInputs, ToolPolicyFile, bg_tool_set},
@@ -27,21 +28,21 @@ const GATED_TOOLS: &[&str] = &[
 ];
 
 /// The `--allowedTools` of a run (BGF-6, see [`bg_tool_set`]): `granted` are the tools the
-/// job, its skills and its subagent declared and were granted at fire time. Tools of the
+/// job, its skills and its subagent declared and were granted at fire time; the job's skills
+/// and subagent add their permissions, a persistent session `compact_session`. Tools of the
 /// `discord` server this build lacks are left out.
 pub fn bg_allowed_tools(
     policy: &ToolPolicyFile,
     granted: &[String],
-    skills: &[String],
-    subagent: Option<&str>,
-    persistent: bool,
+    options: &RunOptions,
+    session: BgSession,
 ) -> Vec<String> {
     let mut tools = bg_tool_set(BgToolInputs {
         policy,
         granted,
-        skills,
-        subagent,
-        persistent,
+        skills: &options.skills,
+        subagent: options.subagent.as_deref(),
+        persistent: session == BgSession::Persistent,
     });
     tools.retain(|tool| match tool.strip_prefix("mcp__discord__") {
         Some(name) => IMPLEMENTED_TOOLS.contains(&name),
@@ -195,12 +196,16 @@ mod tests {
             "mcp__discord__ping_user".into(),
             "Read(./**.md)".into(),
         ];
+        let options = RunOptions {
+            skills: vec!["digest".into()],
+            subagent: Some("gmail-reader".into()),
+            ..RunOptions::default()
+        };
         let tools = bg_allowed_tools(
             &ToolPolicyFile::default(),
             &declared,
-            &["digest".into()],
-            Some("gmail-reader"),
-            false,
+            &options,
+            BgSession::Forked,
         );
         assert!(tools.contains(&"Bash(ollim-bot gmail *)".to_owned()));
         assert!(tools.contains(&"Skill(digest *)".to_owned()));

@@ -106,12 +106,21 @@ fn disable_auto_memory(root: &std::path::Path) -> Result<(), StateError> {
 /// The agent's reference for routine and reminder files (BOOT-6, F-43), built into the binary.
 const ROUTINE_REMINDER_SPEC: &str = include_str!("../../docs/routine-reminder-spec.md");
 
-/// Writes `routine-reminder-spec.md` into the data dir, replacing an older copy: it is the
-/// bot's reference document, kept in step with the binary.
+/// The agent's reference for webhook specs (SYS-13, F-25), built into the binary.
+const WEBHOOK_SPEC: &str = include_str!("../../docs/webhook-spec.md");
+
+/// Writes `routine-reminder-spec.md` and `webhook-spec.md` into the data dir.
 fn write_agent_spec(root: &std::path::Path) -> Result<(), StateError> {
-    let path = root.join("routine-reminder-spec.md");
+    write_reference(root, "routine-reminder-spec.md", ROUTINE_REMINDER_SPEC)?;
+    write_reference(root, "webhook-spec.md", WEBHOOK_SPEC)
+}
+
+/// Writes one reference document into the data dir, replacing an older copy: it is the
+/// bot's reference, kept in step with the binary.
+fn write_reference(root: &std::path::Path, name: &str, text: &str) -> Result<(), StateError> {
+    let path = root.join(name);
     match std::fs::read_to_string(&path) {
-        Ok(current) if current == ROUTINE_REMINDER_SPEC => Ok(()),
+        Ok(current) if current == text => Ok(()),
         _ => {
             if path
                 .symlink_metadata()
@@ -120,7 +129,7 @@ fn write_agent_spec(root: &std::path::Path) -> Result<(), StateError> {
                 // An owner-made link (e.g. to a project checkout) is left alone.
                 return Ok(());
             }
-            crate::state::atomic::write_atomic(&path, ROUTINE_REMINDER_SPEC.as_bytes())
+            crate::state::atomic::write_atomic(&path, text.as_bytes())
         }
     }
 }
@@ -178,6 +187,9 @@ mod tests {
             std::fs::read_to_string(&path).unwrap(),
             ROUTINE_REMINDER_SPEC
         );
+        let webhooks = dir.path().join("webhook-spec.md");
+        assert_eq!(std::fs::read_to_string(&webhooks).unwrap(), WEBHOOK_SPEC);
+        assert!(WEBHOOK_SPEC.contains("{repo}") && !WEBHOOK_SPEC.contains("{{repo}}"));
     }
 
     #[test]

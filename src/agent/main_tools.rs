@@ -46,16 +46,18 @@ fn declared_lists(services: &Services, log: bool) -> Vec<(Source, Vec<String>)> 
         }
     }
     let mut lists: Vec<(Source, Vec<String>)> = Vec::new();
-    lists.extend(
-        routines
-            .into_iter()
-            .filter_map(|file| Some((Source::Routine(file.item.id), file.item.allowed_tools?))),
-    );
-    lists.extend(
-        reminders
-            .into_iter()
-            .filter_map(|file| Some((Source::Reminder(file.item.id), file.item.allowed_tools?))),
-    );
+    lists.extend(routines.into_iter().filter_map(|file| {
+        Some((
+            Source::Routine(file.item.id),
+            file.item.options.tools.allowed()?.to_vec(),
+        ))
+    }));
+    lists.extend(reminders.into_iter().filter_map(|file| {
+        Some((
+            Source::Reminder(file.item.id),
+            file.item.options.tools.allowed()?.to_vec(),
+        ))
+    }));
     lists.extend(
         list_skills(&data_dir.skills_dir())
             .into_iter()

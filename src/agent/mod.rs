@@ -17,6 +17,7 @@ pub mod permissions;
 pub mod proposed_write;
 pub mod routine_guard;
 pub mod rule_match;
+pub mod screening;
 pub mod session;
 pub mod session_builder;
 pub mod skill_guard;

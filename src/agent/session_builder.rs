@@ -1,7 +1,8 @@
 //! One builder for every kind of Claude session the bot runs — the main session, an
-//! interactive fork, a background run (forked, isolated) and a persistent routine's session:
-//! from one description it assembles the `discord` tools and their bridge, the permission
-//! policy and the hooks, and starts the CLI (AGT-6…8, BGF-7, BGF-8, HKS-1…4).
+//! interactive fork, a background run (forked, isolated), a persistent routine's session and
+//! the webhook screening session: from one description it assembles the `discord` tools and
+//! their bridge, the permission policy and the hooks, and starts the CLI (AGT-6…8, BGF-7,
+//! BGF-8, HKS-1…4, WHK-12).
 
 use std::sync::Arc;
 
@@ -46,6 +47,10 @@ pub enum SessionKind {
         /// Background or persistent routine.
         scope: ToolScope,
     },
+    /// The webhook screening session (WHK-12): it reads untrusted text, so it gets nothing to
+    /// act with — no `discord` server, no permission handler (the CLI denies whatever its
+    /// options don't allow, and they allow nothing), no hooks.
+    Screening,
 }
 
 /// Everything one session's client is made from, besides its CLI options.
@@ -82,6 +87,9 @@ pub async fn connect_session(
         live_additions,
     };
     let (scope, session, policy, hooks): (_, _, Arc<dyn PermissionHandler>, _) = match kind {
+        SessionKind::Screening => {
+            return Ok(ClaudeClient::connect(options, ControlHandlers::default()).await?);
+        }
         SessionKind::Interactive {
             permissions,
             turn,

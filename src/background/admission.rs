@@ -35,20 +35,21 @@ pub async fn admit(
     let source = source_of(&job.tag).unwrap_or(Source::Main);
     let file = job.file.clone();
     let mut admitted = Admitted::default();
-    if let ToolRestriction::Allowed(declared) = &job.tools {
+    if let ToolRestriction::Allowed(declared) = &job.options.tools {
         let (granted, held) =
             match decide(services, front_end, &source, file.as_deref(), declared).await {
                 Ok(split) => split,
                 Err(reason) => return Err(refuse(services, &source, file.as_deref(), reason).await),
             };
-        job.tools = ToolRestriction::Allowed(granted.clone());
+        job.options.tools = ToolRestriction::Allowed(granted.clone());
         admitted.granted.extend(granted);
         admitted.held.extend(held);
     }
-    if let Err(reason) = check_skills(services, front_end, &job.skills, &mut admitted).await {
+    if let Err(reason) = check_skills(services, front_end, &job.options.skills, &mut admitted).await
+    {
         return Err(refuse(services, &source, file.as_deref(), reason).await);
     }
-    if let Some(name) = job.subagent.as_deref()
+    if let Some(name) = job.options.subagent.as_deref()
         && let Err(reason) = check_subagent(services, front_end, name, &mut admitted).await
     {
         return Err(refuse(services, &source, file.as_deref(), reason).await);

@@ -128,14 +128,14 @@ async fn check_job_tools(
             Some(Declared {
                 source: Source::Routine(file.item.id.clone()),
                 path: &file.path,
-                tools: file.item.allowed_tools.as_deref()?,
+                tools: file.item.options.tools.allowed()?,
             })
         })
         .chain(reminders.iter().filter_map(|file| {
             Some(Declared {
                 source: Source::Reminder(file.item.id.clone()),
                 path: &file.path,
-                tools: file.item.allowed_tools.as_deref()?,
+                tools: file.item.options.tools.allowed()?,
             })
         }));
     let mut problems = Vec::new();

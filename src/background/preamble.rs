@@ -7,36 +7,31 @@
 //! formats; the surrounding instructions are our own wording.
 
 use crate::domain::job_options::{
-    ChainContext, ToolRestriction, UpdateMode, chain_context, skills_block, subagent_block,
+    BgSession, ChainContext, RunOptions, ToolRestriction, UpdateMode, chain_context, skills_block,
+    subagent_block,
 };
 
-/// Everything the preamble depends on, gathered by the background runner.
+/// Everything the preamble depends on: the job's session kind and declared options, and the
+/// facts of this run the background runner gathers.
 #[derive(Debug, Clone)]
 pub struct PreambleInputs<'a> {
-    /// The run uses the routine's persistent session (PRS).
-    pub persistent: bool,
-    /// The job's `allow-ping` flag.
-    pub allow_ping: bool,
-    /// The job's `update-main-session` mode.
-    pub update_mode: UpdateMode,
+    /// Forked, isolated or persistent; a persistent run gets the session note (PRS-11).
+    pub session: BgSession,
+    /// The job's options: `allow-ping`, `update-main-session`, the declared tool list (as
+    /// admitted), `skills`, `subagent`.
+    pub options: &'a RunOptions,
     /// The owner was mid-conversation when the run started (BGF-2).
     pub busy: bool,
     /// The ping budget in its preamble form (PNG-8), present when pinging is allowed.
     pub budget_status: Option<String>,
     /// The rendered forward schedule (BGF-16).
     pub schedule_text: Option<String>,
-    /// The job's declared tool restriction.
-    pub tools: &'a ToolRestriction,
     /// Declared tools held back until the owner approves them.
     pub held_tools: &'a [String],
     /// The run may use `Task`/`Agent`, so the user-proxy hint applies (BGF-18).
     pub may_delegate: bool,
     /// Google is connected (a token exists) (BGF-19).
     pub google_connected: bool,
-    /// Skills the run must invoke first (BGF-20).
-    pub skills: &'a [String],
-    /// Subagent the core task must be delegated to (BGF-21).
-    pub subagent: Option<&'a str>,
     /// Chain position, for chain reminders (REM-7).
     pub chain: Option<&'a ChainContext>,
 }
@@ -44,26 +39,28 @@ pub struct PreambleInputs<'a> {
 /// Builds the preamble: the sections of BGF-10 in order, separated by blank lines, with no
 /// leading or trailing newline.
 pub fn build_preamble(inputs: &PreambleInputs<'_>) -> String {
+    let options = inputs.options;
+    let (allow_ping, update_mode) = (options.allow_ping, options.update_mode);
     let mut sections: Vec<String> = Vec::new();
-    if inputs.persistent {
+    if inputs.session == BgSession::Persistent {
         sections.push(persistent_note().to_string());
     }
-    sections.push(ping_section(inputs.allow_ping).to_string());
-    sections.push(update_section(inputs.update_mode, inputs.allow_ping).to_string());
-    if inputs.busy && inputs.allow_ping {
-        sections.push(busy_line(inputs.update_mode).to_string());
+    sections.push(ping_section(allow_ping).to_string());
+    sections.push(update_section(update_mode, allow_ping).to_string());
+    if inputs.busy && allow_ping {
+        sections.push(busy_line(update_mode).to_string());
     }
-    if inputs.allow_ping {
+    if allow_ping {
         sections.push(budget_section(inputs));
     }
-    sections.extend(tool_restrictions(inputs.tools));
+    sections.extend(tool_restrictions(&options.tools));
     sections.extend(held_tools_note(inputs.held_tools));
     if inputs.may_delegate {
         sections.push(USER_PROXY_HINT.to_string());
     }
     sections.push(google_line(inputs.google_connected).to_string());
-    sections.extend(skills_block(inputs.skills));
-    sections.extend(inputs.subagent.and_then(subagent_block));
+    sections.extend(skills_block(&options.skills));
+    sections.extend(options.subagent.as_deref().and_then(subagent_block));
     sections.extend(inputs.chain.and_then(chain_context));
     sections.join("\n\n")
 }
@@ -164,7 +161,7 @@ fn budget_section(inputs: &PreambleInputs<'_>) -> String {
             .filter(|text| !text.is_empty()),
     );
     lines.push("Send at most 1 ping or embed per bg session.");
-    if inputs.update_mode == UpdateMode::Blocked {
+    if inputs.options.update_mode == UpdateMode::Blocked {
         lines.push(
             "Regret test before any ping: would the user be sorry to have missed it? Skip \
              low-stakes check-ins altogether; time-sensitive actions, accountability nudges \

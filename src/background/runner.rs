@@ -19,14 +19,13 @@ use crate::{
         session_builder::{SessionDescription, SessionKind, connect_session},
         turn::{Unobserved, run_turn},
     },
-    claude::{ClaudeClient, ClaudeError, ClientOptions, PermissionMode, SessionId, UserContent},
-    domain::job_options::ToolRestriction,
+    claude::{
+        ClaudeClient, ClaudeError, ClientOptions, PermissionMode, SessionId, Thinking, UserContent,
+    },
+    domain::job_options::{BgSession, ToolRestriction},
     front_end::{CurrentTurn, FrontEnd},
     mcp::{BgRunState, ToolScope},
-    scheduling::{
-        bg_job::{BgJob, BgMode},
-        chain::ChainSlot,
-    },
+    scheduling::{bg_job::BgJob, chain::ChainSlot},
     services::Services,
     state::{history::SessionEventKind, sessions::RoutineSessionStore},
 };
@@ -136,39 +135,44 @@ impl BgRunner {
         }
         let main_id = services.sessions.load();
         let routine_sessions = RoutineSessionStore::new(&services.data_dir);
-        let (resume, fork_session, scope) = match &job.mode {
-            BgMode::Forked => (main_id.clone(), true, ToolScope::Background),
-            BgMode::Isolated => (None, false, ToolScope::Background),
-            BgMode::Persistent { routine_id } => (
-                routine_sessions.load(routine_id),
+        let (resume, fork_session, scope) = match job.session {
+            BgSession::Forked => (main_id.clone(), true, ToolScope::Background),
+            BgSession::Isolated => (None, false, ToolScope::Background),
+            BgSession::Persistent => (
+                job.persistent_routine()
+                    .and_then(|routine| routine_sessions.load(routine)),
                 false,
                 ToolScope::PersistentRoutine,
             ),
         };
         let run = Arc::new(BgRunState::new(
-            job.allow_ping,
-            job.update_mode,
+            job.options.allow_ping,
+            job.options.update_mode,
             busy,
             services.ping_budget.clone(),
         ));
         let prompt = self.prompt(&job, busy, &admitted.held);
         let options = ClientOptions {
-            model: job.model.clone(),
+            model: job.options.model.clone(),
             permission_mode: Some(PermissionMode::Default),
             fork_session: fork_session && resume.is_some(),
             resume,
             allowed_tools: bg_allowed_tools(
                 &services.tool_policy.current(),
                 &admitted.granted,
-                &job.skills,
-                job.subagent.as_deref(),
-                matches!(job.mode, BgMode::Persistent { .. }),
+                &job.options,
+                job.session,
             ),
-            disallowed_tools: match &job.tools {
+            disallowed_tools: match &job.options.tools {
                 ToolRestriction::Disallowed(tools) => tools.clone(),
-                _ => Vec::new(),
+                ToolRestriction::None | ToolRestriction::Allowed(_) => Vec::new(),
             },
-            thinking: job.thinking,
+            // BGF-3: `thinking: true` → adaptive, `false` → off.
+            thinking: Some(if job.options.thinking {
+                Thinking::Adaptive
+            } else {
+                Thinking::Off
+            }),
             ..base_options(services)
         };
         let handles = RunHandles {
@@ -189,17 +193,19 @@ impl BgRunner {
         if report.result.is_error {
             return Err(AgentError::RunFailed(report.result.error_summary()));
         }
-        if let (BgMode::Persistent { .. }, Some(instructions), Some(id)) =
-            (&job.mode, run.take_compaction(), session_id.clone())
+        if let (BgSession::Persistent, Some(instructions), Some(id)) =
+            (job.session, run.take_compaction(), session_id.clone())
         {
             session_id = Some(self.compact(&options, &handles, &id, &instructions).await?);
         }
         if let Some(id) = &session_id {
-            let (event, parent) = match &job.mode {
-                BgMode::Forked => (SessionEventKind::BgFork, main_id.as_ref()),
-                BgMode::Isolated => (SessionEventKind::IsolatedBg, None),
-                BgMode::Persistent { routine_id } => {
-                    routine_sessions.save(routine_id, id)?;
+            let (event, parent) = match job.session {
+                BgSession::Forked => (SessionEventKind::BgFork, main_id.as_ref()),
+                BgSession::Isolated => (SessionEventKind::IsolatedBg, None),
+                BgSession::Persistent => {
+                    if let Some(routine) = job.persistent_routine() {
+                        routine_sessions.save(routine, id)?;
+                    }
                     (SessionEventKind::PersistentBg, None)
                 }
             };
@@ -207,9 +213,9 @@ impl BgRunner {
         }
         let messages = run.take_messages();
         if let Some(id) = &session_id {
-            let parent = match job.mode {
-                BgMode::Forked => main_id.as_ref().map(SessionId::as_str),
-                _ => None,
+            let parent = match job.session {
+                BgSession::Forked => main_id.as_ref().map(SessionId::as_str),
+                BgSession::Isolated | BgSession::Persistent => None,
             };
             services
                 .fork_messages
@@ -260,7 +266,7 @@ impl BgRunner {
     /// updates, peeked (CTX-3, CTX-7, BGF-10).
     fn prompt(&self, job: &BgJob, busy: bool, held: &[String]) -> String {
         let services = &self.services;
-        let budget_status = if job.allow_ping {
+        let budget_status = if job.options.allow_ping {
             match services.ping_budget.snapshot() {
                 Ok(snapshot) => Some(snapshot.preamble_status()),
                 Err(error) => {
@@ -271,22 +277,19 @@ impl BgRunner {
         } else {
             None
         };
-        let may_delegate = matches!(&job.tools, ToolRestriction::Allowed(tools)
+        let options = &job.options;
+        let may_delegate = matches!(&options.tools, ToolRestriction::Allowed(tools)
             if tools.iter().any(|t| t == "Task" || t == "Agent" || t.starts_with("Task(") || t.starts_with("Agent(")))
-            || job.subagent.is_some();
+            || options.subagent.is_some();
         let preamble = build_preamble(&PreambleInputs {
-            persistent: matches!(job.mode, BgMode::Persistent { .. }),
-            allow_ping: job.allow_ping,
-            update_mode: job.update_mode,
+            session: job.session,
+            options,
             busy,
             budget_status,
             schedule_text: job.schedule_text.clone(),
-            tools: &job.tools,
             held_tools: held,
             may_delegate,
             google_connected: services.data_dir.token_file().exists(),
-            skills: &job.skills,
-            subagent: job.subagent.as_deref(),
             chain: job.chain.as_ref(),
         });
         let head = match &job.marker {
@@ -299,9 +302,11 @@ impl BgRunner {
             format!("{head}{preamble}\n\n{}", job.body)
         };
         let now = chrono::Utc::now().with_timezone(&services.config.timezone);
-        match job.mode {
-            BgMode::Isolated => compose_timestamp_only(&body, now),
-            _ => compose_prompt(&body, now, &services.pending.peek(), UpdatesView::Peek),
+        match job.session {
+            BgSession::Isolated => compose_timestamp_only(&body, now),
+            BgSession::Forked | BgSession::Persistent => {
+                compose_prompt(&body, now, &services.pending.peek(), UpdatesView::Peek)
+            }
         }
     }
 

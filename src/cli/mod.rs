@@ -10,6 +10,7 @@ pub mod reminder;
 pub mod routine;
 pub mod tasks;
 pub mod tool_approval;
+pub mod webhook;
 
 use clap::{Parser, Subcommand};
 
@@ -27,7 +28,8 @@ Examples:
   ollim-bot reminder list
   ollim-bot tasks add \"Call the dentist\" --due 2026-03-01
   ollim-bot cal today
-  ollim-bot google auth         connect Google Tasks, Calendar and Gmail";
+  ollim-bot google auth         connect Google Tasks, Calendar and Gmail
+  ollim-bot webhook list        webhook specs; `webhook test <id> --data '{...}'` tries one";
 
 /// `ollim-bot` command-line arguments.
 #[derive(Debug, Parser)]
@@ -82,6 +84,13 @@ pub enum Command {
         /// What to do.
         #[command(subcommand)]
         action: google::GoogleCommand,
+    },
+    /// Webhook specs: list them, or test a payload against one locally.
+    #[command(subcommand_required = true, arg_required_else_help = true)]
+    Webhook {
+        /// What to do.
+        #[command(subcommand)]
+        action: webhook::WebhookCommand,
     },
     /// The bot's past Claude sessions: list them, print one, or search them.
     History(history::HistoryArgs),

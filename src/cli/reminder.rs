@@ -9,6 +9,7 @@ use super::{
     tool_approval::{Invoker, record_declared, refused_patterns},
 };
 use crate::{
+    domain::job_options::{BgSession, RunMode, ToolRestriction},
     scheduling::files::{Commit, Reminder, load_reminders, remove_reminder, write_reminder},
     state::paths::DataDir,
     tool_policy::Source,
@@ -138,20 +139,22 @@ fn add_reminder(data_dir: &DataDir, tz: Tz, add: ReminderAdd) -> i32 {
     }
     let mut reminder = Reminder::new_in(add.delay, message, tz);
     reminder.description = add.description.unwrap_or_default().trim().to_owned();
-    reminder.background = !add.foreground;
     reminder.max_chain = add.max_chain;
     reminder.chain_depth = add.chain_depth;
     reminder.chain_parent = add
         .chain_parent
         .or_else(|| (add.max_chain > 0).then(|| reminder.id.clone()));
-    reminder.model = add.run.model;
-    reminder.thinking = !add.run.no_thinking;
-    reminder.isolated = add.run.isolated;
-    reminder.update_main_session = add.run.update_main_session.unwrap_or_default();
-    reminder.allow_ping = !add.run.no_ping;
-    reminder.allowed_tools = Some(add.allowed_tools).filter(|t| !t.is_empty());
-    reminder.disallowed_tools = Some(add.disallowed_tools).filter(|t| !t.is_empty());
-    reminder.skills = Some(add.skills).filter(|s| !s.is_empty());
+    reminder.run = add.run.run_mode(!add.foreground);
+    reminder.options = add.run.options();
+    // clap keeps the two lists exclusive.
+    reminder.options.tools = if !add.allowed_tools.is_empty() {
+        ToolRestriction::Allowed(add.allowed_tools)
+    } else if !add.disallowed_tools.is_empty() {
+        ToolRestriction::Disallowed(add.disallowed_tools)
+    } else {
+        ToolRestriction::None
+    };
+    reminder.options.skills = add.skills;
     match write_reminder(data_dir, &reminder, Commit::Now) {
         Ok(_) => {
             println!(
@@ -160,7 +163,7 @@ fn add_reminder(data_dir: &DataDir, tz: Tz, add: ReminderAdd) -> i32 {
                 schedule(&reminder, tz),
                 summary(&reminder)
             );
-            if let Some(tools) = &reminder.allowed_tools {
+            if let Some(tools) = reminder.options.tools.allowed() {
                 let source = Source::Reminder(reminder.id.clone());
                 if let Some(line) = record_declared(data_dir, &source, tools, Invoker::from_env()) {
                     println!("{line}");
@@ -178,17 +181,17 @@ fn add_reminder(data_dir: &DataDir, tz: Tz, add: ReminderAdd) -> i32 {
 /// `[fg]`/`[bg]`/`[bg,isolated]` `at <YYYY-MM-DD HH:MM>` with model, thinking and chain
 /// suffixes (CMD-4, F-40).
 fn schedule(reminder: &Reminder, tz: Tz) -> String {
-    let mode = match (reminder.background, reminder.isolated) {
-        (false, _) => "[fg]",
-        (true, true) => "[bg,isolated]",
-        (true, false) => "[bg]",
+    let mode = match reminder.run {
+        RunMode::Foreground => "[fg]",
+        RunMode::Background(BgSession::Isolated) => "[bg,isolated]",
+        RunMode::Background(BgSession::Forked | BgSession::Persistent) => "[bg]",
     };
     let at = reminder.run_at.with_timezone(&tz).format("%Y-%m-%d %H:%M");
     let mut text = format!("{mode} at {at}");
-    if let Some(model) = &reminder.model {
+    if let Some(model) = &reminder.options.model {
         text.push_str(&format!(" (model: {model})"));
     }
-    if !reminder.thinking {
+    if !reminder.options.thinking {
         text.push_str(" (no-thinking)");
     }
     if reminder.max_chain > 0 {

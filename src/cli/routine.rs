@@ -4,7 +4,7 @@
 use clap::{Args, Subcommand};
 
 use crate::{
-    domain::job_options::UpdateMode,
+    domain::job_options::{BgSession, RunMode, RunOptions, UpdateMode},
     scheduling::{
         cron::CronSchedule,
         files::{Commit, Routine, load_routines, remove_routine, write_routine},
@@ -64,6 +64,29 @@ pub struct RunFlags {
     /// The run may not ping.
     #[arg(long)]
     pub no_ping: bool,
+}
+
+impl RunFlags {
+    /// The run mode of a job that runs in the background or not; `--isolated` counts only in
+    /// the background, as every background-only option (E.1).
+    pub fn run_mode(&self, background: bool) -> RunMode {
+        match (background, self.isolated) {
+            (false, _) => RunMode::Foreground,
+            (true, true) => RunMode::Background(BgSession::Isolated),
+            (true, false) => RunMode::Background(BgSession::Forked),
+        }
+    }
+
+    /// The run options the flags set, the others at their defaults.
+    pub fn options(self) -> RunOptions {
+        RunOptions {
+            model: self.model,
+            thinking: !self.no_thinking,
+            update_mode: self.update_main_session.unwrap_or_default(),
+            allow_ping: !self.no_ping,
+            ..RunOptions::default()
+        }
+    }
 }
 
 fn parse_update_mode(raw: &str) -> Result<UpdateMode, String> {
@@ -131,12 +154,8 @@ fn add_routine(data_dir: &DataDir, add: RoutineAdd) -> i32 {
     }
     let mut routine = Routine::new(add.cron.trim(), message);
     routine.description = add.description.unwrap_or_default().trim().to_owned();
-    routine.background = add.background;
-    routine.model = add.run.model;
-    routine.thinking = !add.run.no_thinking;
-    routine.isolated = add.run.isolated;
-    routine.update_main_session = add.run.update_main_session.unwrap_or_default();
-    routine.allow_ping = !add.run.no_ping;
+    routine.run = add.run.run_mode(add.background);
+    routine.options = add.run.options();
     match write_routine(data_dir, &routine, Commit::Now) {
         Ok(_) => {
             println!(
@@ -156,16 +175,16 @@ fn add_routine(data_dir: &DataDir, add: RoutineAdd) -> i32 {
 
 /// `cron '<cron>'` with the `[bg] ` / `[bg,isolated] ` prefix and model / thinking suffixes.
 fn schedule(routine: &Routine) -> String {
-    let prefix = match (routine.background, routine.isolated) {
-        (true, true) => "[bg,isolated] ",
-        (true, false) => "[bg] ",
-        _ => "",
+    let prefix = match routine.run {
+        RunMode::Background(BgSession::Isolated) => "[bg,isolated] ",
+        RunMode::Background(BgSession::Forked | BgSession::Persistent) => "[bg] ",
+        RunMode::Foreground => "",
     };
     let mut text = format!("{prefix}cron '{}'", routine.cron);
-    if let Some(model) = &routine.model {
+    if let Some(model) = &routine.options.model {
         text.push_str(&format!("  (model: {model})"));
     }
-    if !routine.thinking {
+    if !routine.options.thinking {
         text.push_str("  (no-thinking)");
     }
     text
@@ -178,3 +197,6 @@ fn summary(routine: &Routine) -> &str {
         &routine.description
     }
 }
+
+#[cfg(test)]
+mod tests;

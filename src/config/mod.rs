@@ -4,6 +4,7 @@
 
 pub mod runtime;
 mod timezone;
+mod webhook;
 
 use std::{
     collections::BTreeMap,
@@ -14,6 +15,7 @@ use chrono_tz::Tz;
 
 pub use runtime::RuntimeConfig;
 pub use timezone::system_timezone;
+pub use webhook::{WebhookSecret, WebhookSetting};
 
 /// The default remote MCP server with the ollim-bot documentation (AGT-4).
 pub const DEFAULT_DOCS_MCP_URL: &str = "https://docs.ollim.ai/mcp";
@@ -71,6 +73,9 @@ pub struct Config {
     /// How often the scheduler reads the routine and reminder folders
     /// (`OLLIM_SCHEDULER_SYNC_SECS`, default 10 s; tests shorten it).
     pub scheduler_sync: std::time::Duration,
+    /// The webhook server (`WEBHOOK_PORT`, `WEBHOOK_SECRET`; WHK-1). Its secret never shows
+    /// in `Debug`.
+    pub webhook: WebhookSetting,
 }
 
 impl std::fmt::Debug for Config {
@@ -84,6 +89,7 @@ impl std::fmt::Debug for Config {
             .field("docs_mcp_url", &self.docs_mcp_url)
             .field("cli_env", &RedactedEnv(&self.cli_env))
             .field("env_file", &self.env_file)
+            .field("webhook", &self.webhook)
             .finish()
     }
 }
@@ -182,6 +188,7 @@ impl Config {
                 .and_then(|raw| raw.trim().parse::<u64>().ok())
                 .filter(|secs| *secs > 0)
                 .map_or(DEFAULT_SCHEDULER_SYNC, std::time::Duration::from_secs),
+            webhook: WebhookSetting::read(get)?,
         })
     }
 

@@ -4,6 +4,9 @@
 //!
 //! Tools run while the session lock is held by the turn that called them, so they never take
 //! that lock; they leave requests here, and the session acts on them after the turn.
+//!
+//! The facts here are the only copy: the session keeps under its lock just what needs the
+//! lock (the fork's client), and opens and closes both halves together (IFK-1).
 
 use chrono::{DateTime, FixedOffset};
 use parking_lot::{Mutex, MutexGuard};
@@ -59,14 +62,16 @@ impl SaveBlocker {
     }
 }
 
-/// What the tools need to know about the open interactive fork.
+/// What the tools need to know about the open interactive fork, readable without the session
+/// lock. The session reads its start facts from here too; it keeps no copy of them.
 #[derive(Debug, Clone, Default)]
 pub struct ForkFacts {
     /// Owner messages sent in the fork; the fork-started prompt is turn 0 (IFK-17).
     pub owner_turns: u32,
     /// Whether it resumes a finished session rather than branching main (IFK-19).
     pub resumed: bool,
-    /// The main session id when the fork began.
+    /// The main session id when the fork began: the parent of its records (SES-8, SES-16),
+    /// compared by `save_context` (IFK-19).
     pub main_session_at_start: Option<String>,
     /// The newest pending update's time when the fork began.
     pub newest_update_at_start: Option<DateTime<FixedOffset>>,
@@ -124,15 +129,12 @@ impl ForkControl {
         state.exit = None;
     }
 
-    /// Marks the fork as closed and returns the messages it sent that were not recorded yet.
-    pub fn fork_closed(&self) -> Vec<u64> {
+    /// Marks the fork as closed and returns its facts, with the messages it sent that were not
+    /// recorded yet; `None` if no fork was open.
+    pub fn fork_closed(&self) -> Option<ForkFacts> {
         let mut state = self.lock();
         state.exit = None;
-        state
-            .fork
-            .take()
-            .map(|facts| facts.unrecorded_messages)
-            .unwrap_or_default()
+        state.fork.take()
     }
 
     /// Whether an interactive fork is open.
@@ -145,6 +147,15 @@ impl ForkControl {
         if let Some(fork) = self.lock().fork.as_mut() {
             fork.owner_turns += 1;
         }
+    }
+
+    /// The main session id when the open fork began (`None` outside a fork, or when main had
+    /// no session yet).
+    pub fn main_session_at_start(&self) -> Option<String> {
+        self.lock()
+            .fork
+            .as_ref()
+            .and_then(|fork| fork.main_session_at_start.clone())
     }
 
     /// A copy of the open fork's facts.
@@ -197,70 +208,4 @@ impl ForkControl {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn at(text: &str) -> DateTime<FixedOffset> {
-        DateTime::parse_from_rfc3339(text).unwrap()
-    }
-
-    #[test]
-    fn requests_are_taken_once() {
-        let control = ForkControl::default();
-        control.request_enter(EnterRequest {
-            topic: Some("meal prep".into()),
-            idle_timeout_minutes: 10,
-        });
-        assert!(control.enter_requested());
-        assert_eq!(
-            control.take_enter().unwrap().topic.as_deref(),
-            Some("meal prep")
-        );
-        assert!(control.take_enter().is_none());
-        control.set_exit(ExitAction::Report);
-        assert_eq!(control.take_exit(), Some(ExitAction::Report));
-        assert_eq!(control.take_exit(), None);
-    }
-
-    #[test]
-    fn save_is_blocked_when_main_moved_updates_arrived_or_the_fork_was_resumed() {
-        let control = ForkControl::default();
-        let start = at("2026-11-21T10:00:00+00:00");
-        control.fork_opened(ForkFacts {
-            main_session_at_start: Some("main-1".into()),
-            newest_update_at_start: Some(start),
-            ..ForkFacts::default()
-        });
-        assert_eq!(control.save_blocker(Some("main-1"), Some(start)), None);
-        assert_eq!(control.save_blocker(Some("main-1"), None), None);
-        assert_eq!(
-            control.save_blocker(Some("main-2"), Some(start)),
-            Some(SaveBlocker::MainChanged)
-        );
-        assert_eq!(
-            control.save_blocker(Some("main-1"), Some(at("2026-11-21T10:05:00+00:00"))),
-            Some(SaveBlocker::NewUpdates)
-        );
-        control.fork_opened(ForkFacts {
-            resumed: true,
-            ..ForkFacts::default()
-        });
-        assert_eq!(control.save_blocker(None, None), Some(SaveBlocker::Resumed));
-    }
-
-    #[test]
-    fn messages_and_turns_belong_to_the_open_fork() {
-        let control = ForkControl::default();
-        control.note_message(1);
-        control.owner_spoke();
-        assert!(control.facts().is_none());
-        control.fork_opened(ForkFacts::default());
-        control.note_message(2);
-        control.owner_spoke();
-        assert_eq!(control.facts().unwrap().owner_turns, 1);
-        assert_eq!(control.take_messages(), vec![2]);
-        control.note_message(3);
-        assert_eq!(control.fork_closed(), vec![3]);
-        assert!(!control.in_fork());
-    }
-}
+mod tests;

@@ -3,51 +3,24 @@
 use std::path::PathBuf;
 
 use super::files::Reminder;
-use crate::{
-    claude::Thinking,
-    domain::{
-        job_options::{ChainContext, ToolRestriction, UpdateMode},
-        prompt_tag::PromptTag,
-    },
+use crate::domain::{
+    job_options::{BgSession, ChainContext, RunOptions},
+    prompt_tag::PromptTag,
 };
-
-/// Where a run's conversation comes from (BGF-3).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum BgMode {
-    /// A branch of the current main session (the default).
-    Forked,
-    /// A fresh session with no history and no pending updates.
-    Isolated,
-    /// The routine's own session, resumed fire after fire (PRS).
-    Persistent {
-        /// The routine whose session file is used.
-        routine_id: String,
-    },
-}
 
 /// One background job.
 #[derive(Debug, Clone)]
 pub struct BgJob {
-    /// The prompt tag, e.g. `[routine-bg:a1b2c3d4]`.
+    /// The prompt tag, e.g. `[routine-bg:a1b2c3d4]`; a persistent routine's session is filed
+    /// under the tag's id ([`Self::persistent_routine`]).
     pub tag: PromptTag,
     /// The job's instructions (the markdown body).
     pub body: String,
-    /// Forked, isolated or persistent.
-    pub mode: BgMode,
-    /// Model override.
-    pub model: Option<String>,
-    /// Thinking mode; `None` = the CLI's default.
-    pub thinking: Option<Thinking>,
-    /// Whether it may ping, embed or send files (`allow-ping`).
-    pub allow_ping: bool,
-    /// How it reports to the main session (`update-main-session`).
-    pub update_mode: UpdateMode,
-    /// Declared `allowed-tools` / `disallowed-tools`.
-    pub tools: ToolRestriction,
-    /// Skills to invoke first.
-    pub skills: Vec<String>,
-    /// A subagent to delegate to.
-    pub subagent: Option<String>,
+    /// Forked, isolated or persistent (BGF-3, PRS-1).
+    pub session: BgSession,
+    /// The job's declared options (E.1, E.2); admission narrows `options.tools` to what was
+    /// granted.
+    pub options: RunOptions,
     /// The reminder chain it belongs to.
     pub chain: Option<ChainContext>,
     /// The rendered forward schedule (BGF-15/16), when the scheduler provides one.
@@ -61,24 +34,29 @@ pub struct BgJob {
 }
 
 impl BgJob {
-    /// A forked job with the defaults: pings allowed, `on_ping` reporting, no restrictions.
+    /// A forked job with the default options (pings allowed, `on_ping` reporting, thinking
+    /// on, no restrictions).
     pub fn new(tag: PromptTag, body: impl Into<String>) -> Self {
         Self {
             tag,
             body: body.into(),
-            mode: BgMode::Forked,
-            model: None,
-            thinking: None,
-            allow_ping: true,
-            update_mode: UpdateMode::default(),
-            tools: ToolRestriction::None,
-            skills: Vec::new(),
-            subagent: None,
+            session: BgSession::Forked,
+            options: RunOptions::default(),
             chain: None,
             schedule_text: None,
             marker: None,
             chain_origin: None,
             file: None,
+        }
+    }
+
+    /// The routine whose own session a persistent run resumes and saves: the tag's id
+    /// (PRS-1). `None` unless the job is persistent (or, which no builder makes, a persistent
+    /// job's tag carries no id: it then runs in a fresh session that is not kept).
+    pub fn persistent_routine(&self) -> Option<&str> {
+        match self.session {
+            BgSession::Persistent => self.tag.id(),
+            BgSession::Forked | BgSession::Isolated => None,
         }
     }
 
@@ -99,5 +77,13 @@ mod tests {
         let job = BgJob::new(PromptTag::RoutineBg("morning-checkin".into()), "x");
         assert_eq!(job.display_name(), "morning checkin");
         assert_eq!(BgJob::new(PromptTag::System, "x").display_name(), "bg fork");
+    }
+
+    #[test]
+    fn only_a_persistent_job_names_its_routine() {
+        let mut job = BgJob::new(PromptTag::RoutineBg("fig-watch".into()), "x");
+        assert_eq!(job.persistent_routine(), None);
+        job.session = BgSession::Persistent;
+        assert_eq!(job.persistent_routine(), Some("fig-watch"));
     }
 }

@@ -69,15 +69,16 @@ mod tests {
     use chrono::TimeZone;
 
     use super::*;
+    use crate::domain::job_options::{BgSession, RunMode};
 
     fn chain(depth: u32, max: u32) -> Reminder {
         let tz = chrono_tz::America::Los_Angeles;
         let mut reminder = Reminder::new_in(10, "check CI", tz);
         reminder.max_chain = max;
         reminder.chain_depth = depth;
-        reminder.background = true;
-        reminder.allow_ping = false;
-        reminder.skills = Some(vec!["ci".into()]);
+        reminder.run = RunMode::Background(BgSession::Isolated);
+        reminder.options.allow_ping = false;
+        reminder.options.skills = vec!["ci".into()];
         reminder
     }
 
@@ -93,8 +94,8 @@ mod tests {
         assert_eq!(next.chain_parent.as_deref(), Some(root.id.as_str()));
         assert_ne!(next.id, root.id);
         assert_eq!(next.message, "check CI");
-        assert!(!next.allow_ping);
-        assert_eq!(next.skills, root.skills);
+        assert_eq!(next.run, root.run);
+        assert_eq!(next.options, root.options);
         assert_eq!(next.run_at, (now + Duration::minutes(15)).fixed_offset());
         let last = follow_up(Some(&next), 5, now).unwrap();
         assert_eq!(last.chain_parent.as_deref(), Some(root.id.as_str()));

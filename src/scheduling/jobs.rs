@@ -6,16 +6,10 @@ use chrono::DateTime;
 use chrono_tz::Tz;
 
 use super::files::{Reminder, Routine};
-use super::{
-    bg_job::{BgJob, BgMode},
-    forward::clock_time,
-};
-use crate::{
-    claude::Thinking,
-    domain::{
-        job_options::{ChainContext, ToolRestriction, chain_context, skills_block},
-        prompt_tag::PromptTag,
-    },
+use super::{bg_job::BgJob, forward::clock_time};
+use crate::domain::{
+    job_options::{BgSession, ChainContext, RunMode, chain_context, skills_block},
+    prompt_tag::PromptTag,
 };
 
 /// `[late: was scheduled for <h:MM AM/PM>, running now]` (REM-4).
@@ -29,7 +23,7 @@ pub fn late_marker(scheduled: DateTime<Tz>) -> String {
 /// The foreground prompt of a routine: `[routine:<id>] ` + skills + body (RTN-3).
 pub fn routine_prompt(routine: &Routine) -> String {
     let mut prompt = format!("{} ", PromptTag::Routine(routine.id.clone()));
-    if let Some(skills) = skills_block(routine.skills.as_deref().unwrap_or_default()) {
+    if let Some(skills) = skills_block(&routine.options.skills) {
         prompt.push_str(&skills);
         prompt.push_str("\n\n");
     }
@@ -42,7 +36,7 @@ pub fn routine_prompt(routine: &Routine) -> String {
 pub fn reminder_prompt(reminder: &Reminder, late: Option<DateTime<Tz>>) -> String {
     let mut parts = vec![PromptTag::Reminder(reminder.id.clone()).to_string()];
     parts.extend(late.map(late_marker));
-    parts.extend(skills_block(reminder.skills.as_deref().unwrap_or_default()));
+    parts.extend(skills_block(&reminder.options.skills));
     parts.extend(chain_context(&chain_of(reminder)));
     parts.push(reminder.message.clone());
     parts.join("\n")
@@ -55,44 +49,21 @@ fn chain_of(reminder: &Reminder) -> ChainContext {
     }
 }
 
-fn thinking(on: bool) -> Option<Thinking> {
-    Some(if on {
-        Thinking::Adaptive
-    } else {
-        Thinking::Off
-    })
+/// The session kind of a background job; a foreground job that reaches a builder runs
+/// forked, the default.
+fn session_of(run: RunMode) -> BgSession {
+    run.background().unwrap_or(BgSession::Forked)
 }
 
-fn restriction(allowed: &Option<Vec<String>>, disallowed: &Option<Vec<String>>) -> ToolRestriction {
-    match (allowed, disallowed) {
-        (Some(allowed), _) => ToolRestriction::Allowed(allowed.clone()),
-        (None, Some(disallowed)) => ToolRestriction::Disallowed(disallowed.clone()),
-        (None, None) => ToolRestriction::None,
-    }
-}
-
-/// The background job of a routine (RTN-4, BGF-3, PRS).
+/// The background job of a routine (RTN-4, BGF-3, PRS-1): a persistent routine's session is
+/// filed under the id its tag carries.
 pub fn routine_job(routine: &Routine, schedule_text: Option<String>) -> BgJob {
     let mut job = BgJob::new(
         PromptTag::RoutineBg(routine.id.clone()),
         routine.message.clone(),
     );
-    job.mode = if routine.persistent {
-        BgMode::Persistent {
-            routine_id: routine.id.clone(),
-        }
-    } else if routine.isolated {
-        BgMode::Isolated
-    } else {
-        BgMode::Forked
-    };
-    job.model.clone_from(&routine.model);
-    job.thinking = thinking(routine.thinking);
-    job.allow_ping = routine.allow_ping;
-    job.update_mode = routine.update_main_session;
-    job.tools = restriction(&routine.allowed_tools, &routine.disallowed_tools);
-    job.skills = routine.skills.clone().unwrap_or_default();
-    job.subagent.clone_from(&routine.subagent);
+    job.session = session_of(routine.run);
+    job.options = routine.options.clone();
     job.schedule_text = schedule_text;
     job
 }
@@ -107,19 +78,9 @@ pub fn reminder_job(
         PromptTag::ReminderBg(reminder.id.clone()),
         reminder.message.clone(),
     );
-    job.mode = if reminder.isolated {
-        BgMode::Isolated
-    } else {
-        BgMode::Forked
-    };
+    job.session = session_of(reminder.run);
+    job.options = reminder.options.clone();
     job.marker = late.map(late_marker);
-    job.model.clone_from(&reminder.model);
-    job.thinking = thinking(reminder.thinking);
-    job.allow_ping = reminder.allow_ping;
-    job.update_mode = reminder.update_main_session;
-    job.tools = restriction(&reminder.allowed_tools, &reminder.disallowed_tools);
-    job.skills = reminder.skills.clone().unwrap_or_default();
-    job.subagent.clone_from(&reminder.subagent);
     job.schedule_text = schedule_text;
     if reminder.max_chain > 0 {
         job.chain = Some(chain_of(reminder));
@@ -157,24 +118,19 @@ mod tests {
     #[test]
     fn background_jobs_follow_the_file() {
         let mut routine = Routine::new("0 9 * * *", "Digest");
-        routine.background = true;
-        routine.persistent = true;
-        routine.thinking = false;
-        routine.allow_ping = false;
+        routine.run = RunMode::Background(BgSession::Persistent);
+        routine.options.thinking = false;
+        routine.options.allow_ping = false;
         let job = routine_job(&routine, None);
-        assert_eq!(
-            job.mode,
-            BgMode::Persistent {
-                routine_id: routine.id.clone()
-            }
-        );
-        assert_eq!(job.thinking, Some(Thinking::Off));
-        assert!(!job.allow_ping);
+        assert_eq!(job.session, BgSession::Persistent);
+        assert_eq!(job.persistent_routine(), Some(routine.id.as_str()));
+        assert_eq!(job.options, routine.options);
         let mut reminder = Reminder::new_in(5, "Check", TZ);
-        reminder.isolated = true;
+        reminder.run = RunMode::Background(BgSession::Isolated);
         reminder.max_chain = 1;
         let job = reminder_job(&reminder, None, Some("No more bg tasks today.".into()));
-        assert_eq!(job.mode, BgMode::Isolated);
+        assert_eq!(job.session, BgSession::Isolated);
+        assert_eq!(job.persistent_routine(), None);
         assert_eq!(job.chain.as_ref().map(|c| c.max), Some(1));
         assert!(job.chain_origin.is_some());
         assert_eq!(

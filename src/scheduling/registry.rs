@@ -190,7 +190,7 @@ impl Registry {
         let routines = self
             .routines
             .values()
-            .filter(|job| job.file.item.background)
+            .filter(|job| job.file.item.run.is_background())
             .map(|job| {
                 let routine = &job.file.item;
                 ScheduledJob {
@@ -199,7 +199,7 @@ impl Registry {
                         previous_fire: job.schedule.last_at_or_before(now, Duration::minutes(15)),
                         next_fire: job.schedule.next_after(now),
                     },
-                    allow_ping: routine.allow_ping,
+                    allow_ping: routine.options.allow_ping,
                     description: Some(routine.description.clone()).filter(|d| !d.is_empty()),
                     body: routine.message.clone(),
                     file_path: job.file.path.display().to_string(),
@@ -208,7 +208,7 @@ impl Registry {
         let reminders = self
             .reminders
             .values()
-            .filter(|job| job.file.item.background)
+            .filter(|job| job.file.item.run.is_background())
             .map(|job| {
                 let reminder = &job.file.item;
                 ScheduledJob {
@@ -220,7 +220,7 @@ impl Registry {
                             max: reminder.max_chain,
                         }),
                     },
-                    allow_ping: reminder.allow_ping,
+                    allow_ping: reminder.options.allow_ping,
                     description: Some(reminder.description.clone()).filter(|d| !d.is_empty()),
                     body: reminder.message.clone(),
                     file_path: job.file.path.display().to_string(),

@@ -28,7 +28,12 @@ use super::{
     persistent_guard::PersistentGuard,
     registry::{Fire, Registry},
 };
-use crate::{services::Services, state::sessions::RoutineSessionStore, tool_policy::Source};
+use crate::{
+    domain::job_options::{BgSession, RunOptions},
+    services::Services,
+    state::sessions::RoutineSessionStore,
+    tool_policy::Source,
+};
 
 /// Fires routines and reminders.
 pub struct Scheduler {
@@ -223,21 +228,20 @@ impl Scheduler {
         let routine = file.item;
         tracing::info!(
             id = routine.id,
-            background = routine.background,
+            background = routine.run.is_background(),
             "routine fired"
         );
-        if !routine.background {
+        let Some(session) = routine.run.background() else {
             let source = Source::Routine(routine.id.clone());
-            let (tools, skills) = (&routine.allowed_tools, &routine.skills);
-            if self.refused_in_foreground(&source, &file.path, tools, skills) {
+            if self.refused_in_foreground(&source, &file.path, &routine.options) {
                 return;
             }
-            warn_foreground_only_fields(&routine.id, routine.model.is_some(), routine.isolated);
+            warn_foreground_model(&routine.id, &routine.options);
             let prompt = routine_prompt(&routine);
             self.spawn_foreground(prompt, None, None, stop);
             return;
-        }
-        let guard = if routine.persistent {
+        };
+        let guard = if session == BgSession::Persistent {
             match PersistentGuard::take(&self.running_persistent, &routine.id) {
                 Some(guard) => Some(guard),
                 None => {
@@ -265,23 +269,22 @@ impl Scheduler {
         let reminder = file.item;
         tracing::info!(
             id = reminder.id,
-            background = reminder.background,
+            background = reminder.run.is_background(),
             late = late.is_some(),
             "reminder fired"
         );
-        if reminder.background {
+        if reminder.run.is_background() {
             let mut job = reminder_job(&reminder, late, self.schedule_text(&reminder.id));
             job.file = Some(file.path);
             self.spawn_background(job, Some(reminder.id.clone()), None, stop);
         } else if self.refused_in_foreground(
             &Source::Reminder(reminder.id.clone()),
             &file.path,
-            &reminder.allowed_tools,
-            &reminder.skills,
+            &reminder.options,
         ) {
             remove_fired(&self.services, &reminder.id);
         } else {
-            warn_foreground_only_fields(&reminder.id, reminder.model.is_some(), reminder.isolated);
+            warn_foreground_model(&reminder.id, &reminder.options);
             let prompt = reminder_prompt(&reminder, late);
             let id = reminder.id.clone();
             self.spawn_foreground(prompt, Some(reminder), Some(id), stop);
@@ -294,13 +297,11 @@ impl Scheduler {
         &self,
         source: &Source,
         path: &std::path::Path,
-        declared: &Option<Vec<String>>,
-        skills: &Option<Vec<String>>,
+        options: &RunOptions,
     ) -> bool {
-        let skills = skills.as_deref().unwrap_or_default();
-        let Some(reason) = self
-            .sink
-            .foreground_refusal(source, declared.as_deref(), skills)
+        let Some(reason) =
+            self.sink
+                .foreground_refusal(source, options.tools.allowed(), &options.skills)
         else {
             return false;
         };
@@ -374,11 +375,13 @@ fn remove_fired(services: &Services, id: &str) {
     }
 }
 
-fn warn_foreground_only_fields(id: &str, model: bool, isolated: bool) {
-    if model || isolated {
+/// BGF-24: a foreground job's `model` is ignored, with a warning. (A foreground `isolated` is
+/// already dropped when the file is read: the run mode has no foreground-isolated value.)
+fn warn_foreground_model(id: &str, options: &RunOptions) {
+    if options.model.is_some() {
         tracing::warn!(
             id,
-            "model and isolated only apply to background jobs; ignored (BGF-24)"
+            "model only applies to background jobs; ignored (BGF-24)"
         );
     }
 }

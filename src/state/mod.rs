@@ -14,6 +14,7 @@
 pub mod atomic;
 pub mod fork_messages;
 pub mod git;
+pub mod held_webhooks;
 pub mod history;
 pub mod inquiries;
 pub mod paths;

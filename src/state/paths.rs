@@ -90,6 +90,11 @@ impl DataDir {
         self.state_dir().join("tool_approvals.json")
     }
 
+    /// `state/held_webhooks.json`: webhook requests the screening could not clear (WHK-12).
+    pub fn held_webhooks_file(&self) -> PathBuf {
+        self.state_dir().join("held_webhooks.json")
+    }
+
     /// `tool-policy.yaml`: the owner's additions to the tool sets (PRM-11).
     pub fn tool_policy_file(&self) -> PathBuf {
         self.root.join("tool-policy.yaml")

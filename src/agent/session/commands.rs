@@ -107,7 +107,7 @@ impl MainSession {
     /// Compacts the conversation (`/compact [instructions]`) and returns the stats line (SES-13).
     pub async fn compact(&self, instructions: Option<&str>) -> Result<String, AgentError> {
         let mut state = self.state.lock().await;
-        if state.fork.is_some() {
+        if state.fork.is_open() {
             return Err(AgentError::Compaction("exit fork first.".to_owned()));
         }
         self.ensure_connected(&mut state, None).await?;
@@ -139,7 +139,7 @@ impl MainSession {
     /// Passes `/cost` to the CLI and returns its text (AGT-15).
     pub async fn cost(&self) -> Result<String, AgentError> {
         let mut state = self.state.lock().await;
-        if state.fork.is_none() {
+        if !state.fork.is_open() {
             self.ensure_connected(&mut state, None).await?;
         }
         let outcome = self
@@ -204,7 +204,7 @@ impl MainSession {
         self.permissions
             .set_dont_ask(mode == PermissionMode::DontAsk);
         let mut state = self.state.lock().await;
-        if let Some(fork) = &state.fork {
+        if let Some(fork) = state.fork.get() {
             fork.client
                 .handle()
                 .set_permission_mode(cli_permission_mode(mode))

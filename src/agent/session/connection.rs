@@ -3,17 +3,16 @@
 
 use std::{sync::Arc, time::Duration};
 
-use super::{MainSession, MainState};
+use super::{LiveClient, MainSession, MainState};
 use crate::{
     agent::{AgentError, compaction, main_client::MainClientParts},
     claude::{ClaudeClient, ClaudeError},
     front_end::{TurnEvent, TurnSink},
 };
-use std::sync::atomic::Ordering;
 
 impl MainSession {
     pub(super) fn take_client(&self, state: &mut MainState) -> Option<ClaudeClient> {
-        if state.fork.is_none() {
+        if !state.fork.is_open() {
             self.set_live(None);
         }
         state.client.take()
@@ -76,7 +75,7 @@ impl MainSession {
         if client.session_id() != resume_id.as_ref() {
             state.turns_since_compaction = 0;
         }
-        if state.fork.is_none() {
+        if !state.fork.is_open() {
             self.set_live(Some(&client));
         }
         state.client = Some(client);
@@ -85,10 +84,9 @@ impl MainSession {
 
     /// Points interrupts at `client` (the fork's while one is open, else main's).
     pub(super) fn set_live(&self, client: Option<&ClaudeClient>) {
-        *self.live.lock() = client.map(ClaudeClient::handle);
-        self.live_pid.store(
-            client.and_then(ClaudeClient::pid).unwrap_or(0),
-            Ordering::Relaxed,
-        );
+        *self.live.lock() = client.map(|client| LiveClient {
+            handle: client.handle(),
+            pid: client.pid(),
+        });
     }
 }

@@ -61,7 +61,7 @@ impl MainSession {
     /// `/fork [topic]`: opens a fork, streams its first reply, then settles (IFK-2).
     pub async fn open_fork_command(&self, topic: Option<String>) -> Result<(), ForkCommandError> {
         let mut state = self.state.lock().await;
-        if state.fork.is_some() {
+        if state.fork.is_open() {
             return Err(ForkCommandError::AlreadyInFork);
         }
         let idle = self.services.runtime.current().fork_idle_timeout;
@@ -89,7 +89,7 @@ impl MainSession {
         prompt: Prompt,
     ) -> Result<TurnReport, ForkCommandError> {
         let mut state = self.state.lock().await;
-        if state.fork.is_some() {
+        if state.fork.is_open() {
             return Err(ForkCommandError::AlreadyInFork);
         }
         self.open_fork(&mut state, ForkStart::Resume { session_id })
@@ -105,7 +105,7 @@ impl MainSession {
     /// the agent for a summary first, Exit discards.
     pub async fn fork_button(&self, action: ExitAction) -> Result<(), ForkCommandError> {
         let mut state = self.state.lock().await;
-        if state.fork.is_none() {
+        if !state.fork.is_open() {
             return Err(ForkCommandError::NoFork);
         }
         let summary = if action == ExitAction::Report {
@@ -133,7 +133,7 @@ impl MainSession {
         } else {
             None
         };
-        if state.fork.is_some() {
+        if state.fork.is_open() {
             self.close_fork(&mut state, action, summary).await;
         }
         self.settle(&mut state).await;
@@ -146,7 +146,7 @@ impl MainSession {
         let Ok(mut state) = self.state.try_lock() else {
             return;
         };
-        let Some(fork) = state.fork.as_ref() else {
+        let Some(fork) = state.fork.get() else {
             return;
         };
         let minutes = fork.idle.timeout_minutes();
@@ -172,7 +172,7 @@ impl MainSession {
         if let Err(error) = outcome {
             tracing::warn!(%error, "the idle check-in failed");
         }
-        if let Some(fork) = state.fork.as_mut() {
+        if let Some(fork) = state.fork.get_mut() {
             fork.idle.checked_in();
         }
         self.settle(&mut state).await;
@@ -198,13 +198,13 @@ impl MainSession {
     async fn settle(&self, state: &mut MainState) {
         for _ in 0..8 {
             if let Some(action) = self.fork_control.take_exit()
-                && state.fork.is_some()
+                && state.fork.is_open()
             {
                 self.close_fork(state, action, None).await;
                 continue;
             }
             if let Some(request) = self.fork_control.take_enter() {
-                if state.fork.is_some() {
+                if state.fork.is_open() {
                     continue;
                 }
                 let topic = request.topic.clone();
@@ -229,7 +229,7 @@ impl MainSession {
             }
             if state
                 .fork
-                .as_ref()
+                .get()
                 .is_some_and(|fork| fork.client.handle().is_closed())
             {
                 let note = Some("the fork's connection was lost.".to_owned());

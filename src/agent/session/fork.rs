@@ -16,16 +16,40 @@ use crate::{
 
 use super::DISCONNECT_GRACE;
 
-/// The open interactive fork.
+/// The half of the open interactive fork that needs the session lock. Its other half, the
+/// facts the tools read without the lock (owner turns, resumed, main at start, newest update
+/// at start, unrecorded messages), lives only in [`ForkControl`](crate::domain::fork_control).
 pub(super) struct ActiveFork {
     pub(super) client: ClaudeClient,
-    /// The scope its tools act in; switched to main when the fork is saved.
+    /// The scope cell its tools read; switched to main when the fork is saved (SES-10).
     scope: Arc<ScopeCell>,
     /// Whether `interactive_fork` was logged for it yet (SES-8).
     logged: bool,
-    /// The main session id when it began (the parent of its records).
-    main_at_start: Option<SessionId>,
     pub(super) idle: IdleClock,
+}
+
+/// Where the open fork's locked half is kept in [`MainState`]. Only
+/// [`MainSession::install_fork`] and [`MainSession::remove_fork`] fill or empty it, and they
+/// open and close the switchboard's facts in the same step, so the session's view (this slot)
+/// and the tools' view ([`MainSession::in_fork`]) never disagree (IFK-1).
+#[derive(Default)]
+pub(super) struct ForkSlot(Option<ActiveFork>);
+
+impl ForkSlot {
+    /// Whether a fork is open.
+    pub(super) fn is_open(&self) -> bool {
+        self.0.is_some()
+    }
+
+    /// The open fork.
+    pub(super) fn get(&self) -> Option<&ActiveFork> {
+        self.0.as_ref()
+    }
+
+    /// The open fork, to run a turn in it or move its idle clock.
+    pub(super) fn get_mut(&mut self) -> Option<&mut ActiveFork> {
+        self.0.as_mut()
+    }
 }
 
 /// How a fork begins.
@@ -102,20 +126,20 @@ impl MainSession {
             fork_session,
         };
         let client = parts.connect(resume).await?;
-        self.fork_control.fork_opened(ForkFacts {
+        let facts = ForkFacts {
             resumed,
-            main_session_at_start: main_at_start.as_ref().map(|id| id.as_str().to_owned()),
+            main_session_at_start: main_at_start.map(|id| id.as_str().to_owned()),
             newest_update_at_start: self.services.pending.peek().last().map(|u| u.ts),
             ..ForkFacts::default()
-        });
+        };
         self.set_live(Some(&client));
-        state.fork = Some(ActiveFork {
+        let fork = ActiveFork {
             client,
             scope,
             logged: false,
-            main_at_start,
             idle: IdleClock::new(idle_minutes),
-        });
+        };
+        self.install_fork(state, fork, facts);
         match self
             .front_end
             .send_embed(entry_embed(topic.as_deref(), note))
@@ -134,25 +158,27 @@ impl MainSession {
         state: &mut MainState,
         outcome: Result<crate::agent::TurnReport, ClaudeError>,
     ) -> Result<crate::agent::TurnReport, AgentError> {
-        let Some(fork) = state.fork.as_mut() else {
+        let Some(fork) = state.fork.get_mut() else {
             return outcome.map_err(AgentError::from);
         };
         if let Some(id) = fork.client.session_id().cloned()
             && !fork.logged
         {
             fork.logged = true;
-            self.services.sessions.log(
-                &id,
-                SessionEventKind::InteractiveFork,
-                fork.main_at_start.as_ref(),
-            )?;
+            let parent = self
+                .fork_control
+                .main_session_at_start()
+                .and_then(|id| SessionId::parse(&id).ok());
+            self.services
+                .sessions
+                .log(&id, SessionEventKind::InteractiveFork, parent.as_ref())?;
         }
         Ok(outcome?)
     }
 
     /// Records the fork's sent messages under its session id (SES-16), once that id is known.
     pub(super) fn record_fork_messages(&self, state: &MainState, extra: Vec<u64>) {
-        let Some(fork) = state.fork.as_ref() else {
+        let Some(fork) = state.fork.get() else {
             return;
         };
         for id in extra {
@@ -162,14 +188,34 @@ impl MainSession {
             return;
         };
         let ids = self.fork_control.take_messages();
-        let parent = fork.main_at_start.as_ref().map(SessionId::as_str);
+        let parent = self.fork_control.main_session_at_start();
+        self.record_messages(&ids, session, parent.as_deref());
+    }
+
+    /// Writes `ids` to `fork_messages.json` under the fork's session (SES-16).
+    fn record_messages(&self, ids: &[u64], session: &SessionId, parent: Option<&str>) {
         if let Err(error) = self
             .services
             .fork_messages
-            .record(&ids, session.as_str(), parent)
+            .record(ids, session.as_str(), parent)
         {
             tracing::warn!(%error, "could not record the fork's messages");
         }
+    }
+
+    /// Opens a fork: its locked half into the slot, its facts onto the switchboard. With
+    /// [`Self::remove_fork`], the only code that changes whether a fork is open (IFK-1).
+    fn install_fork(&self, state: &mut MainState, fork: ActiveFork, facts: ForkFacts) {
+        self.fork_control.fork_opened(facts);
+        state.fork.0 = Some(fork);
+    }
+
+    /// Closes the open fork, both halves at once: returns its locked half and its facts (with
+    /// the messages not recorded yet, SES-16), or `None` if no fork was open.
+    pub(super) fn remove_fork(&self, state: &mut MainState) -> Option<(ActiveFork, ForkFacts)> {
+        let fork = state.fork.0.take()?;
+        let facts = self.fork_control.fork_closed().unwrap_or_default();
+        Some((fork, facts))
     }
 
     /// Ends the open fork: saved (promoted to main, SES-10), reported or discarded; posts the
@@ -180,11 +226,14 @@ impl MainSession {
         action: ExitAction,
         summary: Option<String>,
     ) {
-        let Some(fork) = state.fork.take() else {
+        let Some(fork_id) = state
+            .fork
+            .get()
+            .map(|fork| fork.client.session_id().cloned())
+        else {
             return;
         };
         self.front_end.cancel_approvals();
-        let fork_id = fork.client.session_id().cloned();
         let (shown, description, keep_client) = match (action, fork_id.clone()) {
             (ExitAction::Save, Some(id)) => {
                 (ExitAction::Save, Some("context saved".to_owned()), Some(id))
@@ -211,7 +260,9 @@ impl MainSession {
             Ok(id) => self.fork_control.note_message_opt(*id),
             Err(error) => tracing::warn!(%error, "could not post the fork exit embed"),
         }
-        let unrecorded = self.fork_control.fork_closed();
+        let Some((fork, facts)) = self.remove_fork(state) else {
+            return;
+        };
         self.permissions
             .set_dont_ask(state.settings.permission_mode == PermissionMode::DontAsk);
         if let Some(id) = keep_client {
@@ -219,14 +270,11 @@ impl MainSession {
             return;
         }
         if let Some(session) = &fork_id {
-            let parent = fork.main_at_start.as_ref().map(SessionId::as_str);
-            if let Err(error) =
-                self.services
-                    .fork_messages
-                    .record(&unrecorded, session.as_str(), parent)
-            {
-                tracing::warn!(%error, "could not record the fork's messages");
-            }
+            self.record_messages(
+                &facts.unrecorded_messages,
+                session,
+                facts.main_session_at_start.as_deref(),
+            );
         }
         self.set_live(state.client.as_ref());
         fork.client.disconnect(DISCONNECT_GRACE).await;
@@ -250,7 +298,7 @@ impl MainSession {
     /// Discards an open fork without a turn (`/clear`, `/thinking`, IFK-15, IFK-21). Returns
     /// whether one was open.
     pub(super) async fn discard_fork(&self, state: &mut MainState) -> bool {
-        if state.fork.is_none() {
+        if !state.fork.is_open() {
             return false;
         }
         self.close_fork(state, ExitAction::Exit, None).await;

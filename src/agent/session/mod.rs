@@ -8,7 +8,7 @@
 use std::{
     sync::{
         Arc,
-        atomic::{AtomicBool, AtomicU32, Ordering},
+        atomic::{AtomicBool, Ordering},
     },
     time::Duration,
 };
@@ -88,18 +88,24 @@ struct MainState {
     turns_since_compaction: usize,
     /// Context size of the main session's last turn (IFK-16).
     last_input_tokens: Option<u64>,
-    /// The open interactive fork; while it exists every turn goes to it (IFK-1).
-    fork: Option<fork::ActiveFork>,
+    /// The open interactive fork's locked half; while it is open every turn goes to it (IFK-1).
+    fork: fork::ForkSlot,
 }
 
 impl MainState {
     /// The client turns go to: the fork's while one is open, else main's.
     fn active_client(&mut self) -> Option<&mut ClaudeClient> {
-        match self.fork.as_mut() {
+        match self.fork.get_mut() {
             Some(fork) => Some(&mut fork.client),
             None => self.client.as_mut(),
         }
     }
+}
+
+/// The client interrupts go to, with its OS process id, taken together when it becomes live.
+struct LiveClient {
+    handle: ClientHandle,
+    pid: Option<u32>,
 }
 
 /// Who a turn's prompt comes from; owner messages count as activity in a fork (IFK-11/17).
@@ -118,8 +124,8 @@ pub struct MainSession {
     permissions: Arc<PermissionState>,
     turn: CurrentTurn,
     state: AsyncMutex<MainState>,
-    live: Mutex<Option<ClientHandle>>,
-    live_pid: AtomicU32,
+    /// The client interrupts go to: the fork's while one is open, else main's.
+    live: Mutex<Option<LiveClient>>,
     compacting: AtomicBool,
     fork_control: Arc<ForkControl>,
     main_scope: Arc<ScopeCell>,
@@ -144,10 +150,9 @@ impl MainSession {
                 settings,
                 turns_since_compaction: 0,
                 last_input_tokens: None,
-                fork: None,
+                fork: fork::ForkSlot::default(),
             }),
             live: Mutex::new(None),
-            live_pid: AtomicU32::new(0),
             compacting: AtomicBool::new(false),
             fork_control: Arc::new(ForkControl::default()),
             main_scope: Arc::new(ScopeCell::new(ToolScope::Main)),
@@ -155,7 +160,8 @@ impl MainSession {
         }
     }
 
-    /// Whether an interactive fork is open (readable without waiting for the lock).
+    /// Whether an interactive fork is open, readable without waiting for the lock. It agrees
+    /// with the locked state: a fork is opened and closed on both sides in one step (IFK-1).
     pub fn in_fork(&self) -> bool {
         self.fork_control.in_fork()
     }
@@ -183,7 +189,7 @@ impl MainSession {
         sink: TurnSink,
         source: PromptSource,
     ) -> Result<TurnReport, AgentError> {
-        let in_fork = state.fork.is_some();
+        let in_fork = state.fork.is_open();
         if !in_fork {
             self.ensure_connected(state, Some(&sink)).await?;
         }
@@ -199,7 +205,7 @@ impl MainSession {
         if !in_fork && !updates.is_empty() {
             let _ = sink.send(TurnEvent::Notice(CATCHING_UP_NOTE.to_owned()));
         }
-        if let (Some(fork), PromptSource::Owner) = (state.fork.as_mut(), source) {
+        if let (Some(fork), PromptSource::Owner) = (state.fork.get_mut(), source) {
             fork.idle.owner_activity();
             self.fork_control.owner_spoke();
         }
@@ -228,7 +234,7 @@ impl MainSession {
             return false;
         }
         self.front_end.cancel_approvals();
-        let handle = self.live.lock().clone();
+        let handle = self.live.lock().as_ref().map(|live| live.handle.clone());
         handle.is_some_and(|handle| handle.interrupt_nowait().is_ok())
     }
 
@@ -249,14 +255,13 @@ impl MainSession {
 
     /// The OS process id of the connected CLI, if any.
     pub fn cli_pid(&self) -> Option<u32> {
-        Some(self.live_pid.load(Ordering::Relaxed)).filter(|pid| *pid != 0)
+        self.live.lock().as_ref().and_then(|live| live.pid)
     }
 
     /// Ends the CLI cleanly, waiting for the turn in progress (callers bound this with a timeout).
     pub async fn shutdown(&self) {
         let mut state = self.state.lock().await;
-        if let Some(fork) = state.fork.take() {
-            self.fork_control.fork_closed();
+        if let Some((fork, _)) = self.remove_fork(&mut state) {
             fork.client.disconnect(DISCONNECT_GRACE).await;
         }
         if let Some(client) = self.take_client(&mut state) {

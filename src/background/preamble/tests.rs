@@ -1,28 +1,32 @@
 //! Tests of the background preamble (BGF-10 … BGF-21, PRS-11, REM-7).
 
-use super::*;
+use std::sync::LazyLock;
 
-static NO_TOOLS: ToolRestriction = ToolRestriction::None;
+use super::*;
 
 const STATUS: &str = "3/5 available (refills 1 every 90 min, next in 45 min)";
 
-/// A plain forked job: pings allowed, `on_ping`, not busy, no extras, Google connected.
-fn base() -> PreambleInputs<'static> {
+/// The default options: pings allowed, `on_ping`, no declared tools, skills or subagent.
+static DEFAULTS: LazyLock<RunOptions> = LazyLock::new(RunOptions::default);
+
+/// A forked job with `options`: not busy, no extras, Google connected.
+fn with(options: &RunOptions) -> PreambleInputs<'_> {
     PreambleInputs {
-        persistent: false,
-        allow_ping: true,
-        update_mode: UpdateMode::OnPing,
+        session: BgSession::Forked,
+        options,
         busy: false,
         budget_status: Some(STATUS.to_string()),
         schedule_text: Some("No more bg tasks today.".to_string()),
         held_tools: &[],
-        tools: &NO_TOOLS,
         may_delegate: false,
         google_connected: true,
-        skills: &[],
-        subagent: None,
         chain: None,
     }
+}
+
+/// A plain forked job with the default options.
+fn base() -> PreambleInputs<'static> {
+    with(&DEFAULTS)
 }
 
 /// The preamble's sections (split on blank lines).
@@ -73,8 +77,11 @@ fn each_update_mode_has_its_own_text() {
 
 #[test]
 fn ping_disabled_is_stated_and_budget_omitted() {
-    let mut inputs = base();
-    inputs.allow_ping = false;
+    let options = RunOptions {
+        allow_ping: false,
+        ..RunOptions::default()
+    };
+    let mut inputs = with(&options);
     inputs.busy = true;
     let text = build_preamble(&inputs);
     assert!(text.starts_with("Nobody reads your text output here"));
@@ -94,7 +101,11 @@ fn busy_line_only_when_busy_and_ping_allowed() {
     assert!(line.starts_with("The user is in the middle of a conversation"));
     assert!(line.contains("`critical=True`"));
     assert!(line.contains("`report_updates`"));
-    busy.update_mode = UpdateMode::Blocked;
+    let blocked = RunOptions {
+        update_mode: UpdateMode::Blocked,
+        ..RunOptions::default()
+    };
+    busy.options = &blocked;
     let text = build_preamble(&busy);
     assert!(!sections(&text)[2].contains("report_updates"));
 }
@@ -111,8 +122,11 @@ fn budget_section_contents() {
     assert!(budget.contains("`report_updates`"));
     assert!(budget.contains("`critical=True` bypasses the budget"));
 
-    let mut blocked = base();
-    blocked.update_mode = UpdateMode::Blocked;
+    let options = RunOptions {
+        update_mode: UpdateMode::Blocked,
+        ..RunOptions::default()
+    };
+    let mut blocked = with(&options);
     blocked.budget_status = None;
     blocked.schedule_text = None;
     let text = build_preamble(&blocked);
@@ -124,9 +138,12 @@ fn budget_section_contents() {
 
 #[test]
 fn blocked_without_ping_is_silent() {
-    let mut inputs = base();
-    inputs.allow_ping = false;
-    inputs.update_mode = UpdateMode::Blocked;
+    let options = RunOptions {
+        allow_ping: false,
+        update_mode: UpdateMode::Blocked,
+        ..RunOptions::default()
+    };
+    let mut inputs = with(&options);
     inputs.google_connected = false;
     assert_eq!(
         build_preamble(&inputs),
@@ -142,16 +159,19 @@ fn blocked_without_ping_is_silent() {
 #[test]
 fn tool_restrictions_only_when_declared() {
     assert!(!build_preamble(&base()).contains("TOOL RESTRICTIONS"));
-    let allowed = ToolRestriction::Allowed(vec!["Bash(ollim-bot gmail *)".into(), "Read".into()]);
-    let mut inputs = base();
-    inputs.tools = &allowed;
-    assert!(build_preamble(&inputs).contains(
+    let allowed = RunOptions {
+        tools: ToolRestriction::Allowed(vec!["Bash(ollim-bot gmail *)".into(), "Read".into()]),
+        ..RunOptions::default()
+    };
+    assert!(build_preamble(&with(&allowed)).contains(
         "\n\nTOOL RESTRICTIONS: Only these tools are available for this task:\n  \
          - Bash(ollim-bot gmail *)\n  - Read\n\n"
     ));
-    let disallowed = ToolRestriction::Disallowed(vec!["WebSearch".into()]);
-    inputs.tools = &disallowed;
-    assert!(build_preamble(&inputs).contains(
+    let disallowed = RunOptions {
+        tools: ToolRestriction::Disallowed(vec!["WebSearch".into()]),
+        ..RunOptions::default()
+    };
+    assert!(build_preamble(&with(&disallowed)).contains(
         "\n\nTOOL RESTRICTIONS: These tools are NOT available for this task:\n  - WebSearch\n\n"
     ));
 }
@@ -170,7 +190,7 @@ fn user_proxy_hint_only_when_delegation_possible() {
 fn persistent_note_comes_first_as_two_lines() {
     assert!(!build_preamble(&base()).contains("SESSION:"));
     let mut inputs = base();
-    inputs.persistent = true;
+    inputs.session = BgSession::Persistent;
     let text = build_preamble(&inputs);
     let first = sections(&text)[0];
     assert_eq!(
@@ -185,11 +205,12 @@ fn persistent_note_comes_first_as_two_lines() {
 
 #[test]
 fn skills_and_subagent_blocks() {
-    let skills = ["morning-plan".to_string(), "inbox-zero".to_string()];
-    let mut inputs = base();
-    inputs.skills = &skills;
-    inputs.subagent = Some("gmail-reader");
-    let text = build_preamble(&inputs);
+    let options = RunOptions {
+        skills: vec!["morning-plan".to_string(), "inbox-zero".to_string()],
+        subagent: Some("gmail-reader".to_string()),
+        ..RunOptions::default()
+    };
+    let text = build_preamble(&with(&options));
     let all = sections(&text);
     let n = all.len();
     assert_eq!(
@@ -219,9 +240,11 @@ fn chain_context_mid_and_final() {
     assert_eq!(chain_context(&ChainContext { depth: 0, max: 0 }), None);
 
     let chain = ChainContext { depth: 1, max: 2 };
-    let skills = ["x".to_string()];
-    let mut inputs = base();
-    inputs.skills = &skills;
+    let options = RunOptions {
+        skills: vec!["x".to_string()],
+        ..RunOptions::default()
+    };
+    let mut inputs = with(&options);
     inputs.chain = Some(&chain);
     let text = build_preamble(&inputs);
     let all = sections(&text);
@@ -235,11 +258,14 @@ fn chain_context_mid_and_final() {
 /// One realistic preamble in full, so that any wording change is deliberate.
 #[test]
 fn golden_busy_chain_reminder() {
-    let tools = ToolRestriction::Allowed(vec![
-        "Bash(ollim-bot tasks *)".to_string(),
-        "Agent".to_string(),
-    ]);
-    let skills = ["meds-check".to_string()];
+    let options = RunOptions {
+        tools: ToolRestriction::Allowed(vec![
+            "Bash(ollim-bot tasks *)".to_string(),
+            "Agent".to_string(),
+        ]),
+        skills: vec!["meds-check".to_string()],
+        ..RunOptions::default()
+    };
     let chain = ChainContext { depth: 1, max: 3 };
     let schedule = "Upcoming bg tasks (next 3h):\n\
                     - 9:00 AM: Chain reminder (2/4) — \"Did you take your meds?\" (reminders/meds.md) [this task]\n\
@@ -247,18 +273,14 @@ fn golden_busy_chain_reminder() {
                     - 12:00 PM: Lunch break — \"Lunch break\" (routines/lunch.md)\n\
                     ~2 refills before last task.";
     let inputs = PreambleInputs {
-        persistent: false,
-        allow_ping: true,
-        update_mode: UpdateMode::OnPing,
+        session: BgSession::Forked,
+        options: &options,
         busy: true,
         budget_status: Some(STATUS.to_string()),
         schedule_text: Some(format!("{schedule}\n")),
         held_tools: &[],
-        tools: &tools,
         may_delegate: true,
         google_connected: false,
-        skills: &skills,
-        subagent: None,
         chain: Some(&chain),
     };
     let expected = "\

@@ -135,6 +135,16 @@ pub enum ToolRestriction {
     Disallowed(Vec<String>),
 }
 
+impl ToolRestriction {
+    /// The `allowed-tools` list, when that is what the job declared.
+    pub fn allowed(&self) -> Option<&[String]> {
+        match self {
+            Self::Allowed(tools) => Some(tools),
+            Self::None | Self::Disallowed(_) => None,
+        }
+    }
+}
+
 /// Where a reminder sits in its follow-up chain (REM-6, REM-7).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChainContext {

@@ -28,10 +28,14 @@ impl RunMode {
             JobKind::Webhook => true,
         };
         let isolated = fields.flag("isolated", false)?;
-        let persistent = match (kind, fields.text("session")?) {
-            (JobKind::Routine, Some(session)) if session == "persistent" => true,
-            (JobKind::Routine, Some(_)) => return Err("session must be \"persistent\"".to_owned()),
-            _ => false,
+        // Only routines have the key; elsewhere it is not read at all.
+        let persistent = match kind {
+            JobKind::Routine => match fields.text("session")? {
+                None => false,
+                Some(session) if session == "persistent" => true,
+                Some(_) => return Err("session must be \"persistent\"".to_owned()),
+            },
+            JobKind::Reminder | JobKind::Webhook => false,
         };
         Ok(match (background, isolated, persistent) {
             (false, _, true) => {

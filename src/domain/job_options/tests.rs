@@ -62,6 +62,12 @@ fn isolated_and_persistent_follow_e1() {
         let got = RunMode::read(&fields(yaml), JobKind::Routine).unwrap_err();
         assert!(got.contains(error), "{yaml}: {got}");
     }
+    // Only routines read `session`: a reminder's is not looked at, whatever its shape (E.2).
+    let odd = fields("session: [daily]\n");
+    assert_eq!(
+        RunMode::read(&odd, JobKind::Reminder),
+        Ok(RunMode::Background(BgSession::Forked))
+    );
 }
 
 #[test]

@@ -9,6 +9,7 @@ use super::{
     args::{AddReminderArgs, CancelReminderArgs, FollowUpArgs},
 };
 use crate::{
+    domain::job_options::RunMode,
     scheduling::forward::clock_time,
     scheduling::{
         chain::{NO_CHAIN, follow_up},
@@ -57,7 +58,9 @@ impl DiscordTools {
             reminder.run_at = at.fixed_offset();
         }
         reminder.description = args.description.unwrap_or_default().trim().to_owned();
-        reminder.background = !args.foreground.unwrap_or(false);
+        if args.foreground.unwrap_or(false) {
+            reminder.run = RunMode::Foreground;
+        }
         reminder.max_chain = args.max_chain.unwrap_or(0);
         if reminder.max_chain > 0 {
             reminder.chain_parent = Some(reminder.id.clone());
@@ -139,7 +142,11 @@ fn reminder_lines(services: &Services) -> String {
             format!(
                 "- {} [{}] {} — {description}  ({})",
                 reminder.id,
-                if reminder.background { "bg" } else { "fg" },
+                if reminder.run.is_background() {
+                    "bg"
+                } else {
+                    "fg"
+                },
                 at.format("%Y-%m-%d %I:%M %p"),
                 file.path.display()
             )

@@ -33,7 +33,7 @@ use std::path::PathBuf;
 use chrono::{DateTime, Duration, FixedOffset, Timelike};
 use chrono_tz::Tz;
 
-use crate::domain::job_options::{ToolRestriction, UpdateMode};
+use crate::domain::job_options::{BgSession, RunMode, RunOptions};
 use crate::state::StateError;
 use crate::state::git::GitRecorder;
 
@@ -54,60 +54,27 @@ pub struct Routine {
     pub cron: String,
     /// Label for lists and the forward schedule (`description`, default empty).
     pub description: String,
-    /// Run as a background fork instead of in the main session (`background`, default false).
-    pub background: bool,
-    /// Model override for background runs (`model`).
-    pub model: Option<String>,
-    /// Extended thinking for background runs (`thinking`, default true).
-    pub thinking: bool,
-    /// Background run in a fresh session instead of a fork of main (`isolated`).
-    pub isolated: bool,
-    /// How the run reports back to the main session (`update-main-session`, default on_ping).
-    pub update_main_session: UpdateMode,
-    /// Whether the run may ping the owner (`allow-ping`, default true).
-    pub allow_ping: bool,
-    /// Extra tools for the background run (`allowed-tools`).
-    pub allowed_tools: Option<Vec<String>>,
-    /// Tools denied to the background run (`disallowed-tools`; exclusive with allowed-tools).
-    pub disallowed_tools: Option<Vec<String>>,
-    /// Skills the run must use (`skills`).
-    pub skills: Option<Vec<String>>,
-    /// Subagent the core task is delegated to (`subagent`).
-    pub subagent: Option<String>,
-    /// Write a reflection after background runs (`reflect`, default true).
-    pub reflect: bool,
-    /// `session: persistent`: the run resumes its own session lineage (PRS-1).
-    pub persistent: bool,
+    /// In the main session (the default) or in the background, forked, isolated or
+    /// persistent (`background`, `isolated`, `session`; BGF-3, PRS-1).
+    pub run: RunMode,
+    /// The run's options (`model`, `thinking`, `update-main-session`, `allow-ping`, the tool
+    /// lists, `skills`, `subagent`, `reflect`).
+    pub options: RunOptions,
     /// The prompt: the trimmed markdown body after the frontmatter.
     pub message: String,
 }
 
 impl Routine {
-    /// A routine with every option at its default and a fresh [`new_id`].
+    /// A foreground routine with every option at its default and a fresh [`new_id`].
     pub fn new(cron: impl Into<String>, message: impl Into<String>) -> Self {
         Self {
             id: new_id(),
             cron: cron.into(),
             description: String::new(),
-            background: false,
-            model: None,
-            thinking: true,
-            isolated: false,
-            update_main_session: UpdateMode::default(),
-            allow_ping: true,
-            allowed_tools: None,
-            disallowed_tools: None,
-            skills: None,
-            subagent: None,
-            reflect: true,
-            persistent: false,
+            run: RunMode::Foreground,
+            options: RunOptions::default(),
             message: message.into(),
         }
-    }
-
-    /// The declared tool list as the preamble and the background run see it (BGF-17).
-    pub fn tool_restriction(&self) -> ToolRestriction {
-        tool_restriction(&self.allowed_tools, &self.disallowed_tools)
     }
 }
 
@@ -121,42 +88,28 @@ pub struct Reminder {
     pub run_at: DateTime<FixedOffset>,
     /// Label for lists and the forward schedule (`description`, default empty).
     pub description: String,
-    /// Run as a background fork (`background`, default **true**, REM-2/F-21).
-    pub background: bool,
     /// Position in its chain, 0 for the root (`chain-depth`, ≤ `max-chain`).
     pub chain_depth: u32,
     /// How many follow-ups the chain allows; 0 = plain one-shot (`max-chain`).
     pub max_chain: u32,
     /// Id of the chain's root reminder (`chain-parent`).
     pub chain_parent: Option<String>,
-    /// Model override for background runs (`model`).
-    pub model: Option<String>,
-    /// Extended thinking for background runs (`thinking`, default true).
-    pub thinking: bool,
-    /// Background run in a fresh session instead of a fork of main (`isolated`).
-    pub isolated: bool,
-    /// How the run reports back to the main session (`update-main-session`, default on_ping).
-    pub update_main_session: UpdateMode,
-    /// Whether the run may ping the owner (`allow-ping`, default true).
-    pub allow_ping: bool,
-    /// Extra tools for the background run (`allowed-tools`).
-    pub allowed_tools: Option<Vec<String>>,
-    /// Tools denied to the background run (`disallowed-tools`; exclusive with allowed-tools).
-    pub disallowed_tools: Option<Vec<String>>,
-    /// Skills the run must use (`skills`).
-    pub skills: Option<Vec<String>>,
-    /// Subagent the core task is delegated to (`subagent`).
-    pub subagent: Option<String>,
-    /// Write a reflection after background runs (`reflect`, default true).
-    pub reflect: bool,
+    /// In the background (the default, REM-2/F-21), forked or isolated, or in the main
+    /// session (`background`, `isolated`). Never [`BgSession::Persistent`]: reminders have no
+    /// `session` key (E.2), so their session kind is forked or isolated only.
+    ///
+    /// [`BgSession::Persistent`]: crate::domain::job_options::BgSession::Persistent
+    pub run: RunMode,
+    /// The run's options, as for routines; all inherited by chain follow-ups (MCP-13).
+    pub options: RunOptions,
     /// The prompt: the trimmed markdown body after the frontmatter.
     pub message: String,
 }
 
 impl Reminder {
-    /// A plain (unchained) reminder with default options, a fresh [`new_id`], firing
-    /// `delay_minutes` from now in `tz` (REM-3), to the whole second. Callers that start a
-    /// chain set `max_chain` and `chain_parent = Some(id)` themselves.
+    /// A plain (unchained) background reminder with default options, a fresh [`new_id`],
+    /// firing `delay_minutes` from now in `tz` (REM-3), to the whole second. Callers that
+    /// start a chain set `max_chain` and `chain_parent = Some(id)` themselves.
     pub fn new_in(delay_minutes: i64, message: impl Into<String>, tz: Tz) -> Self {
         let now = chrono::Utc::now().with_timezone(&tz).fixed_offset();
         let now = now.with_nanosecond(0).unwrap_or(now);
@@ -167,38 +120,13 @@ impl Reminder {
             id: new_id(),
             run_at,
             description: String::new(),
-            background: true,
             chain_depth: 0,
             max_chain: 0,
             chain_parent: None,
-            model: None,
-            thinking: true,
-            isolated: false,
-            update_main_session: UpdateMode::default(),
-            allow_ping: true,
-            allowed_tools: None,
-            disallowed_tools: None,
-            skills: None,
-            subagent: None,
-            reflect: true,
+            run: RunMode::Background(BgSession::Forked),
+            options: RunOptions::default(),
             message: message.into(),
         }
-    }
-
-    /// The declared tool list as the preamble and the background run see it (BGF-17).
-    pub fn tool_restriction(&self) -> ToolRestriction {
-        tool_restriction(&self.allowed_tools, &self.disallowed_tools)
-    }
-}
-
-fn tool_restriction(
-    allowed: &Option<Vec<String>>,
-    disallowed: &Option<Vec<String>>,
-) -> ToolRestriction {
-    match (allowed, disallowed) {
-        (Some(tools), _) => ToolRestriction::Allowed(tools.clone()),
-        (None, Some(tools)) => ToolRestriction::Disallowed(tools.clone()),
-        (None, None) => ToolRestriction::None,
     }
 }
 

@@ -6,66 +6,18 @@ use chrono_tz::Tz;
 
 use super::{Reminder, Routine};
 use crate::domain::frontmatter::{Fields, split};
-use crate::domain::job_options::UpdateMode;
+use crate::domain::job_options::{BgSession, JobKind, OPTION_TEXT_KEYS, RunMode, RunOptions};
 
-/// Frontmatter keys (kebab-case) whose values are read as text.
-const TEXT_KEYS: &[&str] = &[
-    "id",
-    "cron",
-    "run-at",
-    "description",
-    "model",
-    "update-main-session",
-    "chain-parent",
-    "subagent",
-    "session",
-];
-
-/// The background-run options routines and reminders share.
-struct Options {
-    model: Option<String>,
-    thinking: bool,
-    isolated: bool,
-    update_main_session: UpdateMode,
-    allow_ping: bool,
-    allowed_tools: Option<Vec<String>>,
-    disallowed_tools: Option<Vec<String>>,
-    skills: Option<Vec<String>>,
-    subagent: Option<String>,
-    reflect: bool,
-}
-
-impl Options {
-    fn read(fields: &Fields) -> Result<Self, String> {
-        let update_main_session = match fields.text("update-main-session")? {
-            None => UpdateMode::default(),
-            Some(text) => UpdateMode::parse(&text).ok_or_else(|| {
-                "update-main-session must be one of always, on_ping, freely, blocked".to_owned()
-            })?,
-        };
-        let options = Self {
-            model: fields.text("model")?,
-            thinking: fields.flag("thinking", true)?,
-            isolated: fields.flag("isolated", false)?,
-            update_main_session,
-            allow_ping: fields.flag("allow-ping", true)?,
-            allowed_tools: fields.list("allowed-tools")?,
-            disallowed_tools: fields.list("disallowed-tools")?,
-            skills: fields.list("skills")?,
-            subagent: fields.text("subagent")?,
-            reflect: fields.flag("reflect", true)?,
-        };
-        if options.allowed_tools.is_some() && options.disallowed_tools.is_some() {
-            return Err("allowed-tools and disallowed-tools can't both be set".to_owned());
-        }
-        Ok(options)
-    }
-}
+/// Frontmatter keys (kebab-case) of the files themselves whose values are read as text; the
+/// run options add theirs ([`OPTION_TEXT_KEYS`]).
+const FILE_TEXT_KEYS: &[&str] = &["id", "cron", "run-at", "description", "chain-parent"];
 
 /// The frontmatter fields, the body, and the validated `id`.
 fn open(text: &str) -> Result<(Fields, String, &str), String> {
     let (yaml, body) = split(text)?;
-    let fields = Fields::parse(yaml, TEXT_KEYS)?;
+    let mut text_keys = FILE_TEXT_KEYS.to_vec();
+    text_keys.extend_from_slice(OPTION_TEXT_KEYS);
+    let fields = Fields::parse(yaml, &text_keys)?;
     let id = fields.required_text("id")?;
     if id.trim().is_empty() {
         return Err("\"id\" must not be empty".to_owned());
@@ -85,6 +37,8 @@ fn body_text(body: &str) -> Result<String, String> {
 }
 
 /// Parses a routine file's text (E.1). The error is the reason the file was skipped (RTN-6).
+/// Background-only options on a foreground routine are ignored (a foreground `isolated: true`
+/// reads as [`RunMode::Foreground`]).
 pub fn parse_routine(text: &str) -> Result<Routine, String> {
     let (fields, id, body) = open(text)?;
     let cron = fields.required_text("cron")?;
@@ -92,47 +46,25 @@ pub fn parse_routine(text: &str) -> Result<Routine, String> {
         return Err("cron must have exactly 5 fields (minute hour day month weekday)".to_owned());
     }
     let description = fields.text("description")?.unwrap_or_default();
-    let background = fields.flag("background", false)?;
-    let options = Options::read(&fields)?;
-    let persistent = match fields.text("session")? {
-        None => false,
-        Some(session) if session == "persistent" => true,
-        Some(_) => return Err("session must be \"persistent\"".to_owned()),
-    };
-    if persistent {
-        if !background {
-            return Err("session: persistent requires background: true".to_owned());
-        }
-        if options.isolated {
-            return Err("session: persistent can't be combined with isolated: true".to_owned());
-        }
-        if !id
+    let run = RunMode::read(&fields, JobKind::Routine)?;
+    let options = RunOptions::read(&fields)?;
+    if run == RunMode::Background(BgSession::Persistent)
+        && !id
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-        {
-            return Err(
-                "session: persistent needs an id of only ASCII letters, digits, '-' or '_'"
-                    .to_owned(),
-            );
-        }
+    {
+        // The id names the session file (PRS-1).
+        return Err(
+            "session: persistent needs an id of only ASCII letters, digits, '-' or '_'".to_owned(),
+        );
     }
     let message = body_text(body)?;
     Ok(Routine {
         id,
         cron,
         description,
-        background,
-        model: options.model,
-        thinking: options.thinking,
-        isolated: options.isolated,
-        update_main_session: options.update_main_session,
-        allow_ping: options.allow_ping,
-        allowed_tools: options.allowed_tools,
-        disallowed_tools: options.disallowed_tools,
-        skills: options.skills,
-        subagent: options.subagent,
-        reflect: options.reflect,
-        persistent,
+        run,
+        options,
         message,
     })
 }
@@ -144,11 +76,11 @@ pub fn parse_reminder(text: &str, tz: Tz) -> Result<Reminder, String> {
     let run_at = parse_run_at(&run_at_text, tz)
         .ok_or_else(|| format!("run-at is not an ISO-8601 datetime: {run_at_text:?}"))?;
     let description = fields.text("description")?.unwrap_or_default();
-    let background = fields.flag("background", true)?;
+    let run = RunMode::read(&fields, JobKind::Reminder)?;
     let chain_depth = fields.count("chain-depth")?;
     let max_chain = fields.count("max-chain")?;
     let chain_parent = fields.text("chain-parent")?;
-    let options = Options::read(&fields)?;
+    let options = RunOptions::read(&fields)?;
     if chain_depth > max_chain {
         return Err(format!(
             "chain-depth ({chain_depth}) is greater than max-chain ({max_chain})"
@@ -159,20 +91,11 @@ pub fn parse_reminder(text: &str, tz: Tz) -> Result<Reminder, String> {
         id,
         run_at,
         description,
-        background,
         chain_depth,
         max_chain,
         chain_parent,
-        model: options.model,
-        thinking: options.thinking,
-        isolated: options.isolated,
-        update_main_session: options.update_main_session,
-        allow_ping: options.allow_ping,
-        allowed_tools: options.allowed_tools,
-        disallowed_tools: options.disallowed_tools,
-        skills: options.skills,
-        subagent: options.subagent,
-        reflect: options.reflect,
+        run,
+        options,
         message,
     })
 }

@@ -4,6 +4,7 @@ use chrono::{DateTime, TimeZone};
 use chrono_tz::Tz;
 
 use super::*;
+use crate::domain::job_options::{BgSession, RunMode, ToolRestriction, UpdateMode};
 
 const TZ: Tz = chrono_tz::America::Los_Angeles;
 
@@ -40,7 +41,7 @@ fn spec_routine_example_parses() {
     );
     expected.id = "a1b2c3d4".into();
     expected.description = "Morning task review".into();
-    expected.background = true;
+    expected.run = RunMode::Background(BgSession::Forked);
     assert_eq!(routine, expected);
 }
 
@@ -54,12 +55,15 @@ fn spec_reminder_example_parses() {
     assert_eq!(reminder.run_at, at("2026-02-24T13:00:00-08:00"));
     assert_eq!(reminder.run_at.offset().local_minus_utc(), -8 * 3600);
     assert_eq!(reminder.description, "CI pipeline check");
-    assert!(reminder.background, "background defaults to true (REM-2)");
+    assert_eq!(
+        reminder.run,
+        RunMode::Background(BgSession::Forked),
+        "background defaults to true (REM-2)"
+    );
     assert_eq!((reminder.chain_depth, reminder.max_chain), (0, 3));
     assert_eq!(reminder.chain_parent.as_deref(), Some("c5d6e7f8"));
-    assert!(reminder.thinking && reminder.allow_ping && reminder.reflect);
-    assert!(!reminder.isolated);
-    assert_eq!(reminder.update_main_session, UpdateMode::OnPing);
+    assert_eq!(reminder.options, RunOptions::default());
+    assert_eq!(reminder.options.update_mode, UpdateMode::OnPing);
     assert!(reminder.message.starts_with("Check the CI status."));
     assert!(reminder.message.ends_with("with the error."));
 }
@@ -72,20 +76,19 @@ fn every_option_is_read() {
                 skills:\n  - \"focus\"\nsubagent: \"researcher\"\nreflect: false\nsession: persistent\n---\nBody\n";
     let routine = parse_routine(text).unwrap();
     assert_eq!(routine.cron, "*/15 9-17 * * mon-fri");
-    assert_eq!(routine.model.as_deref(), Some("haiku"));
-    assert!(!routine.thinking && !routine.allow_ping && !routine.reflect);
-    assert_eq!(routine.update_main_session, UpdateMode::Blocked);
+    assert_eq!(routine.run, RunMode::Background(BgSession::Persistent));
     assert_eq!(
-        routine.allowed_tools,
-        Some(vec!["Bash(ls *)".to_owned(), "WebSearch".to_owned()])
-    );
-    assert_eq!(routine.disallowed_tools, None);
-    assert_eq!(routine.skills, Some(vec!["focus".to_owned()]));
-    assert_eq!(routine.subagent.as_deref(), Some("researcher"));
-    assert!(routine.persistent);
-    assert_eq!(
-        routine.tool_restriction(),
-        ToolRestriction::Allowed(vec!["Bash(ls *)".into(), "WebSearch".into()])
+        routine.options,
+        RunOptions {
+            model: Some("haiku".to_owned()),
+            thinking: false,
+            update_mode: UpdateMode::Blocked,
+            allow_ping: false,
+            tools: ToolRestriction::Allowed(vec!["Bash(ls *)".into(), "WebSearch".into()]),
+            skills: vec!["focus".to_owned()],
+            subagent: Some("researcher".to_owned()),
+            reflect: false,
+        }
     );
 }
 
@@ -98,10 +101,11 @@ fn snake_case_legacy_keys_are_accepted() {
     assert_eq!(reminder.run_at, at("2026-03-01T08:00:00Z"));
     assert_eq!((reminder.chain_depth, reminder.max_chain), (1, 2));
     assert_eq!(reminder.chain_parent.as_deref(), Some("root"));
-    assert_eq!(reminder.update_main_session, UpdateMode::Always);
-    assert!(!reminder.allow_ping && !reminder.background);
+    assert_eq!(reminder.options.update_mode, UpdateMode::Always);
+    assert!(!reminder.options.allow_ping);
+    assert_eq!(reminder.run, RunMode::Foreground);
     assert_eq!(
-        reminder.tool_restriction(),
+        reminder.options.tools,
         ToolRestriction::Disallowed(vec!["WebSearch".into()])
     );
 }
@@ -110,8 +114,8 @@ fn snake_case_legacy_keys_are_accepted() {
 fn kebab_case_wins_over_snake_case_in_either_order() {
     let first = routine_with("allow_ping: true\nallow-ping: false\n");
     let second = routine_with("allow-ping: false\nallow_ping: true\n");
-    assert!(!parse_routine(&first).unwrap().allow_ping);
-    assert!(!parse_routine(&second).unwrap().allow_ping);
+    assert!(!parse_routine(&first).unwrap().options.allow_ping);
+    assert!(!parse_routine(&second).unwrap().options.allow_ping);
 }
 
 #[test]
@@ -133,7 +137,7 @@ fn scalar_ids_are_taken_as_written() {
     let reminder = parse_reminder(text, TZ).unwrap();
     assert_eq!(reminder.id, "42");
     assert_eq!(reminder.description, "7");
-    assert_eq!(reminder.model.as_deref(), Some("3.5"));
+    assert_eq!(reminder.options.model.as_deref(), Some("3.5"));
 }
 
 #[test]
@@ -156,11 +160,8 @@ fn unknown_keys_and_nulls_are_ignored() {
         "owner: me\nnested: {a: [1, 2]}\nmodel: null\nthinking: ~\nskills:\nsubagent:\nsession: null\n",
     );
     let routine = parse_routine(&text).unwrap();
-    assert_eq!(routine.model, None);
-    assert!(routine.thinking);
-    assert_eq!(routine.skills, None);
-    assert_eq!(routine.subagent, None);
-    assert!(!routine.persistent);
+    assert_eq!(routine.options, RunOptions::default());
+    assert_eq!(routine.run, RunMode::Foreground);
 }
 
 #[test]
@@ -169,12 +170,13 @@ fn yaml_one_one_booleans_lists_and_tags() {
         "background: yes\nisolated: On\nthinking: False\nallowed-tools: [Read, 42]\nskills: []\ndescription: !!str 12\n",
     );
     let routine = parse_routine(&text).unwrap();
-    assert!(routine.background && routine.isolated && !routine.thinking);
+    assert_eq!(routine.run, RunMode::Background(BgSession::Isolated));
+    assert!(!routine.options.thinking);
     assert_eq!(
-        routine.allowed_tools,
-        Some(vec!["Read".into(), "42".into()])
+        routine.options.tools,
+        ToolRestriction::Allowed(vec!["Read".into(), "42".into()])
     );
-    assert_eq!(routine.skills, Some(Vec::new()));
+    assert!(routine.options.skills.is_empty());
     assert_eq!(routine.description, "12");
 }
 
@@ -259,7 +261,7 @@ fn cron_needs_five_fields() {
 #[test]
 fn persistent_session_rules() {
     let ok = parse_routine(&routine_with("background: true\nsession: \"persistent\"\n")).unwrap();
-    assert!(ok.persistent && ok.background);
+    assert_eq!(ok.run, RunMode::Background(BgSession::Persistent));
     assert_eq!(
         routine_err(&routine_with("session: persistent\n")),
         "session: persistent requires background: true"

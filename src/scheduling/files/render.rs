@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use chrono::SecondsFormat;
 
 use super::{Reminder, Routine};
-use crate::domain::job_options::UpdateMode;
+use crate::domain::job_options::{BgSession, RunMode, RunOptions, ToolRestriction, UpdateMode};
 
 /// Renders a routine file (E.1). Only `id`, `cron` and the body are always present.
 pub fn render_routine(routine: &Routine) -> String {
@@ -15,22 +15,8 @@ pub fn render_routine(routine: &Routine) -> String {
     out.text("id", &routine.id);
     out.text("cron", &routine.cron);
     out.text_unless_empty("description", &routine.description);
-    out.flag_unless("background", routine.background, false);
-    out.options(&Options {
-        model: &routine.model,
-        thinking: routine.thinking,
-        isolated: routine.isolated,
-        update_main_session: routine.update_main_session,
-        allow_ping: routine.allow_ping,
-        allowed_tools: &routine.allowed_tools,
-        disallowed_tools: &routine.disallowed_tools,
-        skills: &routine.skills,
-        subagent: &routine.subagent,
-        reflect: routine.reflect,
-    });
-    if routine.persistent {
-        out.text("session", "persistent");
-    }
+    out.flag_unless("background", routine.run.is_background(), false);
+    out.options(routine.run, &routine.options);
     out.finish(&routine.message)
 }
 
@@ -45,7 +31,7 @@ pub fn render_reminder(reminder: &Reminder) -> String {
             .to_rfc3339_opts(SecondsFormat::AutoSi, false),
     );
     out.text_unless_empty("description", &reminder.description);
-    out.flag_unless("background", reminder.background, true);
+    out.flag_unless("background", reminder.run.is_background(), true);
     if reminder.chain_depth != 0 {
         out.line(format_args!("chain-depth: {}", reminder.chain_depth));
     }
@@ -55,33 +41,8 @@ pub fn render_reminder(reminder: &Reminder) -> String {
     if let Some(parent) = &reminder.chain_parent {
         out.text("chain-parent", parent);
     }
-    out.options(&Options {
-        model: &reminder.model,
-        thinking: reminder.thinking,
-        isolated: reminder.isolated,
-        update_main_session: reminder.update_main_session,
-        allow_ping: reminder.allow_ping,
-        allowed_tools: &reminder.allowed_tools,
-        disallowed_tools: &reminder.disallowed_tools,
-        skills: &reminder.skills,
-        subagent: &reminder.subagent,
-        reflect: reminder.reflect,
-    });
+    out.options(reminder.run, &reminder.options);
     out.finish(&reminder.message)
-}
-
-/// The shared background-run options, borrowed for rendering.
-struct Options<'a> {
-    model: &'a Option<String>,
-    thinking: bool,
-    isolated: bool,
-    update_main_session: UpdateMode,
-    allow_ping: bool,
-    allowed_tools: &'a Option<Vec<String>>,
-    disallowed_tools: &'a Option<Vec<String>>,
-    skills: &'a Option<Vec<String>>,
-    subagent: &'a Option<String>,
-    reflect: bool,
 }
 
 /// Frontmatter being built, starting with the opening `---`.
@@ -116,36 +77,47 @@ impl Frontmatter {
         }
     }
 
-    fn list(&mut self, key: &str, items: &Option<Vec<String>>) {
-        match items {
-            None => {}
-            Some(items) if items.is_empty() => self.line(format_args!("{key}: []")),
-            Some(items) => {
-                self.line(format_args!("{key}:"));
-                for item in items {
-                    self.line(format_args!("  - {}", quote(item)));
-                }
-            }
+    fn list(&mut self, key: &str, items: &[String]) {
+        if items.is_empty() {
+            self.line(format_args!("{key}: []"));
+            return;
+        }
+        self.line(format_args!("{key}:"));
+        for item in items {
+            self.line(format_args!("  - {}", quote(item)));
         }
     }
 
-    fn options(&mut self, options: &Options<'_>) {
-        if let Some(model) = options.model {
+    /// The run options in E.1 table order, each only when away from its default; `isolated`
+    /// and `session` come from the run mode (the caller writes `background`, whose default
+    /// differs by file kind).
+    fn options(&mut self, run: RunMode, options: &RunOptions) {
+        if let Some(model) = &options.model {
             self.text("model", model);
         }
         self.flag_unless("thinking", options.thinking, true);
-        self.flag_unless("isolated", options.isolated, false);
-        if options.update_main_session != UpdateMode::default() {
-            self.text("update-main-session", options.update_main_session.as_str());
+        if run == RunMode::Background(BgSession::Isolated) {
+            self.line(format_args!("isolated: true"));
+        }
+        if options.update_mode != UpdateMode::default() {
+            self.text("update-main-session", options.update_mode.as_str());
         }
         self.flag_unless("allow-ping", options.allow_ping, true);
-        self.list("allowed-tools", options.allowed_tools);
-        self.list("disallowed-tools", options.disallowed_tools);
-        self.list("skills", options.skills);
-        if let Some(subagent) = options.subagent {
+        match &options.tools {
+            ToolRestriction::None => {}
+            ToolRestriction::Allowed(tools) => self.list("allowed-tools", tools),
+            ToolRestriction::Disallowed(tools) => self.list("disallowed-tools", tools),
+        }
+        if !options.skills.is_empty() {
+            self.list("skills", &options.skills);
+        }
+        if let Some(subagent) = &options.subagent {
             self.text("subagent", subagent);
         }
         self.flag_unless("reflect", options.reflect, true);
+        if run == RunMode::Background(BgSession::Persistent) {
+            self.text("session", "persistent");
+        }
     }
 
     fn finish(mut self, message: &str) -> String {

@@ -5,6 +5,7 @@ use chrono_tz::Tz;
 
 use super::render::quote;
 use super::*;
+use crate::domain::job_options::{BgSession, RunMode, RunOptions, ToolRestriction, UpdateMode};
 
 const TZ: Tz = chrono_tz::America::Los_Angeles;
 
@@ -26,18 +27,17 @@ fn full_routine() -> Routine {
         id: "0042".into(),
         cron: "*/30 9-17 * * mon-fri".into(),
         description: "Say \"hi\" \\ wave\nthen\tgo".into(),
-        background: true,
-        model: Some("opus".into()),
-        thinking: false,
-        isolated: false,
-        update_main_session: UpdateMode::Freely,
-        allow_ping: false,
-        allowed_tools: Some(vec!["Bash(git status *)".into(), "mcp__x__y".into()]),
-        disallowed_tools: None,
-        skills: Some(vec!["focus".into(), "déjà \"vu\"".into()]),
-        subagent: Some("researcher".into()),
-        reflect: false,
-        persistent: true,
+        run: RunMode::Background(BgSession::Persistent),
+        options: RunOptions {
+            model: Some("opus".into()),
+            thinking: false,
+            update_mode: UpdateMode::Freely,
+            allow_ping: false,
+            tools: ToolRestriction::Allowed(vec!["Bash(git status *)".into(), "mcp__x__y".into()]),
+            skills: vec!["focus".into(), "déjà \"vu\"".into()],
+            subagent: Some("researcher".into()),
+            reflect: false,
+        },
         message: "/focus\n\nCheck things:\n---\n- one\n- two".into(),
     }
 }
@@ -47,20 +47,20 @@ fn full_reminder() -> Reminder {
         id: "c5d6e7f8".into(),
         run_at: DateTime::parse_from_rfc3339("2026-07-04T09:30:15.123456+05:30").unwrap(),
         description: "CI: check #2 — 'quotes' & {braces}".into(),
-        background: false,
         chain_depth: 1,
         max_chain: 3,
         chain_parent: Some("root0001".into()),
-        model: Some("haiku".into()),
-        thinking: false,
-        isolated: true,
-        update_main_session: UpdateMode::Blocked,
-        allow_ping: false,
-        allowed_tools: None,
-        disallowed_tools: Some(vec!["WebSearch".into()]),
-        skills: Some(Vec::new()),
-        subagent: Some("ollim-bot-guide".into()),
-        reflect: false,
+        run: RunMode::Background(BgSession::Isolated),
+        options: RunOptions {
+            model: Some("haiku".into()),
+            thinking: false,
+            update_mode: UpdateMode::Blocked,
+            allow_ping: false,
+            tools: ToolRestriction::Disallowed(vec!["WebSearch".into()]),
+            skills: vec!["ci".into()],
+            subagent: Some("ollim-bot-guide".into()),
+            reflect: false,
+        },
         message: "Is CI green yet? If not, follow up.".into(),
     }
 }
@@ -89,7 +89,7 @@ fn spec_examples_render_in_table_order() {
     );
     routine.id = "a1b2c3d4".into();
     routine.description = "Morning task review".into();
-    routine.background = true;
+    routine.run = RunMode::Background(BgSession::Forked);
     assert_eq!(
         render_routine(&routine),
         "---\nid: \"a1b2c3d4\"\ncron: \"0 9 * * 1-5\"\ndescription: \"Morning task review\"\n\
@@ -121,11 +121,33 @@ fn full_items_render_every_non_default_field() {
     assert_eq!(
         render_reminder(&full_reminder()),
         "---\nid: \"c5d6e7f8\"\nrun-at: \"2026-07-04T09:30:15.123456+05:30\"\n\
-         description: \"CI: check #2 — 'quotes' & {braces}\"\nbackground: false\nchain-depth: 1\n\
+         description: \"CI: check #2 — 'quotes' & {braces}\"\nchain-depth: 1\n\
          max-chain: 3\nchain-parent: \"root0001\"\nmodel: \"haiku\"\nthinking: false\nisolated: true\n\
          update-main-session: \"blocked\"\nallow-ping: false\ndisallowed-tools:\n  - \"WebSearch\"\n\
-         skills: []\nsubagent: \"ollim-bot-guide\"\nreflect: false\n---\n\
+         skills:\n  - \"ci\"\nsubagent: \"ollim-bot-guide\"\nreflect: false\n---\n\
          Is CI green yet? If not, follow up.\n"
+    );
+}
+
+/// E.1: background-only options are ignored in the foreground, so a foreground `isolated: true`
+/// reads as a plain foreground job and is not written back; `skills: []` is no skills.
+#[test]
+fn foreground_isolated_and_empty_skills_are_canonicalised_away() {
+    let text = "---\nid: \"m1\"\nrun-at: \"2026-02-24T13:00:00-08:00\"\nbackground: false\n\
+                isolated: true\nskills: []\nallowed-tools: []\n---\nDo it.\n";
+    let reminder = parse_reminder(text, TZ).unwrap();
+    assert_eq!(reminder.run, RunMode::Foreground);
+    assert!(reminder.options.skills.is_empty());
+    assert_eq!(
+        render_reminder(&reminder),
+        "---\nid: \"m1\"\nrun-at: \"2026-02-24T13:00:00-08:00\"\nbackground: false\n\
+         allowed-tools: []\n---\nDo it.\n"
+    );
+    let routine =
+        parse_routine("---\nid: r1\ncron: \"0 9 * * *\"\nisolated: true\n---\nx\n").unwrap();
+    assert_eq!(
+        render_routine(&routine),
+        "---\nid: \"r1\"\ncron: \"0 9 * * *\"\n---\nx\n"
     );
 }
 
@@ -175,8 +197,8 @@ fn strings_that_yaml_would_mangle_round_trip() {
     for text in awkward {
         let mut routine = minimal_routine();
         routine.description = text.into();
-        routine.model = Some(text.into());
-        routine.skills = Some(vec![text.into(), "x".into()]);
+        routine.options.model = Some(text.into());
+        routine.options.skills = vec![text.into(), "x".into()];
         let rendered = render_routine(&routine);
         assert_eq!(
             parse_routine(&rendered).unwrap(),
@@ -204,11 +226,15 @@ fn message_is_written_trimmed_after_the_closing_line() {
 #[test]
 fn new_items_have_defaults_and_fresh_ids() {
     let routine = Routine::new("0 9 * * *", "m");
-    assert!(!routine.background && routine.thinking && routine.allow_ping && routine.reflect);
-    assert!(!routine.persistent && !routine.isolated);
-    assert_eq!(routine.tool_restriction(), ToolRestriction::None);
+    assert_eq!(routine.run, RunMode::Foreground);
+    assert_eq!(routine.options, RunOptions::default());
     let reminder = Reminder::new_in(30, "m", TZ);
-    assert!(reminder.background, "REM-2: background by default");
+    assert_eq!(
+        reminder.run,
+        RunMode::Background(BgSession::Forked),
+        "REM-2: background by default"
+    );
+    assert_eq!(reminder.options, RunOptions::default());
     assert_eq!((reminder.chain_depth, reminder.max_chain), (0, 0));
     assert_eq!(reminder.chain_parent, None);
     let delay = reminder.run_at - chrono::Utc::now().fixed_offset();

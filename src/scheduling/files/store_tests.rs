@@ -7,6 +7,7 @@ use std::process::Command;
 use chrono_tz::Tz;
 
 use super::*;
+use crate::domain::job_options::{BgSession, RunMode, ToolRestriction, UpdateMode};
 use crate::state::git::init_repo;
 use crate::state::paths::DataDir;
 
@@ -153,14 +154,21 @@ fn python_written_files_load() {
     assert_eq!(ci.id, "0a1b2c3d");
     assert_eq!(ci.run_at.timestamp_subsec_micros(), 482_913);
     assert_eq!((ci.max_chain, ci.chain_depth), (2, 0));
-    assert_eq!(ci.allowed_tools, Some(vec!["Bash(gh run *)".to_owned()]));
-    assert!(!ci.thinking && !ci.allow_ping && ci.background);
-    assert_eq!(ci.update_main_session, UpdateMode::Always);
+    assert_eq!(
+        ci.options.tools,
+        ToolRestriction::Allowed(vec!["Bash(gh run *)".to_owned()])
+    );
+    assert!(!ci.options.thinking && !ci.options.allow_ping);
+    assert_eq!(ci.run, RunMode::Background(BgSession::Forked));
+    assert_eq!(ci.options.update_mode, UpdateMode::Always);
     let (routines, problems) = load_routines(&dir);
     assert!(problems.is_empty(), "{problems:?}");
     assert_eq!(routines[0].item.id, "12345678");
-    assert!(routines[0].item.isolated);
-    assert_eq!(routines[0].item.model.as_deref(), Some("sonnet"));
+    assert_eq!(
+        routines[0].item.run,
+        RunMode::Background(BgSession::Isolated)
+    );
+    assert_eq!(routines[0].item.options.model.as_deref(), Some("sonnet"));
 }
 
 #[test]
@@ -224,10 +232,10 @@ fn names_taken_by_other_or_broken_files_are_skipped() {
 #[test]
 fn invalid_items_are_refused_and_nothing_is_written() {
     let (_tmp, dir) = data_dir();
-    let mut both = routine("r1", "x");
-    both.allowed_tools = Some(vec!["Read".into()]);
-    both.disallowed_tools = Some(vec!["Bash".into()]);
-    let err = write_routine(&dir, &both, Commit::Skip).unwrap_err();
+    // A persistent routine's id names its session file (PRS-1).
+    let mut persistent = routine("../r1", "x");
+    persistent.run = RunMode::Background(BgSession::Persistent);
+    let err = write_routine(&dir, &persistent, Commit::Skip).unwrap_err();
     assert!(
         matches!(
             err,
@@ -238,7 +246,7 @@ fn invalid_items_are_refused_and_nothing_is_written() {
         ),
         "{err}"
     );
-    assert!(err.to_string().contains("can't both be set"));
+    assert!(err.to_string().contains("ASCII letters"), "{err}");
     let mut deep = Reminder::new_in(5, "x", TZ);
     deep.chain_depth = 2;
     deep.max_chain = 1;

@@ -14,7 +14,7 @@ use serde_yaml::Value;
 
 use super::{Routine, parse_routine, render_routine};
 use crate::domain::frontmatter::{Fields, split};
-use crate::domain::job_options::UpdateMode;
+use crate::domain::job_options::{BgSession, RunMode, RunOptions, ToolRestriction, UpdateMode};
 use crate::scheduling::cron::{CronError, CronSchedule};
 
 /// Every denial reason starts with this (HKS-4).
@@ -124,31 +124,46 @@ fn key_warnings(keys: &[String]) -> Vec<String> {
     warnings
 }
 
-/// The keys of the routine format (E.1): those the canonical renderer writes for a routine
-/// with every field away from its default, so the list lives in one place.
+/// The keys of the routine format (E.1): those the canonical renderer writes for routines
+/// with every field away from its default, so the list lives in one place. Two routines are
+/// needed, since a run mode holds one session kind and a job one of the two tool lists.
 pub(super) static ROUTINE_KEYS: LazyLock<Vec<String>> = LazyLock::new(|| {
-    let every_field = Routine {
+    let every_field = |session, tools| Routine {
         id: "id".to_owned(),
         cron: "0 9 * * *".to_owned(),
         description: "description".to_owned(),
-        background: true,
-        model: Some("model".to_owned()),
-        thinking: false,
-        isolated: true,
-        update_main_session: UpdateMode::Always,
-        allow_ping: false,
-        allowed_tools: Some(Vec::new()),
-        disallowed_tools: Some(Vec::new()),
-        skills: Some(Vec::new()),
-        subagent: Some("subagent".to_owned()),
-        reflect: false,
-        persistent: true,
+        run: RunMode::Background(session),
+        options: RunOptions {
+            model: Some("model".to_owned()),
+            thinking: false,
+            update_mode: UpdateMode::Always,
+            allow_ping: false,
+            tools,
+            skills: vec!["skill".to_owned()],
+            subagent: Some("subagent".to_owned()),
+            reflect: false,
+        },
         message: "message".to_owned(),
     };
-    let rendered = render_routine(&every_field);
-    split(&rendered)
-        .map(|(yaml, _)| written_keys(yaml))
-        .unwrap_or_default()
+    let mut keys = Vec::new();
+    for routine in [
+        every_field(BgSession::Isolated, ToolRestriction::Allowed(Vec::new())),
+        every_field(
+            BgSession::Persistent,
+            ToolRestriction::Disallowed(Vec::new()),
+        ),
+    ] {
+        let rendered = render_routine(&routine);
+        let written = split(&rendered)
+            .map(|(yaml, _)| written_keys(yaml))
+            .unwrap_or_default();
+        for key in written {
+            if !keys.contains(&key) {
+                keys.push(key);
+            }
+        }
+    }
+    keys
 });
 
 /// Unscoped shell and write tools, and delegation next to unscoped writes.

@@ -1,0 +1,73 @@
+//! The webhook server's settings (WHK-1, BOOT-3): `WEBHOOK_PORT` turns it on, and it needs
+//! `WEBHOOK_SECRET`; without the secret it stays off and says so once.
+
+use super::ConfigError;
+
+/// The shared secret webhook senders authenticate with. `Debug` never shows it.
+#[derive(Clone, PartialEq, Eq)]
+pub struct WebhookSecret(String);
+
+impl WebhookSecret {
+    /// Wraps a secret.
+    pub fn new(secret: impl Into<String>) -> Self {
+        Self(secret.into())
+    }
+
+    /// The secret itself, for comparing and signing; never for logs.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for WebhookSecret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("WebhookSecret(<redacted>)")
+    }
+}
+
+/// Whether and where the webhook server runs.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum WebhookSetting {
+    /// `WEBHOOK_PORT` is not set: no server.
+    #[default]
+    Off,
+    /// `WEBHOOK_PORT` is set but `WEBHOOK_SECRET` is not: no server, and an error line at
+    /// start-up (the bot runs on).
+    MissingSecret {
+        /// The port that was asked for.
+        port: u16,
+    },
+    /// Serve on `127.0.0.1:<port>` (port 0: a free port the OS picks).
+    On {
+        /// The port.
+        port: u16,
+        /// The secret.
+        secret: WebhookSecret,
+    },
+}
+
+impl WebhookSetting {
+    /// Reads `WEBHOOK_PORT` and `WEBHOOK_SECRET` through `get` (values trimmed, empty =
+    /// unset); a port that is not a number from 0 to 65535 is a configuration error.
+    pub fn read(get: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
+        let Some(raw) = get("WEBHOOK_PORT") else {
+            return Ok(Self::Off);
+        };
+        let port = raw.parse::<u16>().map_err(|_| ConfigError::Invalid {
+            name: "WEBHOOK_PORT",
+            value: raw.clone(),
+            reason: "not a TCP port number (0-65535)",
+            example: "8420",
+        })?;
+        Ok(match get("WEBHOOK_SECRET") {
+            Some(secret) => Self::On {
+                port,
+                secret: WebhookSecret::new(secret),
+            },
+            None => Self::MissingSecret { port },
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,150 @@
+//! Webhook requests the screening could not clear (WHK-12, failing closed): an unreadable
+//! verdict, a screening error or a timeout holds the request here instead of dispatching it,
+//! and the owner decides with a button (`state/held_webhooks.json`).
+//!
+//! A click counts only on the message the bot posted for that request, as with tool
+//! approvals. The payload is kept as the JSON text it arrived as, so its key order survives.
+//! At most [`MAX_HELD`] requests are kept; holding one more drops the oldest. A file that
+//! can't be read counts as empty: a lost hold means a request is not run, never that one runs
+//! unasked.
+
+use std::{collections::BTreeMap, path::PathBuf, sync::Arc};
+
+use chrono::{DateTime, Utc};
+use parking_lot::Mutex;
+use serde::{Deserialize, Serialize};
+
+use super::{StateError, atomic::write_atomic};
+
+/// How many held requests are kept.
+pub const MAX_HELD: usize = 20;
+
+/// One held request.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HeldRequest {
+    /// The webhook spec's `id`.
+    pub webhook_id: String,
+    /// Why it was held, for the owner.
+    pub reason: String,
+    /// When the request arrived.
+    pub received_at: DateTime<Utc>,
+    /// The payload, as the JSON object text it arrived as.
+    pub payload: String,
+    /// The Discord message with the buttons, once posted.
+    #[serde(default)]
+    pub message_id: Option<u64>,
+}
+
+/// How a click on a held request's button went.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReleaseOutcome {
+    /// Taken out of the store; the caller dispatches or drops it.
+    Released(HeldRequest),
+    /// No such request (already answered, or pushed out by newer ones).
+    NotHeld,
+    /// The click came from another message than the one the bot posted for this request.
+    WrongMessage,
+}
+
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct Stored {
+    #[serde(default)]
+    held: BTreeMap<String, HeldRequest>,
+}
+
+/// The store; clones share one lock.
+#[derive(Debug, Clone)]
+pub struct HeldWebhooks {
+    path: PathBuf,
+    lock: Arc<Mutex<()>>,
+}
+
+impl HeldWebhooks {
+    /// A store backed by `path` (`DataDir::held_webhooks_file()`).
+    pub fn new(path: impl Into<PathBuf>) -> Self {
+        Self {
+            path: path.into(),
+            lock: Arc::new(Mutex::new(())),
+        }
+    }
+
+    /// Holds `request`; returns its id, which the caller posts buttons for.
+    pub fn hold(&self, request: HeldRequest) -> Result<String, StateError> {
+        let _guard = self.lock.lock();
+        let mut stored = self.load();
+        while stored.held.len() >= MAX_HELD {
+            let oldest = stored
+                .held
+                .iter()
+                .min_by_key(|(_, held)| held.received_at)
+                .map(|(id, _)| id.clone());
+            let Some(oldest) = oldest else { break };
+            tracing::warn!(id = %oldest, "too many held webhook requests; dropping the oldest");
+            stored.held.remove(&oldest);
+        }
+        let id = loop {
+            let mut id = uuid::Uuid::new_v4().simple().to_string();
+            id.truncate(8);
+            if !stored.held.contains_key(&id) {
+                break id;
+            }
+        };
+        stored.held.insert(id.clone(), request);
+        self.save(&stored)?;
+        Ok(id)
+    }
+
+    /// Remembers the message that carries request `id`'s buttons.
+    pub fn set_message(&self, id: &str, message_id: u64) -> Result<(), StateError> {
+        let _guard = self.lock.lock();
+        let mut stored = self.load();
+        let Some(held) = stored.held.get_mut(id) else {
+            return Ok(());
+        };
+        held.message_id = Some(message_id);
+        self.save(&stored)
+    }
+
+    /// Takes request `id` out of the store for a click on `message_id`.
+    pub fn release(&self, id: &str, message_id: u64) -> Result<ReleaseOutcome, StateError> {
+        let _guard = self.lock.lock();
+        let mut stored = self.load();
+        match stored.held.get(id) {
+            None => return Ok(ReleaseOutcome::NotHeld),
+            Some(held) if held.message_id != Some(message_id) => {
+                return Ok(ReleaseOutcome::WrongMessage);
+            }
+            Some(_) => {}
+        }
+        let Some(held) = stored.held.remove(id) else {
+            return Ok(ReleaseOutcome::NotHeld);
+        };
+        self.save(&stored)?;
+        Ok(ReleaseOutcome::Released(held))
+    }
+
+    /// The held requests by id.
+    pub fn list(&self) -> BTreeMap<String, HeldRequest> {
+        let _guard = self.lock.lock();
+        self.load().held
+    }
+
+    fn load(&self) -> Stored {
+        match std::fs::read(&self.path) {
+            Ok(bytes) => serde_json::from_slice(&bytes).unwrap_or_else(|error| {
+                tracing::warn!(path = %self.path.display(), %error, "unreadable held webhook requests; starting empty");
+                Stored::default()
+            }),
+            Err(_) => Stored::default(),
+        }
+    }
+
+    fn save(&self, stored: &Stored) -> Result<(), StateError> {
+        let json =
+            serde_json::to_vec_pretty(stored).map_err(|e| StateError::json(&self.path, e))?;
+        write_atomic(&self.path, &json)
+    }
+}
+
+#[cfg(test)]
+mod tests;
