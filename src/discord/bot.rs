@@ -25,7 +25,10 @@ use tokio_util::{sync::CancellationToken, task::TaskTracker};
 use tracing::Instrument;
 
 use super::{approval::Approvals, owner::OwnerGate};
-use crate::{agent::MainSession, services::Services, state::inquiries::InquiryStore};
+use crate::{
+    agent::MainSession, background::webhook_dispatch::WebhookDispatch, services::Services,
+    state::inquiries::InquiryStore,
+};
 
 /// How many handled message ids are remembered to drop duplicates after a resume.
 const SEEN_CAPACITY: usize = 512;
@@ -50,6 +53,8 @@ pub struct Bot {
     pub(crate) inquiries: Arc<InquiryStore>,
     /// Turns and other owner-triggered work in flight; waited for on shutdown.
     pub(crate) work: TaskTracker,
+    /// Where the owner's answers to held webhook requests go, once the server is set up.
+    pub(crate) webhooks: OnceLock<WebhookDispatch>,
     accepting: AtomicBool,
     ready_once: AtomicBool,
     /// Cancelled when the owner asks for a restart (`/restart`).
@@ -81,6 +86,7 @@ impl Bot {
             approvals,
             inquiries,
             work: TaskTracker::new(),
+            webhooks: OnceLock::new(),
             accepting: AtomicBool::new(true),
             ready_once: AtomicBool::new(false),
             restart: CancellationToken::new(),
