@@ -17,8 +17,8 @@ use tokio_util::sync::CancellationToken;
 
 use crate::{
     agent::{MainSession, MainSettings, open_services},
-    background::{BgRunner, job_dispatch::JobDispatch},
-    config::Config,
+    background::{BgRunner, job_dispatch::JobDispatch, webhook_dispatch::WebhookDispatch},
+    config::{Config, WebhookSetting},
     discord::{
         approval::Approvals,
         bot::Bot,
@@ -28,6 +28,7 @@ use crate::{
     front_end::FrontEnd,
     scheduling::Scheduler,
     state::{inquiries::InquiryStore, paths::DataDir},
+    webhooks::{HookSink, SpecStore},
 };
 
 /// How long a turn in progress may take to finish after a shutdown signal.
@@ -144,14 +145,22 @@ pub async fn run(config: Config, discord: DiscordSettings) -> anyhow::Result<i32
     let dispatch = JobDispatch::new(
         Arc::clone(&services),
         Arc::clone(&session),
-        runner,
-        front_end,
+        Arc::clone(&runner),
+        Arc::clone(&front_end) as Arc<dyn FrontEnd>,
     );
     let scheduler = Arc::new(Scheduler::new(
         Arc::clone(&services),
         Arc::new(dispatch),
         services.config.scheduler_sync,
     ));
+    let specs = Arc::new(SpecStore::new(services.data_dir.webhooks_dir()));
+    let webhooks = WebhookDispatch::new(
+        Arc::clone(&services),
+        runner,
+        front_end,
+        Arc::clone(&scheduler),
+        Arc::clone(&specs),
+    );
     let bot = Arc::new(Bot::new(
         http,
         dm_channel,
@@ -161,6 +170,7 @@ pub async fn run(config: Config, discord: DiscordSettings) -> anyhow::Result<i32
         inquiries,
     ));
     let _ = bot_slot.set(Arc::clone(&bot));
+    let _ = bot.webhooks.set(webhooks.clone());
 
     let shutdown = tokio::spawn(shut_down_on_signal(
         Arc::clone(&bot),
@@ -180,6 +190,13 @@ pub async fn run(config: Config, discord: DiscordSettings) -> anyhow::Result<i32
         scheduler,
         stop_background.clone(),
     ));
+    let webhook_server = tokio::spawn(run_webhooks(
+        Arc::clone(&bot),
+        services.config.webhook.clone(),
+        specs,
+        webhooks.clone(),
+        stop_background.clone(),
+    ));
     let outcome = run_client(&mut client).await;
     if !shutdown.is_finished() {
         shutdown.abort();
@@ -191,9 +208,13 @@ pub async fn run(config: Config, discord: DiscordSettings) -> anyhow::Result<i32
     if let Err(error) = scheduling.await {
         tracing::warn!(%error, "the scheduler ended badly");
     }
+    if let Err(error) = webhook_server.await {
+        tracing::warn!(%error, "the webhook server ended badly");
+    }
     if let Err(error) = revocation.await {
         tracing::warn!(%error, "the google revocation watch ended badly");
     }
+    webhooks.shutdown().await;
     bot.stop_intake();
     let _ = tokio::time::timeout(CLI_DEADLINE, bot.session.shutdown()).await;
     opened.git_worker.shutdown().await;
@@ -218,6 +239,45 @@ async fn run_scheduler(bot: Arc<Bot>, scheduler: Arc<Scheduler>, stop: Cancellat
         () = bot.owner_ready() => {}
     }
     scheduler.run(stop).await;
+}
+
+/// Starts the webhook server once the owner is known (WHK-1, BOOT-7) and serves until `stop`;
+/// requests in flight are answered before it returns. Broken spec files are listed at start.
+async fn run_webhooks(
+    bot: Arc<Bot>,
+    setting: WebhookSetting,
+    specs: Arc<SpecStore>,
+    dispatch: WebhookDispatch,
+    stop: CancellationToken,
+) {
+    tokio::select! {
+        () = stop.cancelled() => return,
+        () = bot.owner_ready() => {}
+    }
+    if matches!(setting, WebhookSetting::On { .. }) {
+        let scanned = {
+            let specs = Arc::clone(&specs);
+            tokio::task::spawn_blocking(move || specs.scan()).await
+        };
+        for broken in scanned.into_iter().flatten().filter_map(Result::err) {
+            tracing::warn!("{broken}");
+        }
+    }
+    let sink: Arc<dyn HookSink> = Arc::new(dispatch);
+    let shutdown = stop.clone().cancelled_owned();
+    match crate::webhooks::start(&setting, specs, sink, shutdown).await {
+        Ok(Some(running)) => match running.task.await {
+            Ok(Ok(())) => {}
+            Ok(Err(error)) => tracing::error!(%error, "the webhook server failed"),
+            Err(error) => tracing::error!(%error, "the webhook server task failed"),
+        },
+        Ok(None) => {}
+        Err(error) => {
+            if let WebhookSetting::On { port, .. } = setting {
+                tracing::error!(%error, "could not start the webhook server on 127.0.0.1:{port}; webhooks are off");
+            }
+        }
+    }
 }
 
 /// Checks the open fork for idleness once a minute until `stop` (IFK-11, IFK-12). One loop,

@@ -8,5 +8,6 @@ pub mod job_dispatch;
 pub mod preamble;
 mod runner;
 pub mod tool_grant;
+pub mod webhook_dispatch;
 
 pub use runner::{BgError, BgOutcome, BgRunner};

@@ -93,19 +93,34 @@ impl BgRunner {
     /// Runs `job` under the hard timeout; on failure the owner gets a short DM naming the job
     /// (BGF-5, F-24). Nothing is logged or recorded for a failed run (SES-9, SES-15).
     pub async fn run(&self, job: BgJob) -> Result<BgOutcome, BgError> {
-        let span = tracing::info_span!("bg_run", tag = %job.tag);
-        self.run_in_span(job).instrument(span).await
+        let busy = self.owner_busy();
+        self.run_sampled(job, busy).await
     }
 
-    async fn run_in_span(&self, mut job: BgJob) -> Result<BgOutcome, BgError> {
+    /// [`Self::run`] with the owner's busy state sampled earlier, when the work arrived
+    /// (WHK-11).
+    pub async fn run_sampled(&self, job: BgJob, busy: bool) -> Result<BgOutcome, BgError> {
+        let span = tracing::info_span!("bg_run", tag = %job.tag);
+        self.run_in_span(job, busy).instrument(span).await
+    }
+
+    /// Whether the owner is mid-conversation now (BGF-2).
+    pub fn owner_busy(&self) -> bool {
+        (self.busy)()
+    }
+
+    async fn run_in_span(&self, mut job: BgJob, busy: bool) -> Result<BgOutcome, BgError> {
         let admitted = admit(&self.services, self.front_end.as_ref(), &mut job)
             .await
             .map_err(BgError::Refused)?;
         let limit = self.services.runtime.current().bg_fork_timeout;
         let name = job.display_name();
         tracing::info!(tag = %job.tag, "background run started");
-        let outcome =
-            tokio::time::timeout(Duration::from_secs(limit), self.run_job(job, admitted)).await;
+        let outcome = tokio::time::timeout(
+            Duration::from_secs(limit),
+            self.run_job(job, admitted, busy),
+        )
+        .await;
         let error = match outcome {
             Ok(Ok(outcome)) => {
                 tracing::info!(%name, reported = outcome.reported, "background run finished");
@@ -127,9 +142,13 @@ impl BgRunner {
         Err(error)
     }
 
-    async fn run_job(&self, job: BgJob, admitted: Admitted) -> Result<BgOutcome, AgentError> {
+    async fn run_job(
+        &self,
+        job: BgJob,
+        admitted: Admitted,
+        busy: bool,
+    ) -> Result<BgOutcome, AgentError> {
         let services = &self.services;
-        let busy = (self.busy)();
         if busy {
             tracing::info!(tag = %job.tag, "owner is mid-conversation; running quietly");
         }

@@ -28,7 +28,10 @@ use super::{
     approval::Approvals, google::DeleteConfirmations, google_auth::PendingGoogleAuth,
     owner::OwnerGate,
 };
-use crate::{agent::MainSession, services::Services, state::inquiries::InquiryStore};
+use crate::{
+    agent::MainSession, background::webhook_dispatch::WebhookDispatch, services::Services,
+    state::inquiries::InquiryStore,
+};
 
 /// How many handled message ids are remembered to drop duplicates after a resume.
 const SEEN_CAPACITY: usize = 512;
@@ -57,6 +60,8 @@ pub struct Bot {
     pub(crate) google_auth: PendingGoogleAuth,
     /// Turns and other owner-triggered work in flight; waited for on shutdown.
     pub(crate) work: TaskTracker,
+    /// Where the owner's answers to held webhook requests go, once the server is set up.
+    pub(crate) webhooks: OnceLock<WebhookDispatch>,
     accepting: AtomicBool,
     ready_once: AtomicBool,
     /// Cancelled when the owner asks for a restart (`/restart`).
@@ -90,6 +95,7 @@ impl Bot {
             delete_confirmations: Mutex::default(),
             google_auth: PendingGoogleAuth::default(),
             work: TaskTracker::new(),
+            webhooks: OnceLock::new(),
             accepting: AtomicBool::new(true),
             ready_once: AtomicBool::new(false),
             restart: CancellationToken::new(),

@@ -99,6 +99,9 @@ impl Bot {
                 self.tool_approval_click(component, &request_id, approve)
                     .await
             }
+            ButtonAction::WebhookHold { hold_id, run } => {
+                self.webhook_hold_click(component, &hold_id, run).await
+            }
             ButtonAction::Unknown { .. } => self.ephemeral(component, "unknown action").await,
         }
     }

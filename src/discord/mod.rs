@@ -28,3 +28,4 @@ pub mod sink;
 mod startup;
 pub mod streamer;
 mod tool_approval;
+mod webhook_hold;

@@ -195,8 +195,9 @@ impl Scheduler {
         }
     }
 
-    /// The forward schedule for a background fire of `id` (BGF-15/16).
-    fn schedule_text(&self, id: &str) -> Option<String> {
+    /// The forward schedule for a background run of `id` (BGF-15/16); a webhook's id is
+    /// "this task" of no entry (WHK-11).
+    pub fn schedule_text(&self, id: &str) -> Option<String> {
         let now = self.now();
         let jobs = self.registry.lock().scheduled_jobs(now);
         let rate = self

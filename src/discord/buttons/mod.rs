@@ -94,6 +94,14 @@ pub enum ButtonAction {
         /// Approve (`true`) or deny.
         approve: bool,
     },
+    /// `hook_run:<hold id>` / `hook_drop:<hold id>`: the owner's answer to a webhook request
+    /// the screening could not clear (WHK-12); honoured only on the bot's own notice.
+    WebhookHold {
+        /// The hold id in `state/held_webhooks.json`.
+        hold_id: String,
+        /// Dispatch it (`true`) or drop it.
+        run: bool,
+    },
     /// Any other well-formed `act:` id, or a known action with unusable data; the handler
     /// answers `unknown action` (BTN-9).
     Unknown {
@@ -147,6 +155,10 @@ pub fn parse_custom_id(custom_id: &str) -> Option<ButtonAction> {
         "tools_approve" | "tools_deny" if data != EMPTY_DATA => ButtonAction::ToolApproval {
             request_id: data.to_owned(),
             approve: action == "tools_approve",
+        },
+        "hook_run" | "hook_drop" if data != EMPTY_DATA => ButtonAction::WebhookHold {
+            hold_id: data.to_owned(),
+            run: action == "hook_run",
         },
         "agent" if data != EMPTY_DATA => ButtonAction::AgentInquiry {
             inquiry_id: data.to_owned(),
@@ -227,6 +239,9 @@ impl ButtonAction {
                 },
                 request_id,
             ),
+            Self::WebhookHold { hold_id, run } => {
+                assemble(if *run { "hook_run" } else { "hook_drop" }, hold_id)
+            }
             Self::Unknown { action, data } if is_action_name(action) => assemble(action, data),
             Self::Unknown { action, .. } => Err(ButtonError::InvalidActionType(action.clone())),
         }
