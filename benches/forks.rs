@@ -197,12 +197,12 @@ async fn start_overhead() {
     h.close().await;
 }
 
-/// This process's (VmRSS, VmHWM) in KiB.
+/// This process's (`VmRSS`, `VmHWM`) in KiB.
 fn own_memory() -> (u64, u64) {
     memory_kib(std::process::id()).expect("read /proc/self/status")
 }
 
-/// The processes this one started: their command names and VmRSS in KiB.
+/// The processes this one started: their command names and `VmRSS` in KiB.
 fn child_rss() -> Vec<(String, u64)> {
     let kids = children(std::process::id()).into_iter();
     kids.filter_map(|pid| Some((comm(pid), memory_kib(pid)?.0)))

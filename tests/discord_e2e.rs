@@ -315,7 +315,7 @@ async fn attachments_and_quoted_replies() {
             h.owner(),
             "look at these",
             vec![
-                FakeAttachment::new("photo.txt", "text/plain", png.to_vec()),
+                FakeAttachment::new("photo.txt", "text/plain", png.clone()),
                 FakeAttachment::new("report.pdf", "application/pdf", b"%PDF-1.4 data".to_vec()),
             ],
         )

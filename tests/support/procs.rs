@@ -40,7 +40,7 @@ pub fn describe_process(pid: u32) -> String {
     format!("{pid}: {}", cmd.chars().take(120).collect::<String>())
 }
 
-/// Waits until no process other than the test mentions `needle` (a SIGKILLed child may take
+/// Waits until no process other than the test mentions `needle` (a `SIGKILLed` child may take
 /// a few milliseconds to disappear); panics with the survivors after `grace`.
 pub async fn assert_no_process_mentions(needle: &str, grace: Duration) {
     let deadline = Instant::now() + grace;

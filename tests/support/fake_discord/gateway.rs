@@ -74,8 +74,8 @@ async fn connection(shared: Arc<Shared>, mut ws: WebSocket) {
     loop {
         let deadline = closing.unwrap_or_else(|| Instant::now() + Duration::from_secs(3600));
         tokio::select! {
-            _ = shared.cancel.cancelled() => break,
-            _ = tokio::time::sleep_until(deadline), if closing.is_some() => break,
+            () = shared.cancel.cancelled() => break,
+            () = tokio::time::sleep_until(deadline), if closing.is_some() => break,
             cmd = rx.recv() => match cmd {
                 Some(ConnCmd::Send(text)) if closing.is_none() => {
                     if ws.send(Message::Text(text.into())).await.is_err() {

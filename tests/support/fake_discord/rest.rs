@@ -180,7 +180,7 @@ fn answer(inner: &mut Inner, rec: &RecordedRequest) -> (Reply, Duration, bool) {
     // Unauthenticated in real Discord: GET /gateway, interaction callbacks, webhooks.
     let exempt = matches!(
         segs.as_slice(),
-        ["gateway"] | ["interactions", ..] | ["webhooks", ..]
+        ["gateway"] | ["interactions" | "webhooks", ..]
     );
     let expected = format!("Bot {}", inner.cfg.valid_token);
     if !exempt && rec.authorization.as_deref() != Some(expected.as_str()) {
@@ -233,7 +233,7 @@ fn answer(inner: &mut Inner, rec: &RecordedRequest) -> (Reply, Duration, bool) {
             Some(reply) => reply,
             None => return (Reply::route_not_found(), delay, false),
         },
-        (_, ["interactions", ..] | ["webhooks", ..]) => match interactions::route(inner, &req) {
+        (_, ["interactions" | "webhooks", ..]) => match interactions::route(inner, &req) {
             Some(reply) => reply,
             None => return (Reply::route_not_found(), delay, false),
         },

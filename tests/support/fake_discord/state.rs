@@ -34,7 +34,7 @@ impl Shared {
     }
 
     pub fn lock(&self) -> MutexGuard<'_, Inner> {
-        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+        self.inner.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// Wakes every waiter; call after releasing the lock.
@@ -131,8 +131,7 @@ pub(super) struct Inner {
 pub(super) fn now_ms() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_millis() as u64)
-        .unwrap_or(DISCORD_EPOCH_MS)
+        .map_or(DISCORD_EPOCH_MS, |d| d.as_millis() as u64)
 }
 
 impl Inner {
