@@ -58,7 +58,7 @@ async fn run(cli: Cli) -> anyhow::Result<i32> {
             let (data_dir, tz) = scheduling_env()?;
             Ok(reminder::run(&data_dir, tz, action))
         }
-        Some(Command::History(args)) => Ok(history::run(args)),
+        Some(Command::History(args)) => Ok(history::run(&args)),
         None => run_bot().await,
     }
 }
