@@ -16,6 +16,12 @@
 //! the fake's `RecordedRequest.at` and the mock's `received_at`/`completed_at` (same clock,
 //! same process); the bot's trace points (`ollim_bot::latency`, debug) carry wall-clock log
 //! timestamps, mapped onto `Instant` through an (Instant, `SystemTime`) pair (see [`ClockMap`]).
+// Figures printed for a person: counts and durations are far below 2^52 and percentiles index sorted samples, so these casts lose nothing.
+#![allow(
+    clippy::cast_precision_loss,
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss
+)]
 
 #[path = "../tests/support/mod.rs"]
 mod support;
@@ -372,6 +378,7 @@ async fn bench(latency: bool, rss: bool) {
     assert!(status.success(), "the bot did not exit 0\n{}", h.log());
 }
 
+#[allow(clippy::too_many_lines)] // one table of figures, printed in order
 fn print_latency(turns: &[Turn], map: &ClockMap, map_end: &ClockMap) {
     let drift = map.drift_us(map_end);
     // Log timestamps have µs resolution (truncated): a trace lies within [t, t + 1 µs).
@@ -403,7 +410,11 @@ fn print_latency(turns: &[Turn], map: &ClockMap, map_end: &ClockMap) {
     let received = |t: &Turn| map.instant_of(t.received);
     let written = |t: &Turn| map.instant_of(t.written);
     let first_token_low = |t: &Turn| t.api_received + INITIAL_DELAY;
-    let first_token_high = |t: &Turn| t.api_completed.checked_sub(CHUNK_DELAY * (CHUNKS as u32 - 1)).unwrap();
+    let first_token_high = |t: &Turn| {
+        t.api_completed
+            .checked_sub(CHUNK_DELAY * (CHUNKS as u32 - 1))
+            .unwrap()
+    };
     println!("(1) bot latency, MESSAGE_CREATE → prompt on the CLI's stdin; ms");
     let table = [
         (

@@ -137,9 +137,9 @@ fn script(mock: &MockApi, verdict: Reply) {
     });
 }
 
-fn assert_reply(reply: &HttpReply, status: u16, body: serde_json::Value) {
+fn assert_reply(reply: &HttpReply, status: u16, body: &serde_json::Value) {
     assert_eq!(reply.status, status, "{reply:?}");
-    assert_eq!(reply.json(), body, "{reply:?}");
+    assert_eq!(&reply.json(), body, "{reply:?}");
 }
 
 #[tokio::test]
@@ -151,23 +151,23 @@ async fn every_status_code_has_its_exact_body() {
     assert_reply(
         &post_hook(port, "ci", None, &[], ok).await,
         401,
-        json!({"error": "unauthorized"}),
+        &json!({"error": "unauthorized"}),
     );
     assert_reply(
         &post_hook(port, "ci", Some("wrong"), &[], ok).await,
         401,
-        json!({"error": "unauthorized"}),
+        &json!({"error": "unauthorized"}),
     );
     assert_reply(
         &post_hook(port, "nope", None, &[], ok).await,
         401,
-        json!({"error": "unauthorized"}),
+        &json!({"error": "unauthorized"}),
     );
     // WHK-4.
     assert_reply(
         &hooks.post("nope", ok).await,
         404,
-        json!({"error": "webhook not found: nope"}),
+        &json!({"error": "webhook not found: nope"}),
     );
     // WHK-5: one byte over the cap.
     let big = format!(
@@ -179,7 +179,7 @@ async fn every_status_code_has_its_exact_body() {
     assert_reply(
         &hooks.post("ci", "{not json").await,
         400,
-        json!({"error": "invalid json"}),
+        &json!({"error": "invalid json"}),
     );
     // WHK-7: schema failures, and the default maxLength of 500 on `note`.
     let extra = hooks
@@ -239,7 +239,7 @@ async fn every_status_code_has_its_exact_body() {
     assert_reply(
         &hooks.post("ci", ok).await,
         202,
-        json!({"status": "accepted"}),
+        &json!({"status": "accepted"}),
     );
     assert!(
         !hooks.h.log().contains(SECRET),

@@ -101,6 +101,7 @@ pub fn comm(pid: u32) -> String {
 }
 
 /// KiB to MiB, for printing.
+#[allow(clippy::cast_precision_loss)] // a figure printed for a person
 pub fn mib(kib: u64) -> f64 {
     kib as f64 / 1024.0
 }

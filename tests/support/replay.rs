@@ -205,7 +205,11 @@ impl McpMessageHandler for Mcp {
                     r["server_name"] == "discord" && r["message"] == message
                 })
                 .await;
-            if served_by_bridge(&message) { bridge.dispatch(message).await } else { body["mcp_response"].clone() }
+            if served_by_bridge(&message) {
+                bridge.dispatch(message).await
+            } else {
+                body["mcp_response"].clone()
+            }
         })
     }
 }
@@ -236,7 +240,9 @@ fn hooks(frames: &[Frame], script: &Arc<Script>) -> (Vec<HookRegistration>, Hook
                 registrations.push(HookRegistration {
                     event,
                     matcher: matcher["matcher"].as_str().map(str::to_owned),
-                    timeout_secs: matcher["timeout"].as_u64().map_or(600, |t| t as u32),
+                    timeout_secs: matcher["timeout"]
+                        .as_u64()
+                        .map_or(600, |t| u32::try_from(t).unwrap_or(u32::MAX)),
                     callback: Arc::new(Hook(Arc::clone(script), text(id).to_owned())),
                 });
             }
@@ -397,11 +403,14 @@ impl Run {
             Err(_) => self.fail(seq, "the driver wrote nothing while a line was due"),
         };
         let id = text(&line["response"]["request_id"]).to_owned();
-        if line["type"] == "control_response" { self
-        .answers
-        .entry(id)
-        .or_default()
-        .push(line["response"].clone()); } else { self.host_lines.push_back(line) }
+        if line["type"] == "control_response" {
+            self.answers
+                .entry(id)
+                .or_default()
+                .push(line["response"].clone());
+        } else {
+            self.host_lines.push_back(line);
+        }
         true
     }
 

@@ -14,7 +14,8 @@ impl FakeDiscord {
     /// Waits until a session has a live connection (READY or RESUMED sent). Panics on timeout.
     pub async fn wait_for_ready(&self) {
         let timeout = self.cfg.wait_timeout;
-        assert!(self.try_wait_for_ready(timeout).await, 
+        assert!(
+            self.try_wait_for_ready(timeout).await,
             "fake Discord: bot not connected within {timeout:?}; gateway: {:?}",
             self.gateway_stats()
         );

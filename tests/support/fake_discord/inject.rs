@@ -50,7 +50,8 @@ impl FakeDiscord {
     async fn wait_session(&self, what: &str) {
         let timeout = self.cfg.wait_timeout;
         let ready = self.wait_state(timeout, |i| i.current_session.is_some().then_some(()));
-        assert!(ready.await.is_some(), 
+        assert!(
+            ready.await.is_some(),
             "fake Discord: {what}: no gateway session (IDENTIFY → READY) within {timeout:?}"
         );
     }
@@ -217,7 +218,7 @@ impl FakeDiscord {
             let mut d = interaction(&inner, id, 3, &token, user, ch);
             d["data"] = data;
             d["message"] = message;
-            self.register(&mut inner, id, token, user, ch, Some(mid));
+            Self::register(&mut inner, id, token, user, ch, Some(mid));
             inner.dispatch("INTERACTION_CREATE", d, 0);
             id
         };
@@ -244,7 +245,7 @@ impl FakeDiscord {
                 json!([])
             };
             d["data"] = json!({"id": sid(command_id), "name": name, "type": 1, "options": options});
-            self.register(&mut inner, id, token, user_id, ch, None);
+            Self::register(&mut inner, id, token, user_id, ch, None);
             inner.dispatch("INTERACTION_CREATE", d, 0);
             id
         };
@@ -253,7 +254,6 @@ impl FakeDiscord {
     }
 
     fn register(
-        &self,
         inner: &mut Inner,
         id: u64,
         token: String,

@@ -21,7 +21,7 @@ pub(super) fn parse_id(v: &Value) -> Option<u64> {
 
 /// RFC 3339 timestamp of a Unix-milliseconds instant.
 pub(super) fn timestamp_ms(ms: u64) -> String {
-    chrono::DateTime::from_timestamp_millis(ms as i64)
+    chrono::DateTime::from_timestamp_millis(i64::try_from(ms).unwrap_or(i64::MAX))
         .unwrap_or_default()
         .to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }

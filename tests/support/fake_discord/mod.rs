@@ -237,7 +237,7 @@ impl FakeDiscord {
                 return Some(v);
             }
             match tokio::time::timeout_at(deadline, rx.changed()).await {
-                Ok(Ok(())) => continue,
+                Ok(Ok(())) => {}
                 _ => return f(&self.shared.lock()),
             }
         }
@@ -335,7 +335,10 @@ impl FakeDiscord {
         let timeout = self.cfg.wait_timeout;
         if let Some(m) = self
             .try_wait_for_message_in(channel_id, timeout, pred)
-            .await { m } else {
+            .await
+        {
+            m
+        } else {
             let now: Vec<String> = self
                 .channel_messages(channel_id)
                 .iter()

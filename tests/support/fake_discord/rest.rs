@@ -137,7 +137,7 @@ fn into_response(reply: Reply) -> Response {
         Some(body) if reply.status != 204 => (status, axum::Json(body)).into_response(),
         _ => status.into_response(),
     };
-    let reset = (now_ms() as f64) / 1000.0 + 1.0;
+    let reset = Duration::from_millis(now_ms()).as_secs_f64() + 1.0;
     let mut all = vec![
         ("x-ratelimit-limit".to_string(), "5".to_string()),
         ("x-ratelimit-remaining".to_string(), "4".to_string()),
@@ -283,7 +283,7 @@ fn commands(inner: &mut Inner, req: &Req, app: &str, rest: &[&str]) -> Reply {
                 let id = id.unwrap_or_else(|| inner.snowflake());
                 out.push(json::command(inner, id, body));
             }
-            inner.commands = out.clone();
+            inner.commands.clone_from(&out);
             Reply::ok(Value::Array(out))
         }
         ("POST", []) => {
