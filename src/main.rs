@@ -62,7 +62,7 @@ async fn run(cli: Cli) -> anyhow::Result<i32> {
             let (data_dir, _) = scheduling_env()?;
             Ok(webhook::run(&data_dir, action))
         }
-        Some(Command::History(args)) => Ok(history::run(args)),
+        Some(Command::History(args)) => Ok(history::run(&args)),
         None => run_bot().await,
     }
 }

@@ -3,6 +3,7 @@
 //! state files — is fed arbitrary and near-valid input. None may panic; a rejection is an
 //! error value with a reason, and what parses round-trips where a writer exists.
 
+use std::fmt::Write as _;
 use std::path::Path;
 
 use chrono::TimeZone;
@@ -82,7 +83,7 @@ fn job_text() -> impl Strategy<Value = String> {
         .prop_map(|(pairs, body, closed)| {
             let mut text = "---\n".to_owned();
             for (key, value) in pairs {
-                text.push_str(&format!("{key}: {value}\n"));
+                let _ = writeln!(text, "{key}: {value}");
             }
             if closed {
                 text.push_str("---\n");
@@ -104,7 +105,7 @@ fn mostly_valid_job_text() -> impl Strategy<Value = String> {
                 "---\nid: {id}\ncron: \"*/5 * * * *\"\nrun-at: \"2026-11-25T09:00:00+01:00\"\n"
             );
             for (key, value) in pairs {
-                text.push_str(&format!("{key}: {value}\n"));
+                let _ = writeln!(text, "{key}: {value}");
             }
             text.push_str("---\n");
             text.push_str(&body);
