@@ -5,9 +5,9 @@
 //! (real serenity client inside the bot), the pinned Claude Code CLI and the mock Messages API.
 //! After the greeting, 2 warm-up turns and 20 measured warm turns, one at a time:
 //!
-//! - `latency` (1) the bot's own latency from the injected MESSAGE_CREATE to the prompt's write
+//! - `latency` (1) the bot's own latency from the injected `MESSAGE_CREATE` to the prompt's write
 //!   to the CLI's stdin, (2) first model token → first Discord write showing reply text,
-//!   (3) warm-turn end to end, MESSAGE_CREATE → the write that shows the whole reply;
+//!   (3) warm-turn end to end, `MESSAGE_CREATE` → the write that shows the whole reply;
 //! - `rss` (4) the daemon's idle memory (CLI child excluded) with its main session connected,
 //!   then SIGTERM and the exit status.
 //!
@@ -15,7 +15,13 @@
 //! without it everything is skipped. Instants: `std::time::Instant` (monotonic) on this side,
 //! the fake's `RecordedRequest.at` and the mock's `received_at`/`completed_at` (same clock,
 //! same process); the bot's trace points (`ollim_bot::latency`, debug) carry wall-clock log
-//! timestamps, mapped onto `Instant` through an (Instant, SystemTime) pair (see [`ClockMap`]).
+//! timestamps, mapped onto `Instant` through an (Instant, `SystemTime`) pair (see [`ClockMap`]).
+// Figures printed for a person: counts and durations are far below 2^52 and percentiles index sorted samples, so these casts lose nothing.
+#![allow(
+    clippy::cast_precision_loss,
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss
+)]
 
 #[path = "../tests/support/mod.rs"]
 mod support;
@@ -100,7 +106,7 @@ impl ClockMap {
     fn instant_of(&self, wall: SystemTime) -> Instant {
         match wall.duration_since(self.wall) {
             Ok(later) => self.instant + later,
-            Err(earlier) => self.instant - earlier.duration(),
+            Err(earlier) => self.instant.checked_sub(earlier.duration()).unwrap(),
         }
     }
 
@@ -208,7 +214,7 @@ fn percentiles(mut samples: Vec<f64>, unit: &str) -> String {
 
 /// What one measured turn yielded.
 struct Turn {
-    /// `dm_from` was called and returned: the MESSAGE_CREATE was queued to the gateway
+    /// `dm_from` was called and returned: the `MESSAGE_CREATE` was queued to the gateway
     /// socket in between (the fake exposes no dispatch instant).
     calling: Instant,
     injected: Instant,
@@ -225,7 +231,7 @@ struct Turn {
     first_text: Instant,
     first_text_method: String,
     full_text: Instant,
-    /// Writes of the DM (POST/PATCH) between the MESSAGE_CREATE and the end of the turn.
+    /// Writes of the DM (POST/PATCH) between the `MESSAGE_CREATE` and the end of the turn.
     writes: usize,
 }
 
@@ -372,6 +378,7 @@ async fn bench(latency: bool, rss: bool) {
     assert!(status.success(), "the bot did not exit 0\n{}", h.log());
 }
 
+#[allow(clippy::too_many_lines)] // one table of figures, printed in order
 fn print_latency(turns: &[Turn], map: &ClockMap, map_end: &ClockMap) {
     let drift = map.drift_us(map_end);
     // Log timestamps have µs resolution (truncated): a trace lies within [t, t + 1 µs).
@@ -403,7 +410,11 @@ fn print_latency(turns: &[Turn], map: &ClockMap, map_end: &ClockMap) {
     let received = |t: &Turn| map.instant_of(t.received);
     let written = |t: &Turn| map.instant_of(t.written);
     let first_token_low = |t: &Turn| t.api_received + INITIAL_DELAY;
-    let first_token_high = |t: &Turn| t.api_completed - CHUNK_DELAY * (CHUNKS as u32 - 1);
+    let first_token_high = |t: &Turn| {
+        t.api_completed
+            .checked_sub(CHUNK_DELAY * (CHUNKS as u32 - 1))
+            .unwrap()
+    };
     println!("(1) bot latency, MESSAGE_CREATE → prompt on the CLI's stdin; ms");
     let table = [
         (

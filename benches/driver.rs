@@ -10,6 +10,12 @@
 //! (b) and (c) need the pinned CLI: `OLLIM_TEST_CLAUDE_CLI`, else
 //! `.ci/claude-cli/node_modules/.bin/claude` (`.ci/test.sh --no-run` installs it); without it
 //! they are skipped. (c) runs the `ollim-bot` binary cargo builds next to this bench.
+// Figures printed for a person: counts and durations are far below 2^52 and percentiles index sorted samples, so these casts lose nothing.
+#![allow(
+    clippy::cast_precision_loss,
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss
+)]
 
 #[path = "../tests/support/mod.rs"]
 mod support;
@@ -80,7 +86,12 @@ fn recorded_stdout(with_control: bool) -> (Vec<u8>, usize, usize) {
     let mut names: Vec<String> = std::fs::read_dir(transcript_dir())
         .expect("list the transcripts")
         .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
-        .filter(|file| file.ends_with(".jsonl") && !file.ends_with(".api.jsonl"))
+        .filter(|file| {
+            std::path::Path::new(file)
+                .extension()
+                .is_some_and(|ext| ext == "jsonl")
+                && !file.ends_with(".api.jsonl")
+        })
         .map(|file| file.trim_end_matches(".jsonl").to_owned())
         .collect();
     names.sort();

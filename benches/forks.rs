@@ -15,6 +15,12 @@
 //!
 //! Needs the pinned CLI: `OLLIM_TEST_CLAUDE_CLI`, else `.ci/claude-cli/node_modules/.bin/claude`;
 //! without it everything is skipped.
+// Figures printed for a person: counts and durations are far below 2^52 and percentiles index sorted samples, so these casts lose nothing.
+#![allow(
+    clippy::cast_precision_loss,
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss
+)]
 
 #[path = "../tests/support/mod.rs"]
 mod support;
@@ -197,12 +203,12 @@ async fn start_overhead() {
     h.close().await;
 }
 
-/// This process's (VmRSS, VmHWM) in KiB.
+/// This process's (`VmRSS`, `VmHWM`) in KiB.
 fn own_memory() -> (u64, u64) {
     memory_kib(std::process::id()).expect("read /proc/self/status")
 }
 
-/// The processes this one started: their command names and VmRSS in KiB.
+/// The processes this one started: their command names and `VmRSS` in KiB.
 fn child_rss() -> Vec<(String, u64)> {
     let kids = children(std::process::id()).into_iter();
     kids.filter_map(|pid| Some((comm(pid), memory_kib(pid)?.0)))

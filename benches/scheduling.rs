@@ -8,18 +8,24 @@
 //!   `load_routines` + `load_reminders` the scheduler runs (only changed files are parsed) +
 //!   `Registry::sync` + `next_wake`, the first (cold) one and 50 steady-state
 //!   ticks on the warm registry after 3 warm-ups (nothing changed). Wall time per tick, and CPU
-//!   per tick = utime + stime of `/proc/self/stat` (USER_HZ = 100) over all 50 ticks / 50 (no
+//!   per tick = utime + stime of `/proc/self/stat` (`USER_HZ` = 100) over all 50 ticks / 50 (no
 //!   other thread runs yet). The production tick also writes `state/scheduler.json`
 //!   (`record_tick`, fsync'd), timed on its own here; problem reports and the session-file
 //!   sweep are left out. Then `scheduled_jobs` + `forward_schedule` +
 //!   `render_schedule`, what every background fire computes, at that size;
 //! - `accuracy` how late reminders due 1.4–19.6 s ahead (every 0.7 s) are taken: (the `now`
 //!   given to `take_due`) − `run_at`. The production `Scheduler` needs the whole app, so the
-//!   loop of `Scheduler::run` is replicated here, the wait/take_due part faithfully: sync every
+//!   loop of `Scheduler::run` is replicated here, the `wait/take_due` part faithfully: sync every
 //!   `DEFAULT_SCHEDULER_SYNC` from the files (loading in `spawn_blocking`), `take_due(now)`, then
 //!   `sleep_until(min(next_sync, now + (next_wake − now)))`; firing is left out;
 //! - `minute` the same loop over one `* * * * *` routine: lateness of the next minute's fire
 //!   against `CronSchedule::next_after` (waits up to a minute).
+// Figures printed for a person: counts and durations are far below 2^52 and percentiles index sorted samples, so these casts lose nothing.
+#![allow(
+    clippy::cast_precision_loss,
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss
+)]
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -110,7 +116,7 @@ fn fresh_dir() -> (tempfile::TempDir, DataDir) {
     (temp, data_dir)
 }
 
-/// utime + stime of this process so far (`/proc/self/stat`, clock ticks at USER_HZ = 100).
+/// utime + stime of this process so far (`/proc/self/stat`, clock ticks at `USER_HZ` = 100).
 fn process_cpu() -> Option<Duration> {
     let text = std::fs::read_to_string("/proc/self/stat").ok()?;
     // After "pid (comm) ", fields start at 3 (state); utime and stime are fields 14 and 15.
@@ -139,7 +145,8 @@ fn populated_dir() -> (tempfile::TempDir, DataDir) {
         routine.description = format!("routine number {i}");
         write_routine(&data_dir, &routine, Commit::Skip).expect("write a routine");
         let mut reminder = Reminder::new_in(0, format!("Reminder {i}: call back about it."), TZ);
-        reminder.run_at = start + TimeDelta::seconds(540 * (i as i64 + 1));
+        reminder.run_at =
+            start + TimeDelta::seconds(540 * (i64::try_from(i).expect("a small index") + 1));
         if i % 3 == 0 {
             reminder.run = RunMode::Foreground;
         }
@@ -159,7 +166,7 @@ struct Caches {
 }
 
 /// One tick as the scheduler runs it: the cached loads (only changed files are parsed),
-/// Registry::sync + next_wake; jobs registered.
+/// `Registry::sync` + `next_wake`; jobs registered.
 fn tick(
     registry: &mut Registry,
     caches: &mut Caches,
@@ -172,9 +179,13 @@ fn tick(
     let loaded = started.elapsed();
     black_box(registry.sync(routines, reminders, now()));
     black_box(registry.next_wake());
-    let synced = started.elapsed() - loaded;
+    let synced = started.elapsed().checked_sub(loaded).unwrap();
     (
-        [routines_loaded, loaded - routines_loaded, synced],
+        [
+            routines_loaded,
+            loaded.checked_sub(routines_loaded).unwrap(),
+            synced,
+        ],
         registry.len(),
     )
 }
@@ -209,7 +220,7 @@ fn sync_tick() {
     }
     let cpu = cpu_before
         .zip(process_cpu())
-        .map(|(a, b)| ms(b - a) / MEASURED_TICKS as f64);
+        .map(|(a, b)| ms(b.checked_sub(a).unwrap()) / MEASURED_TICKS as f64);
     for _ in 0..MEASURED_TICKS {
         let started = Instant::now();
         record_tick(&data_dir.scheduler_file(), now().fixed_offset()).expect("record the tick");

@@ -13,6 +13,12 @@
 //! - `accepted` latency of 500 accepted requests one at a time (after 50 warm-ups), from
 //!   `send()` to the whole 202 read, for a 3-field payload and for a ~8 KB one near the cap:
 //!   median, p90, p99, min, max.
+// Figures for a person; percentiles index sorted samples.
+#![allow(
+    clippy::cast_precision_loss,
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss
+)]
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};

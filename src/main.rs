@@ -64,7 +64,7 @@ async fn run(cli: Cli) -> anyhow::Result<i32> {
             let (data_dir, _) = scheduling_env()?;
             Ok(webhook::run(&data_dir, action))
         }
-        Some(Command::History(args)) => Ok(history::run(args)),
+        Some(Command::History(args)) => Ok(history::run(&args)),
         Some(Command::Tasks(args)) => Ok(tasks::run(&google_env()?, args).await),
         Some(Command::Cal(args)) => Ok(cal::run(&google_env()?, args).await),
         Some(Command::Gmail(args)) => Ok(gmail::run(&google_env()?, args).await),

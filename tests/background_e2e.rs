@@ -119,7 +119,7 @@ async fn a_ping_posts_once_spends_a_token_and_is_tracked_for_replies() {
         .mock
         .main_requests()
         .iter()
-        .flat_map(|r| r.tool_results())
+        .flat_map(support::mock_api::RecordedRequest::tool_results)
         .map(|r| r.content)
         .collect();
     assert!(results.contains(&"Message sent.".to_owned()), "{results:?}");
@@ -162,7 +162,7 @@ async fn an_exhausted_budget_refuses_the_ping_and_posts_nothing() {
         .mock
         .main_requests()
         .iter()
-        .flat_map(|r| r.tool_results())
+        .flat_map(support::mock_api::RecordedRequest::tool_results)
         .map(|r| r.content)
         .collect();
     assert_eq!(results, vec![BUDGET_EXHAUSTED.to_owned()]);
@@ -186,7 +186,7 @@ async fn the_stop_hook_makes_an_always_run_report() {
         .mock
         .main_requests()
         .iter()
-        .map(|r| r.all_text())
+        .map(support::mock_api::RecordedRequest::all_text)
         .collect();
     assert!(
         all.contains("report_updates"),
@@ -294,7 +294,7 @@ async fn a_persistent_routine_remembers_its_last_fire_and_compacts_to_a_new_id()
         .mock
         .main_requests()
         .iter()
-        .flat_map(|r| r.tool_results())
+        .flat_map(support::mock_api::RecordedRequest::tool_results)
         .map(|r| r.content)
         .collect();
     assert!(
@@ -307,7 +307,7 @@ async fn a_persistent_routine_remembers_its_last_fire_and_compacts_to_a_new_id()
         .mock
         .model_requests()
         .into_iter()
-        .find(|r| r.is_compaction())
+        .find(support::mock_api::RecordedRequest::is_compaction)
         .expect("the compaction really ran");
     assert!(compaction.all_text().contains("keep the fig counts"));
     let compacted = sessions.load("f1f2f3f4").unwrap();
@@ -333,7 +333,7 @@ async fn a_persistent_routine_remembers_its_last_fire_and_compacts_to_a_new_id()
         .mock
         .main_requests()
         .iter()
-        .flat_map(|r| r.tool_results())
+        .flat_map(support::mock_api::RecordedRequest::tool_results)
         .any(|r| {
             r.content == "Error: compact_session is only available in persistent routine sessions"
         });

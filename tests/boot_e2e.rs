@@ -154,14 +154,14 @@ async fn a_wrong_token_exits_with_a_clear_message() {
         "{log}"
     );
     assert!(took < Duration::from_secs(5), "took {took:?}\n{log}");
-    let stats = discord.gateway_stats();
-    assert_eq!(stats.closes_sent, vec![4004], "{stats:?}");
+    let gateway_stats = discord.gateway_stats();
+    assert_eq!(gateway_stats.closes_sent, vec![4004], "{gateway_stats:?}");
     assert_eq!(
-        stats.identifies.len(),
+        gateway_stats.identifies.len(),
         1,
-        "no retry after a fatal close: {stats:?}"
+        "no retry after a fatal close: {gateway_stats:?}"
     );
-    assert!(stats.sessions.is_empty(), "{stats:?}");
+    assert!(gateway_stats.sessions.is_empty(), "{gateway_stats:?}");
     sandbox.assert_no_process_left(Duration::from_secs(2)).await;
 }
 
@@ -382,10 +382,10 @@ async fn idle_shutdown(signal: &str) {
     h.sandbox
         .assert_no_process_left(Duration::from_secs(2))
         .await;
-    let stats = h.discord.gateway_stats();
+    let gateway_stats = h.discord.gateway_stats();
     assert!(
-        stats.client_closes.contains(&Some(1000)),
-        "the gateway was closed normally: {stats:?}"
+        gateway_stats.client_closes.contains(&Some(1000)),
+        "the gateway was closed normally: {gateway_stats:?}"
     );
     let subjects = git_subjects(&data_dir);
     assert!(
@@ -459,7 +459,10 @@ async fn sigterm_mid_turn_lets_the_reply_finish() {
         requests.len(),
         1,
         "the DM after SIGTERM reached the model: {:?}",
-        requests.iter().map(|r| r.summary()).collect::<Vec<_>>()
+        requests
+            .iter()
+            .map(support::mock_api::RecordedRequest::summary)
+            .collect::<Vec<_>>()
     );
     assert!(!requests[0].disconnected, "the model stream was cut");
     let touched_late = h

@@ -3,6 +3,7 @@
 
 mod support;
 
+use std::fmt::Write as _;
 use std::time::Duration;
 
 use support::{bot::BotHarness, mock_api::Reply};
@@ -86,7 +87,10 @@ async fn greeted() -> BotHarness {
 #[tokio::test]
 async fn a_long_reply_is_split_with_nothing_lost() {
     let mut h = greeted().await;
-    let text: String = (0..450).map(|i| format!("word{i:03} ")).collect();
+    let text = (0..450).fold(String::new(), |mut text, i| {
+        let _ = write!(text, "word{i:03} ");
+        text
+    });
     let text = text.trim_end().to_owned();
     h.mock.push(Reply::text(text.clone()));
     h.discord.dm_from(h.owner(), "write a lot").await;
@@ -303,9 +307,9 @@ async fn a_second_dm_interrupts_the_first_reply() {
 /// reply quotes the message it answers.
 #[tokio::test]
 async fn attachments_and_quoted_replies() {
+    use base64::Engine;
     use support::fake_discord::FakeAttachment;
     let mut h = greeted().await;
-    use base64::Engine;
     let png = base64::engine::general_purpose::STANDARD
         .decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==")
         .unwrap();
@@ -315,7 +319,7 @@ async fn attachments_and_quoted_replies() {
             h.owner(),
             "look at these",
             vec![
-                FakeAttachment::new("photo.txt", "text/plain", png.to_vec()),
+                FakeAttachment::new("photo.txt", "text/plain", png.clone()),
                 FakeAttachment::new("report.pdf", "application/pdf", b"%PDF-1.4 data".to_vec()),
             ],
         )

@@ -24,7 +24,7 @@ async fn a_background_run_lists_tasks_through_the_real_cli() {
     fake.connect(&data_dir, false);
     fake.with(|d| {
         d.tasks("@default")
-            .push(json!({"id": "t1", "title": "Buy milk", "status": "needsAction"}))
+            .push(json!({"id": "t1", "title": "Buy milk", "status": "needsAction"}));
     });
     // The agent's shell finds this build's `ollim-bot` first on PATH.
     let bin_dir = std::path::Path::new(env!("CARGO_BIN_EXE_ollim-bot"))
@@ -63,7 +63,7 @@ async fn a_background_run_lists_tasks_through_the_real_cli() {
         .mock
         .main_requests()
         .iter()
-        .flat_map(|r| r.tool_results())
+        .flat_map(support::mock_api::RecordedRequest::tool_results)
         .map(|r| r.content)
         .collect();
     assert!(

@@ -16,6 +16,7 @@ fn timed(id: &str, summary: &str, start: &str, end: &str) -> Value {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[allow(clippy::too_many_lines)] // every subcommand in turn, on one fake account
 async fn cal_subcommands_print_their_exact_lines() {
     let fake = FakeGoogle::start().await;
     let (_home, dir) = connected();
@@ -259,6 +260,7 @@ fn message(
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[allow(clippy::too_many_lines)] // every subcommand in turn, on one fake mailbox
 async fn gmail_subcommands_print_their_exact_lines() {
     let fake = FakeGoogle::start().await;
     let (_home, dir) = connected();

@@ -27,6 +27,7 @@ fn task(id: &str, title: &str, due: Option<&str>, notes: Option<&str>, done: boo
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[allow(clippy::too_many_lines)] // every subcommand in turn, on one fake account
 async fn tasks_subcommands_print_their_exact_lines() {
     let fake = FakeGoogle::start().await;
     let (_home, dir) = connected();
@@ -149,7 +150,7 @@ async fn tasks_subcommands_print_their_exact_lines() {
     // The configured list is the default; `--list` overrides it.
     fake.with(|d| {
         d.tasks("work")
-            .push(task("w1", "Ship it", None, None, false))
+            .push(task("w1", "Ship it", None, None, false));
     });
     std::fs::write(
         dir.join("state/config.json"),

@@ -161,7 +161,7 @@ async fn writes_into_state_are_refused_in_dont_ask() {
     h.close().await;
 }
 
-/// HKS-3, PRM-3: in `acceptEdits` the CLI would approve the write by itself; the PreToolUse
+/// HKS-3, PRM-3: in `acceptEdits` the CLI would approve the write by itself; the `PreToolUse`
 /// hook still refuses it.
 #[tokio::test]
 async fn the_state_guard_hook_blocks_even_in_accept_edits() {

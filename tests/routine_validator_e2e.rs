@@ -1,5 +1,5 @@
 //! The routine validator hook end to end (HKS-4, RTN-9, AGT-8) and the bundled job-config
-//! skill (SKL-8): the real Claude Code CLI calls the bot's PreToolUse hook for the model's
+//! skill (SKL-8): the real Claude Code CLI calls the bot's `PreToolUse` hook for the model's
 //! Write, against the mock Messages API.
 
 mod support;

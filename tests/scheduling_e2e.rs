@@ -340,7 +340,7 @@ async fn a_chain_runs_three_links_and_ends_at_the_limit() {
         h.mock
             .main_requests()
             .iter()
-            .flat_map(|r| r.tool_results())
+            .flat_map(support::mock_api::RecordedRequest::tool_results)
             .any(|r| r.content == limit)
     })
     .await;

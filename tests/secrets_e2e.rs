@@ -97,6 +97,7 @@ async fn schedule_a_failing_reminder(h: &BotHarness) {
 }
 
 #[tokio::test]
+#[allow(clippy::too_many_lines)] // one scenario told in order
 async fn send_file_never_posts_a_secret_and_no_log_line_or_file_holds_one() {
     let mut h = bot_with_secrets().await;
     schedule_a_failing_reminder(&h).await;

@@ -94,7 +94,7 @@ async fn manual_compact_reports_stats_and_the_session_continues() {
         .mock
         .model_requests()
         .into_iter()
-        .find(|r| r.is_compaction())
+        .find(support::mock_api::RecordedRequest::is_compaction)
         .expect("a compaction request");
     assert!(compaction.all_text().contains("keep the plan"));
 
@@ -171,7 +171,12 @@ async fn auto_compaction_mid_turn_still_answers() {
         turn.events
     );
     assert_eq!(turn.report.text, "Here is the real answer.");
-    assert!(h.mock.model_requests().iter().any(|r| r.is_compaction()));
+    assert!(
+        h.mock
+            .model_requests()
+            .iter()
+            .any(support::mock_api::RecordedRequest::is_compaction)
+    );
     h.close().await;
 }
 

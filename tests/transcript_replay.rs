@@ -13,6 +13,8 @@
 
 mod support;
 
+use std::path::Path;
+
 use ollim_bot::claude::{
     ContentBlock, Message, ResultMessage, StreamEvent, SystemMessage, UserMessage,
 };
@@ -252,7 +254,12 @@ fn every_recorded_transcript_is_replayed() {
     let entries = std::fs::read_dir(transcript_dir()).expect("list the transcripts");
     let mut missing: Vec<String> = entries
         .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
-        .filter(|file| file.ends_with(".jsonl") && !file.ends_with(".api.jsonl"))
+        .filter(|file| {
+            Path::new(file)
+                .extension()
+                .is_some_and(|ext| ext == "jsonl")
+                && !file.ends_with(".api.jsonl")
+        })
         .map(|file| file.trim_end_matches(".jsonl").to_owned())
         .filter(|name| !GENERIC.contains(&name.as_str()) && !SPECIFIC.contains(&name.as_str()))
         .collect();

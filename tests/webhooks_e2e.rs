@@ -137,9 +137,9 @@ fn script(mock: &MockApi, verdict: Reply) {
     });
 }
 
-fn assert_reply(reply: &HttpReply, status: u16, body: serde_json::Value) {
+fn assert_reply(reply: &HttpReply, status: u16, body: &serde_json::Value) {
     assert_eq!(reply.status, status, "{reply:?}");
-    assert_eq!(reply.json(), body, "{reply:?}");
+    assert_eq!(&reply.json(), body, "{reply:?}");
 }
 
 #[tokio::test]
@@ -151,23 +151,23 @@ async fn every_status_code_has_its_exact_body() {
     assert_reply(
         &post_hook(port, "ci", None, &[], ok).await,
         401,
-        json!({"error": "unauthorized"}),
+        &json!({"error": "unauthorized"}),
     );
     assert_reply(
         &post_hook(port, "ci", Some("wrong"), &[], ok).await,
         401,
-        json!({"error": "unauthorized"}),
+        &json!({"error": "unauthorized"}),
     );
     assert_reply(
         &post_hook(port, "nope", None, &[], ok).await,
         401,
-        json!({"error": "unauthorized"}),
+        &json!({"error": "unauthorized"}),
     );
     // WHK-4.
     assert_reply(
         &hooks.post("nope", ok).await,
         404,
-        json!({"error": "webhook not found: nope"}),
+        &json!({"error": "webhook not found: nope"}),
     );
     // WHK-5: one byte over the cap.
     let big = format!(
@@ -179,7 +179,7 @@ async fn every_status_code_has_its_exact_body() {
     assert_reply(
         &hooks.post("ci", "{not json").await,
         400,
-        json!({"error": "invalid json"}),
+        &json!({"error": "invalid json"}),
     );
     // WHK-7: schema failures, and the default maxLength of 500 on `note`.
     let extra = hooks
@@ -239,7 +239,7 @@ async fn every_status_code_has_its_exact_body() {
     assert_reply(
         &hooks.post("ci", ok).await,
         202,
-        json!({"status": "accepted"}),
+        &json!({"status": "accepted"}),
     );
     assert!(
         !hooks.h.log().contains(SECRET),
@@ -476,13 +476,16 @@ const SIGNED_SPEC: &str = "---\nid: deploy-signed\nsignature: hmac-sha256\nfield
 /// computed here with the crates, not with the bot's own signing code.
 fn signature(timestamp: i64, body: &str) -> String {
     use hmac::{Hmac, KeyInit, Mac};
+    use std::fmt::Write as _;
     let mut mac = Hmac::<sha2::Sha256>::new_from_slice(SECRET.as_bytes()).unwrap();
     mac.update(format!("{timestamp}.{body}").as_bytes());
     mac.finalize()
         .into_bytes()
         .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+        .fold(String::new(), |mut hex, b| {
+            let _ = write!(hex, "{b:02x}");
+            hex
+        })
 }
 
 #[tokio::test]
@@ -512,7 +515,7 @@ async fn signed_requests_are_checked_and_never_replayed() {
     let now = chrono::Utc::now().timestamp();
     // Unsigned, or signed over another body: refused.
     let unsigned = post_hook(hooks.port, "deploy-signed", Some(SECRET), &[], body).await;
-    assert_reply(&unsigned, 401, json!({"error": "unauthorized"}));
+    assert_reply(&unsigned, 401, &json!({"error": "unauthorized"}));
     assert_eq!(
         send(now, signature(now, r#"{"env": "staging"}"#))
             .await
@@ -521,11 +524,11 @@ async fn signed_requests_are_checked_and_never_replayed() {
     );
     // Signed now: accepted; the very same request again: a replay, refused.
     let first = send(now, signature(now, body)).await;
-    assert_reply(&first, 202, json!({"status": "accepted"}));
+    assert_reply(&first, 202, &json!({"status": "accepted"}));
     assert_reply(
         &send(now, signature(now, body)).await,
         401,
-        json!({"error": "unauthorized"}),
+        &json!({"error": "unauthorized"}),
     );
     // `sha256=` prefixed, as GitHub writes it, with a fresh timestamp: accepted.
     let later = now + 1;

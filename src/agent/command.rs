@@ -125,17 +125,17 @@ impl<'a> CommandArgs<'a> {
     /// The options of a terminal line's `rest` (after `/command`): whitespace-separated, in
     /// the command's option order, the last option taking the rest of the line.
     pub fn from_line(command: &str, rest: &'a str) -> Self {
-        let names = OPTIONS
+        let option_names = OPTIONS
             .iter()
             .find(|(name, _)| *name == command)
             .map_or(&[][..], |(_, names)| *names);
         let mut named = Vec::new();
         let mut rest = rest.trim();
-        for (index, name) in names.iter().enumerate() {
+        for (index, name) in option_names.iter().enumerate() {
             if rest.is_empty() {
                 break;
             }
-            let value = if index + 1 == names.len() {
+            let value = if index + 1 == option_names.len() {
                 std::mem::take(&mut rest)
             } else {
                 let (value, tail) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));

@@ -79,13 +79,15 @@ pub fn open_services(config: Config) -> Result<OpenedServices, StateError> {
 fn disable_auto_memory(root: &std::path::Path) -> Result<(), StateError> {
     let path = root.join(".claude").join("settings.json");
     let mut settings = match std::fs::read_to_string(&path) {
-        Ok(text) => match serde_json::from_str::<serde_json::Value>(&text) {
-            Ok(serde_json::Value::Object(map)) => map,
-            _ => {
+        Ok(text) => {
+            let Ok(serde_json::Value::Object(map)) =
+                serde_json::from_str::<serde_json::Value>(&text)
+            else {
                 tracing::warn!(path = %path.display(), "settings.json is not a JSON object; leaving it alone");
                 return Ok(());
-            }
-        },
+            };
+            map
+        }
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => serde_json::Map::new(),
         Err(source) => return Err(StateError::Io { path, source }),
     };

@@ -126,6 +126,7 @@ impl PermissionPolicy {
 
     /// Also allows, in `dontAsk`, what `tool-policy.yaml` adds to the main session now,
     /// without a restart (PRM-11).
+    #[must_use]
     pub fn with_live_policy(mut self, watch: Arc<ToolPolicyWatch>) -> Self {
         self.live_policy = Some(watch);
         self

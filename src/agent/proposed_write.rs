@@ -1,5 +1,5 @@
-//! What a file would contain after a Write, Edit or MultiEdit call, worked out before the
-//! call runs, for the PreToolUse guards that judge the result (HKS-4, the skill guard).
+//! What a file would contain after a `Write`, `Edit` or `MultiEdit` call, worked out before the
+//! call runs, for the `PreToolUse` guards that judge the result (HKS-4, the skill guard).
 
 use std::path::{Path, PathBuf};
 
@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use crate::state::paths::{DataDir, absolute_normalized};
 
-/// The file's text after the call: `content` for Write; for Edit and MultiEdit the current
+/// The file's text after the call: `content` for `Write`; for `Edit` and `MultiEdit` the current
 /// file with the replacements applied as the CLI applies them. `None` when that cannot be
 /// known (unknown tool, unreadable file, a replacement that does not match).
 pub async fn content_after(tool: &str, tool_input: &Value, path: &Path) -> Option<String> {
@@ -48,7 +48,7 @@ fn apply_edit(current: Option<String>, edit: &Value) -> Option<String> {
     }
 }
 
-/// The call a PreToolUse hook is asked about: the tool, its input and the absolute, normalised
+/// The call a `PreToolUse` hook is asked about: the tool, its input and the absolute, normalised
 /// `file_path` it targets (relative to the hook's `cwd`, else the data dir). `None` without one.
 pub fn hook_target<'a>(
     input: &'a Value,

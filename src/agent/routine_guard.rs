@@ -1,4 +1,4 @@
-//! The routine validator hook (HKS-4, RTN-9): a PreToolUse hook on `Write|Edit|MultiEdit`
+//! The routine validator hook (HKS-4, RTN-9): a `PreToolUse` hook on `Write|Edit|MultiEdit`
 //! that works out what a `routines/*.md` file would contain after the call and asks
 //! [`validate_routine_write`] about it. A denial becomes the tool's error result (the file is
 //! never written); warnings let the write through and reach the model as additional context.

@@ -4,6 +4,7 @@
 //! the operational manual, whose prose lives in [`text`] as one constant per section. It is
 //! rebuilt on every call so edits to the profile files apply to the next client.
 
+use std::fmt::Write as _;
 use std::fs;
 use std::io;
 use std::path::Path;
@@ -93,9 +94,9 @@ fn operational_section(inputs: &SystemPromptInputs) -> String {
         skills.push_str("\n\n");
         skills.push_str(text::CUSTOM_SKILLS_HEADING);
         for (name, description) in &custom {
-            skills.push_str(&format!("\n- `{name}`"));
+            let _ = write!(skills, "\n- `{name}`");
             if !description.is_empty() {
-                skills.push_str(&format!(": {description}"));
+                let _ = write!(skills, ": {description}");
             }
         }
     }
@@ -153,15 +154,12 @@ fn fill(template: &str, inputs: &SystemPromptInputs) -> String {
         ]
         .into_iter()
         .find(|(key, _)| after.starts_with(key));
-        match replacement {
-            Some((key, value)) => {
-                out.push_str(value);
-                rest = &after[key.len()..];
-            }
-            None => {
-                out.push('{');
-                rest = &after[1..];
-            }
+        if let Some((key, value)) = replacement {
+            out.push_str(value);
+            rest = &after[key.len()..];
+        } else {
+            out.push('{');
+            rest = &after[1..];
         }
     }
     out.push_str(rest);

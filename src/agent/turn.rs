@@ -61,6 +61,7 @@ impl TurnObserver for Unobserved {}
 /// When the agent calls `enter_fork` (the observer then reports a fork request), the client is
 /// interrupted at the next frame and nothing more of the turn is shown; its `result` is still
 /// read so the session id is saved (AGT-18).
+#[allow(clippy::too_many_lines)] // one loop over the CLI's message kinds, each handled in place
 pub(crate) async fn run_turn(
     client: &mut ClaudeClient,
     turn: &CurrentTurn,
@@ -211,7 +212,7 @@ pub(crate) async fn run_turn(
                 });
             }
             Message::Unknown { kind, .. } => {
-                tracing::debug!(kind, "skipping an unknown CLI message")
+                tracing::debug!(kind, "skipping an unknown CLI message");
             }
             _ => {}
         }

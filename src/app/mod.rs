@@ -79,6 +79,7 @@ pub fn missing_required(lookup: impl Fn(&str) -> Option<String>) -> Option<Strin
 }
 
 /// Runs the bot until a signal or a fatal error; returns the exit code.
+#[allow(clippy::too_many_lines)] // the boot and shutdown sequence, told in order
 pub async fn run(config: Config, discord: DiscordSettings) -> anyhow::Result<i32> {
     let data_dir = DataDir::new(&config.data_dir);
     let state_dir = data_dir.state_dir();
@@ -88,7 +89,7 @@ pub async fn run(config: Config, discord: DiscordSettings) -> anyhow::Result<i32
         eprintln!("ollim-bot is already running (pid {pid})");
         return Ok(1);
     }
-    let _instance = match pid::InstanceLock::acquire(&state_dir) {
+    let instance = match pid::InstanceLock::acquire(&state_dir) {
         Ok(lock) => lock,
         Err(running) => {
             eprintln!("{running}");
@@ -220,7 +221,7 @@ pub async fn run(config: Config, discord: DiscordSettings) -> anyhow::Result<i32
     opened.git_worker.shutdown().await;
     pid::remove_pid_file(&pid_file);
     if bot.is_restarting() && outcome.is_ok() {
-        drop(_instance);
+        drop(instance);
         return Err(restart_in_place());
     }
     match outcome {
@@ -324,17 +325,16 @@ async fn shut_down_on_signal(bot: Arc<Bot>, shards: Arc<ShardManager>) {
         },
         () = bot.restart_requested() => None,
     };
-    match name {
-        Some(name) => {
-            tracing::info!("received {name}; shutting down");
-            if let Some(channel) = bot.dm_channel() {
-                let notice = crate::discord::greeting::shutdown_notice(&format!("received {name}"));
-                if let Err(error) = channel.say(&bot.http, notice).await {
-                    tracing::debug!(%error, "could not send the shutdown notice");
-                }
+    if let Some(name) = name {
+        tracing::info!("received {name}; shutting down");
+        if let Some(channel) = bot.dm_channel() {
+            let notice = crate::discord::greeting::shutdown_notice(&format!("received {name}"));
+            if let Err(error) = channel.say(&bot.http, notice).await {
+                tracing::debug!(%error, "could not send the shutdown notice");
             }
         }
-        None => tracing::info!("restart requested; shutting down first"),
+    } else {
+        tracing::info!("restart requested; shutting down first");
     }
     bot.stop_intake();
     if tokio::time::timeout(TURN_DEADLINE, bot.work.wait())

@@ -311,14 +311,14 @@ impl BgRunner {
             google_connected: services.data_dir.token_file().exists(),
             chain: job.chain.as_ref(),
         });
-        let head = match &job.marker {
+        let prefix = match &job.marker {
             Some(marker) => format!("{} {marker}\n", job.tag),
             None => format!("{} ", job.tag),
         };
         let body = if preamble.is_empty() {
-            format!("{head}{}", job.body)
+            format!("{prefix}{}", job.body)
         } else {
-            format!("{head}{preamble}\n\n{}", job.body)
+            format!("{prefix}{preamble}\n\n{}", job.body)
         };
         let now = chrono::Utc::now().with_timezone(&services.config.timezone);
         match job.session {

@@ -56,7 +56,7 @@ pub fn judge(services: &Services, source: &Source, declared: &[String]) -> JobTo
     let checked = check_all(declared);
     log_findings(source, &checked);
     let decisions = services.tool_approvals.decisions(&source.to_string());
-    split(checked, &services.tool_policy.current(), &decisions)
+    split(&checked, &services.tool_policy.current(), &decisions)
 }
 
 /// [`judge`] without logging and against decisions already read, for the periodic re-check
@@ -66,10 +66,10 @@ pub fn judge_quietly(
     decisions: &Decisions,
     declared: &[String],
 ) -> JobTools {
-    split(check_all(declared), policy, decisions)
+    split(&check_all(declared), policy, decisions)
 }
 
-fn split(checked: Checked, policy: &ToolPolicyFile, decisions: &Decisions) -> JobTools {
+fn split(checked: &Checked, policy: &ToolPolicyFile, decisions: &Decisions) -> JobTools {
     if !checked.errors.is_empty() {
         let problems: Vec<String> = checked.errors.iter().map(ToString::to_string).collect();
         return JobTools::Refused {

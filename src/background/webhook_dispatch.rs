@@ -209,7 +209,7 @@ impl Inner {
         let mut job = BgJob::new(PromptTag::Webhook(spec.id.clone()), body);
         job.session = spec.session;
         job.options = spec.options.clone();
-        job.schedule_text = self.scheduler.schedule_text(&spec.id);
+        job.schedule_text = Some(self.scheduler.schedule_text(&spec.id));
         job.file = spec
             .file
             .strip_prefix(self.services.data_dir.root())

@@ -130,7 +130,7 @@ impl HookOutput {
         }
     }
 
-    /// A PreToolUse denial.
+    /// A `PreToolUse` denial.
     pub fn deny_tool(reason: impl Into<String>) -> Self {
         Self {
             deny_tool_reason: Some(reason.into()),

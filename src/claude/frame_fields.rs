@@ -19,6 +19,7 @@ pub(super) fn flag(value: &Value, key: &str) -> bool {
 }
 
 /// A non-negative integer field; floats are truncated, anything else is `None`.
+#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // finite, >= 0 and truncated; `as` saturates
 pub(super) fn count(value: &Value, key: &str) -> Option<u64> {
     let field = value.get(key)?;
     field.as_u64().or_else(|| {

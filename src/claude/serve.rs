@@ -15,7 +15,7 @@ use super::{
 /// with the handler's result, or with an error if the handler fails. A cancelled handler is
 /// aborted and not answered, as the protocol asks.
 pub(super) fn serve_request(
-    frame: Value,
+    mut frame: Value,
     connection: &Arc<Connection>,
     handlers: &Arc<ControlHandlers>,
 ) {
@@ -27,7 +27,7 @@ pub(super) fn serve_request(
         tracing::warn!("control request without a request_id");
         return;
     };
-    let request = frame.get("request").cloned().unwrap_or(Value::Null);
+    let request = frame.get_mut("request").map_or(Value::Null, Value::take);
     let inner = tokio::spawn(answer(request, Arc::clone(handlers)));
     connection
         .handlers_in_flight

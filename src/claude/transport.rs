@@ -186,11 +186,10 @@ impl Connection {
 
     fn resolve(&self, request_id: &str, outcome: Result<Value, String>) {
         let reply = self.pending.lock().replies.remove(request_id);
-        match reply {
-            Some(reply) => {
-                let _ = reply.send(outcome);
-            }
-            None => tracing::debug!(request_id, "control response for an unknown request"),
+        if let Some(reply) = reply {
+            let _ = reply.send(outcome);
+        } else {
+            tracing::debug!(request_id, "control response for an unknown request");
         }
     }
 

@@ -2,6 +2,8 @@
 //! calendar of `google_calendars`, writes use the first; `--calendar <id>` overrides both.
 //! Times are shown and read in `OLLIM_TIMEZONE`; `--json` on the listings prints JSON.
 
+use std::fmt::Write;
+
 use chrono::{DateTime, Days, TimeZone, Utc};
 use chrono_tz::Tz;
 use clap::{Args, Subcommand};
@@ -306,17 +308,18 @@ pub fn event_details(event: &Event, tz: Tz) -> String {
     ];
     for (label, value) in optional {
         if let Some(value) = value.filter(|v| !v.is_empty()) {
-            out.push_str(&format!("{label}{value}\n"));
+            let _ = writeln!(out, "{label}{value}");
         }
     }
     if !event.attendees.is_empty() {
         let emails: Vec<&str> = event.attendees.iter().map(|a| a.email.as_str()).collect();
-        out.push_str(&format!("attendees:   {}\n", emails.join(", ")));
+        let _ = writeln!(out, "attendees:   {}", emails.join(", "));
     }
-    out.push_str(&format!(
+    let _ = write!(
+        out,
         "status:      {}\nid:          {}\n",
         event.status.as_deref().unwrap_or("unknown"),
         event.id
-    ));
+    );
     out
 }

@@ -153,9 +153,10 @@ fn message_text(message: &Message, context: &GoogleContext) -> String {
             .unwrap_or(fallback)
             .to_owned()
     };
-    let body = text_body(&message.payload)
-        .map(|body| truncate_body(body.trim_end()))
-        .unwrap_or_else(|| "(no text body)".to_owned());
+    let body = text_body(&message.payload).map_or_else(
+        || "(no text body)".to_owned(),
+        |body| truncate_body(body.trim_end()),
+    );
     format!(
         "from:    {}\nto:      {}\ndate:    {}\nsubject: {}\n\n{body}\n",
         header("From", "(unknown)"),

@@ -38,8 +38,8 @@ pub struct HistoryArgs {
 
 /// Runs `ollim-bot history` with the process environment; returns the exit code. Errors are
 /// one line on stderr and exit code 1.
-pub fn run(args: HistoryArgs) -> i32 {
-    match execute(&args, Utc::now()) {
+pub fn run(args: &HistoryArgs) -> i32 {
+    match execute(args, Utc::now()) {
         Ok(()) => 0,
         Err(message) => {
             eprintln!("error: {message}");
@@ -169,9 +169,8 @@ fn find_session<'a>(sessions: &'a [SessionFile], prefix: &str) -> Result<&'a Ses
 /// Whether the message's shown text contains `needle` (already lowercased).
 fn matches(message: &Message, needle: &str) -> bool {
     let text = match &message.content {
-        Content::Text(text) => text,
+        Content::Text(text) | Content::ToolResult { text, .. } => text,
         Content::ToolCall { name } => name,
-        Content::ToolResult { text, .. } => text,
     };
     text.to_lowercase().contains(needle)
 }
@@ -189,11 +188,10 @@ pub fn render_summary(summary: &SessionSummary, tz: Tz) -> String {
         (Some((start_day, _)), Some((end_day, end_time))) if start_day == end_day => end_time,
         _ => end.as_str(),
     };
-    let prompt = summary
-        .first_prompt
-        .as_deref()
-        .map(|p| shorten(without_timestamp_header(p), PROMPT_PREVIEW))
-        .unwrap_or_else(|| "(no prompt)".to_owned());
+    let prompt = summary.first_prompt.as_deref().map_or_else(
+        || "(no prompt)".to_owned(),
+        |p| shorten(without_timestamp_header(p), PROMPT_PREVIEW),
+    );
     format!(
         "{}  {start} → {end}  {} user / {} assistant  {prompt}",
         summary.id, summary.user_messages, summary.assistant_messages

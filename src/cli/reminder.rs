@@ -1,6 +1,8 @@
 //! `ollim-bot reminder add|list|cancel` (CMD-4, CMD-5, REM-2, REM-3, REM-6): reminder files
 //! from the terminal. Needs only the data dir and the timezone, never `DISCORD_TOKEN`.
 
+use std::fmt::Write as _;
+
 use chrono_tz::Tz;
 use clap::{Args, Subcommand};
 
@@ -138,7 +140,10 @@ fn add_reminder(data_dir: &DataDir, tz: Tz, add: ReminderAdd) -> i32 {
         return 1;
     }
     let mut reminder = Reminder::new_in(add.delay, message, tz);
-    reminder.description = add.description.unwrap_or_default().trim().to_owned();
+    add.description
+        .unwrap_or_default()
+        .trim()
+        .clone_into(&mut reminder.description);
     reminder.max_chain = add.max_chain;
     reminder.chain_depth = add.chain_depth;
     reminder.chain_parent = add
@@ -189,16 +194,17 @@ fn schedule(reminder: &Reminder, tz: Tz) -> String {
     let at = reminder.run_at.with_timezone(&tz).format("%Y-%m-%d %H:%M");
     let mut text = format!("{mode} at {at}");
     if let Some(model) = &reminder.options.model {
-        text.push_str(&format!(" (model: {model})"));
+        let _ = write!(text, " (model: {model})");
     }
     if !reminder.options.thinking {
         text.push_str(" (no-thinking)");
     }
     if reminder.max_chain > 0 {
-        text.push_str(&format!(
+        let _ = write!(
+            text,
             " (chain {}/{})",
             reminder.chain_depth, reminder.max_chain
-        ));
+        );
     }
     text
 }

@@ -1,6 +1,8 @@
 //! `ollim-bot routine add|list|cancel` (CMD-2, CMD-3): routine files from the terminal. Needs
 //! only the data dir and the timezone, never `DISCORD_TOKEN`.
 
+use std::fmt::Write as _;
+
 use clap::{Args, Subcommand};
 
 use crate::{
@@ -58,7 +60,7 @@ pub struct RunFlags {
     /// Start the run fresh instead of from the main conversation.
     #[arg(long)]
     pub isolated: bool,
-    /// How the run reports: always, on_ping, freely or blocked.
+    /// How the run reports: always, `on_ping`, freely or blocked.
     #[arg(long, value_parser = parse_update_mode)]
     pub update_main_session: Option<UpdateMode>,
     /// The run may not ping.
@@ -153,7 +155,10 @@ fn add_routine(data_dir: &DataDir, add: RoutineAdd) -> i32 {
         return 1;
     }
     let mut routine = Routine::new(add.cron.trim(), message);
-    routine.description = add.description.unwrap_or_default().trim().to_owned();
+    add.description
+        .unwrap_or_default()
+        .trim()
+        .clone_into(&mut routine.description);
     routine.run = add.run.run_mode(add.background);
     routine.options = add.run.options();
     match write_routine(data_dir, &routine, Commit::Now) {
@@ -182,7 +187,7 @@ fn schedule(routine: &Routine) -> String {
     };
     let mut text = format!("{prefix}cron '{}'", routine.cron);
     if let Some(model) = &routine.options.model {
-        text.push_str(&format!("  (model: {model})"));
+        let _ = write!(text, "  (model: {model})");
     }
     if !routine.options.thinking {
         text.push_str("  (no-thinking)");

@@ -4,6 +4,7 @@
 //! the run would get and the values screening would check.
 
 use clap::Subcommand;
+use std::fmt::Write as _;
 
 use crate::{
     state::paths::DataDir,
@@ -132,20 +133,22 @@ pub fn test_report(store: &SpecStore, id: &str, data: &str) -> Result<String, St
              (HMAC-SHA256 of \"<timestamp>.<body>\" with WEBHOOK_SECRET)\n",
         );
     }
-    report.push_str(&format!(
+    let _ = write!(
+        report,
         "\nprompt body (after the \"[webhook:{}] <preamble>\" line the run starts with):\n",
         spec.id
-    ));
+    );
     report.push_str(&prepared.body);
     report.push_str("\n\n");
     if prepared.to_screen.is_empty() {
         report.push_str("screening: nothing to check (no free text in the payload)");
     } else {
         let keys: Vec<&str> = prepared.to_screen.iter().map(|(k, _)| k.as_str()).collect();
-        report.push_str(&format!(
+        let _ = write!(
+            report,
             "screening would check: {} (a flagged or unclear answer holds the request for you)",
             keys.join(", ")
-        ));
+        );
     }
     Ok(report)
 }

@@ -89,6 +89,7 @@ impl std::fmt::Debug for Config {
             .field("docs_mcp_url", &self.docs_mcp_url)
             .field("cli_env", &RedactedEnv(&self.cli_env))
             .field("env_file", &self.env_file)
+            .field("scheduler_sync", &self.scheduler_sync)
             .field("webhook", &self.webhook)
             .finish()
     }
@@ -149,16 +150,15 @@ impl Config {
             })?,
             None => system_timezone(),
         };
-        let data_dir = match get("OLLIM_DATA_DIR") {
-            Some(raw) => expand_home(&raw, get("HOME").as_deref()),
-            None => {
-                let home = get("HOME").ok_or(ConfigError::Missing {
-                    name: "HOME",
-                    hint: "needed to find the default data dir ~/.ollim-bot; or set OLLIM_DATA_DIR",
-                    example: "/home/julia",
-                })?;
-                PathBuf::from(home).join(".ollim-bot")
-            }
+        let data_dir = if let Some(raw) = get("OLLIM_DATA_DIR") {
+            expand_home(&raw, get("HOME").as_deref())
+        } else {
+            let home = get("HOME").ok_or(ConfigError::Missing {
+                name: "HOME",
+                hint: "needed to find the default data dir ~/.ollim-bot; or set OLLIM_DATA_DIR",
+                example: "/home/julia",
+            })?;
+            PathBuf::from(home).join(".ollim-bot")
         };
         if data_dir.is_relative() {
             return Err(ConfigError::Invalid {

@@ -5,6 +5,7 @@
 //! whether they are an image (sent as an image block, AGT-17) or calls [`save_download`] and
 //! [`append_saved_paths`] to mention the saved files in the prompt text.
 
+use std::fmt::Write as _;
 use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -149,7 +150,7 @@ pub fn append_saved_paths(text: &str, paths: &[PathBuf]) -> String {
         if !out.is_empty() {
             out.push('\n');
         }
-        out.push_str(&format!("[attached file saved to {}]", path.display()));
+        let _ = write!(out, "[attached file saved to {}]", path.display());
     }
     out
 }
@@ -209,7 +210,7 @@ mod tests {
         let long = format!("{}.pdf", "é".repeat(300));
         let safe = sanitize_file_name(&long);
         assert!(safe.len() <= MAX_NAME_BYTES, "{}", safe.len());
-        assert!(safe.ends_with(".pdf"));
+        assert!(Path::new(&safe).extension().is_some_and(|ext| ext == "pdf"));
         assert!(safe.starts_with('é'));
     }
 

@@ -25,6 +25,7 @@ impl HttpSink {
     }
 }
 
+#[allow(clippy::needless_pass_by_value)] // shaped for `map_err`
 fn sink_error(error: serenity::Error) -> SinkError {
     SinkError(error.to_string())
 }

@@ -115,6 +115,8 @@ impl Bot {
                     self.note(ALREADY_IN_FORK_NOTE).await;
                     return self.session.exchange(quoted(prompt)).await;
                 }
+                #[allow(clippy::cast_possible_truncation)]
+                // whole seconds of an age; `as` saturates
                 let age = relative_age(chrono::Duration::seconds(
                     (unix_now() - recorded_at).max(0.0) as i64,
                 ));
@@ -178,7 +180,7 @@ impl Bot {
             ) {
                 Ok(path) => saved.push(path),
                 Err(error) => {
-                    tracing::warn!(%error, name = attachment.filename, "could not save an attachment")
+                    tracing::warn!(%error, name = attachment.filename, "could not save an attachment");
                 }
             }
         }

@@ -158,6 +158,8 @@ impl Bot {
         }
         let outcome = match owner {
             Some((session_id, recorded_at)) => {
+                #[allow(clippy::cast_possible_truncation)]
+                // whole seconds of an age; `as` saturates
                 let age = relative_age(chrono::Duration::seconds(
                     (unix_now() - recorded_at).max(0.0) as i64,
                 ));

@@ -34,12 +34,12 @@ impl EmbedColor {
     /// The RGB value Discord renders.
     pub fn rgb(self) -> u32 {
         match self {
-            Self::Blue => 0x3498DB,
-            Self::Green => 0x2ECC71,
-            Self::Red => 0xE74C3C,
-            Self::Yellow => 0xF1C40F,
-            Self::Purple => 0x9B59B6,
-            Self::Grey => 0x95A5A6,
+            Self::Blue => 0x0034_98DB,
+            Self::Green => 0x002E_CC71,
+            Self::Red => 0x00E7_4C3C,
+            Self::Yellow => 0x00F1_C40F,
+            Self::Purple => 0x009B_59B6,
+            Self::Grey => 0x0095_A5A6,
         }
     }
 }

@@ -219,9 +219,10 @@ pub fn refresh_client(token: &StoredToken, fallback: Option<&ClientSecrets>) -> 
             .client_secret
             .clone()
             .or_else(|| fallback.and_then(|s| s.client_secret.clone())),
-        auth_uri: fallback
-            .map(|s| s.auth_uri.clone())
-            .unwrap_or_else(|| super::files::DEFAULT_AUTH_URI.to_owned()),
+        auth_uri: fallback.map_or_else(
+            || super::files::DEFAULT_AUTH_URI.to_owned(),
+            |s| s.auth_uri.clone(),
+        ),
         token_uri: pick(
             &token.token_uri,
             fallback.map(|s| &s.token_uri),
@@ -249,7 +250,7 @@ pub async fn refresh(
         Ok(response) => {
             let mut fresh = stored_token(secrets, &response, Some(refresh_token), Utc::now());
             if response.scopes().is_none() && !token.scopes.is_empty() {
-                fresh.scopes = token.scopes.clone();
+                fresh.scopes.clone_from(&token.scopes);
             }
             Ok(fresh)
         }

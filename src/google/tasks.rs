@@ -1,5 +1,7 @@
 //! Google Tasks v1 (GOO-5, GOO-8): list (all pages), get, add, update, complete, delete.
 
+use std::fmt::Write;
+
 use reqwest::Method;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
@@ -94,7 +96,7 @@ pub(crate) fn segment(id: &str) -> String {
         if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~' | b'@') {
             out.push(byte as char);
         } else {
-            out.push_str(&format!("%{byte:02X}"));
+            let _ = write!(out, "%{byte:02X}");
         }
     }
     out

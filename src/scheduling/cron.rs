@@ -21,7 +21,7 @@
 //!
 //! - **Spring forward (gap)**: a fixed-hour wall-clock time that does not exist that day fires
 //!   once, at the first instant after the gap (`30 2 * * *` on 2026-03-08 in
-//!   America/Los_Angeles fires at 03:00 PDT). Several skipped times collapse into that single
+//!   `America/Los_Angeles` fires at 03:00 PDT). Several skipped times collapse into that single
 //!   instant (`*/15 2 * * *` fires once at 03:00), and a skipped time that lands on a real fire
 //!   (`0 2,3 * * *`) fires once. For repeating schedules the nonexistent times are dropped: an
 //!   hourly `5 * * * *` fires 01:05 PST then 03:05 PDT, one real hour apart.

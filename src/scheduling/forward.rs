@@ -263,7 +263,7 @@ pub fn render_schedule(
         let minutes = seconds_until(last.fire_time, now) / 60.0;
         let refills = (minutes / f64::from(refill_rate_minutes)).floor();
         if refills >= 1.0 {
-            let plural = if refills == 1.0 { "" } else { "s" };
+            let plural = if refills < 2.0 { "" } else { "s" }; // `refills` is whole and >= 1
             lines.push(format!("~{refills} refill{plural} before last task."));
         }
     }
@@ -271,6 +271,7 @@ pub fn render_schedule(
 }
 
 /// Seconds from `now` until `at` (negative when `at` is in the past).
+#[allow(clippy::cast_precision_loss)] // milliseconds are exact in an f64 up to 142,000 years
 fn seconds_until(at: DateTime<Tz>, now: DateTime<Tz>) -> f64 {
     (at - now).num_milliseconds() as f64 / 1000.0
 }

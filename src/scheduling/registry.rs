@@ -4,7 +4,7 @@
 //! Fire times are recomputed from "now" after every fire, so a clock change or a DST switch
 //! never leaves a job an hour off.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use chrono::{DateTime, Duration};
 use chrono_tz::Tz;
@@ -84,10 +84,10 @@ impl Registry {
         now: DateTime<Tz>,
     ) -> SyncOutcome {
         let mut outcome = SyncOutcome::default();
-        let mut seen = BTreeMap::new();
+        let mut seen = BTreeSet::new();
         for file in routines {
             let id = file.item.id.clone();
-            if seen.insert(id.clone(), ()).is_some() {
+            if !seen.insert(id.clone()) {
                 tracing::warn!(id, path = %file.path.display(), "another routine already has this id; skipped");
                 continue;
             }
@@ -116,16 +116,16 @@ impl Registry {
             }
         }
         self.routines.retain(|id, _| {
-            let keep = seen.contains_key(id);
+            let keep = seen.contains(id);
             if !keep {
                 outcome.removed_routines.push(id.clone());
             }
             keep
         });
-        let mut present = BTreeMap::new();
+        let mut present = BTreeSet::new();
         for file in reminders {
             let id = file.item.id.clone();
-            if present.insert(id.clone(), ()).is_some() {
+            if !present.insert(id.clone()) {
                 tracing::warn!(id, path = %file.path.display(), "another reminder already has this id; skipped");
                 continue;
             }
@@ -149,7 +149,7 @@ impl Registry {
                 },
             );
         }
-        self.reminders.retain(|id, _| present.contains_key(id));
+        self.reminders.retain(|id, _| present.contains(id));
         outcome
     }
 

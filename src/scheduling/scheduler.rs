@@ -152,7 +152,7 @@ impl Scheduler {
                     match sessions.remove(&id) {
                         Ok(_) => tracing::info!(id, "routine deleted; its session file is removed"),
                         Err(error) => {
-                            tracing::warn!(%error, id, "could not remove a routine session file")
+                            tracing::warn!(%error, id, "could not remove a routine session file");
                         }
                     }
                 }
@@ -197,22 +197,18 @@ impl Scheduler {
 
     /// The forward schedule for a background run of `id` (BGF-15/16); a webhook's id is
     /// "this task" of no entry (WHK-11).
-    pub fn schedule_text(&self, id: &str) -> Option<String> {
+    pub fn schedule_text(&self, id: &str) -> String {
         let now = self.now();
         let jobs = self.registry.lock().scheduled_jobs(now);
         let rate = self
             .services
             .ping_budget
             .snapshot()
-            .map(|s| s.refill_rate_minutes)
-            .unwrap_or(90);
-        Some(render_schedule(
-            &forward_schedule(&jobs, now, Some(id)),
-            now,
-            rate,
-        ))
+            .map_or(90, |s| s.refill_rate_minutes);
+        render_schedule(&forward_schedule(&jobs, now, Some(id)), now, rate)
     }
 
+    #[allow(clippy::similar_names)] // a `fire` and its job `file` are the domain's own words
     fn fire(&self, fire: Fire, stop: &CancellationToken) {
         let span = match &fire {
             Fire::Routine(file) => tracing::info_span!("fire", routine = %file.item.id),
@@ -243,20 +239,18 @@ impl Scheduler {
             return;
         };
         let guard = if session == BgSession::Persistent {
-            match PersistentGuard::take(&self.running_persistent, &routine.id) {
-                Some(guard) => Some(guard),
-                None => {
-                    tracing::warn!(
-                        id = routine.id,
-                        "persistent routine still running; this fire is skipped"
-                    );
-                    return;
-                }
-            }
+            let Some(guard) = PersistentGuard::take(&self.running_persistent, &routine.id) else {
+                tracing::warn!(
+                    id = routine.id,
+                    "persistent routine still running; this fire is skipped"
+                );
+                return;
+            };
+            Some(guard)
         } else {
             None
         };
-        let mut job = routine_job(&routine, self.schedule_text(&routine.id));
+        let mut job = routine_job(&routine, Some(self.schedule_text(&routine.id)));
         job.file = Some(file.path);
         self.spawn_background(job, None, guard, stop);
     }
@@ -275,7 +269,7 @@ impl Scheduler {
             "reminder fired"
         );
         if reminder.run.is_background() {
-            let mut job = reminder_job(&reminder, late, self.schedule_text(&reminder.id));
+            let mut job = reminder_job(&reminder, late, Some(self.schedule_text(&reminder.id)));
             job.file = Some(file.path);
             self.spawn_background(job, Some(reminder.id.clone()), None, stop);
         } else if self.refused_in_foreground(

@@ -66,18 +66,17 @@ pub(super) async fn expand_dynamic_context_with(body: &str, cwd: &Path, limits: 
     let mut rest = body;
     while let Some((before, command, after)) = next_marker(rest) {
         expanded.push_str(before);
-        let output = match outputs.get(command) {
-            Some(output) => output.clone(),
-            None => {
-                let remaining = limits.total.saturating_sub(started.elapsed());
-                let output = if remaining.is_zero() {
-                    format!("[command skipped (total timeout): {command}]")
-                } else {
-                    run(command, cwd, limits.per_command.min(remaining)).await
-                };
-                outputs.insert(command, output.clone());
-                output
-            }
+        let output = if let Some(output) = outputs.get(command) {
+            output.clone()
+        } else {
+            let remaining = limits.total.saturating_sub(started.elapsed());
+            let output = if remaining.is_zero() {
+                format!("[command skipped (total timeout): {command}]")
+            } else {
+                run(command, cwd, limits.per_command.min(remaining)).await
+            };
+            outputs.insert(command, output.clone());
+            output
         };
         expanded.push_str(&output);
         rest = after;

@@ -99,15 +99,12 @@ fn shell_commands(text: &str) -> Vec<String> {
     let mut rest = text;
     while let Some(start) = rest.find("!`") {
         let after = &rest[start + 2..];
-        match after.find('`') {
-            Some(end) => {
-                commands.push(after[..end].trim().to_owned());
-                rest = &after[end + 1..];
-            }
-            None => {
-                commands.push(after.lines().next().unwrap_or_default().trim().to_owned());
-                break;
-            }
+        if let Some(end) = after.find('`') {
+            commands.push(after[..end].trim().to_owned());
+            rest = &after[end + 1..];
+        } else {
+            commands.push(after.lines().next().unwrap_or_default().trim().to_owned());
+            break;
         }
     }
     commands

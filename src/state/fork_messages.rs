@@ -206,6 +206,7 @@ impl ForkMessageStore {
 
     /// Moves a corrupt file aside to a free `<name>.corrupt-<unix ts>[-<n>]` so nothing is
     /// silently lost; a failed move is only logged since the file is replaced next.
+    #[allow(clippy::cast_possible_truncation)] // whole seconds of a Unix time for a file name; `as` saturates
     fn quarantine(&self, error: &serde_json::Error, now: f64) {
         let mut n = 0u32;
         let aside = loop {

@@ -162,6 +162,7 @@ impl InquiryStore {
     }
 
     /// Moves a corrupt file aside so its content is kept for inspection.
+    #[allow(clippy::cast_possible_truncation)] // whole seconds of a Unix time for a file name; `as` saturates
     fn quarantine(&self, error: &serde_json::Error, now: f64) {
         let mut aside = self.path.clone().into_os_string();
         aside.push(format!(".corrupt-{}", now as i64));

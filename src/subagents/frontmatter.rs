@@ -22,7 +22,7 @@ pub struct SpecFields {
 pub fn parse_spec(text: &str) -> Result<SpecFields, String> {
     let yaml = frontmatter(text)?;
     let value: Value = if yaml.trim().is_empty() {
-        Value::Mapping(Default::default())
+        Value::Mapping(serde_yaml::Mapping::default())
     } else {
         serde_yaml::from_str(yaml).map_err(|e| format!("the frontmatter is not valid YAML: {e}"))?
     };

@@ -59,7 +59,7 @@ pub fn main_superset(
     }
     tools.extend(policy.main_additional.iter().cloned());
     tools.extend(granted.iter().cloned());
-    finish(tools)
+    finish(&tools)
 }
 
 /// What a background run's set is built from.
@@ -110,13 +110,13 @@ pub fn bg_tool_set(inputs: BgToolInputs<'_>) -> Vec<String> {
     if inputs.persistent {
         tools.push(format!("{DISCORD_PREFIX}compact_session"));
     }
-    finish(tools)
+    finish(&tools)
 }
 
 /// Drops error patterns (including every write pattern that could reach `state/`, PRM-10) and
 /// duplicates, keeping the first occurrence's order.
-fn finish(tools: Vec<String>) -> Vec<String> {
-    let usable = check_all(&tools).usable;
+fn finish(tools: &[String]) -> Vec<String> {
+    let usable = check_all(tools).usable;
     let mut seen = HashSet::new();
     usable
         .into_iter()

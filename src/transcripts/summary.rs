@@ -55,7 +55,7 @@ impl SessionSummary {
             if !same {
                 self.assistant_messages += 1;
             }
-            self.last_reply_id = line.reply_id.clone();
+            self.last_reply_id.clone_from(&line.reply_id);
         }
     }
 

@@ -77,7 +77,18 @@ pub struct Signed {
 /// `X-Ollim-Signature`.
 pub fn sign(secret: &str, timestamp: i64, body: &[u8]) -> String {
     let tag = mac(secret.as_bytes(), timestamp, body);
-    tag.iter().map(|byte| format!("{byte:02x}")).collect()
+    hex(&tag)
+}
+
+/// Lowercase hex of `bytes`.
+fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for byte in bytes {
+        out.push(char::from(DIGITS[usize::from(byte >> 4)]));
+        out.push(char::from(DIGITS[usize::from(byte & 0x0f)]));
+    }
+    out
 }
 
 fn mac(secret: &[u8], timestamp: i64, body: &[u8]) -> [u8; 32] {

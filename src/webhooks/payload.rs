@@ -3,6 +3,7 @@
 //! and the fenced prompt body built from them.
 
 use std::fmt;
+use std::fmt::Write as _;
 
 use serde::Deserialize;
 use serde::de::{MapAccess, Visitor};
@@ -111,7 +112,7 @@ pub fn escape_breaks(text: &str) -> String {
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
             c if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') => {
-                out.push_str(&format!("\\u{{{:04x}}}", u32::from(c)));
+                let _ = write!(out, "\\u{{{:04x}}}", u32::from(c));
             }
             c => out.push(c),
         }

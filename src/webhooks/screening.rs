@@ -9,6 +9,7 @@
 //! objects and arrays that contain a string as compact JSON, and keys the schema doesn't
 //! declare (when `additionalProperties` allows them) are screened too.
 
+use std::fmt::Write as _;
 use std::time::Duration;
 
 use serde_json::Value;
@@ -53,7 +54,7 @@ pub fn screening_prompt(fields: &[(String, String)]) -> String {
     for (key, text) in fields {
         let key = Value::String(key.clone()).to_string();
         let text = Value::String(text.clone()).to_string();
-        listing.push_str(&format!("- {key}: {text}\n"));
+        let _ = writeln!(listing, "- {key}: {text}");
     }
     format!(
         "You check values that arrived from an outside service through a webhook before an AI \

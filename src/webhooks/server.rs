@@ -145,9 +145,8 @@ async fn admit(
         .get(header::AUTHORIZATION)
         .map(HeaderValue::as_bytes);
     authorize(authorization, &inner.secret)?;
-    let id = match id {
-        Ok(Path(id)) => id,
-        Err(_) => return Err(Rejection::NotFound(String::new())),
+    let Ok(Path(id)) = id else {
+        return Err(Rejection::NotFound(String::new()));
     };
     let store = inner.store.clone();
     let lookup_id = id.clone();

@@ -101,9 +101,8 @@ impl SpecStore {
         for parsed in self.scan() {
             match parsed {
                 Ok(spec) if spec.id == id => return Ok(Some(spec)),
-                Ok(_) => {}
                 Err(error) if broken.is_none() && claims(&error, id) => broken = Some(error),
-                Err(_) => {}
+                Ok(_) | Err(_) => {}
             }
         }
         broken.map_or(Ok(None), Err)

@@ -119,14 +119,15 @@ impl Template {
         for segment in &self.segments {
             match segment {
                 Segment::Text(text) => out.push_str(text),
-                Segment::Field(name) => match payload.get(name) {
-                    Some(value) => out.push_str(&one_line(value)),
-                    None => {
+                Segment::Field(name) => {
+                    if let Some(value) = payload.get(name) {
+                        out.push_str(&one_line(value));
+                    } else {
                         out.push('{');
                         out.push_str(name);
                         out.push('}');
                     }
-                },
+                }
             }
         }
         out

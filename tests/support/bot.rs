@@ -133,10 +133,11 @@ impl BotHarness {
             .args(["-TERM", &pid.to_string()])
             .status()
             .expect("send SIGTERM");
-        match tokio::time::timeout(Duration::from_secs(40), self.child.wait()).await {
-            Ok(status) => status.expect("wait for the bot"),
-            Err(_) => panic!("the bot did not exit after SIGTERM\n{}", self.log()),
-        }
+        let Ok(status) = tokio::time::timeout(Duration::from_secs(40), self.child.wait()).await
+        else {
+            panic!("the bot did not exit after SIGTERM\n{}", self.log());
+        };
+        status.expect("wait for the bot")
     }
 }
 
@@ -165,13 +166,13 @@ async fn wait_exit(
     stderr: &Arc<Mutex<String>>,
     within: Duration,
 ) -> std::process::ExitStatus {
-    let status = match tokio::time::timeout(within, child.wait()).await {
-        Ok(status) => status.expect("wait for the bot"),
-        Err(_) => panic!(
+    let Ok(status) = tokio::time::timeout(within, child.wait()).await else {
+        panic!(
             "the bot did not exit within {within:?}\n{}",
             stderr.lock().unwrap()
-        ),
+        );
     };
+    let status = status.expect("wait for the bot");
     // The reader task may still be copying the last lines; give it a moment.
     let settle = tokio::time::Instant::now() + Duration::from_millis(300);
     let mut last = stderr.lock().unwrap().len();

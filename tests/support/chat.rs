@@ -163,13 +163,13 @@ impl Chat {
 
     /// Waits for the process to exit.
     pub async fn exit(&mut self, within: Duration) -> ExitStatus {
-        match tokio::time::timeout(within, self.child.wait()).await {
-            Ok(status) => status.unwrap(),
-            Err(_) => panic!(
+        let Ok(status) = tokio::time::timeout(within, self.child.wait()).await else {
+            panic!(
                 "ollim-bot chat did not exit within {within:?}\n{}",
                 self.transcript()
-            ),
-        }
+            );
+        };
+        status.unwrap()
     }
 
     /// Waits for the exit after a Ctrl-D or a signal: exit 0 within 5 s, no process of

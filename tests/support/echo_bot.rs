@@ -1,6 +1,7 @@
 //! A tiny serenity bot (no ollim code) for proving the fake Discord against the real
 //! serenity 0.12.5 client: it echoes DMs, offers a button on "menu" and answers `/ping`.
 
+use std::fmt::Write as _;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -77,12 +78,14 @@ impl EventHandler for Echo {
         let mut text = format!("echo: {}", msg.content);
         for a in &msg.attachments {
             match a.download().await {
-                Ok(bytes) => text += &format!(" [{} {}B]", a.filename, bytes.len()),
+                Ok(bytes) => {
+                    let _ = write!(text, " [{} {}B]", a.filename, bytes.len());
+                }
                 Err(err) => self.check("download", Err::<(), _>(err)),
             }
         }
         if let Some(r) = &msg.referenced_message {
-            text += &format!(" (re: {})", r.content);
+            let _ = write!(text, " (re: {})", r.content);
         }
         self.check("say", msg.channel_id.say(&ctx.http, text).await);
     }

@@ -1,6 +1,7 @@
 //! A bare HTTP/1.1 client over a loopback socket, for driving the bot's webhook server exactly
 //! as a sender would: one request per connection, the whole response read back.
 
+use std::fmt::Write as _;
 use std::time::Duration;
 
 use tokio::{
@@ -57,7 +58,7 @@ pub async fn request(
         body.len()
     );
     for (name, value) in headers {
-        head.push_str(&format!("{name}: {value}\r\n"));
+        let _ = write!(head, "{name}: {value}\r\n");
     }
     head.push_str("\r\n");
     stream.write_all(head.as_bytes()).await.ok()?;

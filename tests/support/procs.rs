@@ -40,7 +40,7 @@ pub fn describe_process(pid: u32) -> String {
     format!("{pid}: {}", cmd.chars().take(120).collect::<String>())
 }
 
-/// Waits until no process other than the test mentions `needle` (a SIGKILLed child may take
+/// Waits until no process other than the test mentions `needle` (a `SIGKILLed` child may take
 /// a few milliseconds to disappear); panics with the survivors after `grace`.
 pub async fn assert_no_process_mentions(needle: &str, grace: Duration) {
     let deadline = Instant::now() + grace;
@@ -101,6 +101,7 @@ pub fn comm(pid: u32) -> String {
 }
 
 /// KiB to MiB, for printing.
+#[allow(clippy::cast_precision_loss)] // a figure printed for a person
 pub fn mib(kib: u64) -> f64 {
     kib as f64 / 1024.0
 }

@@ -86,7 +86,7 @@ fn text(value: &Value) -> &str {
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex
         .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// A recorded CLI → host request and the host's answer (`None`: cancelled first, or none).
@@ -205,9 +205,10 @@ impl McpMessageHandler for Mcp {
                     r["server_name"] == "discord" && r["message"] == message
                 })
                 .await;
-            match served_by_bridge(&message) {
-                true => bridge.dispatch(message).await,
-                false => body["mcp_response"].clone(),
+            if served_by_bridge(&message) {
+                bridge.dispatch(message).await
+            } else {
+                body["mcp_response"].clone()
             }
         })
     }
@@ -239,7 +240,9 @@ fn hooks(frames: &[Frame], script: &Arc<Script>) -> (Vec<HookRegistration>, Hook
                 registrations.push(HookRegistration {
                     event,
                     matcher: matcher["matcher"].as_str().map(str::to_owned),
-                    timeout_secs: matcher["timeout"].as_u64().map_or(600, |t| t as u32),
+                    timeout_secs: matcher["timeout"]
+                        .as_u64()
+                        .map_or(600, |t| u32::try_from(t).unwrap_or(u32::MAX)),
                     callback: Arc::new(Hook(Arc::clone(script), text(id).to_owned())),
                 });
             }
@@ -376,7 +379,7 @@ struct Run {
     handle: ClientHandle,
     cli_stdout: Option<DuplexStream>,
     output: mpsc::UnboundedReceiver<Value>,
-    /// The driver's control_responses by request id.
+    /// The driver's `control_responses` by request id.
     answers: HashMap<String, Vec<Value>>,
     /// Everything else the driver wrote, in order.
     host_lines: VecDeque<Value>,
@@ -400,13 +403,13 @@ impl Run {
             Err(_) => self.fail(seq, "the driver wrote nothing while a line was due"),
         };
         let id = text(&line["response"]["request_id"]).to_owned();
-        match line["type"] == "control_response" {
-            true => self
-                .answers
+        if line["type"] == "control_response" {
+            self.answers
                 .entry(id)
                 .or_default()
-                .push(line["response"].clone()),
-            false => self.host_lines.push_back(line),
+                .push(line["response"].clone());
+        } else {
+            self.host_lines.push_back(line);
         }
         true
     }
@@ -565,7 +568,7 @@ impl Run {
         }
     }
 
-    /// End of stdout: recv() ends, unanswered host requests fail as closed, and every CLI
+    /// End of stdout: `recv()` ends, unanswered host requests fail as closed, and every CLI
     /// request got exactly one answer (cancelled ones none).
     async fn finish(mut self) -> Replay {
         drop(self.cli_stdout.take());

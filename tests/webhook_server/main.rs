@@ -17,6 +17,7 @@ use serde_json::{Value, json};
 const BEARER: &str = "Bearer loopback-secret";
 
 #[tokio::test]
+#[allow(clippy::too_many_lines)] // one table of refusals, in the order the server checks them
 async fn every_refusal_has_its_status_and_exact_body_whk_3_to_8() {
     let server = Running::start(4).await;
     let good = r#"{"repo": "r", "status": "success"}"#;

@@ -1,4 +1,4 @@
-//! HKS-4 / RTN-9: the routine validator hook's decisions for Write, Edit and MultiEdit.
+//! HKS-4 / RTN-9: the routine validator hook's decisions for `Write`, `Edit` and `MultiEdit`.
 
 use serde_json::{Value, json};
 
@@ -23,6 +23,7 @@ impl Sandbox {
         }
     }
 
+    #[allow(clippy::needless_pass_by_value)] // callers pass `json!` literals; by value keeps them plain
     fn call(&self, tool: &str, tool_input: Value) -> HookOutput {
         let input = json!({"hook_event_name": "PreToolUse", "tool_name": tool,
             "cwd": self.dir.path(), "tool_input": tool_input});
@@ -81,12 +82,12 @@ fn hks4_warnings_pass_the_write_with_context_for_the_model() {
         json!({"file_path": "routines/x.md", "content": content}),
     );
     assert_eq!(output.deny_tool_reason, None);
-    let context = output.additional_context.unwrap();
+    let advice = output.additional_context.unwrap();
     assert!(
-        context.starts_with("routine-validator: routines/x.md was written, but check these"),
-        "{context}"
+        advice.starts_with("routine-validator: routines/x.md was written, but check these"),
+        "{advice}"
     );
-    assert!(context.contains("\n- no description"), "{context}");
+    assert!(advice.contains("\n- no description"), "{advice}");
     assert_eq!(
         s.call(
             "Write",

@@ -63,7 +63,7 @@ impl ConfigKey {
         Self::AutoUpdateHour,
     ];
 
-    /// The snake_case key stored in `config.json` (and the dropdown's option value).
+    /// The `snake_case` key stored in `config.json` (and the dropdown's option value).
     pub fn name(self) -> &'static str {
         match self {
             Self::ModelMain => "model_main",
@@ -92,7 +92,7 @@ impl ConfigKey {
         }
     }
 
-    /// Finds a key by its display name or snake_case name (trimmed, case-insensitive).
+    /// Finds a key by its display name or `snake_case` name (trimmed, case-insensitive).
     pub fn from_name(name: &str) -> Option<Self> {
         let name = name.trim();
         Self::ALL.into_iter().find(|key| {
@@ -100,7 +100,7 @@ impl ConfigKey {
         })
     }
 
-    /// Finds a key by its exact snake_case storage name (as in `config.json`).
+    /// Finds a key by its exact `snake_case` storage name (as in `config.json`).
     pub(crate) fn from_stored_name(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|key| key.name() == name)
     }
@@ -153,7 +153,7 @@ impl ConfigKey {
         )
     }
 
-    /// The `/config key` slash-option choices as `(name, value)`: display name, snake_case name.
+    /// The `/config key` slash-option choices as `(name, value)`: display name, `snake_case` name.
     pub fn choices() -> [(&'static str, &'static str); 10] {
         Self::DROPDOWN.map(|key| (key.display_name(), key.name()))
     }

@@ -1,6 +1,6 @@
 //! Runtime settings stored in `state/config.json` (CFG-1 … CFG-5).
 //!
-//! The file is a JSON object with snake_case keys. A missing file or key means the default;
+//! The file is a JSON object with `snake_case` keys. A missing file or key means the default;
 //! keys this version does not know are ignored on load and kept as they are on save (so a
 //! newer version's settings survive a downgrade); only non-default values are written (F-34),
 //! yet full objects load just as well. Legacy boolean thinking values load as
@@ -127,7 +127,7 @@ impl RuntimeConfig {
         }
     }
 
-    /// Writes the non-default values to `path` atomically (snake_case keys, pretty JSON),
+    /// Writes the non-default values to `path` atomically (`snake_case` keys, pretty JSON),
     /// keeping any keys of the current file this version does not know. Creates the parent
     /// directory if needed.
     pub fn save(&self, path: &Path) -> Result<(), StateError> {
@@ -163,7 +163,7 @@ impl RuntimeConfig {
         Ok(())
     }
 
-    /// Like [`Self::set`] with the key given by name (display or snake_case); an unknown
+    /// Like [`Self::set`] with the key given by name (display or `snake_case`); an unknown
     /// name gives `unknown key: <name>`. Returns the key that was set.
     pub fn set_named(&mut self, name: &str, raw: &str) -> Result<ConfigKey, String> {
         let key = ConfigKey::from_name(name).ok_or_else(|| format!("unknown key: {name}"))?;
@@ -237,7 +237,7 @@ impl RuntimeConfig {
         Duration::from_secs(self.auto_update_interval.saturating_mul(60))
     }
 
-    /// The non-default values as a JSON object with snake_case keys, as saved.
+    /// The non-default values as a JSON object with `snake_case` keys, as saved.
     pub fn to_json(&self) -> Map<String, Value> {
         ConfigKey::ALL
             .into_iter()

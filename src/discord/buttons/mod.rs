@@ -124,9 +124,8 @@ fn split_container(data: &str) -> Option<(Option<&str>, &str)> {
         Some((container, item)) if !container.is_empty() && !item.is_empty() => {
             Some((Some(container), item))
         }
-        Some(_) => None,
         None if !data.is_empty() && data != EMPTY_DATA => Some((None, data)),
-        None => None,
+        Some(_) | None => None,
     }
 }
 

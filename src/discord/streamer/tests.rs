@@ -85,7 +85,7 @@ async fn edits_are_throttled_under_continuous_streaming() {
         .collect();
     assert_eq!(text_edits.first(), Some(&ms(200)));
     for pair in text_edits.windows(2) {
-        assert!(pair[1] - pair[0] >= ms(500), "edits too close: {pair:?}");
+        assert!(pair[1] >= pair[0] + ms(500), "edits too close: {pair:?}");
     }
     let in_ten_seconds = edits.iter().filter(|(at, ..)| *at <= ms(10_000)).count();
     assert!(in_ten_seconds <= 21, "{in_ten_seconds} edits in 10 s");
@@ -213,7 +213,7 @@ async fn status_timer_ticks_once_a_second_and_restarts_on_a_new_label() {
         .collect();
     for pair in status.windows(2) {
         assert!(
-            pair[1] - pair[0] >= ms(500),
+            pair[1] >= pair[0] + ms(500),
             "status edits too close: {pair:?}"
         );
     }
@@ -306,7 +306,7 @@ async fn failed_edits_lose_nothing_and_do_not_burst() {
         .count();
     assert_eq!(failures, 3);
     for pair in attempts.windows(2) {
-        assert!(pair[1] - pair[0] >= ms(500), "retry burst: {pair:?}");
+        assert!(pair[1] >= pair[0] + ms(500), "retry burst: {pair:?}");
     }
     assert_eq!(sink.contents(), vec![full]);
 }

@@ -31,6 +31,12 @@ const SYSTEM_ROOTS: [&str; 3] = ["/proc", "/sys", "/dev"];
 /// config (which keeps a `/login` API key).
 const SECRET_FILE_NAMES: [&str; 3] = [".env", ".credentials.json", ".claude.json"];
 
+/// `bytes` in MB, for the refusal text.
+#[allow(clippy::cast_precision_loss)] // a size shown to one decimal; exact up to 8 PB
+fn megabytes(bytes: u64) -> f64 {
+    bytes as f64 / (1024.0 * 1024.0)
+}
+
 /// Why `send_file` refuses a path; shown to the agent after `Error: `.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -66,7 +72,7 @@ pub(super) enum FileRefusal {
     /// Over [`MAX_FILE_BYTES`].
     #[error(
         "{path} is {:.1} MB; files over 25 MB can't be sent.",
-        *.bytes as f64 / (1024.0 * 1024.0)
+        megabytes(*.bytes)
     )]
     TooLarge {
         /// The path as asked.

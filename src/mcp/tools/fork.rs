@@ -69,9 +69,10 @@ impl DiscordTools {
         };
         let newest_update = services.pending.peek().last().map(|update| update.ts);
         let current_main = services.sessions.load();
-        if let Some(blocker) =
-            control.save_blocker(current_main.as_ref().map(|id| id.as_str()), newest_update)
-        {
+        if let Some(blocker) = control.save_blocker(
+            current_main.as_ref().map(crate::claude::SessionId::as_str),
+            newest_update,
+        ) {
             return blocker.message().to_owned();
         }
         if let Err(error) = services.pending.clear().await {

@@ -20,12 +20,11 @@ impl DiscordTools {
                        keep."
     )]
     async fn compact_session(&self, Parameters(args): Parameters<CompactArgs>) -> String {
-        let run = match (self.context.bg_run(), self.context.scope()) {
-            (Some(run), ToolScope::PersistentRoutine) => run,
-            _ => {
-                return "Error: compact_session is only available in persistent routine sessions"
-                    .to_owned();
-            }
+        let (Some(run), ToolScope::PersistentRoutine) =
+            (self.context.bg_run(), self.context.scope())
+        else {
+            return "Error: compact_session is only available in persistent routine sessions"
+                .to_owned();
         };
         let instructions = args.instructions.trim();
         if instructions.is_empty() {

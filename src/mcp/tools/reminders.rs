@@ -57,7 +57,10 @@ impl DiscordTools {
         if let Some(at) = exact {
             reminder.run_at = at.fixed_offset();
         }
-        reminder.description = args.description.unwrap_or_default().trim().to_owned();
+        args.description
+            .unwrap_or_default()
+            .trim()
+            .clone_into(&mut reminder.description);
         if args.foreground.unwrap_or(false) {
             reminder.run = RunMode::Foreground;
         }

@@ -154,10 +154,10 @@ fn weekday_ranges_skip_weekends() {
     let fri = local(LA, 2026, 11, 20, 10, 0);
     assert_eq!(fri.weekday(), Weekday::Fri);
     for expr in ["0 9 * * 1-5", "0 9 * * mon-fri"] {
+        use Weekday::*;
         assert_eq!(next(expr, fri), local(LA, 2026, 11, 23, 9, 0), "{expr}");
         let week = chain(expr, fri, local(LA, 2026, 11, 30, 0, 0));
-        let days: Vec<Weekday> = week.iter().map(|d| d.weekday()).collect();
-        use Weekday::*;
+        let days: Vec<Weekday> = week.iter().map(Datelike::weekday).collect();
         assert_eq!(days, [Mon, Tue, Wed, Thu, Fri], "{expr}");
     }
     let alt = chain(
@@ -165,7 +165,7 @@ fn weekday_ranges_skip_weekends() {
         local(LA, 2026, 11, 22, 0, 0),
         local(LA, 2026, 11, 29, 0, 0),
     );
-    let days: Vec<u32> = alt.iter().map(|d| d.day()).collect();
+    let days: Vec<u32> = alt.iter().map(Datelike::day).collect();
     assert_eq!(days, [23, 25, 27]); // Mon, Wed, Fri
 }
 
@@ -178,7 +178,7 @@ fn day_of_month_and_weekday_combine_with_or() {
         sched(expr)
             .fires_between(from, to, 100)
             .iter()
-            .map(|d| d.day())
+            .map(Datelike::day)
             .collect()
     };
     assert_eq!(days("0 9 1 * mon"), [1, 6, 13, 20, 27]);
@@ -206,7 +206,7 @@ fn steps_lists_and_ranges() {
         local(LA, 2026, 5, 6, 10, 0),
     )
     .iter()
-    .map(|d| d.hour())
+    .map(chrono::Timelike::hour)
     .collect();
     assert_eq!(hours, [9, 11, 13, 15, 17, 9]);
     assert_eq!(next("30 8 * jan,jul *", t), local(LA, 2026, 7, 1, 8, 30));

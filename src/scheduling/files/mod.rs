@@ -2,7 +2,7 @@
 //! `routines/` and `reminders/` in the data dir.
 //!
 //! - [`parse_routine`] / [`parse_reminder`] read one file's text; kebab-case and legacy
-//!   snake_case keys are both accepted, unknown keys are ignored, and every rejection comes
+//!   `snake_case` keys are both accepted, unknown keys are ignored, and every rejection comes
 //!   with a reason a person can act on (RTN-6).
 //! - [`render_routine`] / [`render_reminder`] write the canonical form: kebab-case keys,
 //!   defaults omitted, strings double-quoted. `parse(render(x)) == x` for every valid item.

@@ -117,7 +117,7 @@ const NAIVE: &[&str] = &[
 ];
 
 /// Reads an ISO-8601 datetime: RFC 3339 (`Z` or `±HH:MM`, optional fraction), the space
-/// separated form PyYAML produced, or a naive datetime or date interpreted in `tz`.
+/// separated form `PyYAML` produced, or a naive datetime or date interpreted in `tz`.
 pub fn parse_run_at(text: &str, tz: Tz) -> Option<DateTime<FixedOffset>> {
     let text = text.trim();
     if let Ok(at) = DateTime::parse_from_rfc3339(text) {

@@ -368,7 +368,7 @@ fn the_project_example_routines_parse() {
     for entry in entries {
         let path = entry.unwrap().path();
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        if name.ends_with(".md") && name != "README.md" {
+        if path.extension().is_some_and(|ext| ext == "md") && name != "README.md" {
             let text = std::fs::read_to_string(&path).unwrap();
             parse_routine(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
         }

@@ -5,7 +5,7 @@
 //! or parse, no `id`, no `cron`, or a `cron` that is not a valid five-field expression. Other
 //! doubts are warnings the agent reads while the write goes through: no `description` or
 //! `background`, unscoped `Bash`/`Write`/`Edit`/`MultiEdit` tools, delegation (`Task`/`Agent`)
-//! next to unscoped writes, legacy snake_case or unknown keys, files over 200 lines, and any
+//! next to unscoped writes, legacy `snake_case` or unknown keys, files over 200 lines, and any
 //! other reason [`parse_routine`] would skip the file.
 
 use std::sync::LazyLock;
@@ -107,7 +107,7 @@ fn written_keys(yaml: &str) -> Vec<String> {
     }
 }
 
-/// Legacy snake_case spellings of known keys, and keys the routine format does not have.
+/// Legacy `snake_case` spellings of known keys, and keys the routine format does not have.
 fn key_warnings(keys: &[String]) -> Vec<String> {
     let mut warnings = Vec::new();
     for key in keys {

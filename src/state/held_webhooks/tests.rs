@@ -34,7 +34,7 @@ fn the_oldest_hold_makes_room() {
     let dir = tempfile::tempdir().unwrap();
     let store = HeldWebhooks::new(dir.path().join("held_webhooks.json"));
     let first = store.hold(request(0)).unwrap();
-    for minute in 1..u32::try_from(MAX_HELD).unwrap() + 1 {
+    for minute in 1..=u32::try_from(MAX_HELD).unwrap() {
         store.hold(request(minute)).unwrap();
     }
     let held = store.list();

@@ -117,6 +117,7 @@ impl BudgetState {
     ///
     /// A `last_refill` in the future (clock moved back) counts as no time elapsed, so it never
     /// reduces `available`.
+    #[allow(clippy::cast_precision_loss)] // microseconds past 2^52 (143 years) need no exactness
     fn advance(&mut self, now: DateTime<Tz>) {
         let now_stored = stored_time(now);
         let elapsed = (now_stored - self.last_refill).num_microseconds();
@@ -191,7 +192,7 @@ impl PingBudget {
 
     /// [`PingBudget::snapshot`] at a given time.
     pub fn snapshot_at(&self, now: DateTime<Tz>) -> Result<BudgetSnapshot, StateError> {
-        self.update(now, |_| ()).map(|(_, snap)| snap)
+        self.update(now, |_| ()).map(|((), snap)| snap)
     }
 
     /// Takes one token if a whole one is available and counts it in `daily_used` (PNG-5).
@@ -228,7 +229,7 @@ impl PingBudget {
             state.available = (state.available + 1.0).min(f64::from(state.capacity));
             state.daily_used = state.daily_used.saturating_sub(1);
         })
-        .map(|(_, snap)| snap)
+        .map(|((), snap)| snap)
     }
 
     /// Counts a critical ping (PNG-6): `critical_used + 1`, no token consumed.

@@ -17,6 +17,7 @@ pub struct BudgetSnapshot {
 
 impl BudgetSnapshot {
     /// Whole tokens available: `floor(available)` (PNG-8 `<avail>`).
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // clamped to >= 0 and floored; `as` saturates
     pub fn whole_available(&self) -> u32 {
         self.available.max(0.0).floor() as u32
     }
@@ -25,6 +26,7 @@ impl BudgetSnapshot {
     ///
     /// `ceil((1 - frac(available)) * rate)`, which is the full rate when `available` is whole.
     /// A tiny tolerance absorbs float noise so e.g. `2 + 1/3` tokens at 90 min reads 60, not 61.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // a ceil in 0..=rate; `as` saturates, then clamped
     pub fn minutes_to_next_refill(&self) -> Option<u32> {
         if self.available >= f64::from(self.capacity) {
             return None;

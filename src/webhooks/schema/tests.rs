@@ -2,6 +2,7 @@ use serde_json::json;
 
 use super::*;
 
+#[allow(clippy::needless_pass_by_value)] // callers pass `json!` literals
 fn validate(schema: serde_json::Value, payload: serde_json::Value) -> Vec<String> {
     PayloadSchema::compile(&schema).unwrap().validate(&payload)
 }

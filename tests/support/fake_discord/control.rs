@@ -14,12 +14,11 @@ impl FakeDiscord {
     /// Waits until a session has a live connection (READY or RESUMED sent). Panics on timeout.
     pub async fn wait_for_ready(&self) {
         let timeout = self.cfg.wait_timeout;
-        if !self.try_wait_for_ready(timeout).await {
-            panic!(
-                "fake Discord: bot not connected within {timeout:?}; gateway: {:?}",
-                self.gateway_stats()
-            );
-        }
+        assert!(
+            self.try_wait_for_ready(timeout).await,
+            "fake Discord: bot not connected within {timeout:?}; gateway: {:?}",
+            self.gateway_stats()
+        );
     }
 
     pub async fn try_wait_for_ready(&self, timeout: Duration) -> bool {

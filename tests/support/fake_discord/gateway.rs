@@ -74,15 +74,14 @@ async fn connection(shared: Arc<Shared>, mut ws: WebSocket) {
     loop {
         let deadline = closing.unwrap_or_else(|| Instant::now() + Duration::from_secs(3600));
         tokio::select! {
-            _ = shared.cancel.cancelled() => break,
-            _ = tokio::time::sleep_until(deadline), if closing.is_some() => break,
+            () = shared.cancel.cancelled() => break,
+            () = tokio::time::sleep_until(deadline), if closing.is_some() => break,
             cmd = rx.recv() => match cmd {
                 Some(ConnCmd::Send(text)) if closing.is_none() => {
                     if ws.send(Message::Text(text.into())).await.is_err() {
                         break;
                     }
                 }
-                Some(ConnCmd::Send(_)) => {}
                 Some(ConnCmd::Close(code, reason)) if closing.is_none() => {
                     shared.lock().gateway.closes_sent.push(code);
                     shared.notify();
@@ -90,7 +89,7 @@ async fn connection(shared: Arc<Shared>, mut ws: WebSocket) {
                     let _ = ws.send(Message::Close(Some(frame))).await;
                     closing = Some(Instant::now() + Duration::from_secs(1));
                 }
-                Some(ConnCmd::Close(..)) => {}
+                Some(ConnCmd::Send(_) | ConnCmd::Close(..)) => {}
                 Some(ConnCmd::Resume(d)) => {
                     conn.resume(&mut shared.lock(), d);
                     shared.notify();
@@ -125,6 +124,7 @@ async fn connection(shared: Arc<Shared>, mut ws: WebSocket) {
 }
 
 impl Conn {
+    #[allow(clippy::needless_pass_by_value)] // callers build `frame` in place with `json!`
     fn send(&self, frame: Value) {
         let _ = self.handle.tx.send(ConnCmd::Send(frame.to_string()));
     }
@@ -180,6 +180,7 @@ impl Conn {
         token.strip_prefix("Bot ").unwrap_or(token) == inner.cfg.valid_token
     }
 
+    #[allow(clippy::needless_pass_by_value)] // `d` comes straight off the wire, owned
     fn identify(&mut self, inner: &mut Inner, d: Value) {
         inner.gateway.identifies.push(d.clone());
         if self.session.is_some() {
@@ -222,6 +223,7 @@ impl Conn {
         inner.dispatch("READY", ready, 0);
     }
 
+    #[allow(clippy::needless_pass_by_value)] // `d` comes straight off the wire, owned
     fn resume(&mut self, inner: &mut Inner, d: Value) {
         if !Self::token_ok(inner, &d) {
             return self.close(4004);

@@ -50,14 +50,13 @@ impl FakeDiscord {
     async fn wait_session(&self, what: &str) {
         let timeout = self.cfg.wait_timeout;
         let ready = self.wait_state(timeout, |i| i.current_session.is_some().then_some(()));
-        if ready.await.is_none() {
-            panic!(
-                "fake Discord: {what}: no gateway session (IDENTIFY → READY) within {timeout:?}"
-            );
-        }
+        assert!(
+            ready.await.is_some(),
+            "fake Discord: {what}: no gateway session (IDENTIFY → READY) within {timeout:?}"
+        );
     }
 
-    /// The user sends `content` in their DM with the bot (MESSAGE_CREATE). Returns the message id.
+    /// The user sends `content` in their DM with the bot (`MESSAGE_CREATE`). Returns the message id.
     pub async fn dm_from(&self, user_id: u64, content: &str) -> u64 {
         self.user_message("dm_from", user_id, content, Vec::new(), None)
             .await
@@ -74,7 +73,7 @@ impl FakeDiscord {
             .await
     }
 
-    /// A DM replying to `referenced_message_id` (message_reference + referenced_message).
+    /// A DM replying to `referenced_message_id` (`message_reference` + `referenced_message`).
     pub async fn reply_to(&self, user_id: u64, content: &str, referenced_message_id: u64) -> u64 {
         self.user_message(
             "reply_to",
@@ -150,13 +149,13 @@ impl FakeDiscord {
         id
     }
 
-    /// The user adds a reaction (MESSAGE_REACTION_ADD). `emoji`: `"👍"` or `"name:id"`.
+    /// The user adds a reaction (`MESSAGE_REACTION_ADD`). `emoji`: `"👍"` or `"name:id"`.
     pub async fn react(&self, user_id: u64, channel_id: u64, message_id: u64, emoji: &str) {
         self.reaction("react", user_id, channel_id, message_id, emoji, true)
             .await;
     }
 
-    /// The user removes their reaction (MESSAGE_REACTION_REMOVE).
+    /// The user removes their reaction (`MESSAGE_REACTION_REMOVE`).
     pub async fn unreact(&self, user_id: u64, channel_id: u64, message_id: u64, emoji: &str) {
         self.reaction("unreact", user_id, channel_id, message_id, emoji, false)
             .await;
@@ -179,7 +178,7 @@ impl FakeDiscord {
         self.shared.notify();
     }
 
-    /// The user clicks a button (INTERACTION_CREATE type 3). Returns the interaction id.
+    /// The user clicks a button (`INTERACTION_CREATE` type 3). Returns the interaction id.
     pub async fn click_button(
         &self,
         user_id: u64,
@@ -192,7 +191,7 @@ impl FakeDiscord {
             .await
     }
 
-    /// The user picks `values` in a string select menu (INTERACTION_CREATE type 3).
+    /// The user picks `values` in a string select menu (`INTERACTION_CREATE` type 3).
     pub async fn select_menu(
         &self,
         user_id: u64,
@@ -219,7 +218,7 @@ impl FakeDiscord {
             let mut d = interaction(&inner, id, 3, &token, user, ch);
             d["data"] = data;
             d["message"] = message;
-            self.register(&mut inner, id, token, user, ch, Some(mid));
+            Self::register(&mut inner, id, token, user, ch, Some(mid));
             inner.dispatch("INTERACTION_CREATE", d, 0);
             id
         };
@@ -227,7 +226,7 @@ impl FakeDiscord {
         id
     }
 
-    /// The user runs slash command `name` in the DM (INTERACTION_CREATE type 2).
+    /// The user runs slash command `name` in the DM (`INTERACTION_CREATE` type 2).
     /// `options`: Discord's option array, e.g. `json!([{"name": "when", "type": 3, "value": "9am"}])`.
     pub async fn slash(&self, user_id: u64, name: &str, options: Value) -> u64 {
         self.wait_session("slash").await;
@@ -246,7 +245,7 @@ impl FakeDiscord {
                 json!([])
             };
             d["data"] = json!({"id": sid(command_id), "name": name, "type": 1, "options": options});
-            self.register(&mut inner, id, token, user_id, ch, None);
+            Self::register(&mut inner, id, token, user_id, ch, None);
             inner.dispatch("INTERACTION_CREATE", d, 0);
             id
         };
@@ -255,7 +254,6 @@ impl FakeDiscord {
     }
 
     fn register(
-        &self,
         inner: &mut Inner,
         id: u64,
         token: String,

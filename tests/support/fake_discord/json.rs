@@ -21,7 +21,7 @@ pub(super) fn parse_id(v: &Value) -> Option<u64> {
 
 /// RFC 3339 timestamp of a Unix-milliseconds instant.
 pub(super) fn timestamp_ms(ms: u64) -> String {
-    chrono::DateTime::from_timestamp_millis(ms as i64)
+    chrono::DateTime::from_timestamp_millis(i64::try_from(ms).unwrap_or(i64::MAX))
         .unwrap_or_default()
         .to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }
@@ -76,7 +76,7 @@ pub(super) fn dm_channel(inner: &Inner, channel_id: u64) -> Value {
     json!({
         "id": sid(channel_id),
         "type": 1,
-        "last_message_id": last.map(|m| sid(m.id)).unwrap_or(Value::Null),
+        "last_message_id": last.map_or(Value::Null, |m| sid(m.id)),
         "flags": 0,
         "recipients": [user(inner, channel.recipient)],
     })
@@ -215,8 +215,7 @@ pub(super) fn message(inner: &Inner, m: &FakeMessage, with_referenced: bool) -> 
         if with_referenced {
             v["referenced_message"] = inner
                 .message(m.channel_id, r)
-                .map(|rm| message(inner, rm, false))
-                .unwrap_or(Value::Null);
+                .map_or(Value::Null, |rm| message(inner, rm, false));
         }
     }
     if m.interaction_id.is_some() {

@@ -53,7 +53,7 @@ pub(super) fn route(inner: &mut Inner, req: &Req) -> Option<Reply> {
 }
 
 /// Validates and stores a message the bot posts (REST or interaction response), and
-/// dispatches its MESSAGE_CREATE (unless ephemeral). Returns the new id.
+/// dispatches its `MESSAGE_CREATE` (unless ephemeral). Returns the new id.
 pub(super) fn create_bot_message(
     inner: &mut Inner,
     ch: u64,
@@ -230,7 +230,7 @@ fn react(inner: &mut Inner, ch: u64, mid: u64, emoji: &str, add: bool) -> Reply 
     Reply::no_content()
 }
 
-/// Dispatches MESSAGE_REACTION_ADD (`add`) or MESSAGE_REACTION_REMOVE of `emoji` by `user` on
+/// Dispatches `MESSAGE_REACTION_ADD` (`add`) or `MESSAGE_REACTION_REMOVE` of `emoji` by `user` on
 /// message `mid` (written by `author`) in channel `ch`.
 pub(super) fn dispatch_reaction(
     inner: &mut Inner,

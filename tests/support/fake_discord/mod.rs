@@ -78,7 +78,7 @@ pub struct FakeConfig {
     pub owner_delay: Duration,
     /// HELLO's `heartbeat_interval` in milliseconds.
     pub heartbeat_interval_ms: u64,
-    /// Like real Discord, dispatch MESSAGE_CREATE/UPDATE/DELETE for the bot's own DMs.
+    /// Like real Discord, dispatch `MESSAGE_CREATE/UPDATE/DELETE` for the bot's own DMs.
     pub echo_own_messages: bool,
     /// Bound of every convenience wait and of injection's wait for a session.
     pub wait_timeout: Duration,
@@ -237,7 +237,7 @@ impl FakeDiscord {
                 return Some(v);
             }
             match tokio::time::timeout_at(deadline, rx.changed()).await {
-                Ok(Ok(())) => continue,
+                Ok(Ok(())) => {}
                 _ => return f(&self.shared.lock()),
             }
         }
@@ -333,23 +333,22 @@ impl FakeDiscord {
         pred: impl FnMut(&FakeMessage) -> bool,
     ) -> FakeMessage {
         let timeout = self.cfg.wait_timeout;
-        match self
+        if let Some(m) = self
             .try_wait_for_message_in(channel_id, timeout, pred)
             .await
         {
-            Some(m) => m,
-            None => {
-                let now: Vec<String> = self
-                    .channel_messages(channel_id)
-                    .iter()
-                    .map(|m| format!("  {:?}", m.all_text()))
-                    .collect();
-                panic!(
-                    "fake Discord: no matching message in {channel_id} within {timeout:?}; channel now:\n{}\n{}",
-                    now.join("\n"),
-                    self.describe_requests()
-                )
-            }
+            m
+        } else {
+            let now: Vec<String> = self
+                .channel_messages(channel_id)
+                .iter()
+                .map(|m| format!("  {:?}", m.all_text()))
+                .collect();
+            panic!(
+                "fake Discord: no matching message in {channel_id} within {timeout:?}; channel now:\n{}\n{}",
+                now.join("\n"),
+                self.describe_requests()
+            )
         }
     }
 }

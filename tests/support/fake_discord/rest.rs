@@ -137,7 +137,7 @@ fn into_response(reply: Reply) -> Response {
         Some(body) if reply.status != 204 => (status, axum::Json(body)).into_response(),
         _ => status.into_response(),
     };
-    let reset = (now_ms() as f64) / 1000.0 + 1.0;
+    let reset = Duration::from_millis(now_ms()).as_secs_f64() + 1.0;
     let mut all = vec![
         ("x-ratelimit-limit".to_string(), "5".to_string()),
         ("x-ratelimit-remaining".to_string(), "4".to_string()),
@@ -180,7 +180,7 @@ fn answer(inner: &mut Inner, rec: &RecordedRequest) -> (Reply, Duration, bool) {
     // Unauthenticated in real Discord: GET /gateway, interaction callbacks, webhooks.
     let exempt = matches!(
         segs.as_slice(),
-        ["gateway"] | ["interactions", ..] | ["webhooks", ..]
+        ["gateway"] | ["interactions" | "webhooks", ..]
     );
     let expected = format!("Bot {}", inner.cfg.valid_token);
     if !exempt && rec.authorization.as_deref() != Some(expected.as_str()) {
@@ -233,7 +233,7 @@ fn answer(inner: &mut Inner, rec: &RecordedRequest) -> (Reply, Duration, bool) {
             Some(reply) => reply,
             None => return (Reply::route_not_found(), delay, false),
         },
-        (_, ["interactions", ..] | ["webhooks", ..]) => match interactions::route(inner, &req) {
+        (_, ["interactions" | "webhooks", ..]) => match interactions::route(inner, &req) {
             Some(reply) => reply,
             None => return (Reply::route_not_found(), delay, false),
         },
@@ -283,7 +283,7 @@ fn commands(inner: &mut Inner, req: &Req, app: &str, rest: &[&str]) -> Reply {
                 let id = id.unwrap_or_else(|| inner.snowflake());
                 out.push(json::command(inner, id, body));
             }
-            inner.commands = out.clone();
+            inner.commands.clone_from(&out);
             Reply::ok(Value::Array(out))
         }
         ("POST", []) => {

@@ -34,7 +34,9 @@ impl Shared {
     }
 
     pub fn lock(&self) -> MutexGuard<'_, Inner> {
-        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+        self.inner
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// Wakes every waiter; call after releasing the lock.
@@ -131,8 +133,9 @@ pub(super) struct Inner {
 pub(super) fn now_ms() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_millis() as u64)
-        .unwrap_or(DISCORD_EPOCH_MS)
+        .map_or(DISCORD_EPOCH_MS, |d| {
+            u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+        })
 }
 
 impl Inner {
@@ -255,6 +258,7 @@ impl Inner {
     /// Sends an op-0 dispatch on the current session (logged for RESUME replay even
     /// while disconnected). Returns its `s`, or `None` when there is no session or the
     /// session's intents do not include `required_intent`.
+    #[allow(clippy::needless_pass_by_value)] // callers build `d` in place with `json!`
     pub fn dispatch(&mut self, t: &str, d: Value, required_intent: u64) -> Option<u64> {
         let sid = self.current_session.clone()?;
         let session = self.sessions.get_mut(&sid)?;
@@ -276,6 +280,7 @@ impl Inner {
     }
 
     /// Sends a non-dispatch frame to the live connection, if any.
+    #[allow(clippy::needless_pass_by_value)] // callers build `frame` in place with `json!`
     pub fn send_op(&mut self, frame: Value) -> bool {
         match self.current_conn() {
             Some(conn) => conn.tx.send(ConnCmd::Send(frame.to_string())).is_ok(),

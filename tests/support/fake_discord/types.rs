@@ -119,7 +119,7 @@ impl FakeMessage {
     /// `custom_id`s of every component (buttons, selects) on the message.
     pub fn custom_ids(&self) -> Vec<String> {
         let rows = self.components.iter();
-        rows.flat_map(|row| row.get("components").and_then(Value::as_array).cloned())
+        rows.filter_map(|row| row.get("components").and_then(Value::as_array).cloned())
             .flatten()
             .filter_map(|c| {
                 c.get("custom_id")

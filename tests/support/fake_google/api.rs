@@ -140,7 +140,7 @@ fn answer(
         }
         ["calendar", "v3", "users", "me", "calendarList"] => {
             let items = data.calendar_list.clone();
-            page(data, items, query, "items")
+            page(data, &items, query, "items")
         }
         ["calendar", "v3", "calendars", cal, "events"] => {
             events(data, method, cal, None, query, json)
@@ -161,7 +161,7 @@ fn answer(
 }
 
 /// One page of `items` (page token = offset), at most `page_size` (or `maxResults`).
-fn page(data: &GoogleData, items: Vec<Value>, query: &[(String, String)], key: &str) -> Answer {
+fn page(data: &GoogleData, items: &[Value], query: &[(String, String)], key: &str) -> Answer {
     let get = |name: &str| {
         query
             .iter()
@@ -208,7 +208,7 @@ fn tasks(
                 .filter(|t| show_all || t["status"] != "completed")
                 .cloned()
                 .collect();
-            page(data, items, query, "items")
+            page(data, &items, query, "items")
         }
         ("POST", None) => {
             let mut task = json;
@@ -267,8 +267,8 @@ fn events(
                     .as_str()
                     .and_then(|v| chrono::DateTime::parse_from_rfc3339(v).ok())
                     .or_else(|| {
-                        let date = start["date"].as_str()?;
-                        chrono::DateTime::parse_from_rfc3339(&format!("{date}T00:00:00Z")).ok()
+                        let day = start["date"].as_str()?;
+                        chrono::DateTime::parse_from_rfc3339(&format!("{day}T00:00:00Z")).ok()
                     })
             };
             let mut items: Vec<Value> = data.calendars[calendar]
@@ -280,7 +280,7 @@ fn events(
                 .cloned()
                 .collect();
             items.sort_by_key(start_of);
-            page(data, items, query, "items")
+            page(data, &items, query, "items")
         }
         ("POST", None) => {
             let mut event = json;
@@ -342,7 +342,7 @@ fn gmail_list(data: &GoogleData, query: &[(String, String)]) -> Answer {
         })
         .map(|m| json!({"id": m["id"], "threadId": m["id"]}))
         .collect();
-    let mut answer = page(data, items, query, "messages");
+    let mut answer = page(data, &items, query, "messages");
     if answer.2["messages"].as_array().is_some_and(Vec::is_empty) {
         answer.2 = json!({"resultSizeEstimate": 0});
     }

@@ -163,6 +163,8 @@ impl Shared {
     }
 
     pub fn lock(&self) -> MutexGuard<'_, GoogleData> {
-        self.data.lock().unwrap_or_else(|p| p.into_inner())
+        self.data
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }

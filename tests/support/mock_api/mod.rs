@@ -101,7 +101,7 @@ impl MockApi {
         self.shared.lock().queue.len()
     }
 
-    /// Every request received so far (probes and count_tokens included), in arrival order.
+    /// Every request received so far (probes and `count_tokens` included), in arrival order.
     pub fn requests(&self) -> Vec<RecordedRequest> {
         self.shared.lock().requests.clone()
     }

@@ -146,6 +146,7 @@ impl Reply {
         self.blocks.iter().map(count).sum::<usize>().max(1)
     }
 
+    #[allow(clippy::needless_pass_by_value)] // callers build `content` in place for the message
     fn message(&self, model: &str, content: Value) -> Value {
         json!({"id": format!("msg_mock_{}", uuid::Uuid::new_v4().simple()), "type": "message",
             "role": "assistant", "model": model, "content": content, "stop_reason": Value::Null,

@@ -36,7 +36,7 @@ impl Shared {
     pub(super) fn lock(&self) -> MutexGuard<'_, Script> {
         self.script
             .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     fn notify(&self) {
@@ -185,8 +185,8 @@ async fn respond(
             }
             if !delay.is_zero() {
                 tokio::select! {
-                    _ = tokio::time::sleep(std::mem::take(&mut delay)) => {}
-                    _ = shared.cancel.cancelled() => return,
+                    () = tokio::time::sleep(std::mem::take(&mut delay)) => {}
+                    () = shared.cancel.cancelled() => return,
                 }
             }
             let name = data["type"].as_str().unwrap_or("message");
