@@ -22,6 +22,7 @@ pub mod config;
 pub mod discord;
 pub mod domain;
 pub mod front_end;
+pub mod google;
 pub mod mcp;
 pub mod scheduling;
 pub mod services;

@@ -5,7 +5,9 @@ use std::process::ExitCode;
 use clap::{Parser, error::ErrorKind};
 use ollim_bot::{
     app,
-    cli::{Cli, Command, auth, chat, history, reminder, routine, webhook},
+    cli::{
+        Cli, Command, auth, cal, chat, gmail, google, history, reminder, routine, tasks, webhook,
+    },
     config::Config,
     state::paths::DataDir,
 };
@@ -63,6 +65,10 @@ async fn run(cli: Cli) -> anyhow::Result<i32> {
             Ok(webhook::run(&data_dir, action))
         }
         Some(Command::History(args)) => Ok(history::run(&args)),
+        Some(Command::Tasks(args)) => Ok(tasks::run(&google_env()?, args).await),
+        Some(Command::Cal(args)) => Ok(cal::run(&google_env()?, args).await),
+        Some(Command::Gmail(args)) => Ok(gmail::run(&google_env()?, args).await),
+        Some(Command::Google { action }) => Ok(google::run(&google_env()?, action).await),
         None => run_bot().await,
     }
 }
@@ -79,6 +85,13 @@ fn scheduling_env() -> anyhow::Result<(DataDir, chrono_tz::Tz)> {
     let data_dir = DataDir::new(&config.data_dir);
     std::fs::create_dir_all(data_dir.root())?;
     Ok((data_dir, config.timezone))
+}
+
+/// The Google commands' context: the data dir and zone of [`scheduling_env`], the configured
+/// list and calendars, `OLLIM_GOOGLE_API_URL`.
+fn google_env() -> anyhow::Result<google::GoogleContext> {
+    let (data_dir, tz) = scheduling_env()?;
+    Ok(google::GoogleContext::new(&data_dir, tz))
 }
 
 /// The daemon: required variables (BOOT-2), configuration, Claude auth, then the bot.

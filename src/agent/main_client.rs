@@ -84,6 +84,7 @@ pub(crate) fn base_options(services: &Services) -> ClientOptions {
         bot_name: &config.bot_name,
         timezone: config.timezone,
         data_dir: data_dir.root(),
+        google_connected: crate::google::GoogleFiles::new(data_dir).is_connected(),
     });
     let mut options = ClientOptions {
         cli_path: config.claude_cli.clone(),

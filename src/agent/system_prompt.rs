@@ -32,6 +32,9 @@ pub struct SystemPromptInputs<'a> {
     pub timezone: chrono_tz::Tz,
     /// The data dir (`~/.ollim-bot`) holding the profile files and `skills/`.
     pub data_dir: &'a Path,
+    /// Whether Google is connected (a usable `state/token.json`): the Tasks, Calendar and
+    /// Gmail sections appear only then; otherwise one section says it isn't (issue 14).
+    pub google_connected: bool,
 }
 
 /// Operational sections in prompt order (SYS-4). Skills is handled separately because the
@@ -42,6 +45,15 @@ const SECTIONS_BEFORE_SKILLS: [&str; 5] = [
     text::TASK_CAPTURE,
     text::OUTPUT_GUIDANCE,
     text::CONFIGURATION,
+];
+
+/// The sections that only hold while Google is connected, each with what replaces it when
+/// Google is not (`None`: dropped).
+const GOOGLE_SECTIONS: [(&str, Option<&str>); 4] = [
+    (text::TASK_CAPTURE, Some(text::TASK_CAPTURE_NO_GOOGLE)),
+    (text::GOOGLE_TASKS, Some(text::GOOGLE_NOT_CONNECTED)),
+    (text::GOOGLE_CALENDAR, None),
+    (text::GMAIL, None),
 ];
 
 /// Operational sections after the skills section, in prompt order (SYS-4).
@@ -93,8 +105,23 @@ fn operational_section(inputs: &SystemPromptInputs) -> String {
         .copied()
         .chain(std::iter::once(skills.as_str()))
         .chain(SECTIONS_AFTER_SKILLS.iter().copied())
+        .filter_map(|section| google_variant(section, inputs.google_connected))
         .collect();
     fill(&sections.join("\n\n"), inputs)
+}
+
+/// `section` as it stands given whether Google is connected.
+fn google_variant(section: &str, connected: bool) -> Option<&str> {
+    if connected {
+        return Some(section);
+    }
+    match GOOGLE_SECTIONS
+        .iter()
+        .find(|(google, _)| *google == section)
+    {
+        Some((_, replacement)) => *replacement,
+        None => Some(section),
+    }
 }
 
 /// Reads one profile file; `None` when absent, unreadable or blank.

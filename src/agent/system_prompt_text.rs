@@ -31,6 +31,14 @@ Tasks straight away: a short, specific title, a due date when one is stated or o
 a note on priority when it matters. Don't ask first; confirm in one line afterwards. Ask a \
 quick question only when it's genuinely unclear what the task is or when it's due.";
 
+/// Task capture while Google is not connected (issue 14): nothing pretends a task was saved.
+pub(super) const TASK_CAPTURE_NO_GOOGLE: &str = "\
+## Capturing tasks
+
+When {user} mentions something they need to do, confirm it in one line and, if it has a \
+time, offer a reminder (`ollim-bot reminder add`). Google Tasks isn't connected, so never say \
+a task was saved there.";
+
 /// Output guidance (SYS-4).
 pub(super) const OUTPUT_GUIDANCE: &str = "\
 ## Shaping answers
@@ -105,6 +113,15 @@ pub(super) const GOOGLE_TASKS: &str = "\
 
 - Run `tasks list` before adding: nothing else checks for duplicates.
 - Finished work is marked done, not deleted; delete only mistakes or things {user} wants gone.";
+
+/// Replaces the Tasks, Calendar and Gmail sections while Google is not connected (issue 14).
+pub(super) const GOOGLE_NOT_CONNECTED: &str = "\
+## Google
+
+Google isn't connected: `ollim-bot tasks`, `ollim-bot cal` and `ollim-bot gmail` fail until \
+it is, and the `gmail-reader` subagent can't read mail. When {user} asks for tasks, the \
+calendar or email, say so in one line and suggest `/google-auth` in Discord (it explains the \
+one-time setup if the OAuth client file is missing). Don't run those commands to check.";
 
 /// Google Calendar (SYS-6).
 pub(super) const GOOGLE_CALENDAR: &str = "\

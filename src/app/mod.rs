@@ -182,6 +182,10 @@ pub async fn run(config: Config, discord: DiscordSettings) -> anyhow::Result<i32
         Arc::clone(&bot.session),
         stop_background.clone(),
     ));
+    let revocation = tokio::spawn(
+        Arc::clone(&bot)
+            .watch_google_revocation(services.config.scheduler_sync, stop_background.clone()),
+    );
     let scheduling = tokio::spawn(run_scheduler(
         Arc::clone(&bot),
         scheduler,
@@ -207,6 +211,9 @@ pub async fn run(config: Config, discord: DiscordSettings) -> anyhow::Result<i32
     }
     if let Err(error) = webhook_server.await {
         tracing::warn!(%error, "the webhook server ended badly");
+    }
+    if let Err(error) = revocation.await {
+        tracing::warn!(%error, "the google revocation watch ended badly");
     }
     webhooks.shutdown().await;
     bot.stop_intake();

@@ -1,10 +1,14 @@
 //! The command line: argument parsing and the subcommands that run in the terminal.
 
 pub mod auth;
+pub mod cal;
 pub mod chat;
+pub mod gmail;
+pub mod google;
 pub mod history;
 pub mod reminder;
 pub mod routine;
+pub mod tasks;
 pub mod tool_approval;
 pub mod webhook;
 
@@ -22,6 +26,9 @@ Examples:
   ollim-bot routine add -m \"Plan my day\" --cron \"0 9 * * 1-5\"
   ollim-bot reminder add -m \"Stretch\" --delay 30
   ollim-bot reminder list
+  ollim-bot tasks add \"Call the dentist\" --due 2026-03-01
+  ollim-bot cal today
+  ollim-bot google auth         connect Google Tasks, Calendar and Gmail
   ollim-bot webhook list        webhook specs; `webhook test <id> --data '{...}'` tries one";
 
 /// `ollim-bot` command-line arguments.
@@ -61,6 +68,22 @@ pub enum Command {
         /// What to do.
         #[command(subcommand)]
         action: reminder::ReminderCommand,
+    },
+    /// Google Tasks: list, show, add, done, update, delete.
+    #[command(subcommand_required = true, arg_required_else_help = true)]
+    Tasks(tasks::TasksArgs),
+    /// Google Calendar: today, upcoming, show, add, update, delete, calendars.
+    #[command(subcommand_required = true, arg_required_else_help = true)]
+    Cal(cal::CalArgs),
+    /// Gmail, read-only: unread, search, read, labels.
+    #[command(subcommand_required = true, arg_required_else_help = true)]
+    Gmail(gmail::GmailArgs),
+    /// Google connection: `auth` to connect, `status` to check.
+    #[command(subcommand_required = true, arg_required_else_help = true)]
+    Google {
+        /// What to do.
+        #[command(subcommand)]
+        action: google::GoogleCommand,
     },
     /// Webhook specs: list them, or test a payload against one locally.
     #[command(subcommand_required = true, arg_required_else_help = true)]

@@ -24,7 +24,10 @@ use serenity::{
 use tokio_util::{sync::CancellationToken, task::TaskTracker};
 use tracing::Instrument;
 
-use super::{approval::Approvals, owner::OwnerGate};
+use super::{
+    approval::Approvals, google::DeleteConfirmations, google_auth::PendingGoogleAuth,
+    owner::OwnerGate,
+};
 use crate::{
     agent::MainSession, background::webhook_dispatch::WebhookDispatch, services::Services,
     state::inquiries::InquiryStore,
@@ -51,6 +54,10 @@ pub struct Bot {
     pub(crate) services: Arc<Services>,
     pub(crate) approvals: Arc<Approvals>,
     pub(crate) inquiries: Arc<InquiryStore>,
+    /// Delete buttons waiting for their confirming click.
+    pub(crate) delete_confirmations: Mutex<DeleteConfirmations>,
+    /// The `/google-auth` flow waiting for its redirect, if any.
+    pub(crate) google_auth: PendingGoogleAuth,
     /// Turns and other owner-triggered work in flight; waited for on shutdown.
     pub(crate) work: TaskTracker,
     /// Where the owner's answers to held webhook requests go, once the server is set up.
@@ -85,6 +92,8 @@ impl Bot {
             services,
             approvals,
             inquiries,
+            delete_confirmations: Mutex::default(),
+            google_auth: PendingGoogleAuth::default(),
             work: TaskTracker::new(),
             webhooks: OnceLock::new(),
             accepting: AtomicBool::new(true),

@@ -38,7 +38,7 @@ fn string_option(name: &str, description: &str) -> CreateCommandOption {
     CreateCommandOption::new(CommandOptionType::String, name, description).required(false)
 }
 
-/// The command set (SLC-1…10, 12, 15).
+/// The command set (SLC-1…10, 12, 13, 15).
 pub fn definitions() -> Vec<CreateCommand> {
     let mut model = string_option("name", "opus, sonnet or haiku");
     for name in ["opus", "sonnet", "haiku"] {
@@ -90,6 +90,7 @@ pub fn definitions() -> Vec<CreateCommand> {
             .add_option(key)
             .add_option(string_option("value", "new value")),
         command("restart", "Restart the bot (the conversation carries on)"),
+        command("google-auth", "Connect Google Tasks, Calendar and Gmail"),
         command("version", "Show the bot's version"),
     ]
 }
@@ -145,6 +146,7 @@ impl Bot {
                 return reply_ephemeral(&self.http, command, text).await;
             }
             "restart" => return self.restart_command(command).await,
+            "google-auth" => return self.google_auth_command(command).await,
             _ => {}
         }
         let options = command.data.options();

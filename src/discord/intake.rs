@@ -47,6 +47,10 @@ impl Bot {
         // The owner's DM channel is normally known from start-up; learn it here otherwise, so
         // replies always have somewhere to go.
         let _ = self.dm_channel.set(message.channel_id);
+        // MSG-6: a pasted Google redirect completes /google-auth and never reaches the agent.
+        if self.take_pasted_redirect(&message).await {
+            return;
+        }
         let seen = ReactionType::Unicode(SEEN.to_owned());
         if let Err(error) = message.react(&self.http, seen.clone()).await {
             tracing::debug!(%error, "could not add the 👀 reaction");

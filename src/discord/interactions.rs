@@ -27,7 +27,6 @@ use crate::{
 
 const NOT_AUTHORIZED: &str = "not authorized";
 const EXPIRED_INQUIRY: &str = "this option has expired — ask again to revisit.";
-const GOOGLE_NOT_SET_UP: &str = "Google is not set up yet, so this button can't act. Tasks and calendar land in a later release.";
 
 impl Bot {
     /// Routes one interaction, checking the owner first.
@@ -87,11 +86,9 @@ impl Bot {
                     None => self.ephemeral(component, EXPIRED_INQUIRY).await,
                 }
             }
-            ButtonAction::TaskDone { .. }
+            google @ (ButtonAction::TaskDone { .. }
             | ButtonAction::TaskDelete { .. }
-            | ButtonAction::EventDelete { .. } => {
-                self.ephemeral(component, GOOGLE_NOT_SET_UP).await
-            }
+            | ButtonAction::EventDelete { .. }) => self.google_click(component, &google).await,
             ButtonAction::ForkSave => self.fork_click(component, ExitAction::Save).await,
             ButtonAction::ForkReport => self.fork_click(component, ExitAction::Report).await,
             ButtonAction::ForkExit => self.fork_click(component, ExitAction::Exit).await,

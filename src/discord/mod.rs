@@ -16,6 +16,8 @@ pub mod client;
 pub mod commands;
 pub mod dm_front_end;
 pub mod embeds;
+pub mod google;
+pub mod google_auth;
 pub mod greeting;
 pub mod http_sink;
 pub mod intake;

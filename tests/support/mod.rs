@@ -10,6 +10,8 @@ pub mod chat;
 pub mod cli;
 pub mod echo_bot;
 pub mod fake_discord;
+pub mod fake_google;
+pub mod google_cli;
 pub mod http;
 pub mod mock_api;
 pub mod procs;

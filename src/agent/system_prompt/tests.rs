@@ -32,6 +32,7 @@ fn inputs(dir: &Path) -> SystemPromptInputs<'_> {
         bot_name: "ollim",
         timezone: chrono_tz::Europe::Berlin,
         data_dir: dir,
+        google_connected: true,
     }
 }
 
@@ -221,4 +222,32 @@ fn delegation_sections_name_our_commands() {
     ] {
         assert!(proxy.contains(needle), "user proxy section lacks {needle}");
     }
+}
+
+/// Issue 14: without Google the Tasks, Calendar and Gmail sections give way to one that says
+/// it isn't connected, and task capture doesn't claim to save anything.
+#[test]
+fn without_google_the_prompt_says_so() {
+    let dir = TempDir::new("no-google");
+    let prompt = build_system_prompt(&SystemPromptInputs {
+        google_connected: false,
+        ..inputs(&dir.0)
+    });
+    let found: Vec<&str> = prompt.lines().filter(|l| l.starts_with('#')).collect();
+    let expected: Vec<&str> = HEADINGS
+        .split(" | ")
+        .filter(|h| !matches!(*h, "## Google Calendar" | "## Gmail"))
+        .map(|h| {
+            if h == "## Google Tasks" {
+                "## Google"
+            } else {
+                h
+            }
+        })
+        .collect();
+    assert_eq!(found, expected);
+    assert!(prompt.contains("Google isn't connected"));
+    assert!(prompt.contains("/google-auth"));
+    assert!(!prompt.contains("`ollim-bot tasks list [--all]`"));
+    assert!(!prompt.contains("add it to Google Tasks straight away"));
 }

@@ -1,0 +1,188 @@
+//! What `ollim-bot tasks | cal | gmail` share, and `ollim-bot google auth` (GOO-3): the client,
+//! the zone and the configured list / calendars; one `error: …` line and exit 1 on any
+//! failure; setup instructions when `credentials.json` is missing; and the loopback consent
+//! flow, started by `google auth` or — in the owner's own terminal only — by a command that
+//! finds Google not connected.
+
+use std::io::IsTerminal;
+
+use chrono_tz::Tz;
+use clap::Subcommand;
+use tokio::io::AsyncBufReadExt;
+
+use crate::{
+    claude::AGENT_CHILD_ENV,
+    config::runtime::RuntimeConfig,
+    google::{
+        GoogleClient, GoogleError, GoogleFiles,
+        loopback::{FLOW_TIMEOUT, LoopbackFlow, Offer, looks_like_redirect},
+        oauth::RedirectRejection,
+        setup_instructions,
+    },
+    state::paths::DataDir,
+};
+
+/// `ollim-bot google …`
+#[derive(Debug, Subcommand)]
+pub enum GoogleCommand {
+    /// Connect Google (Tasks, Calendar, Gmail read-only): opens a sign-in on 127.0.0.1.
+    Auth,
+    /// Say whether Google is connected.
+    Status,
+}
+
+/// Everything a Google command needs.
+#[derive(Debug, Clone)]
+pub struct GoogleContext {
+    /// The API client.
+    pub client: GoogleClient,
+    /// `OLLIM_TIMEZONE`.
+    pub tz: Tz,
+    /// `google_task_list` (default `@default`).
+    pub task_list: String,
+    /// `google_calendars` (default `primary`), never empty.
+    pub calendars: Vec<String>,
+}
+
+impl GoogleContext {
+    /// Reads `state/config.json` for the list and the calendars; the client takes
+    /// `OLLIM_GOOGLE_API_URL` from the environment.
+    pub fn new(data_dir: &DataDir, tz: Tz) -> Self {
+        let config = RuntimeConfig::load(&data_dir.config_file());
+        let mut calendars = config.google_calendars;
+        if calendars.is_empty() {
+            calendars.push("primary".to_owned());
+        }
+        Self {
+            client: GoogleClient::from_env(data_dir),
+            tz,
+            task_list: config.google_task_list,
+            calendars,
+        }
+    }
+
+    /// The first configured calendar, where writes go.
+    pub fn first_calendar(&self) -> &str {
+        self.calendars.first().map_or("primary", String::as_str)
+    }
+}
+
+/// Why a Google command failed.
+#[derive(Debug)]
+pub enum Failure {
+    /// The client's error.
+    Google(GoogleError),
+    /// A 404 on a named thing (`task abc`, `event xyz`, `message 123`).
+    Missing(String),
+    /// A value on the command line that can't be used.
+    Input(String),
+}
+
+impl From<GoogleError> for Failure {
+    fn from(error: GoogleError) -> Self {
+        Self::Google(error)
+    }
+}
+
+/// Turns a 404 into "`<what>` not found".
+pub fn missing(what: String) -> impl FnOnce(GoogleError) -> Failure {
+    move |error| match error {
+        GoogleError::NotFound => Failure::Missing(what),
+        other => Failure::Google(other),
+    }
+}
+
+/// Prints a failure the way every Google command does, and gives the exit code (1).
+pub fn report(context: &GoogleContext, failure: &Failure) -> i32 {
+    match failure {
+        Failure::Google(GoogleError::NoCredentials { .. }) => {
+            eprintln!("{}", setup_instructions(context.client.files()));
+        }
+        Failure::Google(other) => eprintln!("error: {other}"),
+        Failure::Missing(what) => eprintln!("error: {what} not found"),
+        Failure::Input(message) => eprintln!("error: {message}"),
+    }
+    1
+}
+
+/// Makes sure Google is connected before a command runs. Without `credentials.json` the
+/// setup steps are printed; without a usable token a consent flow runs, but only in the
+/// owner's own terminal: the agent's shells (and scripts without a terminal) get the error
+/// line at once instead of a command that waits five minutes for a browser.
+pub async fn ensure_connected(context: &GoogleContext) -> Result<(), GoogleError> {
+    let files = context.client.files();
+    if files.is_connected() {
+        return Ok(());
+    }
+    files.load_token()?;
+    files.load_secrets()?;
+    let interactive =
+        std::env::var_os(AGENT_CHILD_ENV).is_none() && std::io::stderr().is_terminal();
+    if !interactive {
+        return Err(GoogleError::NotConnected);
+    }
+    consent(context, files).await
+}
+
+/// Runs `ollim-bot google …`.
+pub async fn run(context: &GoogleContext, command: GoogleCommand) -> i32 {
+    let files = context.client.files();
+    match command {
+        GoogleCommand::Status => {
+            if files.is_connected() {
+                println!("google connected.");
+                0
+            } else {
+                println!("google not connected.");
+                1
+            }
+        }
+        GoogleCommand::Auth => {
+            if let Err(error) = files.load_secrets() {
+                return report(context, &error.into());
+            }
+            if files.is_connected() {
+                println!("google already connected.");
+                return 0;
+            }
+            match consent(context, files).await {
+                Ok(()) => {
+                    println!("google connected.");
+                    0
+                }
+                Err(error) => report(context, &error.into()),
+            }
+        }
+    }
+}
+
+/// The loopback flow in a terminal: the URL on stderr, the browser's redirect or a pasted
+/// redirect URL on stdin completes it (GOO-3).
+async fn consent(context: &GoogleContext, files: &GoogleFiles) -> Result<(), GoogleError> {
+    let flow = LoopbackFlow::start(files, context.client.http().clone()).await?;
+    eprintln!(
+        "Open this URL in a browser to connect Google (Tasks, Calendar, Gmail read-only):\n\n  \
+         {}\n\nWaiting up to 5 minutes. Signing in on another device? When the browser ends on \
+         a page at http://127.0.0.1:…, paste that address here and press Enter.",
+        flow.url()
+    );
+    let paste = flow.paste_handle();
+    let reader = tokio::spawn(async move {
+        let mut lines = tokio::io::BufReader::new(tokio::io::stdin()).lines();
+        while let Ok(Some(line)) = lines.next_line().await {
+            if !looks_like_redirect(&line) {
+                continue;
+            }
+            match paste.offer_url(&line) {
+                Offer::Accepted | Offer::AlreadyDone => return,
+                Offer::Rejected(RedirectRejection::WrongState) => {
+                    eprintln!("that address is not from this sign-in; still waiting");
+                }
+                Offer::Rejected(RedirectRejection::NotARedirect) => {}
+            }
+        }
+    });
+    let outcome = flow.finish(files, FLOW_TIMEOUT).await;
+    reader.abort();
+    outcome.map(|_| ())
+}
