@@ -116,13 +116,6 @@ fn approval_embed_for(message: &FakeMessage, id: &str) -> bool {
     })
 }
 
-fn button_id(message: &FakeMessage, prefix: &str) -> String {
-    let text = serde_json::to_string(&message.components).unwrap();
-    let start = text.find(prefix).expect("the button");
-    let end = text[start..].find('"').unwrap() + start;
-    text[start..end].to_owned()
-}
-
 #[tokio::test]
 async fn refused_patterns_never_run_and_the_owner_is_told() {
     let h = BotHarness::greeted_fast_sync(CliSandbox::new()).await;
@@ -186,7 +179,7 @@ async fn a_new_pattern_waits_for_approval_and_a_denial_keeps_it_withheld() {
         first_prompt.contains("HELD BACK") && first_prompt.contains("- Bash(echo held-marker *)"),
         "the run is told what is withheld: {first_prompt}"
     );
-    click(&h, embed.id, &button_id(&embed, "act:tools_approve:")).await;
+    click(&h, embed.id, &embed.button_id("act:tools_approve:")).await;
     // Once approved, the same job id gets the pattern.
     wait_gone(&h, "approve-me").await;
     write_reminder(&h, "approve-me", &["Bash(echo held-marker *)"]);
@@ -197,10 +190,12 @@ async fn a_new_pattern_waits_for_approval_and_a_denial_keeps_it_withheld() {
     let embed = approval_embed(&h, "deny-me").await;
     // An Approve button id clicked on another message (as an agent-made embed could carry)
     // approves nothing.
-    let forged = button_id(&embed, "act:tools_deny:").replace("tools_deny", "tools_approve");
+    let forged = embed
+        .button_id("act:tools_deny:")
+        .replace("tools_deny", "tools_approve");
     let answer = click(&h, h.bot_messages()[0].id, &forged).await;
     assert!(answer.to_string().contains("unknown action"), "{answer}");
-    click(&h, embed.id, &button_id(&embed, "act:tools_deny:")).await;
+    click(&h, embed.id, &embed.button_id("act:tools_deny:")).await;
     wait_gone(&h, "deny-me").await;
     write_reminder(&h, "deny-me", &["Bash(echo held-marker *)"]);
     let (result, is_error) = bash_result_of(&h, "deny-me", 2).await;

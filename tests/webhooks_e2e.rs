@@ -75,6 +75,16 @@ impl Hooks {
         post_hook(self.port, id, Some(SECRET), &[], body).await
     }
 
+    /// Posts `body` to `ci`, expects 202 and returns the hold notice the bot then posts.
+    async fn held(&self, body: &str) -> FakeMessage {
+        assert_eq!(self.post("ci", body).await.status, 202);
+        self.h
+            .wait_for_bot_message_within("the hold notice", Duration::from_secs(60), |m| {
+                hold_notice(m, "ci")
+            })
+            .await
+    }
+
     /// The model requests of the screening session.
     fn screenings(&self) -> Vec<String> {
         self.h
@@ -323,32 +333,15 @@ fn hold_notice(message: &FakeMessage, id: &str) -> bool {
             .contains("act:hook_run:")
 }
 
-fn button_id(message: &FakeMessage, prefix: &str) -> String {
-    let text = serde_json::to_string(&message.components).unwrap();
-    let start = text.find(prefix).expect("the button");
-    let end = text[start..].find('"').unwrap() + start;
-    text[start..end].to_owned()
-}
-
 #[tokio::test]
 async fn an_unreadable_screening_holds_the_request_until_the_owner_runs_it() {
     let hooks = Hooks::start().await;
     script(&hooks.h.mock, Reply::text("Looks fine to me!"));
-    let reply = hooks
-        .post(
-            "ci",
-            r#"{"repo": "ollim", "status": "failure", "note": "hello"}"#,
-        )
-        .await;
-    assert_eq!(reply.status, 202);
     let notice = hooks
-        .h
-        .wait_for_bot_message_within("the hold notice", Duration::from_secs(60), |m| {
-            hold_notice(m, "ci")
-        })
+        .held(r#"{"repo": "ollim", "status": "failure", "note": "hello"}"#)
         .await;
     assert!(hooks.runs_of("ci").is_empty(), "held, not run");
-    let run_id = button_id(&notice, "act:hook_run:");
+    let run_id = notice.button_id("act:hook_run:");
     // The same button id on another message runs nothing.
     let forged = hooks
         .h
@@ -384,18 +377,8 @@ async fn a_screening_that_never_answers_holds_the_request() {
         &hooks.h.mock,
         Reply::text(r#"{"safe": true, "flagged": []}"#).with_initial_delay(Duration::from_secs(40)),
     );
-    let reply = hooks
-        .post(
-            "ci",
-            r#"{"repo": "ollim", "status": "success", "note": "slow"}"#,
-        )
-        .await;
-    assert_eq!(reply.status, 202);
     let notice = hooks
-        .h
-        .wait_for_bot_message_within("the hold notice", Duration::from_secs(60), |m| {
-            hold_notice(m, "ci")
-        })
+        .held(r#"{"repo": "ollim", "status": "success", "note": "slow"}"#)
         .await;
     let text = serde_json::to_string(&notice.embeds).unwrap();
     assert!(text.contains("30 s"), "{text}");
@@ -460,6 +443,7 @@ async fn a_flood_of_bad_requests_leaves_the_bot_answering_and_small() {
         .await;
     tokio::time::sleep(Duration::from_secs(1)).await;
     let (after, _) = procs::memory_kib(pid).unwrap();
+    eprintln!("bot RSS: {idle} KiB idle, {after} KiB after 3,200 bad requests");
     assert!(
         after < idle + 16 * 1024,
         "RSS grew from {idle} KiB to {after} KiB over 3,200 bad requests"

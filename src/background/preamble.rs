@@ -30,7 +30,7 @@ pub struct PreambleInputs<'a> {
     pub held_tools: &'a [String],
     /// The run may use `Task`/`Agent`, so the user-proxy hint applies (BGF-18).
     pub may_delegate: bool,
-    /// Google is connected (a token exists) (BGF-19).
+    /// Google is connected: a token that is valid or can be refreshed (BGF-19, GOO-1).
     pub google_connected: bool,
     /// Chain position, for chain reminders (REM-7).
     pub chain: Option<&'a ChainContext>,

@@ -308,7 +308,7 @@ impl BgRunner {
             schedule_text: job.schedule_text.clone(),
             held_tools: held,
             may_delegate,
-            google_connected: services.data_dir.token_file().exists(),
+            google_connected: crate::google::GoogleFiles::new(&services.data_dir).is_connected(),
             chain: job.chain.as_ref(),
         });
         let prefix = match &job.marker {

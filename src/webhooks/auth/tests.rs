@@ -10,6 +10,14 @@ fn secret() -> WebhookSecret {
     WebhookSecret::new(SECRET)
 }
 
+/// Hex written independently of the code under test.
+fn hex_by_hand(bytes: &[u8]) -> String {
+    bytes.iter().fold(String::new(), |mut out, b| {
+        let _ = write!(out, "{b:02x}");
+        out
+    })
+}
+
 fn t(secs: i64) -> DateTime<Utc> {
     Utc.timestamp_opt(1_700_000_000 + secs, 0).unwrap()
 }
@@ -53,14 +61,7 @@ fn the_signature_is_the_hmac_of_timestamp_dot_body() {
     // HMAC-SHA256(key "key", "The quick brown fox jumps over the lazy dog").
     let mut mac = Hmac::<Sha256>::new_from_slice(b"key").unwrap();
     mac.update(b"The quick brown fox jumps over the lazy dog");
-    let known: String = mac
-        .finalize()
-        .into_bytes()
-        .iter()
-        .fold(String::new(), |mut out, b| {
-            let _ = write!(out, "{b:02x}");
-            out
-        });
+    let known = hex_by_hand(&mac.finalize().into_bytes());
     assert_eq!(
         known,
         "f7bc83f430538424b13298e6aa6fb143ef4d59a14946175997479dbc2d1a3cd8"
@@ -68,14 +69,7 @@ fn the_signature_is_the_hmac_of_timestamp_dot_body() {
     // sign() covers "<timestamp>.<body>".
     let mut mac = Hmac::<Sha256>::new_from_slice(SECRET.as_bytes()).unwrap();
     mac.update(b"1700000000.{}");
-    let expected: String = mac
-        .finalize()
-        .into_bytes()
-        .iter()
-        .fold(String::new(), |mut out, b| {
-            let _ = write!(out, "{b:02x}");
-            out
-        });
+    let expected = hex_by_hand(&mac.finalize().into_bytes());
     assert_eq!(sign(SECRET, 1_700_000_000, b"{}"), expected);
 }
 

@@ -90,6 +90,14 @@ pub struct FakeMessage {
 }
 
 impl FakeMessage {
+    /// The first button `custom_id` starting with `prefix` (e.g. `act:tools_approve:`).
+    pub fn button_id(&self, prefix: &str) -> String {
+        let text = serde_json::to_string(&self.components).unwrap();
+        let start = text.find(prefix).expect("the button");
+        let end = text[start..].find('"').unwrap() + start;
+        text[start..end].to_owned()
+    }
+
     /// Content plus every embed's title, description and field texts, newline-joined.
     pub fn all_text(&self) -> String {
         let mut parts = vec![self.content.clone()];
