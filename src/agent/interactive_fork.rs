@@ -28,11 +28,7 @@ pub fn entry_embed(topic: Option<&str>, note: Option<&str>) -> Embed {
         description.push('\n');
         description.push_str(note);
     }
-    let button = |label: &str, action: &str, style| EmbedButton {
-        label: label.to_owned(),
-        action: action.to_owned(),
-        style,
-    };
+    let button = |label: &str, action: &str, style| EmbedButton::new(label, action, style);
     Embed {
         title: "Forked Session".to_owned(),
         description: Some(description),

@@ -124,11 +124,8 @@ pub async fn ask_owner(
 /// The embed asking the owner about new tool patterns.
 pub fn approval_embed(id: &str, source: &Source, file: &str, patterns: &[String]) -> Embed {
     let list: Vec<String> = patterns.iter().map(|p| format!("- `{p}`")).collect();
-    let button = |label: &str, action: &str, style| EmbedButton {
-        label: label.to_owned(),
-        action: format!("{action}:{id}"),
-        style,
-    };
+    let button =
+        |label: &str, action: &str, style| EmbedButton::new(label, format!("{action}:{id}"), style);
     Embed {
         title: "New tools need your approval".to_owned(),
         description: Some(format!(

@@ -249,10 +249,8 @@ impl Inner {
 
 /// The owner's notice about a held request, with its Run / Drop buttons.
 fn hold_notice(hold_id: &str, webhook_id: &str, reason: &str) -> Embed {
-    let button = |label: &str, action: &str, style| EmbedButton {
-        label: label.to_owned(),
-        action: format!("{action}:{hold_id}"),
-        style,
+    let button = |label: &str, action: &str, style| {
+        EmbedButton::new(label, format!("{action}:{hold_id}"), style)
     };
     Embed {
         title: "Webhook request held".to_owned(),

@@ -92,6 +92,17 @@ pub struct EmbedButton {
     pub style: ButtonStyle,
 }
 
+impl EmbedButton {
+    /// A button labelled `label` whose click does `action`.
+    pub fn new(label: &str, action: impl Into<String>, style: ButtonStyle) -> Self {
+        Self {
+            label: label.to_owned(),
+            action: action.into(),
+            style,
+        }
+    }
+}
+
 /// A rich message with optional buttons.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Embed {
