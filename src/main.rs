@@ -8,26 +8,38 @@ use ollim_bot::{
     cli::{
         Cli, Command, auth, cal, chat, gmail, google, history, reminder, routine, tasks, webhook,
     },
-    config::Config,
+    config::{Config, Launch},
     state::paths::DataDir,
 };
 use tracing_subscriber::EnvFilter;
 
-#[tokio::main]
-async fn main() -> ExitCode {
+fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => return usage_error(&error),
     };
+    // Before any thread exists (the `.env` sets process variables) and before logging starts
+    // (so `RUST_LOG` in the file counts).
+    let launch = match Launch::load(cli.env_file.clone(), cli.data_dir.clone()) {
+        Ok(launch) => launch,
+        Err(error) => {
+            eprintln!("error: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
     init_logging();
     ollim_bot::app::hardening::harden_process();
-    if let Err(error) = dotenvy::dotenv()
-        && !error.not_found()
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
     {
-        eprintln!("error: could not read .env: {error}");
-        return ExitCode::FAILURE;
-    }
-    match run(cli).await {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("error: cannot start the async runtime: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(run(cli, launch)) {
         Ok(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),
         Err(error) => {
             eprintln!("error: {error:#}");
@@ -36,51 +48,52 @@ async fn main() -> ExitCode {
     }
 }
 
-async fn run(cli: Cli) -> anyhow::Result<i32> {
+async fn run(cli: Cli, launch: Launch) -> anyhow::Result<i32> {
     match cli.command {
         Some(Command::Chat { model }) => {
-            let config = Config::from_env()?;
+            let config = Config::from_launch(&launch)?;
             if !claude_auth_ok(&config).await {
                 return Ok(1);
             }
             chat::run(config, model).await
         }
         Some(Command::Auth { args }) => {
-            let cli_path =
-                std::env::var("OLLIM_CLAUDE_CLI").unwrap_or_else(|_| "claude".to_owned());
+            let cli_path = launch
+                .var("OLLIM_CLAUDE_CLI")
+                .unwrap_or_else(|| "claude".to_owned());
             auth::run_auth(std::path::Path::new(&cli_path), &args)
                 .await
                 .map_err(anyhow::Error::msg)
         }
         Some(Command::Routine { action }) => {
-            let (data_dir, _) = scheduling_env()?;
+            let (data_dir, _) = scheduling_env(&launch)?;
             Ok(routine::run(&data_dir, action))
         }
         Some(Command::Reminder { action }) => {
-            let (data_dir, tz) = scheduling_env()?;
+            let (data_dir, tz) = scheduling_env(&launch)?;
             Ok(reminder::run(&data_dir, tz, action))
         }
         Some(Command::Webhook { action }) => {
-            let (data_dir, _) = scheduling_env()?;
+            let (data_dir, _) = scheduling_env(&launch)?;
             Ok(webhook::run(&data_dir, action))
         }
         Some(Command::History(args)) => Ok(history::run(&args)),
-        Some(Command::Tasks(args)) => Ok(tasks::run(&google_env()?, args).await),
-        Some(Command::Cal(args)) => Ok(cal::run(&google_env()?, args).await),
-        Some(Command::Gmail(args)) => Ok(gmail::run(&google_env()?, args).await),
-        Some(Command::Google { action }) => Ok(google::run(&google_env()?, action).await),
-        None => run_bot().await,
+        Some(Command::Tasks(args)) => Ok(tasks::run(&google_env(&launch)?, args).await),
+        Some(Command::Cal(args)) => Ok(cal::run(&google_env(&launch)?, args).await),
+        Some(Command::Gmail(args)) => Ok(gmail::run(&google_env(&launch)?, args).await),
+        Some(Command::Google { action }) => Ok(google::run(&google_env(&launch)?, action).await),
+        None => run_bot(&launch).await,
     }
 }
 
 /// The data dir and timezone for `routine` / `reminder`, which need nothing else: no Discord
 /// token and no names (F-36).
-fn scheduling_env() -> anyhow::Result<(DataDir, chrono_tz::Tz)> {
+fn scheduling_env(launch: &Launch) -> anyhow::Result<(DataDir, chrono_tz::Tz)> {
     let config = Config::from_lookup(|name| match name {
         "OLLIM_USER_NAME" | "OLLIM_BOT_NAME" => {
-            Some(std::env::var(name).unwrap_or_else(|_| "-".to_owned()))
+            Some(launch.var(name).unwrap_or_else(|| "-".to_owned()))
         }
-        _ => std::env::var(name).ok(),
+        _ => launch.var(name),
     })?;
     let data_dir = DataDir::new(&config.data_dir);
     std::fs::create_dir_all(data_dir.root())?;
@@ -89,18 +102,18 @@ fn scheduling_env() -> anyhow::Result<(DataDir, chrono_tz::Tz)> {
 
 /// The Google commands' context: the data dir and zone of [`scheduling_env`], the configured
 /// list and calendars, `OLLIM_GOOGLE_API_URL`.
-fn google_env() -> anyhow::Result<google::GoogleContext> {
-    let (data_dir, tz) = scheduling_env()?;
+fn google_env(launch: &Launch) -> anyhow::Result<google::GoogleContext> {
+    let (data_dir, tz) = scheduling_env(launch)?;
     Ok(google::GoogleContext::new(&data_dir, tz))
 }
 
 /// The daemon: required variables (BOOT-2), configuration, Claude auth, then the bot.
-async fn run_bot() -> anyhow::Result<i32> {
-    if let Some(missing) = app::missing_required(|name| std::env::var(name).ok()) {
+async fn run_bot(launch: &Launch) -> anyhow::Result<i32> {
+    if let Some(missing) = app::missing_required(|name| launch.var(name)) {
         eprintln!("{missing}");
         return Ok(1);
     }
-    let config = Config::from_env()?;
+    let config = Config::from_launch(launch)?;
     if !claude_auth_ok(&config).await {
         return Ok(1);
     }

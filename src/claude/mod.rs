@@ -8,6 +8,7 @@
 //! and kills it after a grace period. Dropping a client kills its process.
 
 mod child_env;
+mod cli_version;
 mod client;
 pub mod control;
 mod error;
@@ -22,6 +23,9 @@ mod stream_event;
 mod system;
 mod transport;
 
+pub use cli_version::{
+    CliFit, CliVersion, CliVersionError, TESTED_CLI_VERSION, installed_cli_version,
+};
 pub use client::{ClaudeClient, ClientHandle, ImageAttachment, StreamConnection, UserContent};
 pub use control::{
     BoxFuture, ControlHandlers, HookCallback, HookEvent, HookOutput, HookRegistration,

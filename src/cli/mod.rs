@@ -19,7 +19,7 @@ pub const HELP_TITLE: &str = "ollim-bot -- ADHD-friendly Discord assistant power
 
 const EXAMPLES: &str = "\
 Examples:
-  ollim-bot                     start the bot (reads .env in the current directory)
+  ollim-bot                     start the bot (reads ./.env, else ~/.ollim-bot/.env)
   ollim-bot chat                talk to the same main session in the terminal
   ollim-bot chat --model haiku  ... with another model for this run
   ollim-bot auth status         show whether the Claude CLI is logged in
@@ -41,6 +41,13 @@ Examples:
     after_help = EXAMPLES
 )]
 pub struct Cli {
+    /// The `.env` to read (default: `./.env`, else `DATA_DIR/.env`). Variables already set in
+    /// the environment win over the file's.
+    #[arg(long, global = true, value_name = "PATH")]
+    pub env_file: Option<std::path::PathBuf>,
+    /// The data dir (default: `OLLIM_DATA_DIR`, else `~/.ollim-bot`).
+    #[arg(long, global = true, value_name = "DIR")]
+    pub data_dir: Option<std::path::PathBuf>,
     /// What to do; without a subcommand the bot starts.
     #[command(subcommand)]
     pub command: Option<Command>,

@@ -2,6 +2,7 @@
 //!
 //! Every invalid or missing value yields one line naming the variable and an example value.
 
+mod launch;
 pub mod runtime;
 mod timezone;
 mod webhook;
@@ -13,6 +14,7 @@ use std::{
 
 use chrono_tz::Tz;
 
+pub use launch::{EnvFileSource, Launch, LaunchError};
 pub use runtime::RuntimeConfig;
 pub use timezone::system_timezone;
 pub use webhook::{WebhookSecret, WebhookSetting};
@@ -67,8 +69,8 @@ pub struct Config {
     /// Extra environment for every CLI child, on top of the inherited environment.
     pub cli_env: BTreeMap<String, String>,
     /// The project `.env`: the one loaded at start-up, which `update_names` rewrites and
-    /// `send_file` never sends (`OLLIM_ENV_FILE`; else the `.env` found from the current
-    /// directory upwards, as it was loaded; else `./.env`).
+    /// `send_file` never sends (`OLLIM_ENV_FILE`; else the one [`Launch`] loaded; else
+    /// `DATA_DIR/.env`).
     pub env_file: PathBuf,
     /// How often the scheduler reads the routine and reminder folders
     /// (`OLLIM_SCHEDULER_SYNC_SECS`, default 10 s; tests shorten it).
@@ -110,16 +112,32 @@ impl std::fmt::Debug for RedactedEnv<'_> {
 pub const DEFAULT_SCHEDULER_SYNC: std::time::Duration = std::time::Duration::from_secs(10);
 
 impl Config {
-    /// Reads the configuration from the process environment (after `.env` was loaded).
-    pub fn from_env() -> Result<Self, ConfigError> {
-        let mut config = Self::from_lookup(|name| std::env::var(name).ok())?;
-        let env_file_set = std::env::var("OLLIM_ENV_FILE").is_ok_and(|v| !v.trim().is_empty());
-        if !env_file_set
-            && let Some(found) = std::env::current_dir()
-                .ok()
-                .and_then(|cwd| find_dotenv(&cwd))
-        {
-            config.env_file = found;
+    /// Reads the configuration as `launch` sees it (the `.env` already loaded, `--data-dir`
+    /// over `OLLIM_DATA_DIR`). The env file `update_names` rewrites is `OLLIM_ENV_FILE`, else
+    /// the one loaded, else `DATA_DIR/.env`. Flags reach the CLI's children too, so an
+    /// `ollim-bot reminder add` run by the agent finds the same data dir and `.env`.
+    pub fn from_launch(launch: &Launch) -> Result<Self, ConfigError> {
+        let mut config = Self::from_lookup(|name| launch.var(name))?;
+        let env_file_set = launch
+            .var("OLLIM_ENV_FILE")
+            .is_some_and(|v| !v.trim().is_empty());
+        if !env_file_set {
+            config.env_file = launch
+                .env_file
+                .path()
+                .map_or_else(|| config.data_dir.join(".env"), Path::to_path_buf);
+            if matches!(launch.env_file, EnvFileSource::Flag(_)) {
+                config.cli_env.insert(
+                    "OLLIM_ENV_FILE".to_owned(),
+                    config.env_file.display().to_string(),
+                );
+            }
+        }
+        if launch.data_dir_flag.is_some() {
+            config.cli_env.insert(
+                "OLLIM_DATA_DIR".to_owned(),
+                config.data_dir.display().to_string(),
+            );
         }
         Ok(config)
     }
@@ -208,16 +226,7 @@ impl Config {
     }
 }
 
-/// The `.env` start-up loads: the first regular file named `.env` in `start` or one of its
-/// ancestors (the search `dotenvy::dotenv` makes).
-pub fn find_dotenv(start: &Path) -> Option<PathBuf> {
-    start
-        .ancestors()
-        .map(|dir| dir.join(".env"))
-        .find(|candidate| candidate.is_file())
-}
-
-fn expand_home(raw: &str, home: Option<&str>) -> PathBuf {
+pub(crate) fn expand_home(raw: &str, home: Option<&str>) -> PathBuf {
     match (raw.strip_prefix("~/"), home) {
         (Some(rest), Some(home)) => PathBuf::from(home).join(rest),
         _ => PathBuf::from(raw),
@@ -267,17 +276,6 @@ mod tests {
         assert_eq!(config.data_dir, PathBuf::from("/home/julia/.ollim-bot"));
         assert_eq!(config.claude_cli, PathBuf::from("claude"));
         assert_eq!(config.docs_mcp_url.as_deref(), Some(DEFAULT_DOCS_MCP_URL));
-    }
-
-    #[test]
-    fn the_loaded_env_file_is_found_upwards_like_dotenv_does() {
-        let dir = tempfile::tempdir().unwrap();
-        let deep = dir.path().join("a/b");
-        std::fs::create_dir_all(&deep).unwrap();
-        std::fs::create_dir_all(dir.path().join("a/b/.env")).unwrap();
-        std::fs::write(dir.path().join("a/.env"), "X=1").unwrap();
-        std::fs::write(dir.path().join(".env"), "X=2").unwrap();
-        assert_eq!(find_dotenv(&deep), Some(dir.path().join("a/.env")));
     }
 
     #[test]

@@ -1,0 +1,157 @@
+//! The Claude Code CLI version this build is tested against, and how an installed one
+//! compares (issue 15: the CLI pinned for users too; CMD-7's CLI check; BOOT-1's start-up log).
+
+use std::{fmt, path::Path, process::Stdio, time::Duration};
+
+/// The CLI version the whole test suite runs (`.ci/test.sh` installs exactly this one; the
+/// README's install line names it).
+pub const TESTED_CLI_VERSION: CliVersion = CliVersion {
+    major: 2,
+    minor: 1,
+    patch: 197,
+};
+
+/// How long `claude --version` may take.
+const VERSION_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A `major.minor.patch` CLI version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct CliVersion {
+    /// Major version.
+    pub major: u32,
+    /// Minor version.
+    pub minor: u32,
+    /// Patch version.
+    pub patch: u32,
+}
+
+impl fmt::Display for CliVersion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}.{}", self.major, self.minor, self.patch)
+    }
+}
+
+/// How an installed CLI stands against [`TESTED_CLI_VERSION`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CliFit {
+    /// Exactly the tested version.
+    Tested,
+    /// Another version: it may speak the protocol differently.
+    Untested(CliVersion),
+}
+
+impl CliVersion {
+    /// Reads the first `x.y.z` of `claude --version` output (`2.1.197 (Claude Code)`).
+    pub fn parse(output: &str) -> Option<Self> {
+        let word = output.split_whitespace().next()?;
+        let mut parts = word.trim_start_matches('v').splitn(3, '.');
+        let major = parts.next()?.parse().ok()?;
+        let minor = parts.next()?.parse().ok()?;
+        let patch_text = parts.next()?;
+        let digits = patch_text
+            .find(|c: char| !c.is_ascii_digit())
+            .map_or(patch_text, |end| &patch_text[..end]);
+        Some(Self {
+            major,
+            minor,
+            patch: digits.parse().ok()?,
+        })
+    }
+
+    /// Whether this is the tested version.
+    pub fn fit(self) -> CliFit {
+        if self == TESTED_CLI_VERSION {
+            CliFit::Tested
+        } else {
+            CliFit::Untested(self)
+        }
+    }
+}
+
+/// Why the installed CLI's version could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum CliVersionError {
+    /// The executable is missing or can't be started.
+    #[error("cannot run {path}: {source}")]
+    Spawn {
+        /// The CLI path tried.
+        path: String,
+        /// What the OS said.
+        source: std::io::Error,
+    },
+    /// It ran but took too long.
+    #[error("{path} --version did not answer within {}s", VERSION_TIMEOUT.as_secs())]
+    Timeout {
+        /// The CLI path tried.
+        path: String,
+    },
+    /// It answered something that is not a version.
+    #[error("{path} --version printed no version: {output:?}")]
+    Unreadable {
+        /// The CLI path tried.
+        path: String,
+        /// What it printed (first line).
+        output: String,
+    },
+}
+
+/// Runs `<cli> --version` (auto-updater off) and reads its answer.
+pub async fn installed_cli_version(cli: &Path) -> Result<CliVersion, CliVersionError> {
+    let path = cli.display().to_string();
+    let run = tokio::process::Command::new(cli)
+        .arg("--version")
+        .env("DISABLE_AUTOUPDATER", "1")
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .output();
+    let output = tokio::time::timeout(VERSION_TIMEOUT, run)
+        .await
+        .map_err(|_| CliVersionError::Timeout { path: path.clone() })?
+        .map_err(|source| CliVersionError::Spawn {
+            path: path.clone(),
+            source,
+        })?;
+    let text = String::from_utf8_lossy(&output.stdout);
+    CliVersion::parse(&text).ok_or_else(|| CliVersionError::Unreadable {
+        path,
+        output: text
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .chars()
+            .take(120)
+            .collect(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_cli_answer() {
+        assert_eq!(
+            CliVersion::parse("2.1.197 (Claude Code)\n"),
+            Some(TESTED_CLI_VERSION)
+        );
+        assert_eq!(
+            CliVersion::parse("v2.2.0-beta.1"),
+            Some(CliVersion {
+                major: 2,
+                minor: 2,
+                patch: 0
+            })
+        );
+        assert_eq!(CliVersion::parse("Claude Code"), None);
+        assert_eq!(CliVersion::parse(""), None);
+    }
+
+    #[test]
+    fn only_the_tested_version_fits() {
+        assert_eq!(TESTED_CLI_VERSION.fit(), CliFit::Tested);
+        let newer = CliVersion::parse("2.1.198").unwrap();
+        assert_eq!(newer.fit(), CliFit::Untested(newer));
+        assert_eq!(TESTED_CLI_VERSION.to_string(), "2.1.197");
+    }
+}
