@@ -66,8 +66,8 @@ async fn run(cli: Cli, launch: Launch) -> anyhow::Result<i32> {
                 .map_err(anyhow::Error::msg)
         }
         Some(Command::Routine { action }) => {
-            let (data_dir, _) = scheduling_env(&launch)?;
-            Ok(routine::run(&data_dir, action))
+            let (data_dir, tz) = scheduling_env(&launch)?;
+            Ok(routine::run(&data_dir, tz, action))
         }
         Some(Command::Reminder { action }) => {
             let (data_dir, tz) = scheduling_env(&launch)?;
@@ -78,6 +78,10 @@ async fn run(cli: Cli, launch: Launch) -> anyhow::Result<i32> {
             Ok(webhook::run(&data_dir, action))
         }
         Some(Command::History(args)) => Ok(history::run(&args)),
+        Some(Command::Completions { shell }) => {
+            ollim_bot::cli::print_completions(shell);
+            Ok(0)
+        }
         Some(Command::Tasks(args)) => Ok(tasks::run(&google_env(&launch)?, args).await),
         Some(Command::Cal(args)) => Ok(cal::run(&google_env(&launch)?, args).await),
         Some(Command::Gmail(args)) => Ok(gmail::run(&google_env(&launch)?, args).await),
@@ -162,7 +166,7 @@ fn usage_error(error: &clap::Error) -> ExitCode {
                     .next()
                     .unwrap_or_default()
             );
-            let _ = Cli::command().print_help();
+            eprintln!("{}", Cli::command().render_help());
             ExitCode::FAILURE
         }
         _ => {

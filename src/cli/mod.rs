@@ -6,6 +6,7 @@ pub mod chat;
 pub mod gmail;
 pub mod google;
 pub mod history;
+mod job_listing;
 pub mod reminder;
 pub mod routine;
 pub mod tasks;
@@ -24,12 +25,14 @@ Examples:
   ollim-bot chat --model haiku  ... with another model for this run
   ollim-bot auth status         show whether the Claude CLI is logged in
   ollim-bot routine add -m \"Plan my day\" --cron \"0 9 * * 1-5\"
-  ollim-bot reminder add -m \"Stretch\" --delay 30
+  ollim-bot reminder add -m \"Stretch\" --in 30m
+  ollim-bot reminder add -m \"Call mum\" --at 18:00
   ollim-bot reminder list
   ollim-bot tasks add \"Call the dentist\" --due 2026-03-01
   ollim-bot cal today
   ollim-bot google auth         connect Google Tasks, Calendar and Gmail
-  ollim-bot webhook list        webhook specs; `webhook test <id> --data '{...}'` tries one";
+  ollim-bot webhook list        webhook specs; `webhook test <id> --data '{...}'` tries one
+  ollim-bot completions zsh     tab completion for your shell (bash, zsh, fish)";
 
 /// `ollim-bot` command-line arguments.
 #[derive(Debug, Parser)]
@@ -101,10 +104,26 @@ pub enum Command {
     },
     /// The bot's past Claude sessions: list them, print one, or search them.
     History(history::HistoryArgs),
+    /// Print a shell completion script: `ollim-bot completions bash > ~/.local/share/bash-completion/completions/ollim-bot`.
+    Completions {
+        /// The shell: bash, zsh, fish, elvish or powershell.
+        shell: clap_complete::Shell,
+    },
     /// Claude CLI authentication: login, status or logout.
     Auth {
         /// `login`, `status` or `logout`, plus their options.
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
+}
+
+/// Writes the completion script for `shell` to stdout.
+pub fn print_completions(shell: clap_complete::Shell) {
+    use clap::CommandFactory;
+    use std::io::Write as _;
+    let mut command = Cli::command();
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut command, "ollim-bot", &mut script);
+    // A closed pipe (`| head`) is not an error worth a panic.
+    let _ = std::io::stdout().lock().write_all(&script);
 }

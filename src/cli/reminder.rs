@@ -7,11 +7,13 @@ use chrono_tz::Tz;
 use clap::{Args, Subcommand};
 
 use super::{
+    job_listing,
     routine::RunFlags,
     tool_approval::{Invoker, record_declared, refused_patterns},
 };
 use crate::{
     domain::job_options::{BgSession, RunMode, ToolRestriction},
+    scheduling::due_time::{DueInput, DueTimeError, resolve},
     scheduling::files::{Commit, Reminder, load_reminders, remove_reminder, write_reminder},
     state::paths::DataDir,
     tool_policy::Source,
@@ -21,9 +23,13 @@ use crate::{
 #[derive(Debug, Subcommand)]
 pub enum ReminderCommand {
     /// Add a reminder.
-    Add(ReminderAdd),
+    Add(Box<ReminderAdd>),
     /// List the pending reminders.
-    List,
+    List {
+        /// Print one JSON array (id, file, due time, mode, texts) instead.
+        #[arg(long)]
+        json: bool,
+    },
     /// Cancel a reminder by id.
     Cancel {
         /// The reminder's id.
@@ -31,15 +37,22 @@ pub enum ReminderCommand {
     },
 }
 
-/// `ollim-bot reminder add` options.
+/// `ollim-bot reminder add` options: exactly one of `--delay`, `--in`, `--at`.
 #[derive(Debug, Args)]
+#[command(group = clap::ArgGroup::new("when").required(true).multiple(false))]
 pub struct ReminderAdd {
     /// What the agent should do when it fires (self-contained).
     #[arg(short, long)]
     pub message: String,
     /// Minutes from now.
-    #[arg(long)]
-    pub delay: i64,
+    #[arg(long, group = "when", allow_negative_numbers = true)]
+    pub delay: Option<i64>,
+    /// How long from now: `45m`, `2h30m`, `"1d 2h"`.
+    #[arg(long = "in", value_name = "DURATION", group = "when")]
+    pub in_: Option<String>,
+    /// When, in `OLLIM_TIMEZONE`: `15:30` (the next one) or `"2026-12-01 09:00"`.
+    #[arg(long, value_name = "TIME", group = "when")]
+    pub at: Option<String>,
     /// A short description for lists.
     #[arg(short, long)]
     pub description: Option<String>,
@@ -75,8 +88,8 @@ pub struct ReminderAdd {
 /// Runs a reminder command; returns the exit code.
 pub fn run(data_dir: &DataDir, tz: Tz, command: ReminderCommand) -> i32 {
     match command {
-        ReminderCommand::Add(add) => add_reminder(data_dir, tz, add),
-        ReminderCommand::List => {
+        ReminderCommand::Add(add) => add_reminder(data_dir, tz, *add),
+        ReminderCommand::List { json } => {
             let (mut reminders, problems) = load_reminders(data_dir, tz);
             for problem in problems {
                 eprintln!(
@@ -85,10 +98,18 @@ pub fn run(data_dir: &DataDir, tz: Tz, command: ReminderCommand) -> i32 {
                     problem.reason
                 );
             }
+            reminders.sort_by_key(|file| file.item.run_at);
+            if json {
+                let rows = reminders
+                    .iter()
+                    .map(|file| job_listing::reminder_row(file, &schedule(&file.item, tz), tz))
+                    .collect();
+                job_listing::print(rows);
+                return 0;
+            }
             if reminders.is_empty() {
                 println!("no pending reminders");
             }
-            reminders.sort_by_key(|file| file.item.run_at);
             for file in reminders {
                 let reminder = &file.item;
                 let line = schedule(reminder, tz);
@@ -113,16 +134,33 @@ pub fn run(data_dir: &DataDir, tz: Tz, command: ReminderCommand) -> i32 {
     }
 }
 
+impl ReminderAdd {
+    /// The one due-time flag given (clap requires exactly one).
+    fn due_input(&self) -> Option<DueInput> {
+        self.delay
+            .map(DueInput::DelayMinutes)
+            .or_else(|| self.in_.clone().map(DueInput::In))
+            .or_else(|| self.at.clone().map(DueInput::At))
+    }
+}
+
 fn add_reminder(data_dir: &DataDir, tz: Tz, add: ReminderAdd) -> i32 {
     if add.background {
         eprintln!(
             "warning: --background is deprecated; reminders run in the background by default"
         );
     }
-    if add.delay < 0 {
-        eprintln!("error: --delay must be zero or more minutes");
-        return 1;
-    }
+    let due = match add.due_input() {
+        Some(input) => resolve(&input, chrono::Utc::now().with_timezone(&tz)),
+        None => Err(DueTimeError::NegativeDelay),
+    };
+    let run_at = match due {
+        Ok(run_at) => run_at,
+        Err(error) => {
+            eprintln!("error: {error}");
+            return 1;
+        }
+    };
     if add.chain_depth > add.max_chain {
         eprintln!(
             "error: chain-depth ({}) is greater than max-chain ({})",
@@ -139,7 +177,7 @@ fn add_reminder(data_dir: &DataDir, tz: Tz, add: ReminderAdd) -> i32 {
         eprintln!("{refused}");
         return 1;
     }
-    let mut reminder = Reminder::new_in(add.delay, message, tz);
+    let mut reminder = Reminder::new_at(run_at, message);
     add.description
         .unwrap_or_default()
         .trim()

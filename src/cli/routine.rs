@@ -3,7 +3,10 @@
 
 use std::fmt::Write as _;
 
+use chrono_tz::Tz;
 use clap::{Args, Subcommand};
+
+use super::job_listing;
 
 use crate::{
     domain::job_options::{BgSession, RunMode, RunOptions, UpdateMode},
@@ -20,7 +23,11 @@ pub enum RoutineCommand {
     /// Add a routine.
     Add(RoutineAdd),
     /// List the routines.
-    List,
+    List {
+        /// Print one JSON array (id, file, cron, next fire, mode, texts) instead.
+        #[arg(long)]
+        json: bool,
+    },
     /// Cancel (delete) a routine by id.
     Cancel {
         /// The routine's id.
@@ -97,10 +104,10 @@ fn parse_update_mode(raw: &str) -> Result<UpdateMode, String> {
 }
 
 /// Runs a routine command; returns the exit code.
-pub fn run(data_dir: &DataDir, command: RoutineCommand) -> i32 {
+pub fn run(data_dir: &DataDir, tz: Tz, command: RoutineCommand) -> i32 {
     match command {
         RoutineCommand::Add(add) => add_routine(data_dir, add),
-        RoutineCommand::List => {
+        RoutineCommand::List { json } => {
             let (routines, problems) = load_routines(data_dir);
             for problem in problems {
                 eprintln!(
@@ -108,6 +115,14 @@ pub fn run(data_dir: &DataDir, command: RoutineCommand) -> i32 {
                     problem.path.display(),
                     problem.reason
                 );
+            }
+            if json {
+                let rows = routines
+                    .iter()
+                    .map(|file| job_listing::routine_row(file, &schedule(&file.item), tz))
+                    .collect();
+                job_listing::print(rows);
+                return 0;
             }
             if routines.is_empty() {
                 println!("no routines");

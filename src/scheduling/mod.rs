@@ -10,6 +10,7 @@
 pub mod bg_job;
 pub mod chain;
 pub mod cron;
+pub mod due_time;
 pub mod files;
 pub mod forward;
 pub mod job_sink;

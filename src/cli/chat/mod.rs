@@ -5,15 +5,14 @@
 //! same parser and executor as Discord's (`agent::command`) and answer alike; Ctrl-D, Ctrl-C or SIGTERM
 //! end the session cleanly, leaving no CLI process behind.
 
+mod line_reader;
 mod terminal;
 
-use std::{io::Write, sync::Arc, time::Duration};
+use std::{sync::Arc, time::Duration};
 
-use tokio::{
-    signal::unix::{SignalKind, signal},
-    sync::mpsc,
-};
+use tokio::signal::unix::{SignalKind, signal};
 
+pub use line_reader::LineReader;
 pub use terminal::{TerminalFrontEnd, render_embed, render_events};
 
 use crate::{
@@ -22,6 +21,7 @@ use crate::{
         command::{self, CommandReply},
         open_services,
     },
+    claude::{CliFit, CliVersionError, TESTED_CLI_VERSION, installed_cli_version},
     config::{Config, RuntimeConfig},
 };
 
@@ -44,6 +44,24 @@ commands:
 
 /// Runs the REPL until end of input or a signal. Returns the process exit code.
 pub async fn run(config: Config, model: Option<String>) -> anyhow::Result<i32> {
+    match installed_cli_version(&config.claude_cli).await {
+        Ok(version) => {
+            if let CliFit::Untested(version) = version.fit() {
+                eprintln!(
+                    "[warn] Claude Code {version} is installed; ollim-bot is tested with \
+                     {TESTED_CLI_VERSION}"
+                );
+            }
+        }
+        Err(error @ CliVersionError::Spawn { .. }) => {
+            eprintln!(
+                "error: {error}\nset OLLIM_CLAUDE_CLI to the `claude` executable, or install it: \
+                 npm install -g @anthropic-ai/claude-code@{TESTED_CLI_VERSION}"
+            );
+            return Ok(1);
+        }
+        Err(error) => eprintln!("[warn] {error}"),
+    }
     let opened = open_services(config)?;
     let runtime = RuntimeConfig::clone(&opened.services.runtime.current());
     if opened.initialised_git {
@@ -52,7 +70,10 @@ pub async fn run(config: Config, model: Option<String>) -> anyhow::Result<i32> {
             opened.services.data_dir.root().display()
         );
     }
-    let front_end = Arc::new(TerminalFrontEnd::default());
+    let input = Arc::new(LineReader::spawn(
+        opened.services.data_dir.state_dir().join("chat_history"),
+    ));
+    let front_end = Arc::new(TerminalFrontEnd::new(Arc::clone(&input)));
     let settings = MainSettings {
         model: model.or(runtime.model_main),
         thinking: runtime.thinking_main,
@@ -71,14 +92,12 @@ pub async fn run(config: Config, model: Option<String>) -> anyhow::Result<i32> {
             }
         })
     };
-    let mut lines = spawn_stdin_reader(Arc::clone(&front_end));
     let mut interrupt = signal(SignalKind::interrupt())?;
     let mut terminate = signal(SignalKind::terminate())?;
     eprintln!("ollim-bot chat — /help for commands, Ctrl-D to leave.");
     loop {
-        prompt_marker();
         let line = tokio::select! {
-            line = lines.recv() => line,
+            line = input.read("you> ") => line,
             _ = interrupt.recv() => None,
             _ = terminate.recv() => None,
         };
@@ -143,35 +162,4 @@ async fn handle_line(session: &MainSession, line: &str) -> bool {
         CommandReply::Failed(error) => println!("[error] {error}"),
     }
     true
-}
-
-fn prompt_marker() {
-    let mut out = std::io::stdout().lock();
-    let _ = write!(out, "you> ");
-    let _ = out.flush();
-}
-
-/// Reads stdin on its own thread (a blocked read must never hold up shutdown) and routes each
-/// line to a pending approval question or to the REPL.
-fn spawn_stdin_reader(front_end: Arc<TerminalFrontEnd>) -> mpsc::UnboundedReceiver<String> {
-    let (lines_tx, lines_rx) = mpsc::unbounded_channel();
-    std::thread::spawn(move || {
-        let stdin = std::io::stdin();
-        let mut line = String::new();
-        loop {
-            line.clear();
-            match stdin.read_line(&mut line) {
-                Ok(0) | Err(_) => break,
-                Ok(_) => {
-                    let text = line.trim_end_matches(['\n', '\r']).to_owned();
-                    if let Some(text) = front_end.offer_line(text)
-                        && lines_tx.send(text).is_err()
-                    {
-                        break;
-                    }
-                }
-            }
-        }
-    });
-    lines_rx
 }

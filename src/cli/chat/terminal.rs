@@ -1,12 +1,11 @@
 //! The terminal front end: renders turn events and embeds as text, and asks tool approvals on
 //! the same input stream the prompts come from.
 
-use std::{collections::HashMap, io::Write, time::Duration};
+use std::{collections::HashMap, io::Write, sync::Arc, time::Duration};
 
-use parking_lot::Mutex;
+use tokio::sync::mpsc;
 
-use tokio::sync::{mpsc, oneshot};
-
+use super::line_reader::LineReader;
 use crate::{
     claude::BoxFuture,
     domain::embed::Embed,
@@ -16,20 +15,16 @@ use crate::{
 /// How long an approval question waits for an answer (PRM-4).
 const APPROVAL_TIMEOUT: Duration = Duration::from_secs(60);
 
-/// The terminal as a front end of the main session.
-#[derive(Default)]
+/// The terminal as a front end of the main session; approval questions read their answer
+/// from the same [`LineReader`] as the prompts.
 pub struct TerminalFrontEnd {
-    approval: Mutex<Option<oneshot::Sender<String>>>,
+    input: Arc<LineReader>,
 }
 
 impl TerminalFrontEnd {
-    /// Hands `line` to a pending approval question; gives it back when there is none.
-    pub fn offer_line(&self, line: String) -> Option<String> {
-        let waiting = self.approval.lock().take();
-        match waiting {
-            Some(answer) => answer.send(line).err(),
-            None => Some(line),
-        }
+    /// A front end asking its questions on `input`.
+    pub fn new(input: Arc<LineReader>) -> Self {
+        Self { input }
     }
 }
 
@@ -66,19 +61,14 @@ impl FrontEnd for TerminalFrontEnd {
 
     fn ask_approval(&self, label: String) -> BoxFuture<'_, Approval> {
         Box::pin(async move {
-            let (answer_tx, answer_rx) = oneshot::channel();
-            *self.approval.lock() = Some(answer_tx);
             print_block(&format!(
                 "[approve?] {label} — [y]es once / [a]lways this session / [n]o"
             ));
-            let answer = tokio::time::timeout(APPROVAL_TIMEOUT, answer_rx).await;
+            let answer = tokio::time::timeout(APPROVAL_TIMEOUT, self.input.read("")).await;
             let approval = match answer {
-                Ok(Ok(line)) => parse_approval(&line),
-                Ok(Err(_)) => Approval::Deny,
-                Err(_) => {
-                    self.approval.lock().take();
-                    Approval::TimedOut
-                }
+                Ok(Some(line)) => parse_approval(&line),
+                Ok(None) => Approval::Deny,
+                Err(_) => Approval::TimedOut,
             };
             let outcome = match approval {
                 Approval::AllowOnce => "allowed",
@@ -232,17 +222,19 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_line_answers_a_pending_approval() {
-        let front_end = std::sync::Arc::new(TerminalFrontEnd::default());
-        assert_eq!(front_end.offer_line("hello".into()), Some("hello".into()));
-        let asking = {
-            let front_end = front_end.clone();
-            tokio::spawn(async move { front_end.ask_approval("Bash(ls)".into()).await })
-        };
-        while front_end.approval.lock().is_none() {
-            tokio::task::yield_now().await;
-        }
-        assert_eq!(front_end.offer_line("a".into()), None);
-        assert_eq!(asking.await.unwrap(), Approval::AllowAlways);
+    async fn approvals_read_the_next_line() {
+        let input = std::io::Cursor::new(b"a\nhello\n".to_vec());
+        let reader = Arc::new(LineReader::over(input));
+        let front_end = TerminalFrontEnd::new(Arc::clone(&reader));
+        assert_eq!(
+            front_end.ask_approval("Bash(ls)".into()).await,
+            Approval::AllowAlways
+        );
+        assert_eq!(reader.read("you> ").await.as_deref(), Some("hello"));
+        assert_eq!(reader.read("you> ").await, None);
+        assert_eq!(
+            front_end.ask_approval("Bash(ls)".into()).await,
+            Approval::Deny
+        );
     }
 }

@@ -116,6 +116,12 @@ impl Reminder {
         let run_at = Duration::try_minutes(delay_minutes)
             .and_then(|delay| now.checked_add_signed(delay))
             .unwrap_or(now);
+        Self::new_at(run_at, message)
+    }
+
+    /// As [`Self::new_in`], firing at `run_at` (cut to the whole second).
+    pub fn new_at(run_at: DateTime<FixedOffset>, message: impl Into<String>) -> Self {
+        let run_at = run_at.with_nanosecond(0).unwrap_or(run_at);
         Self {
             id: new_id(),
             run_at,

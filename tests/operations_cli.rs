@@ -1,0 +1,285 @@
+//! The command line as a new user meets it, through the real binary (issue 15): which `.env`
+//! is read (`--env-file`, else `./.env`, else `DATA_DIR/.env`), `RUST_LOG` from that file,
+//! `--data-dir`; `reminder add --in / --at` and `--json` listings (CMD-2…5); completions for
+//! three shells; usage errors on stderr with exit 1 (CMD-1, F-38); `chat` with a CLI that
+//! can't be started exits 1 at once (CMD-8).
+
+use std::{
+    path::Path,
+    process::{Command, Output},
+    time::{Duration, Instant},
+};
+
+use serde_json::Value;
+
+/// `ollim-bot` with nothing but PATH, HOME (a temp dir) and UTC, run in `cwd`.
+fn ollim(home: &Path, cwd: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ollim-bot"))
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", home)
+        .env("OLLIM_TIMEZONE", "UTC")
+        .current_dir(cwd)
+        .args(args)
+        .output()
+        .expect("run ollim-bot")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Where `reminder add` wrote its file: the data dir the run used.
+fn reminder_dirs(home: &Path, candidates: &[&Path]) -> Vec<String> {
+    candidates
+        .iter()
+        .filter(|dir| {
+            std::fs::read_dir(dir.join("reminders")).is_ok_and(|mut d| d.next().is_some())
+        })
+        .map(|dir| dir.strip_prefix(home).unwrap_or(dir).display().to_string())
+        .collect()
+}
+
+#[test]
+fn the_env_file_comes_from_the_flag_then_the_current_dir_then_the_data_dir() {
+    let home = tempfile::tempdir().unwrap();
+    let home = home.path();
+    let (project, flagged, from_cwd, from_data) = (
+        home.join("project"),
+        home.join("flagged-data"),
+        home.join("cwd-data"),
+        home.join(".ollim-bot"),
+    );
+    std::fs::create_dir_all(&project).unwrap();
+    std::fs::create_dir_all(&from_data).unwrap();
+    // DATA_DIR/.env (the default data dir) names no other data dir: files land in it.
+    std::fs::write(from_data.join(".env"), "OLLIM_USER_NAME=Julia\n").unwrap();
+    let add = ["reminder", "add", "-m", "stretch", "--delay", "5"];
+    let dirs: [&Path; 3] = [&flagged, &from_cwd, &from_data];
+
+    let out = ollim(home, &project, &add);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(reminder_dirs(home, &dirs), [".ollim-bot"]);
+
+    // ./.env wins over DATA_DIR/.env.
+    std::fs::write(
+        project.join(".env"),
+        format!("OLLIM_DATA_DIR={}\n", from_cwd.display()),
+    )
+    .unwrap();
+    let out = ollim(home, &project, &add);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(reminder_dirs(home, &dirs), ["cwd-data", ".ollim-bot"]);
+
+    // --env-file wins over both.
+    let custom = home.join("custom.env");
+    std::fs::write(&custom, format!("OLLIM_DATA_DIR={}\n", flagged.display())).unwrap();
+    let out = ollim(
+        home,
+        &project,
+        &["--env-file", custom.to_str().unwrap(), "reminder", "list"],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout).trim(), "no pending reminders");
+
+    // A flagged file that isn't there is an error naming it.
+    let out = ollim(
+        home,
+        &project,
+        &["--env-file", "/nonexistent.env", "reminder", "list"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr).trim(),
+        "error: --env-file /nonexistent.env: no such file"
+    );
+}
+
+#[test]
+fn the_data_dir_flag_wins_and_rust_log_in_the_env_file_counts() {
+    let home = tempfile::tempdir().unwrap();
+    let home = home.path();
+    let elsewhere = home.join("elsewhere");
+    std::fs::write(
+        home.join(".env"),
+        format!(
+            "OLLIM_DATA_DIR={}\nRUST_LOG=ollim_bot=debug\n",
+            home.join("ignored").display()
+        ),
+    )
+    .unwrap();
+    let out = ollim(
+        home,
+        home,
+        &[
+            "--data-dir",
+            elsewhere.to_str().unwrap(),
+            "reminder",
+            "add",
+            "-m",
+            "x",
+            "--in",
+            "1h",
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(elsewhere.join("reminders").is_dir());
+    assert!(!home.join("ignored").exists());
+    let logs = text(&out.stderr);
+    assert!(logs.contains("DEBUG"), "RUST_LOG from .env ignored: {logs}");
+    assert!(logs.contains("job file written"), "{logs}");
+}
+
+#[test]
+fn reminders_take_durations_and_clock_times_and_list_as_json() {
+    let home = tempfile::tempdir().unwrap();
+    let home = home.path();
+    let out = ollim(
+        home,
+        home,
+        &["reminder", "add", "-m", "tea", "--in", "2h30m"],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = ollim(
+        home,
+        home,
+        &[
+            "reminder",
+            "add",
+            "-m",
+            "plan",
+            "--at",
+            "2999-12-01 09:00",
+            "-d",
+            "planning",
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains(": [bg] at 2999-12-01 09:00 -- planning"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = ollim(home, home, &["reminder", "add", "-m", "x", "--at", "15:30"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains(" 15:30 -- x"),
+        "{}",
+        text(&out.stdout)
+    );
+
+    let out = ollim(home, home, &["reminder", "list", "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let rows: Value = serde_json::from_slice(&out.stdout).expect("one JSON array");
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), 3);
+    let last = &rows[2];
+    assert_eq!(last["run_at"], "2999-12-01T09:00:00+00:00");
+    assert_eq!(last["mode"], "background");
+    assert_eq!(last["description"], "planning");
+    assert_eq!(last["message"], "plan");
+
+    for (args, error) in [
+        (&["--in", "soon"][..], "--in \"soon\" is not a duration"),
+        (
+            &["--at", "2001-01-01 09:00"][..],
+            "--at \"2001-01-01 09:00\" is in the past",
+        ),
+        (&["--at", "3pm"][..], "--at \"3pm\" is not a time"),
+    ] {
+        let mut full = vec!["reminder", "add", "-m", "x"];
+        full.extend_from_slice(args);
+        let out = ollim(home, home, &full);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert!(
+            text(&out.stderr).starts_with(&format!("error: {error}")),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+    let out = ollim(
+        home,
+        home,
+        &["reminder", "add", "-m", "x", "--in", "1h", "--delay", "5"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stdout).is_empty());
+    assert!(
+        text(&out.stderr).contains("cannot be used with"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    let out = ollim(
+        home,
+        home,
+        &["routine", "add", "-m", "plan", "--cron", "0 9 * * 1-5"],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = ollim(home, home, &["routine", "list", "--json"]);
+    let rows: Value = serde_json::from_slice(&out.stdout).expect("one JSON array");
+    assert_eq!(rows[0]["cron"], "0 9 * * 1-5");
+    assert_eq!(rows[0]["mode"], "foreground");
+    assert!(rows[0]["next_fire"].as_str().unwrap().contains("T09:00:00"));
+}
+
+#[test]
+fn completions_for_three_shells() {
+    let home = tempfile::tempdir().unwrap();
+    for (shell, marker) in [
+        ("bash", "complete -F"),
+        ("zsh", "#compdef ollim-bot"),
+        ("fish", "complete -c ollim-bot"),
+    ] {
+        let out = ollim(home.path(), home.path(), &["completions", shell]);
+        assert!(out.status.success(), "{shell}: {}", text(&out.stderr));
+        let script = text(&out.stdout);
+        assert!(script.contains(marker), "{shell}: {script}");
+        assert!(script.contains("reminder"), "{shell}");
+    }
+}
+
+#[test]
+fn usage_errors_go_to_stderr_and_help_to_stdout() {
+    let home = tempfile::tempdir().unwrap();
+    let out = ollim(home.path(), home.path(), &["frobnicate"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty(), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stderr).contains("ollim-bot -- ADHD-friendly"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = ollim(home.path(), home.path(), &["--help"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        text(&out.stdout)
+            .starts_with("ollim-bot -- ADHD-friendly Discord assistant powered by Claude")
+    );
+}
+
+#[test]
+fn chat_with_a_cli_that_cannot_start_exits_at_once() {
+    let home = tempfile::tempdir().unwrap();
+    let started = Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_ollim-bot"))
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", home.path())
+        .env("OLLIM_USER_NAME", "Julia")
+        .env("OLLIM_BOT_NAME", "Ollim")
+        .env("ANTHROPIC_API_KEY", "sk-test")
+        .env("OLLIM_CLAUDE_CLI", "/nonexistent/claude")
+        .current_dir(home.path())
+        .arg("chat")
+        .stdin(std::process::Stdio::piped())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let said = text(&out.stderr);
+    assert!(said.contains("/nonexistent/claude"), "{said}");
+    assert!(said.contains("OLLIM_CLAUDE_CLI"), "{said}");
+    assert!(!text(&out.stdout).contains("you> "));
+    // Not a timing test: a bound far above the real figure, only to catch a REPL that waits.
+    assert!(started.elapsed() < Duration::from_secs(20));
+}
