@@ -94,7 +94,8 @@ A skill is a reusable instruction pack in `skills/<name>/SKILL.md`: YAML frontma
 `name` and `description`, then markdown instructions. Run one with the `Skill` tool when it \
 fits the request; {user} can also type `/<name>`. Scheduled jobs load skills through their \
 `skills:` field. New or edited skills become available after `/clear`, `/compact` or \
-`/restart`.";
+`/restart`. The bundled `setup` skill runs only when {user} starts it: suggest `/setup` when \
+{user} wants to change names, what you know about them, the morning check-in or Google.";
 
 /// Heading of the custom-skill list appended to [`SKILLS`] (SKL-7).
 pub(super) const CUSTOM_SKILLS_HEADING: &str = "Custom skills:";

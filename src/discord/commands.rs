@@ -92,6 +92,10 @@ pub fn definitions() -> Vec<CreateCommand> {
         command("restart", "Restart the bot (the conversation carries on)"),
         command("google-auth", "Connect Google Tasks, Calendar and Gmail"),
         command("version", "Show the bot's version"),
+        command(
+            "setup",
+            "Set me up: names, what I know about you, a morning check-in, Google",
+        ),
     ]
 }
 
@@ -147,6 +151,7 @@ impl Bot {
             }
             "restart" => return self.restart_command(command).await,
             "google-auth" => return self.google_auth_command(command).await,
+            "setup" => return self.setup_command(command).await,
             _ => {}
         }
         let options = command.data.options();

@@ -102,6 +102,7 @@ impl Bot {
             ButtonAction::WebhookHold { hold_id, run } => {
                 self.webhook_hold_click(component, &hold_id, run).await
             }
+            ButtonAction::GetStarted => self.get_started_click(component).await,
             ButtonAction::Unknown { .. } => self.ephemeral(component, "unknown action").await,
         }
     }

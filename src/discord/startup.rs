@@ -6,6 +6,7 @@ use std::sync::Arc;
 use serenity::{all::Context, model::id::UserId};
 
 use super::greeting::greeting;
+use super::setup::greeting_with_get_started;
 use super::{bot::Bot, commands};
 
 impl Bot {
@@ -43,7 +44,14 @@ impl Bot {
             &config.bot_name,
             env!("CARGO_PKG_VERSION"),
         );
-        if let Err(error) = channel.say(&self.http, text).await {
+        let sent = if has_session {
+            channel.say(&self.http, text).await
+        } else {
+            channel
+                .send_message(&self.http, greeting_with_get_started(text))
+                .await
+        };
+        if let Err(error) = sent {
             tracing::warn!(%error, "could not send the greeting");
         }
         self.release_early();

@@ -15,8 +15,10 @@ use super::SKILL_FILE;
 use crate::state::{StateError, atomic::write_atomic};
 
 /// Name and `SKILL.md` text of every bundled skill.
-pub const BUNDLED_SKILLS: &[(&str, &str)] =
-    &[("job-config", include_str!("bundled/job-config.md"))];
+pub const BUNDLED_SKILLS: &[(&str, &str)] = &[
+    ("job-config", include_str!("bundled/job-config.md")),
+    ("setup", include_str!("bundled/setup.md")),
+];
 
 /// Whether `name` is one of the [`BUNDLED_SKILLS`].
 pub fn is_bundled(name: &str) -> bool {

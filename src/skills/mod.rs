@@ -138,6 +138,28 @@ pub fn resolve_skills(
     }
 }
 
+/// The prompt that runs a skill the owner started by name (`/setup`, SLC-14): its body with
+/// `$ARGUMENTS` filled in (`(none)` when empty), under a `[<name>]` tag. The owner's adapted
+/// copy in `skills_dir` is what runs. `` !`command` `` markers are left as text: a file
+/// never gets to run a command by being started this way.
+pub fn skill_prompt(
+    skills_dir: &Path,
+    name: &str,
+    arguments: &str,
+) -> Result<String, SkillProblem> {
+    let skill = load_skill(skills_dir, name)?;
+    let arguments = arguments.trim();
+    let arguments = if arguments.is_empty() {
+        "(none)"
+    } else {
+        arguments
+    };
+    Ok(format!(
+        "[{name}] The owner started the `{name}` skill. Follow it:\n\n{}",
+        skill.body.replace("$ARGUMENTS", arguments)
+    ))
+}
+
 /// Every skill in `skills_dir` that loads, sorted by name. Directories with a bad name or a
 /// missing or corrupt `SKILL.md` are skipped (logged at debug level).
 pub fn list_skills(skills_dir: &Path) -> Vec<Skill> {

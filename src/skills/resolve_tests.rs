@@ -193,7 +193,10 @@ fn list_skills_returns_every_valid_skill_sorted() {
 fn skl8_bundled_skills_are_installed_once_and_never_overwritten() {
     let dir = tempfile::tempdir().unwrap();
     let skills = dir.path().join("skills");
-    assert_eq!(install_bundled_skills(&skills).unwrap(), vec!["job-config"]);
+    assert_eq!(
+        install_bundled_skills(&skills).unwrap(),
+        vec!["job-config", "setup"]
+    );
     let path = skills.join("job-config").join(SKILL_FILE);
     fs::write(
         &path,
@@ -245,4 +248,51 @@ fn skl8_every_bundled_skill_is_a_valid_skill_pointing_at_the_spec() {
             "job-config lacks {needle}"
         );
     }
+    let setup = &skills[1];
+    assert_eq!(setup.name, "setup");
+    assert!(setup.allowed_tools.is_empty());
+    for needle in [
+        "$ARGUMENTS",
+        "quick",
+        "update_names",
+        "/restart",
+        "USER.md",
+        "IDENTITY.md",
+        "0 9 * * 1-5",
+        "job-config",
+        "/google-auth",
+        "state/credentials.json",
+    ] {
+        assert!(setup.body.contains(needle), "setup lacks {needle}");
+    }
+}
+
+#[test]
+fn slc14_the_setup_prompt_is_the_skill_with_its_arguments() {
+    let dir = tempfile::tempdir().unwrap();
+    install_bundled_skills(dir.path()).unwrap();
+    let prompt = skill_prompt(dir.path(), "setup", "quick").unwrap();
+    assert!(prompt.starts_with("[setup] "), "{prompt}");
+    assert!(prompt.contains("Arguments: `quick`"), "{prompt}");
+    assert!(
+        !prompt.contains("disable-model-invocation"),
+        "frontmatter left out"
+    );
+    let plain = skill_prompt(dir.path(), "setup", "").unwrap();
+    assert!(plain.contains("Arguments: `(none)`"), "{plain}");
+    // The owner's adapted copy is what runs; its `!`command`` markers are never run.
+    fs::write(
+        dir.path().join("setup").join(SKILL_FILE),
+        "---\nname: setup\ndescription: mine\n---\nask about !`id` $ARGUMENTS\n",
+    )
+    .unwrap();
+    assert_eq!(
+        skill_prompt(dir.path(), "setup", "quick").unwrap(),
+        "[setup] The owner started the `setup` skill. Follow it:\n\nask about !`id` quick"
+    );
+    let missing = skill_prompt(dir.path(), "nope", "").unwrap_err();
+    assert_eq!(
+        missing.to_string(),
+        "skill \"nope\" not found (skills/nope/SKILL.md)"
+    );
 }

@@ -102,6 +102,9 @@ pub enum ButtonAction {
         /// Dispatch it (`true`) or drop it.
         run: bool,
     },
+    /// `setup:quick`: the first-run greeting's **Get started — 3 questions** (GRT-3); starts
+    /// the `setup` skill's quick path in the main session (SLC-14).
+    GetStarted,
     /// Any other well-formed `act:` id, or a known action with unusable data; the handler
     /// answers `unknown action` (BTN-9).
     Unknown {
@@ -159,6 +162,7 @@ pub fn parse_custom_id(custom_id: &str) -> Option<ButtonAction> {
             hold_id: data.to_owned(),
             run: action == "hook_run",
         },
+        "setup" => ButtonAction::GetStarted,
         "agent" if data != EMPTY_DATA => ButtonAction::AgentInquiry {
             inquiry_id: data.to_owned(),
         },
@@ -224,6 +228,7 @@ impl ButtonAction {
             }
             Self::AgentInquiry { inquiry_id } => assemble("agent", inquiry_id),
             Self::Dismiss => assemble("dismiss", EMPTY_DATA),
+            Self::GetStarted => assemble("setup", "quick"),
             Self::ForkSave => assemble("fork_save", EMPTY_DATA),
             Self::ForkReport => assemble("fork_report", EMPTY_DATA),
             Self::ForkExit => assemble("fork_exit", EMPTY_DATA),

@@ -117,6 +117,7 @@ fn parses_every_known_action() {
     let cases = [
         ("act:dismiss:_", ButtonAction::Dismiss),
         ("act:dismiss:", ButtonAction::Dismiss),
+        ("act:setup:quick", ButtonAction::GetStarted),
         ("act:fork_save:_", ButtonAction::ForkSave),
         ("act:fork_report:_", ButtonAction::ForkReport),
         ("act:fork_exit:_", ButtonAction::ForkExit),
@@ -170,6 +171,7 @@ fn custom_id_round_trips() {
         ButtonAction::ForkSave,
         ButtonAction::ForkReport,
         ButtonAction::ForkExit,
+        ButtonAction::GetStarted,
         agent("deadbeef"),
         done("t", Some("l")),
         del("t", None),
