@@ -8,8 +8,19 @@ CLI_VERSION=2.1.197
 CLI_DIR=.ci/claude-cli
 CLI_BIN="$CLI_DIR/node_modules/.bin/claude"
 
+if ! command -v cargo >/dev/null 2>&1; then
+  echo "error: cargo not found: install Rust 1.89 or newer (https://rustup.rs)" >&2
+  exit 1
+fi
+
 installed=$("$CLI_BIN" --version 2>/dev/null | cut -d' ' -f1 || true)
 if [ "$installed" != "$CLI_VERSION" ]; then
+  for tool in node npm; do
+    if ! command -v "$tool" >/dev/null 2>&1; then
+      echo "error: $tool not found: install Node.js 18 or newer (with npm) to fetch the pinned Claude Code CLI $CLI_VERSION the tests run" >&2
+      exit 1
+    fi
+  done
   echo "installing @anthropic-ai/claude-code@$CLI_VERSION into $CLI_DIR" >&2
   mkdir -p "$CLI_DIR"
   npm install --prefix "$CLI_DIR" --no-audit --no-fund --loglevel=error \
