@@ -6,7 +6,8 @@ use clap::{Parser, error::ErrorKind};
 use ollim_bot::{
     app,
     cli::{
-        Cli, Command, auth, cal, chat, gmail, google, history, reminder, routine, tasks, webhook,
+        Cli, Command, auth, cal, chat, gmail, google, history, reminder, routine, setup, tasks,
+        webhook,
     },
     config::{Config, Launch},
     state::paths::DataDir,
@@ -78,6 +79,7 @@ async fn run(cli: Cli, launch: Launch) -> anyhow::Result<i32> {
             Ok(webhook::run(&data_dir, action))
         }
         Some(Command::History(args)) => Ok(history::run(&args)),
+        Some(Command::Setup) => Ok(setup::run(&launch).await),
         Some(Command::Completions { shell }) => {
             ollim_bot::cli::print_completions(shell);
             Ok(0)

@@ -283,3 +283,72 @@ fn chat_with_a_cli_that_cannot_start_exits_at_once() {
     // Not a timing test: a bound far above the real figure, only to catch a REPL that waits.
     assert!(started.elapsed() < Duration::from_secs(20));
 }
+
+/// `ollim-bot setup` over a pipe into a fresh HOME: `DATA_DIR/.env` written owner-only, the
+/// token never echoed, a bad timezone asked again; a second run keeps every value on Enter;
+/// input ending early writes nothing.
+#[test]
+fn setup_writes_the_env_file_the_bot_reads() {
+    use std::{io::Write as _, os::unix::fs::PermissionsExt, process::Stdio};
+    let home = tempfile::tempdir().unwrap();
+    let home = home.path();
+    let setup = |answers: &str| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ollim-bot"))
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", home)
+            .env("OLLIM_CLAUDE_CLI", "/nonexistent/claude")
+            .current_dir(home)
+            .arg("setup")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(answers.as_bytes())
+            .unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let env_file = home.join(".ollim-bot/.env");
+
+    let cut_short = setup("tok-secret-123\nJulia\n");
+    assert_eq!(cut_short.status.code(), Some(1));
+    assert!(text(&cut_short.stderr).contains("nothing was written"));
+    assert!(!env_file.exists());
+
+    let out = setup("tok-secret-123\nJulia\n\nMars/Base\nEurope/Berlin\n\n");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let shown = text(&out.stdout);
+    assert!(!shown.contains("tok-secret-123"), "{shown}");
+    assert!(shown.contains("not an IANA timezone"), "{shown}");
+    assert!(shown.contains("ollim-bot auth login"), "{shown}");
+    let written = std::fs::read_to_string(&env_file).unwrap();
+    assert_eq!(
+        written,
+        "DISCORD_TOKEN=tok-secret-123\nOLLIM_USER_NAME=Julia\nOLLIM_BOT_NAME=Ollim\n\
+         OLLIM_TIMEZONE=Europe/Berlin\n"
+    );
+    let mode = std::fs::metadata(&env_file).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+
+    // Run again from the same HOME: DATA_DIR/.env is found and every Enter keeps a value.
+    let out = setup("\n\n\n\n\n");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("[keep the current one]"));
+    assert!(text(&out.stdout).contains("Your first name [Julia]"));
+    assert_eq!(std::fs::read_to_string(&env_file).unwrap(), written);
+
+    // The bot's subcommands read it from any directory.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let out = ollim(
+        home,
+        elsewhere.path(),
+        &["reminder", "add", "-m", "x", "--in", "5m"],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(home.join(".ollim-bot/reminders").is_dir());
+}

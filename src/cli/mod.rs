@@ -9,6 +9,7 @@ pub mod history;
 mod job_listing;
 pub mod reminder;
 pub mod routine;
+pub mod setup;
 pub mod tasks;
 pub mod tool_approval;
 pub mod webhook;
@@ -20,6 +21,7 @@ pub const HELP_TITLE: &str = "ollim-bot -- ADHD-friendly Discord assistant power
 
 const EXAMPLES: &str = "\
 Examples:
+  ollim-bot setup               answer a few questions; writes ~/.ollim-bot/.env
   ollim-bot                     start the bot (reads ./.env, else ~/.ollim-bot/.env)
   ollim-bot chat                talk to the same main session in the terminal
   ollim-bot chat --model haiku  ... with another model for this run
@@ -104,6 +106,9 @@ pub enum Command {
     },
     /// The bot's past Claude sessions: list them, print one, or search them.
     History(history::HistoryArgs),
+    /// First-time set-up in the terminal: Discord token, names, timezone, Claude; writes the
+    /// `.env` the bot reads.
+    Setup,
     /// Print a shell completion script: `ollim-bot completions bash > ~/.local/share/bash-completion/completions/ollim-bot`.
     Completions {
         /// The shell: bash, zsh, fish, elvish or powershell.

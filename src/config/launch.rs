@@ -143,13 +143,9 @@ fn locate(
     if is_file(&here) {
         return Ok(EnvFileSource::CurrentDir(here));
     }
-    let nonempty = |name: &str| env(name).filter(|v| !v.trim().is_empty());
     let data_dir = data_dir_flag
         .map(Path::to_path_buf)
-        .or_else(|| {
-            nonempty("OLLIM_DATA_DIR").map(|raw| super::expand_home(&raw, env("HOME").as_deref()))
-        })
-        .or_else(|| nonempty("HOME").map(|home| PathBuf::from(home).join(".ollim-bot")));
+        .or_else(|| super::data_dir_from(&env));
     let Some(data_dir) = data_dir else {
         return Ok(EnvFileSource::Absent(vec![here]));
     };

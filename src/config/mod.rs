@@ -226,6 +226,15 @@ impl Config {
     }
 }
 
+/// The data dir the variables name: `OLLIM_DATA_DIR` (`~/` expanded), else
+/// `$HOME/.ollim-bot`; `None` without either.
+pub fn data_dir_from(lookup: impl Fn(&str) -> Option<String>) -> Option<PathBuf> {
+    let get = |name: &str| lookup(name).filter(|v| !v.trim().is_empty());
+    get("OLLIM_DATA_DIR")
+        .map(|raw| expand_home(raw.trim(), get("HOME").as_deref()))
+        .or_else(|| get("HOME").map(|home| PathBuf::from(home).join(".ollim-bot")))
+}
+
 pub(crate) fn expand_home(raw: &str, home: Option<&str>) -> PathBuf {
     match (raw.strip_prefix("~/"), home) {
         (Some(rest), Some(home)) => PathBuf::from(home).join(rest),

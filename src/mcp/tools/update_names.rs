@@ -6,7 +6,7 @@ use std::path::Path;
 use rmcp::{handler::server::wrapper::Parameters, tool, tool_router};
 
 use super::{DiscordTools, args::NamesArgs};
-use crate::{mcp::availability::ToolScope, state::atomic::write_atomic};
+use crate::{mcp::availability::ToolScope, state::env_file::set_vars};
 
 #[tool_router(router = update_names_router, vis = "pub(super)")]
 impl DiscordTools {
@@ -44,69 +44,16 @@ impl DiscordTools {
 
 /// Replaces (or adds) the two name lines in `.env`, keeping every other line.
 fn write_names(path: &Path, user_name: &str, bot_name: &str) -> Result<(), String> {
-    let current = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(error) => return Err(error.to_string()),
-    };
-    let updated = with_names(&current, user_name, bot_name);
-    write_atomic(path, updated.as_bytes()).map_err(|error| error.to_string())
-}
-
-fn with_names(current: &str, user_name: &str, bot_name: &str) -> String {
-    let mut lines: Vec<String> = Vec::new();
-    let mut wrote = (false, false);
-    for line in current.lines() {
-        let key = line
-            .trim_start()
-            .trim_start_matches("export ")
-            .split('=')
-            .next();
-        match key.map(str::trim) {
-            Some("OLLIM_USER_NAME") => {
-                lines.push(format!("OLLIM_USER_NAME={}", quoted(user_name)));
-                wrote.0 = true;
-            }
-            Some("OLLIM_BOT_NAME") => {
-                lines.push(format!("OLLIM_BOT_NAME={}", quoted(bot_name)));
-                wrote.1 = true;
-            }
-            _ => lines.push(line.to_owned()),
-        }
-    }
-    if !wrote.0 {
-        lines.push(format!("OLLIM_USER_NAME={}", quoted(user_name)));
-    }
-    if !wrote.1 {
-        lines.push(format!("OLLIM_BOT_NAME={}", quoted(bot_name)));
-    }
-    lines.join("\n") + "\n"
-}
-
-fn quoted(value: &str) -> String {
-    if value
-        .chars()
-        .all(|c| c.is_alphanumeric() || c == '-' || c == '_')
-    {
-        value.to_owned()
-    } else {
-        format!("\"{}\"", value.replace('\\', "\\\\").replace('"', "\\\""))
-    }
+    set_vars(
+        path,
+        &[("OLLIM_USER_NAME", user_name), ("OLLIM_BOT_NAME", bot_name)],
+    )
+    .map_err(|error| error.to_string())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn replaces_existing_lines_and_keeps_the_rest() {
-        let before = "DISCORD_TOKEN=abc\nOLLIM_USER_NAME=Old\n# note\n";
-        let after = with_names(before, "Julia", "Ollim Bot");
-        assert_eq!(
-            after,
-            "DISCORD_TOKEN=abc\nOLLIM_USER_NAME=Julia\n# note\nOLLIM_BOT_NAME=\"Ollim Bot\"\n"
-        );
-    }
 
     #[test]
     fn writes_a_missing_file() {

@@ -1,0 +1,194 @@
+//! `ollim-bot setup`: the first-hour questions in the terminal — Discord token, names,
+//! timezone, Claude auth — written into the `.env` the bot will read (the one in use, else
+//! `DATA_DIR/.env`, so the bot and a service find it from any directory). Enter keeps a
+//! current value; secrets are read without echo on a terminal and never printed. Works over
+//! pipes too (one answer per line). End of input before the last answer writes nothing.
+
+use std::{
+    io::{BufRead, IsTerminal, Write},
+    path::{Path, PathBuf},
+};
+
+use chrono_tz::Tz;
+
+use super::auth::claude_is_authenticated;
+use crate::{
+    config::{Launch, data_dir_from, system_timezone},
+    state::env_file::set_vars,
+};
+
+/// How often a refused answer is asked again.
+const ATTEMPTS: usize = 3;
+
+/// Why set-up stopped without writing.
+#[derive(Debug, thiserror::Error)]
+enum SetupError {
+    #[error("input ended before set-up was complete; nothing was written")]
+    EndOfInput,
+    #[error("{0}")]
+    Refused(String),
+    #[error("could not read the terminal: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// Runs the questions; returns the exit code.
+pub async fn run(launch: &Launch) -> i32 {
+    let target = target_file(launch);
+    println!("Setting up ollim-bot; answers go to {}", target.display());
+    println!("Press Enter to keep a value shown in [brackets].\n");
+    match ask_everything(launch).await {
+        Ok(vars) => {
+            let pairs: Vec<(&str, &str)> = vars.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            if let Some(dir) = target.parent()
+                && let Err(error) = std::fs::create_dir_all(dir)
+            {
+                eprintln!("error: cannot create {}: {error}", dir.display());
+                return 1;
+            }
+            if let Err(error) = set_vars(&target, &pairs) {
+                eprintln!("error: {error}");
+                return 1;
+            }
+            println!("\nSaved {} (owner-only).", target.display());
+            println!("Next:");
+            println!("  ollim-bot doctor             check everything, Discord included");
+            println!("  ollim-bot                    start the bot, then DM it on Discord");
+            println!("  ollim-bot service install    or keep it running as a service");
+            0
+        }
+        Err(error) => {
+            eprintln!("error: {error}");
+            1
+        }
+    }
+}
+
+/// The `.env` in use, else `DATA_DIR/.env`.
+fn target_file(launch: &Launch) -> PathBuf {
+    if let Some(path) = launch.env_file.path() {
+        return path.to_owned();
+    }
+    data_dir_from(|name| launch.var(name))
+        .unwrap_or_else(|| PathBuf::from(".ollim-bot"))
+        .join(".env")
+}
+
+async fn ask_everything(launch: &Launch) -> Result<Vec<(&'static str, String)>, SetupError> {
+    let mut input = Answers::new();
+    let current = |name: &str| launch.var(name).filter(|v| !v.trim().is_empty());
+    let mut vars = Vec::new();
+
+    println!("1. Discord: Developer Portal → your application → Bot → Reset Token.");
+    let token = input.secret("Bot token", current("DISCORD_TOKEN").is_some())?;
+    if let Some(token) = token {
+        vars.push(("DISCORD_TOKEN", token));
+    }
+    let user = input.text(
+        "2. Your first name",
+        current("OLLIM_USER_NAME").as_deref(),
+        |v| (!v.is_empty()).then_some(()).ok_or("a name, please"),
+    )?;
+    vars.push(("OLLIM_USER_NAME", user));
+    let bot = input.text(
+        "3. The bot's name",
+        Some(current("OLLIM_BOT_NAME").as_deref().unwrap_or("Ollim")),
+        |v| (!v.is_empty()).then_some(()).ok_or("a name, please"),
+    )?;
+    vars.push(("OLLIM_BOT_NAME", bot));
+    let zone = input.text(
+        "4. Your timezone (IANA name)",
+        Some(
+            current("OLLIM_TIMEZONE")
+                .as_deref()
+                .unwrap_or(system_timezone().name()),
+        ),
+        |v| {
+            v.parse::<Tz>()
+                .map(drop)
+                .map_err(|_| "not an IANA timezone, e.g. Europe/Berlin or America/New_York")
+        },
+    )?;
+    vars.push(("OLLIM_TIMEZONE", zone));
+
+    let cli = current("OLLIM_CLAUDE_CLI").unwrap_or_else(|| "claude".to_owned());
+    if matches!(claude_is_authenticated(Path::new(&cli)).await, Ok(true)) {
+        println!("5. Claude: ready.");
+    } else {
+        println!(
+            "5. Claude is not logged in. Paste an Anthropic API key, or press Enter and run \
+             `ollim-bot auth login` afterwards (a Claude subscription works too)."
+        );
+        if let Some(key) = input.secret("API key", false)? {
+            vars.push(("ANTHROPIC_API_KEY", key));
+        }
+    }
+    Ok(vars)
+}
+
+/// Answers from a terminal or a pipe.
+struct Answers {
+    terminal: bool,
+    lines: std::io::StdinLock<'static>,
+}
+
+impl Answers {
+    fn new() -> Self {
+        Self {
+            terminal: std::io::stdin().is_terminal(),
+            lines: std::io::stdin().lock(),
+        }
+    }
+
+    fn line(&mut self) -> Result<String, SetupError> {
+        let mut line = String::new();
+        if self.lines.read_line(&mut line)? == 0 {
+            return Err(SetupError::EndOfInput);
+        }
+        Ok(line.trim().to_owned())
+    }
+
+    /// A visible answer checked by `valid`; Enter takes `default`.
+    fn text(
+        &mut self,
+        question: &str,
+        default: Option<&str>,
+        valid: impl Fn(&str) -> Result<(), &'static str>,
+    ) -> Result<String, SetupError> {
+        for _ in 0..ATTEMPTS {
+            match default {
+                Some(value) => print!("{question} [{value}]: "),
+                None => print!("{question}: "),
+            }
+            let _ = std::io::stdout().flush();
+            let answer = self.line()?;
+            let answer = match (default, answer.is_empty()) {
+                (Some(value), true) => value.to_owned(),
+                _ => answer,
+            };
+            match valid(&answer) {
+                Ok(()) => return Ok(answer),
+                Err(why) => println!("  {why}"),
+            }
+        }
+        Err(SetupError::Refused(format!(
+            "no usable answer to \"{question}\""
+        )))
+    }
+
+    /// A secret, not echoed on a terminal; `None` keeps the current one (or skips).
+    fn secret(&mut self, question: &str, has_current: bool) -> Result<Option<String>, SetupError> {
+        let shown = if has_current {
+            format!("{question} [keep the current one]: ")
+        } else {
+            format!("{question}: ")
+        };
+        let answer = if self.terminal {
+            rpassword::prompt_password(&shown)?.trim().to_owned()
+        } else {
+            print!("{shown}");
+            let _ = std::io::stdout().flush();
+            self.line()?
+        };
+        Ok((!answer.is_empty()).then_some(answer))
+    }
+}
