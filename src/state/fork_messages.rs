@@ -8,6 +8,7 @@
 //! clones; lookups read without it, relying on the atomic replace. Operations are small
 //! blocking file I/O.
 
+use crate::state::set_aside::set_aside;
 use std::collections::HashSet;
 
 use parking_lot::Mutex;
@@ -121,7 +122,7 @@ impl ForkMessageStore {
         let mut records = match self.read()? {
             Read::Ok(records) => records,
             Read::Corrupt(e) => {
-                self.quarantine(&e, now);
+                set_aside(&self.path, &e.to_string(), whole_seconds(now));
                 Vec::new()
             }
         };
@@ -204,39 +205,6 @@ impl ForkMessageStore {
         Ok(Read::Ok(records))
     }
 
-    /// Moves a corrupt file aside to a free `<name>.corrupt-<unix ts>[-<n>]` so nothing is
-    /// silently lost; a failed move is only logged since the file is replaced next.
-    #[allow(clippy::cast_possible_truncation)] // whole seconds of a Unix time for a file name; `as` saturates
-    fn quarantine(&self, error: &serde_json::Error, now: f64) {
-        let mut n = 0u32;
-        let aside = loop {
-            let mut name = self.path.as_os_str().to_owned();
-            name.push(format!(".corrupt-{}", now as i64));
-            if n > 0 {
-                name.push(format!("-{n}"));
-            }
-            let candidate = PathBuf::from(name);
-            if !candidate.exists() {
-                break candidate;
-            }
-            n += 1;
-        };
-        match fs::rename(&self.path, &aside) {
-            Ok(()) => tracing::warn!(
-                path = %self.path.display(),
-                moved_to = %aside.display(),
-                %error,
-                "corrupt fork messages file moved aside; starting empty"
-            ),
-            Err(e) => tracing::warn!(
-                path = %self.path.display(),
-                %error,
-                rename_error = %e,
-                "corrupt fork messages file could not be moved aside; starting empty"
-            ),
-        }
-    }
-
     /// Writes `records` atomically, creating `state/` if needed.
     fn save(&self, records: &[ForkMessageRecord]) -> Result<(), StateError> {
         if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -245,6 +213,12 @@ impl ForkMessageStore {
         let bytes = serde_json::to_vec(records).map_err(|e| StateError::json(&self.path, e))?;
         write_atomic(&self.path, &bytes)
     }
+}
+
+/// Whole seconds of a Unix time, for a file name.
+#[allow(clippy::cast_possible_truncation)] // `as` saturates
+fn whole_seconds(now: f64) -> i64 {
+    now as i64
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 //! so concurrent registers and pops never lose entries. Entries older than seven days are
 //! dropped on every read and write. Operations are small blocking file I/O.
 
+use crate::state::set_aside::set_aside;
 use std::collections::BTreeMap;
 
 use parking_lot::Mutex;
@@ -139,7 +140,9 @@ impl InquiryStore {
         let raw: serde_json::Map<String, serde_json::Value> = match serde_json::from_str(&text) {
             Ok(raw) => raw,
             Err(e) => {
-                self.quarantine(&e, now);
+                #[allow(clippy::cast_possible_truncation)]
+                // whole seconds for a file name; `as` saturates
+                set_aside(&self.path, &e.to_string(), now as i64);
                 return (Entries::new(), false);
             }
         };
@@ -159,28 +162,6 @@ impl InquiryStore {
             .collect();
         let pruned = entries.len() != total;
         (entries, pruned)
-    }
-
-    /// Moves a corrupt file aside so its content is kept for inspection.
-    #[allow(clippy::cast_possible_truncation)] // whole seconds of a Unix time for a file name; `as` saturates
-    fn quarantine(&self, error: &serde_json::Error, now: f64) {
-        let mut aside = self.path.clone().into_os_string();
-        aside.push(format!(".corrupt-{}", now as i64));
-        let aside = PathBuf::from(aside);
-        match fs::rename(&self.path, &aside) {
-            Ok(()) => tracing::warn!(
-                path = %self.path.display(),
-                moved_to = %aside.display(),
-                error = %error,
-                "corrupt inquiries file moved aside; starting empty"
-            ),
-            Err(e) => tracing::warn!(
-                path = %self.path.display(),
-                error = %error,
-                rename_error = %e,
-                "corrupt inquiries file could not be moved aside; starting empty"
-            ),
-        }
     }
 
     /// Writes `entries` atomically, creating the parent directory if needed.

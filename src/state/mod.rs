@@ -22,6 +22,7 @@ pub mod paths;
 pub mod pending;
 pub mod ping_budget;
 pub mod sessions;
+pub mod set_aside;
 pub mod tool_approvals;
 
 use std::path::{Path, PathBuf};

@@ -17,7 +17,8 @@ mod settings_tests;
 #[cfg(test)]
 mod tests;
 
-use std::path::{Path, PathBuf};
+use crate::state::set_aside::set_aside;
+use std::path::Path;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde_json::{Map, Value};
@@ -116,12 +117,12 @@ impl RuntimeConfig {
             Ok(Value::Object(object)) => Self::from_json(&object),
             Ok(_) => {
                 tracing::warn!(path = %path.display(), "config.json is not a JSON object; using defaults");
-                move_aside(path);
+                move_aside(path, "not a JSON object");
                 Self::default()
             }
             Err(error) => {
                 tracing::warn!(%error, path = %path.display(), "config.json is not valid JSON; using defaults");
-                move_aside(path);
+                move_aside(path, &error.to_string());
                 Self::default()
             }
         }
@@ -332,33 +333,11 @@ fn unknown_entries(path: &Path) -> Map<String, Value> {
     }
 }
 
-/// Renames a broken config file to `<name>.corrupt-<unix seconds>` (with `-<n>` when that
-/// exists already) and returns where it went.
-fn move_aside(path: &Path) -> Option<PathBuf> {
+/// Sets a broken config file aside (`<name>.corrupt-<unix seconds>[-<n>]`); the owner hears
+/// of it (`state::set_aside`).
+fn move_aside(path: &Path, reason: &str) {
     let seconds = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |elapsed| elapsed.as_secs());
-    let name = path
-        .file_name()
-        .map_or_else(|| "config.json".into(), |name| name.to_string_lossy());
-    let base = format!("{name}.corrupt-{seconds}");
-    let target = (0..100)
-        .map(|n| {
-            if n == 0 {
-                path.with_file_name(&base)
-            } else {
-                path.with_file_name(format!("{base}-{n}"))
-            }
-        })
-        .find(|candidate| !candidate.exists())?;
-    match std::fs::rename(path, &target) {
-        Ok(()) => {
-            tracing::warn!(from = %path.display(), to = %target.display(), "moved broken config.json aside");
-            Some(target)
-        }
-        Err(error) => {
-            tracing::warn!(%error, path = %path.display(), "could not move broken config.json aside");
-            None
-        }
-    }
+    set_aside(path, reason, i64::try_from(seconds).unwrap_or(i64::MAX));
 }

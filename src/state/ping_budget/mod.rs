@@ -7,6 +7,7 @@
 //! shared by clones. A missing file starts from the defaults (PNG-2); a corrupt one is moved
 //! aside and replaced by the defaults.
 
+use crate::state::set_aside::set_aside;
 use std::fs;
 
 use parking_lot::Mutex;
@@ -313,27 +314,10 @@ impl PingBudget {
         match serde_json::from_slice::<BudgetState>(&bytes) {
             Ok(state) => Ok(state.sanitize()),
             Err(e) => {
-                self.quarantine(&e, now.timestamp());
+                set_aside(path, &e.to_string(), now.timestamp());
                 Ok(BudgetState::defaults(now))
             }
         }
-    }
-
-    /// Moves a corrupt file aside to `<name>.corrupt-<unix ts>` so its content is kept.
-    fn quarantine(&self, error: &serde_json::Error, ts: i64) {
-        let path = self.path();
-        let mut aside = path.as_os_str().to_owned();
-        aside.push(format!(".corrupt-{ts}"));
-        let aside = PathBuf::from(aside);
-        // A failed move is only logged: the file is replaced with the defaults next anyway.
-        let rename_error = fs::rename(path, &aside).err().map(|e| e.to_string());
-        tracing::warn!(
-            path = %path.display(),
-            moved_to = %aside.display(),
-            %error,
-            ?rename_error,
-            "corrupt ping budget file moved aside (unless rename_error); using defaults"
-        );
     }
 
     /// Writes `state` atomically, creating `state/` if needed (PNG-10).

@@ -114,10 +114,23 @@ fn corrupt_file_is_moved_aside() {
             .any(|name| std::fs::read_to_string(dir.path().join(name)).unwrap() == broken);
         assert!(kept, "{broken:?} not preserved in {moved:?}");
     }
-    // Three moves in the same second get distinct names.
-    let count = std::fs::read_dir(dir.path()).unwrap().count();
-    assert_eq!(count, 3);
+    // Three moves in the same second get distinct names; the owner will hear of each.
+    let corrupt = || {
+        std::fs::read_dir(dir.path())
+            .unwrap()
+            .filter(|entry| {
+                let name = entry.as_ref().unwrap().file_name();
+                name.to_string_lossy().starts_with("config.json.corrupt-")
+            })
+            .count()
+    };
+    assert_eq!(corrupt(), 3);
+    assert_eq!(
+        crate::state::set_aside::pending_notices(dir.path()).len(),
+        3
+    );
     // A later save writes a fresh file without touching the preserved copies.
     RuntimeConfig::default().save(&path).unwrap();
-    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 4);
+    assert_eq!(corrupt(), 3);
+    assert!(path.exists());
 }

@@ -1,0 +1,155 @@
+//! A state file that can't be read back is never silently replaced: it is moved beside itself
+//! to a free `<name>.corrupt-<unix seconds>[-<n>]`, its store starts fresh, and a notice is
+//! appended to `set_aside.jsonl` in the same directory, which the bot drains to tell the owner
+//! once what happened (issue 16). Works from any process (the daemon, `chat`, a subcommand):
+//! the notice waits in the file until the daemon has told the owner.
+
+use std::{
+    fs,
+    io::Write as _,
+    path::{Path, PathBuf},
+};
+
+use serde::{Deserialize, Serialize};
+
+/// The notice file's name, beside the files it reports.
+pub const NOTICE_FILE: &str = "set_aside.jsonl";
+
+/// One file moved aside (or that could not even be moved).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SetAside {
+    /// The file that was unreadable.
+    pub file: PathBuf,
+    /// Where its content went; `None` when the move failed (the content is then replaced).
+    pub moved_to: Option<PathBuf>,
+    /// What was wrong with it (one line).
+    pub reason: String,
+}
+
+impl SetAside {
+    /// One line for the owner: `state/x.json couldn't be read (…); I moved it to … and started it fresh.`
+    pub fn describe(&self, root: &Path) -> String {
+        let short = |path: &Path| {
+            path.strip_prefix(root)
+                .unwrap_or(path)
+                .display()
+                .to_string()
+        };
+        match &self.moved_to {
+            Some(aside) => format!(
+                "`{}` couldn't be read ({}), so I moved it to `{}` and started it fresh.",
+                short(&self.file),
+                self.reason,
+                short(aside)
+            ),
+            None => format!(
+                "`{}` couldn't be read ({}) and couldn't be moved aside; I started it fresh.",
+                short(&self.file),
+                self.reason
+            ),
+        }
+    }
+}
+
+/// Moves the unreadable `path` aside, logs it, and records the notice. `reason` is the parse
+/// error (cut to one line of 200 characters); `now_unix` names the copy.
+pub fn set_aside(path: &Path, reason: &str, now_unix: i64) -> SetAside {
+    let reason: String = reason
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .chars()
+        .take(200)
+        .collect();
+    let aside = free_name(path, now_unix);
+    let moved_to = match fs::rename(path, &aside) {
+        Ok(()) => {
+            tracing::warn!(file = %path.display(), moved_to = %aside.display(), %reason,
+                "unreadable state file moved aside; starting it fresh");
+            Some(aside)
+        }
+        Err(error) => {
+            tracing::warn!(file = %path.display(), %reason, rename_error = %error,
+                "unreadable state file could not be moved aside; starting it fresh");
+            None
+        }
+    };
+    let notice = SetAside {
+        file: path.to_owned(),
+        moved_to,
+        reason,
+    };
+    if let Err(error) = record(&notice) {
+        tracing::warn!(%error, "could not record the set-aside notice");
+    }
+    notice
+}
+
+/// The first free `<path>.corrupt-<ts>[-<n>]`.
+fn free_name(path: &Path, now_unix: i64) -> PathBuf {
+    (0u32..10_000)
+        .map(|n| {
+            let mut name = path.as_os_str().to_owned();
+            name.push(format!(".corrupt-{now_unix}"));
+            if n > 0 {
+                name.push(format!("-{n}"));
+            }
+            PathBuf::from(name)
+        })
+        .find(|candidate| !candidate.exists())
+        .unwrap_or_else(|| path.with_extension("corrupt"))
+}
+
+fn notice_file(file: &Path) -> PathBuf {
+    file.parent()
+        .filter(|dir| !dir.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+        .join(NOTICE_FILE)
+}
+
+fn record(notice: &SetAside) -> std::io::Result<()> {
+    let mut line = serde_json::to_vec(notice).map_err(std::io::Error::other)?;
+    line.push(b'\n');
+    let mut file = fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(notice_file(&notice.file))?;
+    // One write of a whole line: concurrent appenders never interleave inside it.
+    file.write_all(&line)?;
+    file.sync_data()
+}
+
+/// The notices recorded in `dir` and not yet told, oldest first (unreadable lines skipped).
+pub fn pending_notices(dir: &Path) -> Vec<SetAside> {
+    fs::read_to_string(dir.join(NOTICE_FILE))
+        .map(|text| {
+            text.lines()
+                .filter_map(|line| serde_json::from_str(line).ok())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Forgets the first `told` notices of `dir` (after the owner was told), keeping any
+/// recorded since.
+pub fn forget_notices(dir: &Path, told: usize) -> Result<(), super::StateError> {
+    let path = dir.join(NOTICE_FILE);
+    let text = match fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(error) => return Err(super::StateError::io(&path, error)),
+    };
+    let rest: Vec<&str> = text
+        .lines()
+        .filter(|line| serde_json::from_str::<SetAside>(line).is_ok())
+        .skip(told)
+        .collect();
+    if rest.is_empty() {
+        super::atomic::remove_if_exists(&path).map(drop)
+    } else {
+        super::atomic::write_atomic(&path, (rest.join("\n") + "\n").as_bytes())
+    }
+}
+
+#[cfg(test)]
+mod tests;
