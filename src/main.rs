@@ -6,7 +6,8 @@ use clap::{Parser, error::ErrorKind};
 use ollim_bot::{
     app,
     cli::{
-        Cli, Command, auth, cal, chat, gmail, google, history, reminder, routine, tasks, webhook,
+        Cli, Command, auth, cal, chat, gmail, google, history, reminder, routine, service, tasks,
+        webhook,
     },
     config::{Config, Launch},
     state::paths::DataDir,
@@ -76,6 +77,10 @@ async fn run(cli: Cli, launch: Launch) -> anyhow::Result<i32> {
         Some(Command::Webhook { action }) => {
             let (data_dir, _) = scheduling_env(&launch)?;
             Ok(webhook::run(&data_dir, action))
+        }
+        Some(Command::Service { action }) => {
+            let (data_dir, _) = scheduling_env(&launch)?;
+            Ok(service::run(&action, &launch, data_dir.root()))
         }
         Some(Command::History(args)) => Ok(history::run(&args)),
         Some(Command::Tasks(args)) => Ok(tasks::run(&google_env(&launch)?, args).await),

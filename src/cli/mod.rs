@@ -8,6 +8,7 @@ pub mod google;
 pub mod history;
 pub mod reminder;
 pub mod routine;
+pub mod service;
 pub mod tasks;
 pub mod tool_approval;
 pub mod webhook;
@@ -101,6 +102,13 @@ pub enum Command {
     },
     /// The bot's past Claude sessions: list them, print one, or search them.
     History(history::HistoryArgs),
+    /// Run the bot as a systemd user service: install, uninstall, status.
+    #[command(subcommand_required = true, arg_required_else_help = true)]
+    Service {
+        /// What to do.
+        #[command(subcommand)]
+        action: service::ServiceCommand,
+    },
     /// Claude CLI authentication: login, status or logout.
     Auth {
         /// `login`, `status` or `logout`, plus their options.
