@@ -119,19 +119,39 @@ async fn run_bot(launch: &Launch) -> anyhow::Result<i32> {
         return Ok(1);
     }
     let config = Config::from_launch(launch)?;
-    if !claude_auth_ok(&config).await {
-        return Ok(1);
-    }
     let discord = app::DiscordSettings {
         token: std::env::var("DISCORD_TOKEN").unwrap_or_default(),
         api_url: std::env::var("OLLIM_DISCORD_API_URL")
             .ok()
             .filter(|url| !url.trim().is_empty()),
     };
+    let ((), auth) = tokio::join!(
+        app::claude_login::log_cli_version(&config.claude_cli),
+        auth::claude_is_authenticated(&config.claude_cli)
+    );
+    let logged_in = match auth {
+        Ok(true) => true,
+        // BOOT-4: log in through the owner's DMs before connecting.
+        Ok(false) => {
+            app::claude_login::log_in_through_discord(
+                &config.claude_cli,
+                &discord.token,
+                discord.api_url.as_deref(),
+            )
+            .await
+        }
+        Err(message) => {
+            eprintln!("{message}");
+            false
+        }
+    };
+    if !logged_in {
+        return Ok(1);
+    }
     app::run(config, discord).await
 }
 
-/// Checks Claude auth, printing what to do when it is missing.
+/// Checks Claude auth for `chat`, printing what to do when it is missing.
 async fn claude_auth_ok(config: &Config) -> bool {
     match auth::claude_is_authenticated(&config.claude_cli).await {
         Ok(true) => true,

@@ -3,6 +3,7 @@
 //! progress finish within a deadline, stop the CLI, close the gateway, flush git, release the
 //! instance lock.
 
+pub mod claude_login;
 pub mod crash;
 pub mod hardening;
 pub mod pid;
