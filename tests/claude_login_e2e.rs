@@ -148,3 +148,32 @@ async fn the_code_replied_in_the_dm_completes_the_login_and_the_bot_starts() {
     bot.child.start_kill().unwrap();
     let _ = bot.wait_exit(Duration::from_secs(20)).await;
 }
+
+#[tokio::test]
+async fn a_refused_bot_token_is_named_before_any_login_starts() {
+    let discord = FakeDiscord::start(FakeConfig::default()).await;
+    let mock = MockApi::start().await;
+    let sandbox = CliSandbox::new();
+    let mut bot = spawn_collecting(bot_command(
+        &discord,
+        &mock,
+        &sandbox,
+        &[("DISCORD_TOKEN", "not-the-right-token")],
+        &["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"],
+    ));
+    let status = bot.wait_exit(Duration::from_secs(30)).await;
+    let log = bot.log();
+    assert_eq!(status.code(), Some(1), "{log}");
+    assert!(
+        log.contains("Invalid Discord token. Check DISCORD_TOKEN in .env"),
+        "{log}"
+    );
+    assert!(!log.contains("Login failed"), "{log}");
+    assert!(
+        discord
+            .requests_matching("POST /channels/*/messages")
+            .is_empty(),
+        "nothing sent"
+    );
+    sandbox.assert_no_process_left(Duration::from_secs(5)).await;
+}
