@@ -219,8 +219,12 @@ fn without_systemd_the_unit_is_still_written_and_the_exit_code_is_1() {
     assert_eq!(lines.len(), 1, "one line: {stderr}");
     assert!(lines[0].contains("systemd isn't available"), "{stderr}");
     assert!(
-        lines[0].contains(&format!("{} --env-file", env!("CARGO_BIN_EXE_ollim-bot"))),
-        "how to start it by hand: {stderr}"
+        lines[0].ends_with(&format!(
+            "{} --env-file '{}'",
+            env!("CARGO_BIN_EXE_ollim-bot"),
+            env_file.display()
+        )),
+        "how to start it by hand, quoted for a shell: {stderr}"
     );
     let out = sandbox.run(&["service", "status"]);
     assert_eq!(out.status.code(), Some(1));

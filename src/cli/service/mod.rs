@@ -79,16 +79,7 @@ fn install(launch: &Launch, data_dir: &Path, unit_file: &Path, no_start: bool) -
         return 1;
     }
     println!("wrote {}", unit_file.display());
-    let by_hand = format!(
-        "start the bot by hand instead: {} --env-file {}{}",
-        params.exe.display(),
-        params.env_file.display(),
-        params
-            .data_dir_arg
-            .as_ref()
-            .map(|dir| format!(" --data-dir {}", dir.display()))
-            .unwrap_or_default()
-    );
+    let by_hand = format!("start the bot by hand instead: {}", shell_command(&params));
     if let Err(why) = reachable(systemctl(&["daemon-reload"])) {
         eprintln!("systemd isn't available here ({why}); {by_hand}");
         return 1;
@@ -141,6 +132,25 @@ fn uninstall(unit_file: &Path) -> i32 {
         return 1;
     }
     0
+}
+
+/// The service's command line for a shell, each word quoted as needed.
+fn shell_command(params: &UnitParams) -> String {
+    let mut words = vec![
+        params.exe.display().to_string(),
+        "--env-file".to_owned(),
+        params.env_file.display().to_string(),
+    ];
+    if let Some(dir) = &params.data_dir_arg {
+        words.extend(["--data-dir".to_owned(), dir.display().to_string()]);
+    }
+    words
+        .iter()
+        .map(|word| {
+            shlex::try_quote(word).map_or_else(|_| word.clone(), std::borrow::Cow::into_owned)
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// `Ok` when the call succeeded, else why systemd could not be used.
