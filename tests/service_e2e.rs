@@ -26,13 +26,14 @@ impl Sandbox {
         self.root.path().join(rel)
     }
 
-    /// A `systemctl` that appends its arguments to `systemctl.log` and exits 0.
+    /// A `systemctl` that appends its arguments to `systemctl.log` and exits 0, except
+    /// `status`, which exits 3 as for a stopped unit.
     fn fake_systemctl(&self) {
         let script = self.path("bin/systemctl");
         std::fs::write(
             &script,
             format!(
-                "#!/bin/sh\necho \"$@\" >> '{}'\n",
+                "#!/bin/sh\necho \"$@\" >> '{}'\n[ \"$2\" = status ] && exit 3\nexit 0\n",
                 self.path("systemctl.log").display()
             ),
         )
@@ -191,7 +192,7 @@ fn install_starts_the_service_and_status_passes_through() {
         "{unit}"
     );
     let out = sandbox.run(&["service", "status"]);
-    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(out.status.code(), Some(3), "systemctl's exit code is kept");
     assert_eq!(
         sandbox.systemctl_calls(),
         [
