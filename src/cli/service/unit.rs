@@ -101,16 +101,17 @@ NoNewPrivileges=yes
 RestrictSUIDSGID=yes
 # The process can't switch its execution domain (personality).
 LockPersonality=yes
-# The four below need unprivileged user namespaces (in a user service they imply
-# PrivateUsers=yes); if the service fails with status=226/NAMESPACE, delete them.
+# A user namespace of its own, where you are yourself and every other user is `nobody`; a user
+# service needs it for the three namespace settings below. Where unprivileged user namespaces
+# are off, the service fails with status=226/NAMESPACE: delete these four lines.
+# (ProtectControlGroups= is left out: user services don't support it.)
+PrivateUsers=yes
 # Its own /tmp and /var/tmp, emptied when it stops.
 PrivateTmp=yes
 # /usr, /boot and /etc read-only; your home stays writable.
 ProtectSystem=full
 # Kernel settings (/proc/sys, /sys) read-only.
 ProtectKernelTunables=yes
-# The cgroup tree read-only.
-ProtectControlGroups=yes
 
 [Install]
 # Started with your user session (or at boot with `loginctl enable-linger`).

@@ -119,7 +119,7 @@ fn restart_stop_and_hardening_directives_are_there() {
         "PrivateTmp=yes",
         "ProtectSystem=full",
         "ProtectKernelTunables=yes",
-        "ProtectControlGroups=yes",
+        "PrivateUsers=yes",
         "RestrictSUIDSGID=yes",
         "LockPersonality=yes",
         "WantedBy=default.target",
