@@ -6,8 +6,8 @@ use clap::{Parser, error::ErrorKind};
 use ollim_bot::{
     app,
     cli::{
-        Cli, Command, auth, cal, chat, gmail, google, history, reminder, routine, setup, tasks,
-        webhook,
+        Cli, Command, auth, cal, chat, gmail, google, history, reminder, routine, service, setup,
+        tasks, webhook,
     },
     config::{Config, Launch},
     state::paths::DataDir,
@@ -78,6 +78,10 @@ async fn run(cli: Cli, launch: Launch) -> anyhow::Result<i32> {
             let (data_dir, _) = scheduling_env(&launch)?;
             Ok(webhook::run(&data_dir, action))
         }
+        Some(Command::Service { action }) => {
+            let (data_dir, _) = scheduling_env(&launch)?;
+            Ok(service::run(&action, &launch, data_dir.root()))
+        }
         Some(Command::History(args)) => Ok(history::run(&args)),
         Some(Command::Setup) => Ok(setup::run(&launch).await),
         Some(Command::Completions { shell }) => {
@@ -120,19 +124,39 @@ async fn run_bot(launch: &Launch) -> anyhow::Result<i32> {
         return Ok(1);
     }
     let config = Config::from_launch(launch)?;
-    if !claude_auth_ok(&config).await {
-        return Ok(1);
-    }
     let discord = app::DiscordSettings {
         token: std::env::var("DISCORD_TOKEN").unwrap_or_default(),
         api_url: std::env::var("OLLIM_DISCORD_API_URL")
             .ok()
             .filter(|url| !url.trim().is_empty()),
     };
+    let ((), auth) = tokio::join!(
+        app::claude_login::log_cli_version(&config.claude_cli),
+        auth::claude_is_authenticated(&config.claude_cli)
+    );
+    let logged_in = match auth {
+        Ok(true) => true,
+        // BOOT-4: log in through the owner's DMs before connecting.
+        Ok(false) => {
+            app::claude_login::log_in_through_discord(
+                &config.claude_cli,
+                &discord.token,
+                discord.api_url.as_deref(),
+            )
+            .await
+        }
+        Err(message) => {
+            eprintln!("{message}");
+            false
+        }
+    };
+    if !logged_in {
+        return Ok(1);
+    }
     app::run(config, discord).await
 }
 
-/// Checks Claude auth, printing what to do when it is missing.
+/// Checks Claude auth for `chat`, printing what to do when it is missing.
 async fn claude_auth_ok(config: &Config) -> bool {
     match auth::claude_is_authenticated(&config.claude_cli).await {
         Ok(true) => true,

@@ -3,6 +3,8 @@
 //! progress finish within a deadline, stop the CLI, close the gateway, flush git, release the
 //! instance lock.
 
+pub mod claude_login;
+pub mod crash;
 pub mod hardening;
 pub mod pid;
 
@@ -15,6 +17,7 @@ use serenity::gateway::ShardManager;
 use tokio::signal::unix::{SignalKind, signal};
 use tokio_util::sync::CancellationToken;
 
+use self::crash::{FatalEnd, OwnedTasks, OwnerReach};
 use crate::{
     agent::{MainSession, MainSettings, open_services},
     background::{BgRunner, job_dispatch::JobDispatch, webhook_dispatch::WebhookDispatch},
@@ -78,9 +81,32 @@ pub fn missing_required(lookup: impl Fn(&str) -> Option<String>) -> Option<Strin
         .then(|| format!("Missing required env vars in .env:\n{}", missing.join("\n")))
 }
 
-/// Runs the bot until a signal or a fatal error; returns the exit code.
-#[allow(clippy::too_many_lines)] // the boot and shutdown sequence, told in order
+/// Runs the bot until a signal or a fatal error; returns the exit code. A panic anywhere in
+/// the daemon, or an error once the owner's DM is open, is reported to the owner (BOOT-8) and
+/// ends the process non-zero.
 pub async fn run(config: Config, discord: DiscordSettings) -> anyhow::Result<i32> {
+    let reach = Arc::new(OwnerReach::default());
+    match tokio::spawn(run_daemon(config, discord, Arc::clone(&reach))).await {
+        Ok(Ok(code)) => Ok(code),
+        Ok(Err(error)) => {
+            reach.report(&FatalEnd::Error(format!("{error:#}"))).await;
+            Err(error)
+        }
+        Err(error) if error.is_panic() => {
+            let end = FatalEnd::Panic(crash::panic_message(&*error.into_panic()));
+            reach.report(&end).await;
+            Ok(1)
+        }
+        Err(error) => Err(anyhow::anyhow!("the daemon task was cancelled: {error}")),
+    }
+}
+
+#[allow(clippy::too_many_lines)] // the boot and shutdown sequence, told in order
+async fn run_daemon(
+    config: Config,
+    discord: DiscordSettings,
+    reach: Arc<OwnerReach>,
+) -> anyhow::Result<i32> {
     let data_dir = DataDir::new(&config.data_dir);
     let state_dir = data_dir.state_dir();
     std::fs::create_dir_all(&state_dir)?;
@@ -119,6 +145,7 @@ pub async fn run(config: Config, discord: DiscordSettings) -> anyhow::Result<i32
     .await?;
     let http = Arc::clone(&client.http);
     let dm_channel = Arc::new(OnceLock::new());
+    reach.connect(Arc::clone(&http), Arc::clone(&dm_channel));
     let approvals = Arc::new(Approvals::default());
     let inquiries = Arc::new(InquiryStore::new(services.data_dir.inquiries_file()));
     let front_end = Arc::new(DiscordFrontEnd::new(
@@ -173,48 +200,52 @@ pub async fn run(config: Config, discord: DiscordSettings) -> anyhow::Result<i32
     let _ = bot_slot.set(Arc::clone(&bot));
     let _ = bot.webhooks.set(webhooks.clone());
 
-    let shutdown = tokio::spawn(shut_down_on_signal(
-        Arc::clone(&bot),
-        Arc::clone(&client.shard_manager),
-    ));
+    let mut tasks = OwnedTasks::default();
+    let shutdown = tasks.spawn(
+        "signal handling",
+        shut_down_on_signal(Arc::clone(&bot), Arc::clone(&client.shard_manager)),
+    );
     let stop_background = CancellationToken::new();
-    let idle_checks = tokio::spawn(check_fork_idle(
-        Arc::clone(&bot.session),
-        stop_background.clone(),
-    ));
-    let revocation = tokio::spawn(
+    tasks.spawn(
+        "fork idle check",
+        check_fork_idle(Arc::clone(&bot.session), stop_background.clone()),
+    );
+    tasks.spawn(
+        "google revocation watch",
         Arc::clone(&bot)
             .watch_google_revocation(services.config.scheduler_sync, stop_background.clone()),
     );
-    let scheduling = tokio::spawn(run_scheduler(
-        Arc::clone(&bot),
-        scheduler,
-        stop_background.clone(),
-    ));
-    let webhook_server = tokio::spawn(run_webhooks(
-        Arc::clone(&bot),
-        services.config.webhook.clone(),
-        specs,
-        webhooks.clone(),
-        stop_background.clone(),
-    ));
-    let outcome = run_client(&mut client).await;
-    if !shutdown.is_finished() {
-        shutdown.abort();
+    tasks.spawn(
+        "scheduler",
+        run_scheduler(Arc::clone(&bot), scheduler, stop_background.clone()),
+    );
+    tasks.spawn(
+        "webhook server",
+        run_webhooks(
+            Arc::clone(&bot),
+            services.config.webhook.clone(),
+            specs,
+            webhooks.clone(),
+            stop_background.clone(),
+        ),
+    );
+    let shards = Arc::clone(&client.shard_manager);
+    let outcome = tokio::select! {
+        outcome = run_client(&mut client) => {
+            outcome.map_err(|error| FatalEnd::Gateway(error.to_string()))
+        }
+        fatal = tasks.first_panic() => {
+            shards.shutdown_all().await;
+            Err(fatal)
+        }
+    };
+    if let Err(end) = &outcome {
+        eprintln!("{}", end.message());
+        reach.report(end).await;
     }
+    shutdown.abort();
     stop_background.cancel();
-    if let Err(error) = idle_checks.await {
-        tracing::warn!(%error, "the fork idle check ended badly");
-    }
-    if let Err(error) = scheduling.await {
-        tracing::warn!(%error, "the scheduler ended badly");
-    }
-    if let Err(error) = webhook_server.await {
-        tracing::warn!(%error, "the webhook server ended badly");
-    }
-    if let Err(error) = revocation.await {
-        tracing::warn!(%error, "the google revocation watch ended badly");
-    }
+    tasks.join_all().await;
     webhooks.shutdown().await;
     bot.stop_intake();
     let _ = tokio::time::timeout(CLI_DEADLINE, bot.session.shutdown()).await;
@@ -224,13 +255,7 @@ pub async fn run(config: Config, discord: DiscordSettings) -> anyhow::Result<i32
         drop(instance);
         return Err(restart_in_place());
     }
-    match outcome {
-        Ok(()) => Ok(0),
-        Err(error) => {
-            eprintln!("{error}");
-            Ok(1)
-        }
-    }
+    Ok(i32::from(outcome.is_err()))
 }
 
 /// Starts the scheduler once the owner is known (SCH-1) and runs it until `stop`.
@@ -364,25 +389,4 @@ async fn wait_for_signal() -> std::io::Result<&'static str> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn missing_variables_are_listed_together() {
-        let text = missing_required(|name| (name == "OLLIM_BOT_NAME").then(|| "Ollim".to_owned()))
-            .unwrap();
-        assert!(text.starts_with("Missing required env vars in .env:\n  DISCORD_TOKEN — "));
-        assert!(text.contains("\n  OLLIM_USER_NAME — "));
-        assert!(!text.contains("OLLIM_BOT_NAME"));
-        assert_eq!(missing_required(|_| Some("x".to_owned())), None);
-    }
-
-    #[test]
-    fn debug_never_shows_the_token() {
-        let settings = DiscordSettings {
-            token: "MTA-very-secret".into(),
-            api_url: None,
-        };
-        assert!(!format!("{settings:?}").contains("very-secret"));
-    }
-}
+mod tests;

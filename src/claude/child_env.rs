@@ -12,6 +12,10 @@ use super::process::AGENT_CHILD_ENV;
 /// runs nested inside Claude Code.
 const NEVER_PASSED: [&str; 3] = ["CLAUDECODE", "DISCORD_TOKEN", "WEBHOOK_SECRET"];
 
+/// Set in every CLI child whatever the environment says: the bot runs the CLI version it was
+/// tested with, and a CLI updating itself in the middle of a session would change that.
+const FORCED: [(&str, &str); 1] = [("DISABLE_AUTOUPDATER", "1")];
+
 /// Inherited variables the CLI (a node program running shells) may need, by exact name.
 const PASSED_NAMES: [&str; 32] = [
     "PATH",
@@ -86,7 +90,7 @@ const PROVIDERS: [(&str, &[&str]); 3] = [
 
 /// The whole environment of a CLI child (BOOT-3's provider variables pass; issue 11): the
 /// allow-listed part of `parent`, then `PWD`, then `extra` (the configured environment), then
-/// [`AGENT_CHILD_ENV`]. Nothing in [`NEVER_PASSED`] survives, whoever sets it.
+/// [`FORCED`] and [`AGENT_CHILD_ENV`]. Nothing in [`NEVER_PASSED`] survives, whoever sets it.
 pub(crate) fn child_env(
     parent: impl IntoIterator<Item = (String, String)>,
     extra: &BTreeMap<String, String>,
@@ -122,6 +126,9 @@ pub(crate) fn child_env(
     env.extend(extra.iter().map(|(k, v)| (k.clone(), v.clone())));
     for name in NEVER_PASSED {
         env.remove(name);
+    }
+    for (name, value) in FORCED {
+        env.insert(name.to_owned(), value.to_owned());
     }
     env.insert(AGENT_CHILD_ENV.to_owned(), "1".to_owned());
     env
@@ -253,5 +260,17 @@ mod tests {
         switched_off.push(("CLAUDE_CODE_USE_BEDROCK".into(), "0".into()));
         let off = child_env(switched_off, &BTreeMap::new(), Path::new(CWD));
         assert!(!off.contains_key("AWS_REGION"));
+    }
+
+    #[test]
+    fn the_auto_updater_is_always_off() {
+        let env = child_env(
+            parent(&[("PATH", "/usr/bin"), ("DISABLE_AUTOUPDATER", "0")]),
+            &extra(&[("DISABLE_AUTOUPDATER", "false")]),
+            Path::new(CWD),
+        );
+        assert_eq!(env["DISABLE_AUTOUPDATER"], "1");
+        let bare = child_env(parent(&[]), &BTreeMap::new(), Path::new(CWD));
+        assert_eq!(bare["DISABLE_AUTOUPDATER"], "1");
     }
 }

@@ -15,6 +15,7 @@ pub async fn claude_is_authenticated(cli: &Path) -> Result<bool, String> {
     }
     let output = tokio::process::Command::new(cli)
         .args(["auth", "status", "--json"])
+        .env("DISABLE_AUTOUPDATER", "1")
         .stdin(Stdio::null())
         .stderr(Stdio::null())
         .output()
@@ -52,6 +53,7 @@ pub async fn run_auth(cli: &Path, args: &[String]) -> Result<i32, String> {
         .arg("auth")
         .args(args)
         .env("BROWSER", "echo")
+        .env("DISABLE_AUTOUPDATER", "1")
         .status()
         .await
         .map_err(|error| format!("could not run {}: {error}", cli.display()))?;

@@ -9,6 +9,7 @@ pub mod history;
 mod job_listing;
 pub mod reminder;
 pub mod routine;
+pub mod service;
 pub mod setup;
 pub mod tasks;
 pub mod tool_approval;
@@ -113,6 +114,13 @@ pub enum Command {
     Completions {
         /// The shell: bash, zsh, fish, elvish or powershell.
         shell: clap_complete::Shell,
+    },
+    /// Run the bot as a systemd user service: install, uninstall, status.
+    #[command(subcommand_required = true, arg_required_else_help = true)]
+    Service {
+        /// What to do.
+        #[command(subcommand)]
+        action: service::ServiceCommand,
     },
     /// Claude CLI authentication: login, status or logout.
     Auth {

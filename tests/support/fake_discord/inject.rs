@@ -62,6 +62,38 @@ impl FakeDiscord {
             .await
     }
 
+    /// The user writes `content` in their DM while the bot has no gateway session: stored
+    /// only, so the bot sees it through REST (`GET /channels/{id}/messages`), never as an
+    /// event. Returns the message id.
+    pub fn dm_from_offline(&self, user_id: u64, content: &str) -> u64 {
+        let id = {
+            let mut inner = self.shared.lock();
+            let ch = inner.dm_channel(user_id);
+            let id = inner.snowflake();
+            inner.push_message(FakeMessage {
+                id,
+                channel_id: ch,
+                author_id: user_id,
+                by_bot: false,
+                content: content.to_string(),
+                embeds: Vec::new(),
+                components: Vec::new(),
+                attachments: Vec::new(),
+                flags: 0,
+                kind: 0,
+                reference: None,
+                reactions: Vec::new(),
+                history: Vec::new(),
+                edited_at_ms: None,
+                deleted: false,
+                interaction_id: None,
+            });
+            id
+        };
+        self.shared.notify();
+        id
+    }
+
     /// A DM with attachments (downloadable from the fake).
     pub async fn dm_with_attachments(
         &self,

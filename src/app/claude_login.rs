@@ -1,0 +1,256 @@
+//! BOOT-4: a daemon whose Claude CLI is not logged in (and has no API key or auth token)
+//! starts `claude auth login` itself, DMs the owner the login link through the Discord REST
+//! API (the gateway is not connected yet), and hands the CLI the code the owner replies with.
+//!
+//! The pinned CLI (2.1.197) needs no terminal for this: with the browser suppressed it prints
+//! `If the browser didn't open, visit: https://…` (the manual flow, whose page ends by showing
+//! a code), then reads that code from stdin and exits 0 when logged in, 1 otherwise. The code
+//! comes from the owner's next DM, read by polling the channel, or from this terminal when it
+//! is one. Also here: the CLI version logged at start (issue 15).
+
+mod rest;
+
+use std::{io::IsTerminal, path::Path, process::Stdio, time::Duration};
+
+use tokio::{
+    io::{AsyncBufReadExt, AsyncWriteExt, BufReader},
+    process::Command,
+    sync::mpsc,
+};
+
+use self::rest::DiscordRest;
+use crate::{
+    claude::{CliFit, TESTED_CLI_VERSION, installed_cli_version},
+    discord::client::ConnectError,
+};
+
+/// The DM with the link (BOOT-4).
+pub const LOGIN_REQUIRED: &str = "claude login required — click to authenticate:";
+/// What the owner is asked to do after signing in.
+pub const CODE_REQUEST: &str =
+    "after signing in, the page shows a code: reply here with it and i'll finish the login.";
+/// Printed when the login did not succeed.
+pub const LOGIN_FAILED: &str = "Login failed — run `ollim-bot auth login` to try again";
+/// Printed when it did.
+pub const LOGIN_SUCCEEDED: &str = "Login successful!";
+
+/// How long the CLI may take to print its link.
+const URL_TIMEOUT: Duration = Duration::from_secs(60);
+/// How long the owner has to finish signing in.
+const LOGIN_TIMEOUT: Duration = Duration::from_secs(30 * 60);
+/// How often the DM is read for the owner's code.
+const REPLY_POLL: Duration = Duration::from_secs(2);
+
+/// Why the login through Discord did not happen.
+#[derive(Debug, thiserror::Error)]
+pub enum LoginError {
+    /// Discord refused the bot token (HTTP 401).
+    #[error("{}", ConnectError::InvalidToken)]
+    InvalidToken,
+    /// Another Discord API failure.
+    #[error("Discord API error: {0}")]
+    Discord(String),
+    /// The CLI could not be started.
+    #[error("could not run {cli} auth login: {source}")]
+    Spawn {
+        /// The CLI path.
+        cli: String,
+        /// What the OS said.
+        source: std::io::Error,
+    },
+    /// The CLI printed no link.
+    #[error("`claude auth login` printed no https:// link")]
+    NoUrl,
+    /// The owner did not finish in time.
+    #[error("the login was not finished within {} minutes", LOGIN_TIMEOUT.as_secs() / 60)]
+    TimedOut,
+    /// The CLI said no.
+    #[error("`claude auth login` failed")]
+    Refused,
+}
+
+/// Logs the installed CLI's version at start, warning when it is not the tested one.
+pub async fn log_cli_version(cli: &Path) {
+    match installed_cli_version(cli).await {
+        Ok(version) => match version.fit() {
+            CliFit::Tested => tracing::info!("Claude Code CLI {version}"),
+            CliFit::Untested(_) => tracing::warn!(
+                "Claude Code CLI {version} is not the tested version {TESTED_CLI_VERSION}; \
+                 it may speak the protocol differently"
+            ),
+        },
+        Err(error) => tracing::warn!(%error, "could not read the Claude Code CLI version"),
+    }
+}
+
+/// BOOT-4 for the daemon: prints what happens, logs in through Discord; `true` when the CLI
+/// is logged in afterwards. Every failure is printed (a refused token with the token
+/// message, anything else followed by [`LOGIN_FAILED`]).
+pub async fn log_in_through_discord(cli: &Path, token: &str, api_url: Option<&str>) -> bool {
+    eprintln!(
+        "Claude is not logged in: starting `claude auth login` and sending the link to your Discord DMs"
+    );
+    match run_login(cli, &DiscordRest::new(token, api_url)).await {
+        Ok(()) => {
+            eprintln!("{LOGIN_SUCCEEDED}");
+            true
+        }
+        Err(LoginError::InvalidToken) => {
+            eprintln!("{}", LoginError::InvalidToken);
+            false
+        }
+        Err(error) => {
+            eprintln!("{error}");
+            eprintln!("{LOGIN_FAILED}");
+            false
+        }
+    }
+}
+
+async fn run_login(cli: &Path, discord: &DiscordRest) -> Result<(), LoginError> {
+    let owner = discord.owner_id().await?;
+    let channel = discord.open_dm(owner).await?;
+    let mut child = Command::new(cli)
+        .args(["auth", "login"])
+        .env("BROWSER", "echo")
+        .env("DISABLE_AUTOUPDATER", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .map_err(|source| LoginError::Spawn {
+            cli: cli.display().to_string(),
+            source,
+        })?;
+    let (lines_tx, mut lines) = mpsc::unbounded_channel();
+    if let Some(out) = child.stdout.take() {
+        tokio::spawn(forward_lines(out, lines_tx.clone()));
+    }
+    if let Some(err) = child.stderr.take() {
+        tokio::spawn(forward_lines(err, lines_tx));
+    }
+    let url = tokio::time::timeout(URL_TIMEOUT, async {
+        while let Some(line) = lines.recv().await {
+            if let Some(url) = first_https_url(&line) {
+                return Some(url.to_owned());
+            }
+        }
+        None
+    })
+    .await
+    .ok()
+    .flatten()
+    .ok_or(LoginError::NoUrl)?;
+    let asked = discord
+        .send(channel, &format!("{LOGIN_REQUIRED}\n{url}"))
+        .await?;
+    let asked = discord.send(channel, CODE_REQUEST).await.unwrap_or(asked);
+    eprintln!(
+        "Sent the login link to your Discord DMs: {url}\nAfter signing in, reply to that DM with \
+         the code the page shows{}.",
+        if std::io::stdin().is_terminal() {
+            ", or paste it here"
+        } else {
+            ""
+        }
+    );
+    let mut stdin = child.stdin.take();
+    let mut typed = terminal_lines();
+    let mut last_seen = asked;
+    let mut poll = tokio::time::interval(REPLY_POLL);
+    let deadline = tokio::time::sleep(LOGIN_TIMEOUT);
+    tokio::pin!(deadline);
+    let status = loop {
+        let code = tokio::select! {
+            status = child.wait() => break status,
+            () = &mut deadline => return Err(LoginError::TimedOut),
+            Some(line) = lines.recv() => {
+                tracing::info!("claude auth login: {line}");
+                continue;
+            }
+            Some(line) = typed.recv() => code_from_reply(&line),
+            _ = poll.tick() => {
+                let replies = match discord.messages_after(channel, last_seen).await {
+                    Ok(replies) => replies,
+                    Err(LoginError::InvalidToken) => return Err(LoginError::InvalidToken),
+                    Err(error) => {
+                        tracing::debug!(%error, "could not read the DM for the login code");
+                        continue;
+                    }
+                };
+                last_seen = replies.last().map_or(last_seen, |m| m.id);
+                replies
+                    .iter()
+                    .filter(|m| m.author == owner)
+                    .find_map(|m| code_from_reply(&m.content))
+            }
+        };
+        if let (Some(code), Some(pipe)) = (code, stdin.as_mut()) {
+            let written = pipe.write_all(format!("{code}\n").as_bytes()).await;
+            if written.is_err() || pipe.flush().await.is_err() {
+                stdin = None;
+            }
+        }
+    };
+    let ok = status.is_ok_and(|status| status.success());
+    let answer = if ok {
+        "claude login successful, starting up."
+    } else {
+        "claude login failed — run `ollim-bot auth login` on the machine to try again."
+    };
+    if let Err(error) = discord.send(channel, answer).await {
+        tracing::debug!(%error, "could not confirm the login in the DM");
+    }
+    if ok { Ok(()) } else { Err(LoginError::Refused) }
+}
+
+async fn forward_lines(
+    pipe: impl tokio::io::AsyncRead + Unpin,
+    sink: mpsc::UnboundedSender<String>,
+) {
+    let mut lines = BufReader::new(pipe).lines();
+    while let Ok(Some(line)) = lines.next_line().await {
+        if sink.send(line).is_err() {
+            break;
+        }
+    }
+}
+
+/// Lines typed in this terminal, when stdin is one (read on a plain thread, which never holds
+/// up the process's exit).
+fn terminal_lines() -> mpsc::UnboundedReceiver<String> {
+    let (tx, rx) = mpsc::unbounded_channel();
+    if std::io::stdin().is_terminal() {
+        std::thread::spawn(move || {
+            for line in std::io::stdin().lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+    }
+    rx
+}
+
+/// The first `https://` URL in `line`, up to the next whitespace.
+pub fn first_https_url(line: &str) -> Option<&str> {
+    let start = line.find("https://")?;
+    let rest = &line[start..];
+    let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+    Some(&rest[..end])
+}
+
+/// The code in an owner's reply: its first word, without the backticks or quotes a phone may
+/// add; `None` for an empty reply.
+pub fn code_from_reply(reply: &str) -> Option<String> {
+    let word = reply
+        .split_whitespace()
+        .next()?
+        .trim_matches(|c| matches!(c, '`' | '"' | '\'' | '<' | '>'));
+    (!word.is_empty()).then(|| word.to_owned())
+}
+
+#[cfg(test)]
+mod tests;
