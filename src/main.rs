@@ -6,7 +6,8 @@ use clap::{Parser, error::ErrorKind};
 use ollim_bot::{
     app,
     cli::{
-        Cli, Command, auth, cal, chat, gmail, google, history, reminder, routine, tasks, webhook,
+        Cli, Command, auth, cal, chat, doctor, gmail, google, history, reminder, routine, tasks,
+        webhook,
     },
     config::{Config, Launch},
     state::paths::DataDir,
@@ -77,6 +78,7 @@ async fn run(cli: Cli, launch: Launch) -> anyhow::Result<i32> {
             let (data_dir, _) = scheduling_env(&launch)?;
             Ok(webhook::run(&data_dir, action))
         }
+        Some(Command::Doctor) => Ok(doctor::run(&launch).await),
         Some(Command::History(args)) => Ok(history::run(&args)),
         Some(Command::Tasks(args)) => Ok(tasks::run(&google_env(&launch)?, args).await),
         Some(Command::Cal(args)) => Ok(cal::run(&google_env(&launch)?, args).await),

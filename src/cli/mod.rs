@@ -3,6 +3,7 @@
 pub mod auth;
 pub mod cal;
 pub mod chat;
+pub mod doctor;
 pub mod gmail;
 pub mod google;
 pub mod history;
@@ -23,6 +24,7 @@ Examples:
   ollim-bot chat                talk to the same main session in the terminal
   ollim-bot chat --model haiku  ... with another model for this run
   ollim-bot auth status         show whether the Claude CLI is logged in
+  ollim-bot doctor              check the setup (no running bot needed); exit 1 on a failure
   ollim-bot routine add -m \"Plan my day\" --cron \"0 9 * * 1-5\"
   ollim-bot reminder add -m \"Stretch\" --delay 30
   ollim-bot reminder list
@@ -101,6 +103,8 @@ pub enum Command {
     },
     /// The bot's past Claude sessions: list them, print one, or search them.
     History(history::HistoryArgs),
+    /// Check the installation: configuration, data dir, job files, CLI, Discord (CMD-7).
+    Doctor,
     /// Claude CLI authentication: login, status or logout.
     Auth {
         /// `login`, `status` or `logout`, plus their options.
