@@ -212,6 +212,12 @@ impl Setup {
     }
 }
 
+/// One line of the report; a closed stdout (`doctor | head`) ends the output, not the run.
+fn print_line(text: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stdout().lock(), "{text}");
+}
+
 /// Prints each group as soon as it is done and keeps the count.
 #[derive(Default)]
 struct Printer {
@@ -220,7 +226,7 @@ struct Printer {
 
 impl Printer {
     fn group(&mut self, group: Group, checks: Vec<Check>) {
-        println!("{}", render_group(group, &checks));
+        print_line(&render_group(group, &checks));
         self.checks.extend(checks);
     }
 
@@ -278,7 +284,7 @@ pub async fn run(launch: &Launch) -> i32 {
         None => printer.skipped(Group::Google),
     }
     let summary = Summary::of(&printer.checks);
-    println!("{summary}");
+    print_line(&summary.to_string());
     summary.exit_code()
 }
 
@@ -296,20 +302,33 @@ fn local_groups(printer: &mut Printer, launch: &Launch, setup: &Setup) {
         Group::Timezone,
         environment::timezone_checks(now, zone_named),
     );
-    printer.group(Group::Routines, jobs::routine_checks(&setup.data_dir, now));
-    printer.group(
-        Group::Reminders,
-        jobs::reminder_checks(&setup.data_dir, now),
-    );
-    let mut webhooks = jobs::webhook_spec_checks(&setup.data_dir);
-    webhooks.extend(jobs::port_check(&setup.webhook));
+    let data_dir = &setup.data_dir;
+    let port = jobs::port_check(&setup.webhook);
+    if !data_dir.root().is_dir() {
+        // Nothing to read yet: one line per group rather than a folder error in each.
+        for group in [
+            Group::Routines,
+            Group::Reminders,
+            Group::Webhooks,
+            Group::ToolPolicy,
+            Group::StateFiles,
+        ] {
+            let mut checks = vec![Check::pass(group, "nothing yet (no data directory)")];
+            if group == Group::Webhooks {
+                checks.extend(port.clone());
+            }
+            printer.group(group, checks);
+        }
+        return;
+    }
+    printer.group(Group::Routines, jobs::routine_checks(data_dir, now));
+    printer.group(Group::Reminders, jobs::reminder_checks(data_dir, now));
+    let mut webhooks = jobs::webhook_spec_checks(data_dir);
+    webhooks.extend(port);
     printer.group(Group::Webhooks, webhooks);
     printer.group(
         Group::ToolPolicy,
-        tool_patterns::tool_pattern_checks(&setup.data_dir, setup.timezone),
+        tool_patterns::tool_pattern_checks(data_dir, setup.timezone),
     );
-    printer.group(
-        Group::StateFiles,
-        state_files::state_file_checks(&setup.data_dir),
-    );
+    printer.group(Group::StateFiles, state_files::state_file_checks(data_dir));
 }
