@@ -103,7 +103,7 @@ pub enum Command {
     },
     /// The bot's past Claude sessions: list them, print one, or search them.
     History(history::HistoryArgs),
-    /// Check the installation: configuration, data dir, job files, CLI, Discord (CMD-7).
+    /// Check the installation without starting the bot: settings, files, CLI, Discord.
     Doctor,
     /// Claude CLI authentication: login, status or logout.
     Auth {
