@@ -6,8 +6,8 @@ use clap::{Parser, error::ErrorKind};
 use ollim_bot::{
     app,
     cli::{
-        Cli, Command, auth, cal, chat, gmail, google, history, reminder, routine, service, setup,
-        tasks, webhook,
+        Cli, Command, auth, cal, chat, doctor, gmail, google, history, reminder, routine, service,
+        setup, tasks, webhook,
     },
     config::{Config, Launch},
     state::paths::DataDir,
@@ -82,6 +82,7 @@ async fn run(cli: Cli, launch: Launch) -> anyhow::Result<i32> {
             let (data_dir, _) = scheduling_env(&launch)?;
             Ok(service::run(&action, &launch, data_dir.root()))
         }
+        Some(Command::Doctor) => Ok(doctor::run(&launch).await),
         Some(Command::History(args)) => Ok(history::run(&args)),
         Some(Command::Setup) => Ok(setup::run(&launch).await),
         Some(Command::Completions { shell }) => {

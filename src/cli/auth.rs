@@ -4,10 +4,13 @@ use std::{path::Path, process::Stdio};
 
 use serde_json::Value;
 
+/// The environment variables that authenticate the CLI without a login.
+pub const CREDENTIAL_VARS: [&str; 2] = ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"];
+
 /// Whether Claude auth is available: an API key or auth token in the environment, or a
 /// logged-in CLI (`claude auth status --json`).
 pub async fn claude_is_authenticated(cli: &Path) -> Result<bool, String> {
-    let has_env_credentials = ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"]
+    let has_env_credentials = CREDENTIAL_VARS
         .iter()
         .any(|name| std::env::var(name).is_ok_and(|v| !v.trim().is_empty()));
     if has_env_credentials {

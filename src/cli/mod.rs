@@ -3,6 +3,7 @@
 pub mod auth;
 pub mod cal;
 pub mod chat;
+pub mod doctor;
 pub mod gmail;
 pub mod google;
 pub mod history;
@@ -27,6 +28,7 @@ Examples:
   ollim-bot chat                talk to the same main session in the terminal
   ollim-bot chat --model haiku  ... with another model for this run
   ollim-bot auth status         show whether the Claude CLI is logged in
+  ollim-bot doctor              check the setup (no running bot needed); exit 1 on a failure
   ollim-bot routine add -m \"Plan my day\" --cron \"0 9 * * 1-5\"
   ollim-bot reminder add -m \"Stretch\" --in 30m
   ollim-bot reminder add -m \"Call mum\" --at 18:00
@@ -122,6 +124,8 @@ pub enum Command {
         #[command(subcommand)]
         action: service::ServiceCommand,
     },
+    /// Check the installation without starting the bot: settings, files, CLI, Discord.
+    Doctor,
     /// Claude CLI authentication: login, status or logout.
     Auth {
         /// `login`, `status` or `logout`, plus their options.

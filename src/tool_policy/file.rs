@@ -89,6 +89,19 @@ impl ToolPolicyFile {
         })
     }
 
+    /// Every pattern the file's lists declare, as written and before checking, so `doctor`
+    /// can name the refused ones (CMD-7); the error is the YAML's.
+    pub fn declared_patterns(text: &str) -> Result<Vec<String>, String> {
+        if text.trim().is_empty() {
+            return Ok(Vec::new());
+        }
+        let raw: Raw = serde_yaml::from_str(text).map_err(|e| e.to_string())?;
+        let mut patterns = raw.main_session.additional_allowed;
+        patterns.extend(raw.bg_forks.additional_allowed);
+        patterns.extend(raw.bg_forks.override_.unwrap_or_default());
+        Ok(patterns)
+    }
+
     /// Reads `path`; a missing file is the empty policy.
     pub fn load(path: &Path) -> Result<Self, PolicyFileError> {
         match std::fs::read_to_string(path) {

@@ -93,7 +93,7 @@ pub(super) fn app_info(inner: &Inner) -> Value {
         "bot_public": false,
         "bot_require_code_grant": false,
         "verify_key": "0".repeat(64),
-        "flags": 0,
+        "flags": cfg.app_flags,
         "bot": user(inner, cfg.bot_user_id),
         "redirect_uris": [],
         "interactions_endpoint_url": null,

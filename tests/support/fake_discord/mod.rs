@@ -82,6 +82,9 @@ pub struct FakeConfig {
     pub echo_own_messages: bool,
     /// Bound of every convenience wait and of injection's wait for a session.
     pub wait_timeout: Duration,
+    /// `flags` of `GET /applications/@me` (default `1 << 19`,
+    /// `GATEWAY_MESSAGE_CONTENT_LIMITED`: the Message Content Intent is on).
+    pub app_flags: u64,
 }
 
 impl Default for FakeConfig {
@@ -101,6 +104,7 @@ impl Default for FakeConfig {
             heartbeat_interval_ms: 41_250,
             echo_own_messages: true,
             wait_timeout: Duration::from_secs(5),
+            app_flags: 1 << 19,
         }
     }
 }

@@ -1,0 +1,119 @@
+//! CLAUDE CLI and CLAUDE AUTH (CMD-7): the executable, its version against the tested one, and
+//! whether it can authenticate. Credentials are named by their variable, never shown.
+
+use std::{
+    ffi::OsStr,
+    os::unix::fs::PermissionsExt,
+    path::{Path, PathBuf},
+};
+
+use super::{Check, Group};
+use crate::{
+    claude::{CliFit, CliVersion, CliVersionError, TESTED_CLI_VERSION, installed_cli_version},
+    cli::auth::{CREDENTIAL_VARS, claude_is_authenticated},
+    config::Launch,
+};
+
+/// The command that installs the tested CLI.
+pub(super) fn install_line() -> String {
+    format!("npm install -g @anthropic-ai/claude-code@{TESTED_CLI_VERSION}")
+}
+
+/// Where `cli` resolves: a path with a directory part as it is, a bare name on `path_var`
+/// (`PATH`); only executable regular files count.
+pub(super) fn locate_cli(cli: &Path, path_var: Option<&OsStr>) -> Option<PathBuf> {
+    let executable = |path: &Path| {
+        std::fs::metadata(path)
+            .is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
+    };
+    if cli.components().count() > 1 {
+        return executable(cli).then(|| cli.to_path_buf());
+    }
+    std::env::split_paths(path_var?)
+        .map(|dir| dir.join(cli))
+        .find(|candidate| executable(candidate))
+}
+
+/// The CLAUDE CLI group: found, and which version.
+pub(super) async fn cli_checks(cli: &Path) -> Vec<Check> {
+    let path_var = std::env::var_os("PATH");
+    let Some(found) = locate_cli(cli, path_var.as_deref()) else {
+        return vec![missing_cli(cli)];
+    };
+    let version = installed_cli_version(&found).await;
+    vec![
+        Check::pass(Group::ClaudeCli, format!("found {}", found.display())),
+        version_check(version),
+    ]
+}
+
+/// The executable is not there.
+pub(super) fn missing_cli(cli: &Path) -> Check {
+    Check::fail(
+        Group::ClaudeCli,
+        format!(
+            "Claude Code CLI not found ({}): install it with `{}`, or set OLLIM_CLAUDE_CLI to \
+             the path of `claude`",
+            cli.display(),
+            install_line()
+        ),
+    )
+}
+
+/// The installed version against [`TESTED_CLI_VERSION`].
+pub(super) fn version_check(version: Result<CliVersion, CliVersionError>) -> Check {
+    let group = Group::ClaudeCli;
+    match version.map(CliVersion::fit) {
+        Ok(CliFit::Tested) => Check::pass(
+            group,
+            format!("version {TESTED_CLI_VERSION} (the tested version)"),
+        ),
+        Ok(CliFit::Untested(other)) => Check::warn(
+            group,
+            format!(
+                "version {other}: this build is tested with {TESTED_CLI_VERSION}, other versions \
+                 may speak the protocol differently; install the tested one with `{}`",
+                install_line()
+            ),
+        ),
+        Err(error) => Check::fail(
+            group,
+            format!("{error}: reinstall it with `{}`", install_line()),
+        ),
+    }
+}
+
+/// The credential variable set in the environment, if any (by name).
+pub(super) fn credential_var(lookup: impl Fn(&str) -> Option<String>) -> Option<&'static str> {
+    CREDENTIAL_VARS
+        .into_iter()
+        .find(|name| lookup(name).is_some_and(|v| !v.trim().is_empty()))
+}
+
+/// The CLAUDE AUTH line: a credential variable, else the CLI's login (its answer injected).
+pub(super) fn auth_status(credential: Option<&str>, logged_in: Result<bool, String>) -> Check {
+    let group = Group::ClaudeAuth;
+    if let Some(name) = credential {
+        return Check::pass(group, format!("{name} is set (used instead of a login)"));
+    }
+    match logged_in {
+        Ok(true) => Check::pass(group, "the Claude CLI is logged in"),
+        Ok(false) => Check::fail(
+            group,
+            "Claude is not logged in: run `ollim-bot auth login`, or set ANTHROPIC_API_KEY in \
+             .env",
+        ),
+        Err(message) => Check::fail(group, format!("can't check the login: {message}")),
+    }
+}
+
+/// The CLAUDE AUTH group: [`auth_status`] from the environment and `claude auth status`.
+pub(super) async fn auth_check(launch: &Launch, cli: &Path) -> Check {
+    let credential = credential_var(|name| launch.var(name));
+    let logged_in = if credential.is_some() {
+        Ok(true)
+    } else {
+        claude_is_authenticated(cli).await
+    };
+    auth_status(credential, logged_in)
+}
