@@ -3,6 +3,7 @@
 //! progress finish within a deadline, stop the CLI, close the gateway, flush git, release the
 //! instance lock.
 
+mod auto_update;
 pub mod hardening;
 pub mod pid;
 
@@ -99,6 +100,8 @@ pub async fn run(config: Config, discord: DiscordSettings) -> anyhow::Result<i32
     if let Err(error) = pid::write_pid_file(&pid_file) {
         tracing::warn!(%error, "could not write state/bot.pid");
     }
+    let version = crate::update::running_version().await;
+    tracing::info!("ollim-bot {version}");
     let opened = open_services(config)?;
     let runtime = opened.services.runtime.current();
     if opened.initialised_git {
@@ -186,6 +189,11 @@ pub async fn run(config: Config, discord: DiscordSettings) -> anyhow::Result<i32
         Arc::clone(&bot)
             .watch_google_revocation(services.config.scheduler_sync, stop_background.clone()),
     );
+    let auto_updates = tokio::spawn(auto_update::run_auto_update(
+        Arc::clone(&bot),
+        crate::update::source::poll_interval_from_env(),
+        stop_background.clone(),
+    ));
     let scheduling = tokio::spawn(run_scheduler(
         Arc::clone(&bot),
         scheduler,
@@ -205,6 +213,9 @@ pub async fn run(config: Config, discord: DiscordSettings) -> anyhow::Result<i32
     stop_background.cancel();
     if let Err(error) = idle_checks.await {
         tracing::warn!(%error, "the fork idle check ended badly");
+    }
+    if let Err(error) = auto_updates.await {
+        tracing::warn!(%error, "the auto-update loop ended badly");
     }
     if let Err(error) = scheduling.await {
         tracing::warn!(%error, "the scheduler ended badly");
@@ -298,13 +309,13 @@ async fn check_fork_idle(session: Arc<MainSession>, stop: CancellationToken) {
     }
 }
 
-/// Replaces this process with a fresh copy of itself, same arguments (UPD-7). Only returns
-/// on failure.
+/// Replaces this process with a fresh copy of itself, same arguments (UPD-7): after an
+/// update, the binary `cargo install` put where this one was. Only returns on failure.
 fn restart_in_place() -> anyhow::Error {
     use std::os::unix::process::CommandExt;
     tracing::info!("restarting");
     let program = match std::env::current_exe() {
-        Ok(path) => path,
+        Ok(path) => crate::update::restart_program(path),
         Err(error) => return anyhow::anyhow!("cannot find this program to restart it: {error}"),
     };
     let error = std::process::Command::new(program)

@@ -24,6 +24,7 @@ pub mod intake;
 pub mod interactions;
 pub mod owner;
 pub mod quote;
+mod self_update;
 pub mod sink;
 mod startup;
 pub mod streamer;

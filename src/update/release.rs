@@ -22,6 +22,17 @@ impl Release {
             version,
         })
     }
+
+    /// The loop guard's warning (UPD-5): this release was installed before, yet the binary
+    /// still reports an older version, so its `Cargo.toml` version was not bumped.
+    pub fn warn_already_applied(&self) {
+        tracing::warn!(
+            "{} was already installed, but this binary still says v{}; its Cargo.toml version \
+             was probably not bumped, so it is not installed again",
+            self.tag,
+            env!("CARGO_PKG_VERSION")
+        );
+    }
 }
 
 /// The newest release among `git tag -l 'v*'` output lines, by version order (not by name:
