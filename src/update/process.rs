@@ -78,11 +78,31 @@ pub fn last_stderr_line(stderr: &[u8]) -> Option<String> {
         .map(str::to_owned)
 }
 
+/// Kills a command's whole process group when dropped, unless [`Self::disarm`]ed: `git fetch`
+/// runs `git-remote-*` helpers and `cargo install` runs `rustc`, which must not outlive a
+/// timeout or a shutdown.
+struct GroupKill(Option<rustix::process::Pid>);
+
+impl GroupKill {
+    fn disarm(&mut self) {
+        self.0 = None;
+    }
+}
+
+impl Drop for GroupKill {
+    fn drop(&mut self) {
+        if let Some(group) = self.0 {
+            let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
+        }
+    }
+}
+
 /// Runs `program args…` in `dir` within `limit`; returns its stdout (lossy UTF-8).
 ///
 /// Stdin is closed and git may never prompt (`GIT_TERMINAL_PROMPT=0`); the bot's own
-/// `GIT_DIR`/`GIT_WORK_TREE`, if any, never leak in. If the limit passes, or the returned future
-/// is dropped (shutdown), the child is killed.
+/// `GIT_DIR`/`GIT_WORK_TREE`, if any, never leak in. The command runs in its own process
+/// group; if the limit passes, or the returned future is dropped (shutdown), the group is
+/// killed.
 pub async fn run(
     program: &str,
     args: &[&str],
@@ -100,12 +120,23 @@ pub async fn run(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .kill_on_drop(true)
+        .process_group(0)
         .spawn()
         .map_err(|error| CommandError::NotStarted {
             command: command.clone(),
             reason: error.to_string(),
         })?;
-    let output = match tokio::time::timeout(limit, child.wait_with_output()).await {
+    let mut group = GroupKill(
+        child
+            .id()
+            .and_then(|id| i32::try_from(id).ok())
+            .and_then(rustix::process::Pid::from_raw),
+    );
+    let waited = tokio::time::timeout(limit, child.wait_with_output()).await;
+    if matches!(waited, Ok(Ok(_))) {
+        group.disarm();
+    }
+    let output = match waited {
         Err(_) => {
             return Err(CommandError::TimedOut {
                 command,

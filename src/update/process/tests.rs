@@ -92,3 +92,25 @@ async fn output_and_missing_programs() {
         "{error}"
     );
 }
+
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn a_timeout_kills_the_children_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("grandchild");
+    let script = format!("sleep 30 & echo $! > '{}'; wait", pid_file.display());
+    let error = run("sh", &["-c", &script], dir.path(), Duration::from_secs(1))
+        .await
+        .unwrap_err();
+    assert!(matches!(error, CommandError::TimedOut { .. }), "{error}");
+    let pid = std::fs::read_to_string(&pid_file).unwrap();
+    let proc_dir = std::path::PathBuf::from(format!("/proc/{}", pid.trim()));
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    // Killed, it may linger as a zombie until init reaps it.
+    while proc_dir.exists()
+        && !std::fs::read_to_string(proc_dir.join("stat")).is_ok_and(|s| s.contains(") Z"))
+    {
+        assert!(std::time::Instant::now() < deadline, "sleep {pid} survived");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
