@@ -169,6 +169,39 @@ async fn version(h: &BotHarness) -> String {
         .to_owned()
 }
 
+/// Turns `auto_update` on with this hour (UTC, the harness's `OLLIM_TIMEZONE`) as
+/// `auto_update_hour`, as an editor would: a new file renamed into place. Near the end of an
+/// hour it first waits for the next one, so the check never straddles the change.
+async fn enable_auto_update_this_hour(h: &BotHarness) {
+    use chrono::Timelike;
+    let now = chrono::Utc::now();
+    if now.minute() == 59 && now.second() >= 30 {
+        tokio::time::sleep(Duration::from_secs(u64::from(61 - now.second()))).await;
+    }
+    let hour = chrono::Utc::now().hour();
+    let state = h.sandbox.data_dir.join("state");
+    let config = json!({"auto_update": true, "auto_update_hour": hour});
+    std::fs::write(state.join("config.json.tmp"), config.to_string()).unwrap();
+    std::fs::rename(state.join("config.json.tmp"), state.join("config.json")).unwrap();
+}
+
+/// Has one exchange and waits until its 👀 is removed (the session's lock is released by
+/// then), so the main session is connected and idle afterwards.
+async fn converse(h: &BotHarness, prompt: &str, answer: &str) {
+    h.mock.push(Reply::text(answer));
+    let sent = h.discord.dm_from(h.owner(), prompt).await;
+    h.wait_for_bot_message("the reply", |m| m.content == answer)
+        .await;
+    let eyes = format!("DELETE /channels/*/messages/{sent}/reactions/*/@me");
+    let removed = h
+        .discord
+        .try_wait_for(Duration::from_secs(10), |log| {
+            log.iter().any(|r| r.matches(&eyes))
+        })
+        .await;
+    assert!(removed.is_some(), "the turn never ended\n{}", h.log());
+}
+
 /// SLC-11, UPD-3, UPD-5…8, SLC-15: a newer tag upstream is pulled, installed with `cargo
 /// install --locked --path <checkout>`, announced with the new commits' subjects, and the
 /// bot restarts in place into it, greeting with the new version.
@@ -269,11 +302,7 @@ async fn auto_update_waits_while_the_agent_is_busy() {
     h.mock
         .wait_for_main_requests(1, Duration::from_secs(20))
         .await;
-    let hour = chrono::Utc::now().format("%H").to_string();
-    let state = h.sandbox.data_dir.join("state");
-    let config = json!({"auto_update": true, "auto_update_hour": hour.parse::<u8>().unwrap()});
-    std::fs::write(state.join("config.json.tmp"), config.to_string()).unwrap();
-    std::fs::rename(state.join("config.json.tmp"), state.join("config.json")).unwrap();
+    enable_auto_update_this_hour(&h).await;
 
     let deadline = Instant::now() + Duration::from_secs(20);
     while !h.log().contains("auto-update: deferred (agent busy)") {
@@ -290,5 +319,64 @@ async fn auto_update_waits_while_the_agent_is_busy() {
             .any(|m| m.content.starts_with("updating and restarting")),
         "updated while busy"
     );
+    assert!(h.terminate().await.success());
+}
+
+/// UPD-2, UPD-4…7: with `auto_update` on, the agent idle and the current hour as
+/// `auto_update_hour`, the loop installs the new release, DMs the restart message and
+/// restarts into it.
+#[tokio::test]
+async fn auto_update_installs_when_idle_in_its_hour() {
+    let repos = Repos::new();
+    repos.publish("teach the planner about frost", Some("v9.9.9"));
+    let (mut h, _) = start(&repos, &[("OLLIM_UPDATE_POLL_SECS", "1")]).await;
+    converse(&h, "hello", "hi julia").await;
+    let pid = h.pid();
+    enable_auto_update_this_hour(&h).await;
+
+    h.wait_for_bot_message_within("the restart message", Duration::from_secs(30), |m| {
+        m.content == "updating and restarting...\n```\nteach the planner about frost\n```"
+    })
+    .await;
+    h.wait_for_bot_message_within(
+        "the greeting after the update",
+        Duration::from_secs(40),
+        |m| m.content == "hey, i'm back (v9.9.9). picking up where we left off.",
+    )
+    .await;
+    assert_eq!(h.pid(), pid, "restarted in place (UPD-7)");
+    assert_eq!(repos.checkout_head(), Repos::commit(&repos.seed, "v9.9.9"));
+    assert!(repos.cargo_calls().is_some(), "installed");
+    let history =
+        std::fs::read_to_string(h.sandbox.data_dir.join("state/session_history.jsonl")).unwrap();
+    assert!(history.contains("\"restarting\""), "{history}");
+    assert!(h.terminate().await.success());
+}
+
+/// UPD-5: an automatic update that fails is reported in a DM (`auto-update failed: <err>`).
+#[tokio::test]
+async fn a_failed_auto_update_is_reported() {
+    let repos = Repos::new();
+    std::fs::write(repos.checkout.join("LOCAL"), "mine\n").unwrap();
+    git(&repos.checkout, &["add", "."]);
+    git(&repos.checkout, &["commit", "-q", "-m", "a local change"]);
+    repos.publish("upstream change", Some("v9.9.9"));
+    let (mut h, _) = start(&repos, &[("OLLIM_UPDATE_POLL_SECS", "1")]).await;
+    converse(&h, "hello", "hi julia").await;
+    enable_auto_update_this_hour(&h).await;
+
+    let failed = h
+        .wait_for_bot_message_within("the failure DM", Duration::from_secs(30), |m| {
+            m.content.starts_with("auto-update failed: ")
+        })
+        .await;
+    assert!(
+        failed
+            .content
+            .starts_with("auto-update failed: `git pull --ff-only` returned 128"),
+        "{}",
+        failed.content
+    );
+    assert_eq!(repos.cargo_calls(), None);
     assert!(h.terminate().await.success());
 }

@@ -14,14 +14,16 @@ use crate::{
     update::auto::{AgentActivity, AutoStep, CheckDue, check_due, next_step},
 };
 
-/// Runs until `stop`: starts once the owner is known, then wakes every `poll`. Dropping a
+/// Runs until `stop`: starts once the owner is known, then wakes every `poll`; the first
+/// wake-up checks (when `auto_update` is on). Dropping a
 /// check in progress (on `stop`) kills its git or cargo process.
 pub(super) async fn run_auto_update(bot: Arc<Bot>, poll: Duration, stop: CancellationToken) {
     tokio::select! {
         () = stop.cancelled() => return,
         () = bot.owner_ready() => {}
     }
-    let mut ticks = tokio::time::interval(poll);
+    // The first tick comes one poll after start-up, not while the session is still starting.
+    let mut ticks = tokio::time::interval_at(Instant::now() + poll, poll);
     ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     let mut last_check: Option<Instant> = None;
     loop {

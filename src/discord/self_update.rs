@@ -19,13 +19,15 @@ impl Bot {
     ) -> Result<(), serenity::Error> {
         command.defer(&self.http).await?;
         let (text, applied) = self.update_now().await;
-        command
+        let answered = command
             .edit_response(&self.http, EditInteractionResponse::new().content(text))
-            .await?;
+            .await
+            .map(drop);
+        // The new binary is installed: restart into it even if Discord lost the answer.
         if applied {
             self.restart_after_update();
         }
-        Ok(())
+        answered
     }
 
     /// Runs one check-and-apply for `/update`; the answer and whether an update was applied.
