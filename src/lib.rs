@@ -6,7 +6,8 @@
 //! - ground floor: [`claude`] (the CLI driver), [`domain`] (shared plain types),
 //!   [`tool_policy`] (tool-pattern logic), [`transcripts`] (reading the CLI's transcripts);
 //! - [`config`], [`state`] (files under the data dir), [`front_end`] (the `FrontEnd` trait);
-//! - [`services`] (the shared stores bundle), [`skills`], [`subagents`];
+//! - [`services`] (the shared stores bundle), [`skills`], [`subagents`], [`update`]
+//!   (self-update from the git checkout);
 //! - [`scheduling`] (job files, cron, the scheduler loop), [`mcp`] (the `discord` tools);
 //! - the session runtime: [`agent`] (main session, interactive forks), [`background`]
 //!   (background runs);
@@ -31,4 +32,5 @@ pub mod state;
 pub mod subagents;
 pub mod tool_policy;
 pub mod transcripts;
+pub mod update;
 pub mod webhooks;

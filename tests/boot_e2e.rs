@@ -307,7 +307,7 @@ async fn restart_greets_back_and_resumes_the_same_session() {
     assert!(status.success(), "{status:?}\n{}", h.log());
 
     let mut h = h.restart(&[]).await;
-    let back = format!("hey, i'm back ({VERSION}). picking up where we left off.");
+    let back = format!("hey, i'm back (v{VERSION}). picking up where we left off.");
     h.wait_for_bot_message("returning greeting", |m| m.content == back)
         .await;
     let first_run_greetings = h

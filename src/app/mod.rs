@@ -3,6 +3,7 @@
 //! progress finish within a deadline, stop the CLI, close the gateway, flush git, release the
 //! instance lock.
 
+mod auto_update;
 pub mod claude_login;
 pub mod crash;
 pub mod hardening;
@@ -125,6 +126,8 @@ async fn run_daemon(
     if let Err(error) = pid::write_pid_file(&pid_file) {
         tracing::warn!(%error, "could not write state/bot.pid");
     }
+    let version = crate::update::running_version().await;
+    tracing::info!("ollim-bot {version}");
     let opened = open_services(config)?;
     let runtime = opened.services.runtime.current();
     if opened.initialised_git {
@@ -214,6 +217,14 @@ async fn run_daemon(
         "google revocation watch",
         Arc::clone(&bot)
             .watch_google_revocation(services.config.scheduler_sync, stop_background.clone()),
+    );
+    tasks.spawn(
+        "auto-update loop",
+        auto_update::run_auto_update(
+            Arc::clone(&bot),
+            crate::update::source::poll_interval_from_env(),
+            stop_background.clone(),
+        ),
     );
     tasks.spawn(
         "scheduler",
@@ -323,13 +334,13 @@ async fn check_fork_idle(session: Arc<MainSession>, stop: CancellationToken) {
     }
 }
 
-/// Replaces this process with a fresh copy of itself, same arguments (UPD-7). Only returns
-/// on failure.
+/// Replaces this process with a fresh copy of itself, same arguments (UPD-7): after an
+/// update, the binary `cargo install` put where this one was. Only returns on failure.
 fn restart_in_place() -> anyhow::Error {
     use std::os::unix::process::CommandExt;
     tracing::info!("restarting");
     let program = match std::env::current_exe() {
-        Ok(path) => path,
+        Ok(path) => crate::update::restart_program(path),
         Err(error) => return anyhow::anyhow!("cannot find this program to restart it: {error}"),
     };
     let error = std::process::Command::new(program)

@@ -30,7 +30,7 @@ use super::{
 };
 use crate::{
     agent::MainSession, background::webhook_dispatch::WebhookDispatch, services::Services,
-    state::inquiries::InquiryStore,
+    state::inquiries::InquiryStore, update::Updater,
 };
 
 /// How many handled message ids are remembered to drop duplicates after a resume.
@@ -62,6 +62,8 @@ pub struct Bot {
     pub(crate) work: TaskTracker,
     /// Where the owner's answers to held webhook requests go, once the server is set up.
     pub(crate) webhooks: OnceLock<WebhookDispatch>,
+    /// Checks for and applies updates (`/update` and the auto-update loop; SLC-11, UPD-2).
+    pub updater: Arc<Updater>,
     accepting: AtomicBool,
     ready_once: AtomicBool,
     /// Cancelled when the owner asks for a restart (`/restart`).
@@ -84,6 +86,7 @@ impl Bot {
         approvals: Arc<Approvals>,
         inquiries: Arc<InquiryStore>,
     ) -> Self {
+        let updater = Arc::new(Updater::from_env(&services.data_dir));
         Self {
             http,
             owner: OwnerGate::default(),
@@ -96,6 +99,7 @@ impl Bot {
             google_auth: PendingGoogleAuth::default(),
             work: TaskTracker::new(),
             webhooks: OnceLock::new(),
+            updater,
             accepting: AtomicBool::new(true),
             ready_once: AtomicBool::new(false),
             restart: CancellationToken::new(),

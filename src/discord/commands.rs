@@ -21,7 +21,6 @@ use crate::{
         command::{self as session_command, CommandArgs},
     },
     config::runtime::{ConfigKey, THINKING_PRESETS},
-    state::history::SessionEventKind,
 };
 
 fn command(name: &str, description: &str) -> CreateCommand {
@@ -38,7 +37,7 @@ fn string_option(name: &str, description: &str) -> CreateCommandOption {
     CreateCommandOption::new(CommandOptionType::String, name, description).required(false)
 }
 
-/// The command set (SLC-1…10, 12, 13, 15).
+/// The command set (SLC-1…13, 15).
 pub fn definitions() -> Vec<CreateCommand> {
     let mut model = string_option("name", "opus, sonnet or haiku");
     for name in ["opus", "sonnet", "haiku"] {
@@ -90,6 +89,7 @@ pub fn definitions() -> Vec<CreateCommand> {
             .add_option(key)
             .add_option(string_option("value", "new value")),
         command("restart", "Restart the bot (the conversation carries on)"),
+        command("update", "Check for a new release and install it now"),
         command("google-auth", "Connect Google Tasks, Calendar and Gmail"),
         command("version", "Show the bot's version"),
         command(
@@ -150,6 +150,7 @@ impl Bot {
                 return reply_ephemeral(&self.http, command, text).await;
             }
             "restart" => return self.restart_command(command).await,
+            "update" => return self.update_command(command).await,
             "google-auth" => return self.google_auth_command(command).await,
             "setup" => return self.setup_command(command).await,
             _ => {}
@@ -182,14 +183,7 @@ impl Bot {
 
     /// `/restart` (SLC-12): logs `restarting`, answers and asks the daemon to re-exec.
     async fn restart_command(&self, command: &CommandInteraction) -> Result<(), serenity::Error> {
-        if let Some(id) = self.services.sessions.load()
-            && let Err(error) = self
-                .services
-                .sessions
-                .log(&id, SessionEventKind::Restarting, None)
-        {
-            tracing::warn!(%error, "could not log the restart");
-        }
+        self.log_restarting();
         self.request_restart();
         command
             .create_response(

@@ -24,6 +24,7 @@ pub mod intake;
 pub mod interactions;
 pub mod owner;
 pub mod quote;
+mod self_update;
 mod setup;
 pub mod sink;
 mod startup;

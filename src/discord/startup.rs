@@ -38,12 +38,8 @@ impl Bot {
         });
         let config = &self.services.config;
         let has_session = self.services.sessions.load().is_some();
-        let text = greeting(
-            has_session,
-            &config.user_name,
-            &config.bot_name,
-            env!("CARGO_PKG_VERSION"),
-        );
+        let version = crate::update::running_version().await.to_string();
+        let text = greeting(has_session, &config.user_name, &config.bot_name, &version);
         let sent = if has_session {
             channel.say(&self.http, text).await
         } else {

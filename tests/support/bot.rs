@@ -202,6 +202,8 @@ pub fn ollim_command(sandbox: &CliSandbox, mock: &MockApi) -> Command {
         .env("OLLIM_DATA_DIR", &sandbox.data_dir)
         .env("OLLIM_CLAUDE_CLI", claude_cli_path())
         .env("OLLIM_DOCS_MCP_URL", "")
+        // No checkout: versions are the package version whatever the repository's tags.
+        .env("OLLIM_SOURCE_DIR", sandbox.home.path())
         .envs(sandbox.env(mock))
         .current_dir(sandbox.home.path())
         .kill_on_drop(true);

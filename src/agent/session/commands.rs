@@ -63,9 +63,7 @@ impl MainSession {
                 }
             },
             Command::Config(request) => self.config_command(request).await,
-            Command::Version => {
-                CommandReply::Done(format!("ollim-bot v{}", env!("CARGO_PKG_VERSION")))
-            }
+            Command::Version => CommandReply::Done(crate::update::running_version().await.reply()),
         }
     }
 

@@ -20,7 +20,7 @@ pub enum ConfigKey {
     ForkIdleTimeout,
     /// `permission_mode`: default permission mode (default `dontAsk`).
     PermissionMode,
-    /// `auto_update`: auto-pull and restart on new commits (default off).
+    /// `auto_update`: install new releases (`v*` tags) and restart (default off; UPD-1).
     AutoUpdate,
     /// `auto_update_interval`: update check interval in minutes (default 60).
     AutoUpdateInterval,
@@ -120,7 +120,7 @@ impl ConfigKey {
             Self::BgForkTimeout => "Max background fork runtime (seconds)",
             Self::ForkIdleTimeout => "Interactive fork idle timeout (minutes)",
             Self::PermissionMode => "Default permission mode",
-            Self::AutoUpdate => "Auto-pull and restart on new commits",
+            Self::AutoUpdate => "Install new releases and restart",
             Self::AutoUpdateInterval => "Update check interval (minutes)",
             Self::AutoUpdateHour => "Hour to apply updates (0-23)",
             Self::GoogleCalendars => "Google calendars to read (comma-separated ids)",

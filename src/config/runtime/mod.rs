@@ -52,7 +52,7 @@ pub struct RuntimeConfig {
     pub fork_idle_timeout: u64,
     /// Permission mode (default `dontAsk`; never `plan`).
     pub permission_mode: PermissionMode,
-    /// Auto-pull and restart on new commits (default off).
+    /// Install new releases (`v*` tags) and restart (default off; UPD-1).
     pub auto_update: bool,
     /// Update check interval in minutes (default 60).
     pub auto_update_interval: u64,
