@@ -4,6 +4,7 @@
 //! instance lock.
 
 mod auto_update;
+mod background_loops;
 pub mod claude_login;
 pub mod crash;
 pub mod hardening;
@@ -22,7 +23,7 @@ use self::crash::{FatalEnd, OwnedTasks, OwnerReach};
 use crate::{
     agent::{MainSession, MainSettings, open_services},
     background::{BgRunner, job_dispatch::JobDispatch, webhook_dispatch::WebhookDispatch},
-    config::{Config, WebhookSetting},
+    config::Config,
     discord::{
         approval::Approvals,
         bot::Bot,
@@ -32,15 +33,14 @@ use crate::{
     front_end::FrontEnd,
     scheduling::Scheduler,
     state::{inquiries::InquiryStore, paths::DataDir},
-    webhooks::{HookSink, SpecStore},
+    webhooks::SpecStore,
 };
+use background_loops::{check_fork_idle, run_scheduler, run_webhooks};
 
 /// How long a turn in progress may take to finish after a shutdown signal.
 pub const TURN_DEADLINE: Duration = Duration::from_secs(30);
 /// How long the CLI may take to stop.
 const CLI_DEADLINE: Duration = Duration::from_secs(10);
-/// How often the open fork is checked for idleness (IFK-12).
-const FORK_IDLE_CHECK_INTERVAL: Duration = Duration::from_secs(60);
 
 /// What the daemon needs beyond [`Config`]. Its `Debug` never shows the token.
 #[derive(Clone)]
@@ -219,6 +219,10 @@ async fn run_daemon(
             .watch_google_revocation(services.config.scheduler_sync, stop_background.clone()),
     );
     tasks.spawn(
+        "set-aside notices",
+        Arc::clone(&bot).watch_set_aside(services.config.scheduler_sync, stop_background.clone()),
+    );
+    tasks.spawn(
         "auto-update loop",
         auto_update::run_auto_update(
             Arc::clone(&bot),
@@ -267,71 +271,6 @@ async fn run_daemon(
         return Err(restart_in_place());
     }
     Ok(i32::from(outcome.is_err()))
-}
-
-/// Starts the scheduler once the owner is known (SCH-1) and runs it until `stop`.
-async fn run_scheduler(bot: Arc<Bot>, scheduler: Arc<Scheduler>, stop: CancellationToken) {
-    tokio::select! {
-        () = stop.cancelled() => return,
-        () = bot.owner_ready() => {}
-    }
-    scheduler.run(stop).await;
-}
-
-/// Starts the webhook server once the owner is known (WHK-1, BOOT-7) and serves until `stop`;
-/// requests in flight are answered before it returns. Broken spec files are listed at start.
-async fn run_webhooks(
-    bot: Arc<Bot>,
-    setting: WebhookSetting,
-    specs: Arc<SpecStore>,
-    dispatch: WebhookDispatch,
-    stop: CancellationToken,
-) {
-    tokio::select! {
-        () = stop.cancelled() => return,
-        () = bot.owner_ready() => {}
-    }
-    if matches!(setting, WebhookSetting::On { .. }) {
-        let scanned = {
-            let specs = Arc::clone(&specs);
-            tokio::task::spawn_blocking(move || specs.scan()).await
-        };
-        for broken in scanned.into_iter().flatten().filter_map(Result::err) {
-            tracing::warn!("{broken}");
-        }
-    }
-    let sink: Arc<dyn HookSink> = Arc::new(dispatch);
-    let shutdown = stop.clone().cancelled_owned();
-    match crate::webhooks::start(&setting, specs, sink, shutdown).await {
-        Ok(Some(running)) => match running.task.await {
-            Ok(Ok(())) => {}
-            Ok(Err(error)) => tracing::error!(%error, "the webhook server failed"),
-            Err(error) => tracing::error!(%error, "the webhook server task failed"),
-        },
-        Ok(None) => {}
-        Err(error) => {
-            if let WebhookSetting::On { port, .. } = setting {
-                tracing::error!(%error, "could not start the webhook server on 127.0.0.1:{port}; webhooks are off");
-            }
-        }
-    }
-}
-
-/// Checks the open fork for idleness once a minute until `stop` (IFK-11, IFK-12). One loop,
-/// so checks never overlap; a check that finds the session busy skips that minute.
-async fn check_fork_idle(session: Arc<MainSession>, stop: CancellationToken) {
-    let mut ticks = tokio::time::interval(FORK_IDLE_CHECK_INTERVAL);
-    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
-    loop {
-        tokio::select! {
-            () = stop.cancelled() => return,
-            _ = ticks.tick() => {}
-        }
-        tokio::select! {
-            () = stop.cancelled() => return,
-            () = session.check_idle() => {}
-        }
-    }
 }
 
 /// Replaces this process with a fresh copy of itself, same arguments (UPD-7): after an

@@ -25,6 +25,7 @@ pub mod interactions;
 pub mod owner;
 pub mod quote;
 mod self_update;
+pub mod set_aside_notice;
 mod setup;
 pub mod sink;
 mod startup;

@@ -14,7 +14,7 @@ use chrono::{DateTime, Utc};
 use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};
 
-use super::{StateError, atomic::write_atomic};
+use super::{StateError, atomic::write_atomic, set_aside::set_aside};
 
 /// How many held requests are kept.
 pub const MAX_HELD: usize = 20;
@@ -132,7 +132,11 @@ impl HeldWebhooks {
     fn load(&self) -> Stored {
         match std::fs::read(&self.path) {
             Ok(bytes) => serde_json::from_slice(&bytes).unwrap_or_else(|error| {
-                tracing::warn!(path = %self.path.display(), %error, "unreadable held webhook requests; starting empty");
+                set_aside(
+                    &self.path,
+                    &error.to_string(),
+                    chrono::Utc::now().timestamp(),
+                );
                 Stored::default()
             }),
             Err(_) => Stored::default(),

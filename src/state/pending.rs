@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use super::atomic::{remove_if_exists, write_atomic};
 use super::paths::DataDir;
+use super::set_aside::set_aside;
 use super::{StateError, now_in};
 
 /// One pending update as stored in `state/pending_updates.json` (PUP-1).
@@ -183,38 +184,13 @@ impl PendingUpdates {
         })
     }
 
-    /// A free `pending_updates.json.corrupt-<unix ts>[-<n>]` name next to the file.
-    fn quarantine_path(&self) -> PathBuf {
-        let base = format!(".corrupt-{}", chrono::Utc::now().timestamp());
-        let mut n = 0u32;
-        loop {
-            let mut name = self.path().as_os_str().to_owned();
-            name.push(&base);
-            if n > 0 {
-                name.push(format!("-{n}"));
-            }
-            let candidate = PathBuf::from(name);
-            if !candidate.exists() {
-                return candidate;
-            }
-            n += 1;
-        }
-    }
-
-    /// Reads the file; a corrupt one is moved aside to `<name>.corrupt-<unix ts>` so nothing is
-    /// silently lost, and reads as empty. The caller holds the lock.
+    /// Reads the file; a corrupt one is set aside (`state::set_aside`: kept as
+    /// `<name>.corrupt-<unix ts>`, the owner told) and reads as empty. The caller holds the lock.
     fn read_or_quarantine(&self) -> Result<Vec<PendingUpdate>, StateError> {
         match self.read()? {
             Read::Ok(updates) => Ok(updates),
             Read::Corrupt(e) => {
-                let aside = self.quarantine_path();
-                fs::rename(self.path(), &aside).map_err(|e| StateError::io(self.path(), e))?;
-                tracing::warn!(
-                    path = %self.path().display(),
-                    moved_to = %aside.display(),
-                    error = %e,
-                    "pending updates file was corrupt; moved it aside and starting empty"
-                );
+                set_aside(self.path(), &e.to_string(), chrono::Utc::now().timestamp());
                 Ok(Vec::new())
             }
         }

@@ -15,10 +15,11 @@ use super::StateError;
 use super::atomic::{remove_if_exists, write_atomic};
 use super::history::{SessionEventKind, SessionHistory};
 use super::paths::DataDir;
+use super::set_aside::set_aside;
 use crate::claude::SessionId;
 
 /// Reads a bare session id file: missing, unreadable, empty, `{`-prefixed or invalid content
-/// all mean "no session" (SES-2, PRS-2).
+/// all mean "no session" (SES-2, PRS-2); invalid content is set aside and the owner told.
 fn read_id_file(path: &Path) -> Option<SessionId> {
     let raw = match fs::read_to_string(path) {
         Ok(raw) => raw,
@@ -35,7 +36,7 @@ fn read_id_file(path: &Path) -> Option<SessionId> {
     match SessionId::parse(trimmed) {
         Ok(id) => Some(id),
         Err(e) => {
-            tracing::warn!(path = %path.display(), error = %e, "ignoring invalid stored session id");
+            set_aside(path, &e.to_string(), chrono::Utc::now().timestamp());
             None
         }
     }

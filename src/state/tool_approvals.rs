@@ -18,7 +18,7 @@ use parking_lot::Mutex;
 
 use serde::{Deserialize, Serialize};
 
-use super::{StateError, atomic::write_atomic};
+use super::{StateError, atomic::write_atomic, set_aside::set_aside};
 use crate::tool_policy::Approval;
 
 /// The owner's decisions for one source.
@@ -229,7 +229,11 @@ impl ToolApprovals {
     fn load(&self) -> Stored {
         match std::fs::read(&self.path) {
             Ok(bytes) => serde_json::from_slice(&bytes).unwrap_or_else(|error| {
-                tracing::warn!(path = %self.path.display(), %error, "unreadable tool approvals; asking again");
+                set_aside(
+                    &self.path,
+                    &error.to_string(),
+                    chrono::Utc::now().timestamp(),
+                );
                 Stored::default()
             }),
             Err(_) => Stored::default(),

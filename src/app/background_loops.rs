@@ -1,0 +1,88 @@
+//! The daemon's long-running loops besides the gateway: the scheduler and the webhook server,
+//! both started once the owner is known, and the fork idle check. Each runs until the
+//! shutdown token is cancelled.
+
+use std::{sync::Arc, time::Duration};
+
+use tokio_util::sync::CancellationToken;
+
+use crate::{
+    agent::MainSession,
+    background::webhook_dispatch::WebhookDispatch,
+    config::WebhookSetting,
+    discord::bot::Bot,
+    scheduling::Scheduler,
+    webhooks::{HookSink, SpecStore},
+};
+
+/// How often the open fork is checked for idleness (IFK-12).
+const FORK_IDLE_CHECK_INTERVAL: Duration = Duration::from_secs(60);
+
+/// Starts the scheduler once the owner is known (SCH-1) and runs it until `stop`.
+pub(super) async fn run_scheduler(
+    bot: Arc<Bot>,
+    scheduler: Arc<Scheduler>,
+    stop: CancellationToken,
+) {
+    tokio::select! {
+        () = stop.cancelled() => return,
+        () = bot.owner_ready() => {}
+    }
+    scheduler.run(stop).await;
+}
+
+/// Starts the webhook server once the owner is known (WHK-1, BOOT-7) and serves until `stop`;
+/// requests in flight are answered before it returns. Broken spec files are listed at start.
+pub(super) async fn run_webhooks(
+    bot: Arc<Bot>,
+    setting: WebhookSetting,
+    specs: Arc<SpecStore>,
+    dispatch: WebhookDispatch,
+    stop: CancellationToken,
+) {
+    tokio::select! {
+        () = stop.cancelled() => return,
+        () = bot.owner_ready() => {}
+    }
+    if matches!(setting, WebhookSetting::On { .. }) {
+        let scanned = {
+            let specs = Arc::clone(&specs);
+            tokio::task::spawn_blocking(move || specs.scan()).await
+        };
+        for broken in scanned.into_iter().flatten().filter_map(Result::err) {
+            tracing::warn!("{broken}");
+        }
+    }
+    let sink: Arc<dyn HookSink> = Arc::new(dispatch);
+    let shutdown = stop.clone().cancelled_owned();
+    match crate::webhooks::start(&setting, specs, sink, shutdown).await {
+        Ok(Some(running)) => match running.task.await {
+            Ok(Ok(())) => {}
+            Ok(Err(error)) => tracing::error!(%error, "the webhook server failed"),
+            Err(error) => tracing::error!(%error, "the webhook server task failed"),
+        },
+        Ok(None) => {}
+        Err(error) => {
+            if let WebhookSetting::On { port, .. } = setting {
+                tracing::error!(%error, "could not start the webhook server on 127.0.0.1:{port}; webhooks are off");
+            }
+        }
+    }
+}
+
+/// Checks the open fork for idleness once a minute until `stop` (IFK-11, IFK-12). One loop,
+/// so checks never overlap; a check that finds the session busy skips that minute.
+pub(super) async fn check_fork_idle(session: Arc<MainSession>, stop: CancellationToken) {
+    let mut ticks = tokio::time::interval(FORK_IDLE_CHECK_INTERVAL);
+    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    loop {
+        tokio::select! {
+            () = stop.cancelled() => return,
+            _ = ticks.tick() => {}
+        }
+        tokio::select! {
+            () = stop.cancelled() => return,
+            () = session.check_idle() => {}
+        }
+    }
+}

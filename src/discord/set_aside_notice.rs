@@ -1,0 +1,57 @@
+//! Telling the owner, once, about state files that were set aside because they couldn't be
+//! read (`state::set_aside`; issue 16): one DM listing each file, where its content went, and
+//! that it started fresh. A notice is forgotten only once the DM went out.
+
+use std::{sync::Arc, time::Duration};
+
+use tokio_util::sync::CancellationToken;
+
+use super::bot::Bot;
+use crate::state::set_aside::{SetAside, forget_notices, pending_notices};
+
+/// The DM for `notices` (paths shown relative to the data dir).
+pub fn set_aside_message(notices: &[SetAside], root: &std::path::Path) -> String {
+    let mut text = String::from("heads-up: some of my files were damaged, so I set them aside:");
+    for notice in notices {
+        text.push_str("\n- ");
+        text.push_str(&notice.describe(root));
+    }
+    text.push_str("\neverything else is fine, and nothing is needed from you.");
+    text
+}
+
+impl Bot {
+    /// Checks for set-aside notices once the owner is known and then every `every`, until
+    /// `stop`.
+    pub async fn watch_set_aside(self: Arc<Self>, every: Duration, stop: CancellationToken) {
+        tokio::select! {
+            () = stop.cancelled() => return,
+            () = self.owner_ready() => {}
+        }
+        let state_dir = self.services.data_dir.state_dir();
+        let root = self.services.data_dir.root().to_owned();
+        let mut ticks = tokio::time::interval(every);
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+        loop {
+            tokio::select! {
+                () = stop.cancelled() => return,
+                _ = ticks.tick() => {}
+            }
+            let notices = pending_notices(&state_dir);
+            let Some(channel) = self.dm_channel().filter(|_| !notices.is_empty()) else {
+                continue;
+            };
+            let message = set_aside_message(&notices, &root);
+            match channel.say(&self.http, message).await {
+                Ok(_) => {
+                    if let Err(error) = forget_notices(&state_dir, notices.len()) {
+                        tracing::warn!(%error, "could not clear the set-aside notices");
+                    }
+                }
+                Err(error) => {
+                    tracing::warn!(%error, "could not tell the owner about set-aside files");
+                }
+            }
+        }
+    }
+}
