@@ -6,6 +6,7 @@
 pub mod admission;
 pub mod job_dispatch;
 pub mod preamble;
+mod run_gate;
 mod runner;
 pub mod tool_grant;
 pub mod webhook_dispatch;

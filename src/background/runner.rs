@@ -2,6 +2,7 @@
 //! with its own tools, policy, hooks and counters; never takes the session lock (BGF-1…5,
 //! SES-9, SES-15, AGT-11…13, AGT-19).
 
+use super::run_gate::RunGate;
 use std::{sync::Arc, time::Duration};
 
 use tracing::Instrument;
@@ -73,6 +74,7 @@ pub struct BgRunner {
     services: Arc<Services>,
     front_end: Arc<dyn FrontEnd>,
     busy: Arc<dyn Fn() -> bool + Send + Sync>,
+    gate: RunGate,
 }
 
 impl BgRunner {
@@ -83,25 +85,53 @@ impl BgRunner {
         front_end: Arc<dyn FrontEnd>,
         busy: Arc<dyn Fn() -> bool + Send + Sync>,
     ) -> Self {
+        let limit = usize::try_from(services.runtime.current().bg_max_concurrent).unwrap_or(1);
         Self {
             services,
             front_end,
             busy,
+            gate: RunGate::new(limit),
         }
     }
 
     /// Runs `job` under the hard timeout; on failure the owner gets a short DM naming the job
     /// (BGF-5, F-24). Nothing is logged or recorded for a failed run (SES-9, SES-15).
+    /// Waits for a slot under `bg_max_concurrent` first; the owner's busy state is sampled when
+    /// the run starts.
     pub async fn run(&self, job: BgJob) -> Result<BgOutcome, BgError> {
-        let busy = self.owner_busy();
-        self.run_sampled(job, busy).await
+        let span = tracing::info_span!("bg_run", tag = %job.tag);
+        async {
+            let _slot = self.wait_turn().await;
+            let busy = self.owner_busy();
+            self.run_in_span(job, busy).await
+        }
+        .instrument(span)
+        .await
     }
 
     /// [`Self::run`] with the owner's busy state sampled earlier, when the work arrived
     /// (WHK-11).
     pub async fn run_sampled(&self, job: BgJob, busy: bool) -> Result<BgOutcome, BgError> {
         let span = tracing::info_span!("bg_run", tag = %job.tag);
-        self.run_in_span(job, busy).instrument(span).await
+        async {
+            let _slot = self.wait_turn().await;
+            self.run_in_span(job, busy).await
+        }
+        .instrument(span)
+        .await
+    }
+
+    /// A slot among the `bg_max_concurrent` runs allowed at once, in arrival order.
+    async fn wait_turn(&self) -> super::run_gate::RunSlot<'_> {
+        let limit = self.services.runtime.current().bg_max_concurrent;
+        let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+        if self.gate.is_full() {
+            tracing::info!(
+                limit,
+                "background runs at their limit; this one waits its turn"
+            );
+        }
+        self.gate.enter(limit).await
     }
 
     /// Whether the owner is mid-conversation now (BGF-2).

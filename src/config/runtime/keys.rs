@@ -16,6 +16,8 @@ pub enum ConfigKey {
     ThinkingFork,
     /// `bg_fork_timeout`: max background-fork runtime in seconds (default 1800).
     BgForkTimeout,
+    /// `bg_max_concurrent`: background runs at once; more wait their turn (default 3).
+    BgMaxConcurrent,
     /// `fork_idle_timeout`: interactive-fork idle timeout in minutes (default 10).
     ForkIdleTimeout,
     /// `permission_mode`: default permission mode (default `dontAsk`).
@@ -34,12 +36,13 @@ pub enum ConfigKey {
 
 impl ConfigKey {
     /// Every key, in display order.
-    pub const ALL: [Self; 12] = [
+    pub const ALL: [Self; 13] = [
         Self::ModelMain,
         Self::ModelFork,
         Self::ThinkingMain,
         Self::ThinkingFork,
         Self::BgForkTimeout,
+        Self::BgMaxConcurrent,
         Self::ForkIdleTimeout,
         Self::PermissionMode,
         Self::AutoUpdate,
@@ -50,12 +53,13 @@ impl ConfigKey {
     ];
 
     /// The keys offered by the `/config key` dropdown (all but the Google keys, CFG-5).
-    pub const DROPDOWN: [Self; 10] = [
+    pub const DROPDOWN: [Self; 11] = [
         Self::ModelMain,
         Self::ModelFork,
         Self::ThinkingMain,
         Self::ThinkingFork,
         Self::BgForkTimeout,
+        Self::BgMaxConcurrent,
         Self::ForkIdleTimeout,
         Self::PermissionMode,
         Self::AutoUpdate,
@@ -71,6 +75,7 @@ impl ConfigKey {
             Self::ThinkingMain => "thinking_main",
             Self::ThinkingFork => "thinking_fork",
             Self::BgForkTimeout => "bg_fork_timeout",
+            Self::BgMaxConcurrent => "bg_max_concurrent",
             Self::ForkIdleTimeout => "fork_idle_timeout",
             Self::PermissionMode => "permission_mode",
             Self::AutoUpdate => "auto_update",
@@ -118,6 +123,7 @@ impl ConfigKey {
             Self::ThinkingMain => "Extended thinking for main session",
             Self::ThinkingFork => "Extended thinking for interactive forks",
             Self::BgForkTimeout => "Max background fork runtime (seconds)",
+            Self::BgMaxConcurrent => "Background runs at once (more wait their turn)",
             Self::ForkIdleTimeout => "Interactive fork idle timeout (minutes)",
             Self::PermissionMode => "Default permission mode",
             Self::AutoUpdate => "Install new releases and restart",
@@ -134,6 +140,7 @@ impl ConfigKey {
             Self::ModelMain | Self::ModelFork => "opus / sonnet / haiku / default",
             Self::ThinkingMain | Self::ThinkingFork => "off / adaptive / <budget tokens>",
             Self::BgForkTimeout => "<seconds>, a positive integer",
+            Self::BgMaxConcurrent => "a positive integer (each run is one Claude CLI, 200-300 MB)",
             Self::ForkIdleTimeout | Self::AutoUpdateInterval => "<minutes>, a positive integer",
             Self::PermissionMode => "dontAsk / default / acceptEdits / bypassPermissions",
             Self::AutoUpdate => "on / off",
@@ -154,7 +161,7 @@ impl ConfigKey {
     }
 
     /// The `/config key` slash-option choices as `(name, value)`: display name, `snake_case` name.
-    pub fn choices() -> [(&'static str, &'static str); 10] {
+    pub fn choices() -> [(&'static str, &'static str); 11] {
         Self::DROPDOWN.map(|key| (key.display_name(), key.name()))
     }
 }

@@ -48,6 +48,8 @@ pub struct RuntimeConfig {
     pub thinking_fork: Thinking,
     /// Max background-fork runtime in seconds (default 1800).
     pub bg_fork_timeout: u64,
+    /// Background runs at once (default 3); more wait in arrival order (issue 16).
+    pub bg_max_concurrent: u64,
     /// Interactive-fork idle timeout in minutes (default 10).
     pub fork_idle_timeout: u64,
     /// Permission mode (default `dontAsk`; never `plan`).
@@ -64,6 +66,10 @@ pub struct RuntimeConfig {
     pub google_task_list: String,
 }
 
+/// Background runs at once by default: each is a Claude CLI of 200–300 MB, so three keep a
+/// small server's memory in bounds while a burst of fires still moves quickly.
+pub const DEFAULT_BG_MAX_CONCURRENT: u64 = 3;
+
 impl Default for RuntimeConfig {
     fn default() -> Self {
         Self {
@@ -72,6 +78,7 @@ impl Default for RuntimeConfig {
             thinking_main: Thinking::Off,
             thinking_fork: Thinking::Adaptive,
             bg_fork_timeout: 1800,
+            bg_max_concurrent: DEFAULT_BG_MAX_CONCURRENT,
             fork_idle_timeout: 10,
             permission_mode: PermissionMode::DontAsk,
             auto_update: false,
@@ -153,6 +160,7 @@ impl RuntimeConfig {
             ConfigKey::ThinkingMain => self.thinking_main = parse_thinking(raw)?,
             ConfigKey::ThinkingFork => self.thinking_fork = parse_thinking(raw)?,
             ConfigKey::BgForkTimeout => self.bg_fork_timeout = parse_positive(raw)?,
+            ConfigKey::BgMaxConcurrent => self.bg_max_concurrent = parse_positive(raw)?,
             ConfigKey::ForkIdleTimeout => self.fork_idle_timeout = parse_positive(raw)?,
             ConfigKey::PermissionMode => self.permission_mode = parse_permission_mode(raw)?,
             ConfigKey::AutoUpdate => self.auto_update = parse_bool(raw)?,
@@ -189,6 +197,7 @@ impl RuntimeConfig {
             ConfigKey::ThinkingMain => thinking_label(self.thinking_main),
             ConfigKey::ThinkingFork => thinking_label(self.thinking_fork),
             ConfigKey::BgForkTimeout => format!("{}s", self.bg_fork_timeout),
+            ConfigKey::BgMaxConcurrent => self.bg_max_concurrent.to_string(),
             ConfigKey::ForkIdleTimeout => format!("{}m", self.fork_idle_timeout),
             ConfigKey::PermissionMode => self.permission_mode.as_str().to_owned(),
             ConfigKey::AutoUpdate => if self.auto_update { "on" } else { "off" }.to_owned(),
@@ -276,6 +285,7 @@ impl RuntimeConfig {
             ConfigKey::ThinkingMain => Value::String(self.thinking_main.to_string()),
             ConfigKey::ThinkingFork => Value::String(self.thinking_fork.to_string()),
             ConfigKey::BgForkTimeout => Value::from(self.bg_fork_timeout),
+            ConfigKey::BgMaxConcurrent => Value::from(self.bg_max_concurrent),
             ConfigKey::ForkIdleTimeout => Value::from(self.fork_idle_timeout),
             ConfigKey::PermissionMode => Value::from(self.permission_mode.as_str()),
             ConfigKey::AutoUpdate => Value::Bool(self.auto_update),

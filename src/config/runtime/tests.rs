@@ -33,6 +33,7 @@ fn keys_names_and_order() {
             "thinking.main",
             "thinking.fork",
             "bg_fork_timeout",
+            "bg_max_concurrent",
             "fork_idle_timeout",
             "permission_mode",
             "auto_update",
@@ -54,7 +55,7 @@ fn keys_names_and_order() {
     assert_eq!(ConfigKey::from_name("model"), None);
     let choices = ConfigKey::choices();
     assert_eq!(choices[0], ("model.main", "model_main"));
-    assert_eq!(choices[9], ("auto_update_hour", "auto_update_hour"));
+    assert_eq!(choices[10], ("auto_update_hour", "auto_update_hour"));
     assert!(
         choices
             .iter()
@@ -183,6 +184,7 @@ fn renders_defaults() {
 **thinking.main**: off (default)
 **thinking.fork**: adaptive (default)
 **bg_fork_timeout**: 1800s (default)
+**bg_max_concurrent**: 3 (default)
 **fork_idle_timeout**: 10m (default)
 **permission_mode**: dontAsk (default)
 **auto_update**: off (default)
@@ -202,6 +204,7 @@ fn renders_changed_values() {
         (ConfigKey::ThinkingMain, "32000"),
         (ConfigKey::ThinkingFork, "off"),
         (ConfigKey::BgForkTimeout, "600"),
+        (ConfigKey::BgMaxConcurrent, "2"),
         (ConfigKey::ForkIdleTimeout, "15"),
         (ConfigKey::PermissionMode, "acceptEdits"),
         (ConfigKey::AutoUpdate, "on"),
@@ -224,6 +227,7 @@ fn renders_changed_values() {
             "32k budget",
             "off",
             "600s",
+            "2",
             "15m",
             "acceptEdits",
             "on",
