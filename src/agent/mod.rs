@@ -1,6 +1,7 @@
 //! The channel-agnostic agent core: the main session, context injection, the system prompt,
 //! permissions and hooks, and the front-end trait shared by Discord and the terminal.
 
+pub mod api_failure;
 pub mod background_policy;
 pub mod bash_rules;
 pub mod command;

@@ -1,5 +1,6 @@
 //! Streaming one turn: CLI frames in, [`TurnEvent`]s out, until the turn's `result`.
 
+use super::api_failure::ApiFailure;
 use std::{
     collections::HashSet,
     sync::atomic::{AtomicBool, Ordering},
@@ -76,6 +77,8 @@ pub(crate) async fn run_turn(
     let mut last_input_tokens: Option<u64> = None;
     let mut command_output = Vec::new();
     let mut labelled: HashSet<String> = HashSet::new();
+    // The CLI's own `API Error: …` text, held back for a plainer line at the result.
+    let mut api_error: Option<String> = None;
 
     let cut_short = AtomicBool::new(false);
     let emit = |event: TurnEvent| {
@@ -118,6 +121,10 @@ pub(crate) async fn run_turn(
             }
             Message::Assistant(assistant) => {
                 let synthetic = assistant.model == "<synthetic>";
+                if synthetic && assistant.error.is_some() {
+                    api_error = Some(assistant.text());
+                    continue;
+                }
                 for block in &assistant.content {
                     match block {
                         ContentBlock::Text { text }
@@ -197,7 +204,13 @@ pub(crate) async fn run_turn(
             }
             Message::Result(result) => {
                 observer.compacting(false);
-                if shown.is_empty()
+                if result.is_error && (api_error.is_some() || result.api_error_status.is_some()) {
+                    let raw = api_error.take().unwrap_or_else(|| result.error_summary());
+                    let failure = ApiFailure::classify(result.api_error_status, &raw);
+                    tracing::warn!(?failure, error = %raw, "the model API failed the turn");
+                    let separator = if shown.is_empty() { "" } else { "\n" };
+                    show(&format!("{separator}{}", failure.owner_text()), &mut shown);
+                } else if shown.is_empty()
                     && !result.is_error
                     && let Some(text) = result.result.as_deref()
                 {

@@ -140,6 +140,9 @@ fn a_broken_file_is_logged_once_per_version() {
         .with_ansi(false)
         .finish();
     tracing::subscriber::with_default(subscriber, || {
+        // Another test's subscriber may have left this callsite's cached interest at "never"
+        // (tracing caches it process-wide); ask again under this one.
+        tracing::callsite::rebuild_interest_cache();
         for _ in 0..3 {
             assert!(store.find("bad").is_err());
         }

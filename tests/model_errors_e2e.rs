@@ -1,0 +1,62 @@
+//! The model API misbehaving (issue 16), through the real binary, the fake Discord and the
+//! real CLI against the mock model: 529, 429, 500 and 401 each give the owner one short,
+//! specific line (never the CLI's raw text with the gateway address), and the next message
+//! is answered in the same conversation.
+
+mod support;
+
+use std::time::Duration;
+
+use support::{bot::BotHarness, mock_api::Reply};
+
+#[tokio::test]
+async fn each_api_failure_gets_its_own_short_line_and_the_next_message_works() {
+    let h = BotHarness::start().await;
+    h.wait_for_bot_message("greeting", |m| m.content.contains("plate today"))
+        .await;
+    for (status, kind, message, expected) in [
+        (
+            529,
+            "overloaded_error",
+            "Overloaded",
+            "Claude is overloaded right now",
+        ),
+        (
+            429,
+            "rate_limit_error",
+            "Number of requests has exceeded your rate limit",
+            "I hit Claude's rate limit",
+        ),
+        (
+            500,
+            "api_error",
+            "Internal server error",
+            "Claude's API had a server error (500)",
+        ),
+        (
+            401,
+            "authentication_error",
+            "invalid x-api-key",
+            "Claude refused my credentials",
+        ),
+    ] {
+        h.mock.push(Reply::error(status, kind, message));
+        let last = h.bot_messages().iter().map(|m| m.id).max().unwrap_or(0);
+        h.discord.dm_from(h.owner(), "hi").await;
+        let got = h
+            .wait_for_bot_message_within(expected, Duration::from_secs(60), |m| {
+                m.id > last && m.content.contains(expected)
+            })
+            .await;
+        assert!(!got.content.contains("API Error"), "{}", got.content);
+        assert!(!got.content.contains("127.0.0.1"), "{}", got.content);
+    }
+    h.mock.push(Reply::text("Back on track."));
+    h.discord.dm_from(h.owner(), "and now?").await;
+    h.wait_for_bot_message("the next answer", |m| m.content.contains("Back on track."))
+        .await;
+    // The same session: the last request carries the earlier prompts.
+    let last = h.mock.main_requests().pop().unwrap();
+    assert!(last.user_prompts().join("\n").contains("hi"));
+    assert!(h.log().contains("the model API failed the turn"));
+}
