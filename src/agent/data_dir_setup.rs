@@ -36,6 +36,7 @@ pub struct OpenedServices {
 pub fn open_services(config: Config) -> Result<OpenedServices, StateError> {
     let data_dir = DataDir::new(&config.data_dir);
     data_dir.ensure_layout()?;
+    remove_stale_temp_files(&data_dir);
     let initialised_git = git::init_repo(data_dir.root())?;
     if let Err(source) = bootstrap_identity(data_dir.root(), &config.user_name) {
         return Err(StateError::Io {
@@ -103,6 +104,30 @@ fn disable_auto_memory(root: &std::path::Path) -> Result<(), StateError> {
     }
     let text = serde_json::to_string_pretty(&settings).unwrap_or_default() + "\n";
     crate::state::atomic::write_atomic(&path, text.as_bytes())
+}
+
+/// Clears what writers killed mid-write left behind (issue 16): their temporary files in the
+/// folders written atomically. A minute's margin spares a subcommand writing right now.
+fn remove_stale_temp_files(data_dir: &DataDir) {
+    let dirs = [
+        data_dir.state_dir(),
+        data_dir.routines_dir(),
+        data_dir.reminders_dir(),
+        data_dir.webhooks_dir(),
+        data_dir.root().to_path_buf(),
+    ];
+    let removed: usize = dirs
+        .iter()
+        .map(|dir| {
+            crate::state::atomic::remove_stale_temp_files(dir, std::time::Duration::from_secs(60))
+        })
+        .sum();
+    if removed > 0 {
+        tracing::info!(
+            removed,
+            "removed temporary files left by an interrupted write"
+        );
+    }
 }
 
 /// The agent's reference for routine and reminder files (BOOT-6, F-43), built into the binary.

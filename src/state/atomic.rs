@@ -7,8 +7,6 @@ use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::Path;
 
-use tempfile::NamedTempFile;
-
 use super::StateError;
 
 /// The directory holding `path` (`.` for a bare file name).
@@ -28,7 +26,10 @@ fn parent_dir(path: &Path) -> &Path {
 /// already exist.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), StateError> {
     let dir = parent_dir(path);
-    let mut tmp = NamedTempFile::new_in(dir).map_err(|e| StateError::io(dir, e))?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(TEMP_PREFIX)
+        .tempfile_in(dir)
+        .map_err(|e| StateError::io(dir, e))?;
     tmp.write_all(bytes)
         .map_err(|e| StateError::io(tmp.path(), e))?;
     tmp.as_file()
@@ -55,6 +56,32 @@ fn sync_dir(dir: &Path) -> io::Result<()> {
         let _ = dir;
         Ok(())
     }
+}
+
+/// The name prefix of [`write_atomic`]'s temporary files, so what a killed writer left behind
+/// is told apart from everything else.
+pub const TEMP_PREFIX: &str = ".ollim-tmp-";
+
+/// Removes the temporary files [`write_atomic`] left in `dir` when a process died mid-write
+/// (kill -9, power loss): never read, only litter. Files younger than `min_age` are kept, as
+/// a live writer's are. Returns how many were removed.
+pub fn remove_stale_temp_files(dir: &Path, min_age: std::time::Duration) -> usize {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .filter(|entry| entry.file_name().to_string_lossy().starts_with(TEMP_PREFIX))
+        .filter(|entry| {
+            entry
+                .metadata()
+                .and_then(|meta| meta.modified())
+                .ok()
+                .and_then(|modified| modified.elapsed().ok())
+                .is_some_and(|age| age >= min_age)
+        })
+        .filter(|entry| fs::remove_file(entry.path()).is_ok())
+        .count()
 }
 
 /// Deletes `path` if it exists. Returns `true` when a file was removed, `false` when there was

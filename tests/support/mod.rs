@@ -14,5 +14,6 @@ pub mod fake_google;
 pub mod google_cli;
 pub mod http;
 pub mod mock_api;
+pub mod power_loss;
 pub mod procs;
 pub mod replay;
