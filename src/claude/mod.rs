@@ -19,6 +19,7 @@ mod process;
 mod result;
 mod serve;
 mod session_id;
+mod stderr_tail;
 mod stream_event;
 mod system;
 mod transport;

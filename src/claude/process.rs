@@ -2,24 +2,17 @@
 //! shutdown without zombies.
 
 use std::{
-    collections::VecDeque,
     process::{ExitStatus, Stdio},
     sync::Arc,
     time::Duration,
 };
 
-use parking_lot::Mutex;
-
 use tokio::{
-    io::{AsyncBufReadExt, BufReader},
     process::{Child, ChildStdin, ChildStdout, Command},
     task::JoinHandle,
 };
 
-use super::{ClaudeError, ClientOptions, child_env::child_env};
-
-/// How many stderr lines are kept for error reports.
-const STDERR_TAIL_LINES: usize = 20;
+use super::{ClaudeError, ClientOptions, child_env::child_env, stderr_tail};
 
 /// Set to `1` on every CLI child, so a program the agent runs (its Bash inherits the CLI's
 /// environment) can tell it was started by the agent rather than by the owner's shell.
@@ -28,7 +21,7 @@ pub const AGENT_CHILD_ENV: &str = "OLLIM_BOT_AGENT_CHILD";
 /// A running CLI process.
 pub(crate) struct CliProcess {
     child: Child,
-    stderr_tail: Arc<Mutex<VecDeque<String>>>,
+    stderr_tail: stderr_tail::Tail,
     stderr_task: JoinHandle<()>,
     status: Option<ExitStatus>,
 }
@@ -74,8 +67,8 @@ pub(crate) fn spawn(
             source: std::io::Error::other("stdio pipes were not created"),
         });
     };
-    let stderr_tail = Arc::new(Mutex::new(VecDeque::with_capacity(STDERR_TAIL_LINES)));
-    let stderr_task = tokio::spawn(forward_stderr(stderr, Arc::clone(&stderr_tail)));
+    let stderr_tail = stderr_tail::new_tail();
+    let stderr_task = tokio::spawn(stderr_tail::drain(stderr, Arc::clone(&stderr_tail)));
     tracing::debug!(pid = child.id(), cwd = %options.cwd.display(), "started the Claude Code CLI");
     Ok((
         CliProcess {
@@ -87,18 +80,6 @@ pub(crate) fn spawn(
         stdin,
         stdout,
     ))
-}
-
-async fn forward_stderr(stderr: tokio::process::ChildStderr, tail: Arc<Mutex<VecDeque<String>>>) {
-    let mut lines = BufReader::new(stderr).lines();
-    while let Ok(Some(line)) = lines.next_line().await {
-        tracing::debug!(target: "ollim_bot::claude::stderr", "{line}");
-        let mut tail = tail.lock();
-        if tail.len() == STDERR_TAIL_LINES {
-            tail.pop_front();
-        }
-        tail.push_back(line);
-    }
 }
 
 impl CliProcess {
