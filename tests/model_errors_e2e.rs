@@ -60,3 +60,42 @@ async fn each_api_failure_gets_its_own_short_line_and_the_next_message_works() {
     assert!(last.user_prompts().join("\n").contains("hi"));
     assert!(h.log().contains("the model API failed the turn"));
 }
+
+/// A turn that never ends (a request that hangs, a CLI that goes silent): after
+/// `OLLIM_TURN_IDLE_SECS` without a frame the CLI is stopped, the owner is told in plain
+/// words, and the next message resumes the conversation in a new CLI.
+#[tokio::test]
+async fn a_silent_turn_is_cut_off_and_the_next_message_works() {
+    let h = BotHarness::start_with(
+        support::fake_discord::FakeConfig::default(),
+        &[("OLLIM_TURN_IDLE_SECS", "3")],
+    )
+    .await;
+    h.wait_for_bot_message("greeting", |m| m.content.contains("plate today"))
+        .await;
+    h.mock
+        .push(Reply::text("too late").with_initial_delay(Duration::from_secs(60)));
+    h.discord.dm_from(h.owner(), "plan my day").await;
+    let told = h
+        .wait_for_bot_message_within("the silence notice", Duration::from_secs(30), |m| {
+            m.content.starts_with("Claude stopped answering")
+        })
+        .await;
+    assert!(
+        told.content.contains("Send your message again"),
+        "{}",
+        told.content
+    );
+    h.mock.push(Reply::text("Here's your day."));
+    h.discord.dm_from(h.owner(), "plan my day").await;
+    h.wait_for_bot_message("the answer after the restart", |m| {
+        m.content.contains("Here's your day.")
+    })
+    .await;
+    assert!(
+        !h.bot_messages()
+            .iter()
+            .any(|m| m.content.contains("too late"))
+    );
+    assert!(h.log().contains("sent nothing for 3s"), "{}", h.log());
+}

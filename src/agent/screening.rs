@@ -72,7 +72,7 @@ pub async fn screen(
         let mut client = connect_session(description, &options).await?;
         let outcome = async {
             client.send(&UserContent::Text(prompt))?;
-            run_turn(&mut client, &CurrentTurn::default(), &Unobserved).await
+            run_turn(&mut client, &CurrentTurn::default(), &Unobserved, None).await
         }
         .await;
         client.disconnect(Duration::from_secs(5)).await;

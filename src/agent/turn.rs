@@ -4,7 +4,7 @@ use super::api_failure::ApiFailure;
 use std::{
     collections::HashSet,
     sync::atomic::{AtomicBool, Ordering},
-    time::Instant,
+    time::{Duration, Instant},
 };
 
 use serde_json::Value;
@@ -67,6 +67,7 @@ pub(crate) async fn run_turn(
     client: &mut ClaudeClient,
     turn: &CurrentTurn,
     observer: &dyn TurnObserver,
+    idle_limit: Option<Duration>,
 ) -> Result<TurnReport, ClaudeError> {
     let mut shown = String::new();
     let mut streamed_in_message = false;
@@ -94,7 +95,19 @@ pub(crate) async fn run_turn(
     };
 
     loop {
-        let Some(message) = client.recv().await else {
+        let next = match idle_limit {
+            Some(limit) => {
+                let Ok(next) = tokio::time::timeout(limit, client.recv()).await else {
+                    observer.compacting(false);
+                    return Err(ClaudeError::Silent {
+                        secs: limit.as_secs(),
+                    });
+                };
+                next
+            }
+            None => client.recv().await,
+        };
+        let Some(message) = next else {
             observer.compacting(false);
             if cut_short.load(Ordering::Relaxed) {
                 tracing::debug!("the CLI went away after the fork-entry interrupt");

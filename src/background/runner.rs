@@ -233,7 +233,7 @@ impl BgRunner {
         let turn = CurrentTurn::default();
         let outcome = async {
             client.send(&UserContent::Text(prompt))?;
-            run_turn(&mut client, &turn, &Unobserved).await
+            run_turn(&mut client, &turn, &Unobserved, None).await
         }
         .await;
         let mut session_id = client.session_id().cloned();
@@ -296,7 +296,7 @@ impl BgRunner {
         let outcome = async {
             client.send(&UserContent::Text(format!("/compact {instructions}")))?;
             let turn = CurrentTurn::default();
-            run_turn(&mut client, &turn, &Unobserved).await
+            run_turn(&mut client, &turn, &Unobserved, None).await
         }
         .await;
         let compacted = client.session_id().cloned();

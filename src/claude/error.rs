@@ -56,6 +56,12 @@ pub enum ClaudeError {
     /// The connection is already closed.
     #[error("the Claude Code CLI connection is closed")]
     Closed,
+    /// A turn in progress got nothing from the CLI for too long (a hung CLI or request).
+    #[error("the Claude Code CLI sent nothing for {secs}s")]
+    Silent {
+        /// The silence allowed.
+        secs: u64,
+    },
 }
 
 fn exit_label(code: Option<i32>) -> String {

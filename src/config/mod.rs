@@ -75,6 +75,10 @@ pub struct Config {
     /// How often the scheduler reads the routine and reminder folders
     /// (`OLLIM_SCHEDULER_SYNC_SECS`, default 10 s; tests shorten it).
     pub scheduler_sync: std::time::Duration,
+    /// How long a main-session turn may go without a frame from the CLI before the CLI is
+    /// stopped and the owner told (`OLLIM_TURN_IDLE_SECS`, default 15 minutes: longer than
+    /// the CLI's own request timeout and a long Bash command; issue 16).
+    pub turn_idle_limit: std::time::Duration,
     /// The webhook server (`WEBHOOK_PORT`, `WEBHOOK_SECRET`; WHK-1). Its secret never shows
     /// in `Debug`.
     pub webhook: WebhookSetting,
@@ -92,6 +96,7 @@ impl std::fmt::Debug for Config {
             .field("cli_env", &RedactedEnv(&self.cli_env))
             .field("env_file", &self.env_file)
             .field("scheduler_sync", &self.scheduler_sync)
+            .field("turn_idle_limit", &self.turn_idle_limit)
             .field("webhook", &self.webhook)
             .finish()
     }
@@ -107,6 +112,9 @@ impl std::fmt::Debug for RedactedEnv<'_> {
             .finish()
     }
 }
+
+/// How long a turn may hear nothing from the CLI by default.
+pub const DEFAULT_TURN_IDLE_LIMIT: std::time::Duration = std::time::Duration::from_secs(15 * 60);
 
 /// How often the scheduler reads its folders by default (SCH-2).
 pub const DEFAULT_SCHEDULER_SYNC: std::time::Duration = std::time::Duration::from_secs(10);
@@ -206,6 +214,10 @@ impl Config {
                 .and_then(|raw| raw.trim().parse::<u64>().ok())
                 .filter(|secs| *secs > 0)
                 .map_or(DEFAULT_SCHEDULER_SYNC, std::time::Duration::from_secs),
+            turn_idle_limit: get("OLLIM_TURN_IDLE_SECS")
+                .and_then(|raw| raw.trim().parse::<u64>().ok())
+                .filter(|secs| *secs > 0)
+                .map_or(DEFAULT_TURN_IDLE_LIMIT, std::time::Duration::from_secs),
             webhook: WebhookSetting::read(get)?,
         })
     }

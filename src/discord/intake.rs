@@ -84,6 +84,11 @@ impl Bot {
                 AgentError::Claude(ClaudeError::ProcessExited { .. } | ClaudeError::Closed) => {
                     LOST_CONNECTION.to_owned()
                 }
+                AgentError::Claude(ClaudeError::Silent { secs }) => format!(
+                    "Claude stopped answering (nothing for {} min), so I restarted it. Send your \
+                     message again to pick up where we left off.",
+                    secs.div_ceil(60)
+                ),
                 other => format!("something went wrong: {other}"),
             };
             if let Err(error) = message.channel_id.say(&self.http, text).await {

@@ -300,7 +300,13 @@ impl MainSession {
         let client = state.active_client().ok_or(ClaudeError::Closed)?;
         client.send(content)?;
         tracing::debug!(target: "ollim_bot::latency", "prompt written to the CLI");
-        run_turn(client, &self.turn, &MainTurnObserver(self)).await
+        run_turn(
+            client,
+            &self.turn,
+            &MainTurnObserver(self),
+            Some(self.services.config.turn_idle_limit),
+        )
+        .await
     }
 
     /// Saves the session id after a turn (SES-4), or drops a dead client so the next message
