@@ -85,6 +85,16 @@ pub fn missed_fire_reports(
         .collect()
 }
 
+/// How far the wall clock may run ahead of the monotonic clock between two looks before it
+/// counts as a jump (a suspend, an NTP step); smaller drifts are ordinary.
+pub const CLOCK_JUMP: std::time::Duration = std::time::Duration::from_secs(120);
+
+/// Whether the wall clock jumped forward between two looks: it advanced `wall` while the
+/// monotonic clock (which stops during a suspend and never steps) advanced `monotonic`.
+pub fn jumped_forward(wall: chrono::Duration, monotonic: std::time::Duration) -> bool {
+    chrono::Duration::from_std(monotonic + CLOCK_JUMP).is_ok_and(|allowed| wall > allowed)
+}
+
 #[cfg(test)]
 mod tests {
     use std::path::PathBuf;
@@ -133,5 +143,18 @@ mod tests {
         assert_eq!(last_tick(&path), Some(now));
         std::fs::write(&path, "garbage").unwrap();
         assert!(last_tick(&path).is_none());
+    }
+
+    #[test]
+    fn only_a_real_jump_counts() {
+        let minutes = |m: i64| chrono::Duration::minutes(m);
+        let secs = std::time::Duration::from_secs;
+        assert!(!jumped_forward(minutes(10), secs(600)), "in step");
+        assert!(!jumped_forward(minutes(11), secs(600)), "a minute of drift");
+        assert!(jumped_forward(minutes(180), secs(5)), "a suspend");
+        assert!(
+            !jumped_forward(minutes(-60), secs(5)),
+            "backwards is not forwards"
+        );
     }
 }

@@ -164,6 +164,30 @@ impl Registry {
         routines.chain(reminders).min()
     }
 
+    /// After the clock jumped forward from `since` to `now` (a suspend, an NTP step), the gap
+    /// counts as time offline: routines whose fire fell in it move on to their next fire
+    /// without firing (their missed fires are reported, RTN-5), and reminders that fell due
+    /// in it fire marked late, as at start-up (REM-12). Returns the routines passed over.
+    pub fn pass_over_gap(
+        &mut self,
+        since: DateTime<Tz>,
+        now: DateTime<Tz>,
+    ) -> Vec<JobFile<Routine>> {
+        let mut passed = Vec::new();
+        for job in self.routines.values_mut() {
+            if job.next.is_some_and(|next| next > since && next <= now) {
+                passed.push(job.file.clone());
+                job.next = job.schedule.next_after(now);
+            }
+        }
+        for job in self.reminders.values_mut() {
+            if !job.fired && job.due > since && job.due <= now && job.late.is_none() {
+                job.late = Some(job.due);
+            }
+        }
+        passed
+    }
+
     /// Takes every job due at `now`; routines move on to their next fire after `now`.
     pub fn take_due(&mut self, now: DateTime<Tz>) -> Vec<Fire> {
         let mut due = Vec::new();

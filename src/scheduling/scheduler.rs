@@ -24,7 +24,7 @@ use super::{
     forward::{forward_schedule, render_schedule},
     job_sink::{JobSink, refusal_update},
     jobs::{reminder_job, reminder_prompt, routine_job, routine_prompt},
-    missed::{last_tick, missed_fire_reports, record_tick},
+    missed::{jumped_forward, last_tick, missed_fire_reports, record_tick},
     persistent_guard::PersistentGuard,
     registry::{Fire, Registry},
 };
@@ -74,12 +74,18 @@ impl Scheduler {
         self.sync(true).await;
         tracing::info!("scheduler started: {} jobs", self.registry.lock().len());
         let mut next_sync = tokio::time::Instant::now() + self.sync_interval;
+        let mut last_look = (self.now(), tokio::time::Instant::now());
         loop {
             if tokio::time::Instant::now() >= next_sync {
                 self.sync(false).await;
                 next_sync = tokio::time::Instant::now() + self.sync_interval;
             }
             let now = self.now();
+            let look = (now, tokio::time::Instant::now());
+            if jumped_forward(look.0 - last_look.0, look.1 - last_look.1) {
+                self.pass_over_gap(last_look.0, now).await;
+            }
+            last_look = look;
             let due = self.registry.lock().take_due(now);
             for fire in due {
                 self.fire(fire, &stop);
@@ -101,6 +107,20 @@ impl Scheduler {
         }
         self.tasks.close();
         self.tasks.wait().await;
+    }
+
+    /// The clock jumped forward from `since` (issue 16): the gap counts as time offline, so
+    /// routines due in it don't all fire now; the main session hears which were missed.
+    async fn pass_over_gap(&self, since: DateTime<Tz>, now: DateTime<Tz>) {
+        tracing::warn!(
+            %since, %now,
+            "the clock jumped forward (a suspend or a clock change); treating the gap as time offline"
+        );
+        let passed = self.registry.lock().pass_over_gap(since, now);
+        for report in missed_fire_reports(&passed, since.fixed_offset(), now) {
+            tracing::warn!("{report}");
+            self.tell_main(&report).await;
+        }
     }
 
     /// Reads the folders and updates the registry; reports broken files once, missed fires

@@ -135,3 +135,25 @@ fn a_reminder_just_behind_the_sync_fires_at_once_without_the_marker() {
         other => panic!("{other:?}"),
     }
 }
+
+/// Issue 16, clock jumps: a jump forward over a routine's time passes it over (reported, not
+/// fired); a reminder due in the gap fires, marked late; a jump backward never fires twice.
+#[test]
+fn a_jump_forward_is_time_offline_and_a_jump_back_fires_nothing_twice() {
+    let mut registry = Registry::default();
+    registry.sync(
+        vec![routine("morning", "0 9 * * *")],
+        vec![reminder("laundry", at(9, 30, 0))],
+        at(8, 0, 0),
+    );
+    // Suspended at 8:00, awake at 11:00.
+    let passed = registry.pass_over_gap(at(8, 0, 0), at(11, 0, 0));
+    assert_eq!(passed.len(), 1);
+    assert_eq!(passed[0].item.id, "morning");
+    let due = registry.take_due(at(11, 0, 0));
+    assert_eq!(due.len(), 1, "only the reminder fires: {due:?}");
+    assert!(matches!(&due[0], Fire::Reminder { late: Some(_), .. }));
+    // Back an hour: nothing fires again.
+    assert!(registry.take_due(at(10, 0, 0)).is_empty());
+    assert!(registry.take_due(at(11, 30, 0)).is_empty());
+}
