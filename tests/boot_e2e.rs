@@ -28,24 +28,6 @@ async fn wait_for_first_greeting(h: &BotHarness) {
     .await;
 }
 
-/// Sends a DM and waits until the bot's reply with exactly `answer` is in the DM and the 👀
-/// on the DM was removed again (the turn is over).
-async fn converse(h: &BotHarness, prompt: &str, answer: &str) -> u64 {
-    h.mock.push(Reply::text(answer));
-    let sent = h.discord.dm_from(h.owner(), prompt).await;
-    h.wait_for_bot_message("with the reply", |m| m.content.trim() == answer)
-        .await;
-    let eyes = format!("DELETE /channels/*/messages/{sent}/reactions/*/@me");
-    let removed = h
-        .discord
-        .try_wait_for(Duration::from_secs(10), |log| {
-            log.iter().any(|r| r.matches(&eyes))
-        })
-        .await;
-    assert!(removed.is_some(), "👀 never removed\n{}", h.log());
-    sent
-}
-
 /// Polls `f` every 20 ms until it yields `Some`, or panics with `what` after `timeout`.
 async fn poll<T>(what: &str, timeout: Duration, mut f: impl FnMut() -> Option<T>) -> T {
     let deadline = Instant::now() + timeout;
@@ -206,7 +188,7 @@ async fn a_second_instance_is_refused_and_the_first_keeps_working() {
         "the second instance must not connect"
     );
     assert!(h.child.try_wait().unwrap().is_none(), "the first one died");
-    converse(&h, "still there?", "still here").await;
+    h.converse("still there?", "still here").await;
     let status = h.terminate().await;
     assert!(status.success(), "{status:?}\n{}", h.log());
 }
@@ -297,7 +279,8 @@ async fn restart_greets_back_and_resumes_the_same_session() {
         assert!(first.content.contains(part), "{part:?}: {}", first.content);
     }
 
-    converse(&h, "my favourite colour is teal", "noted: teal").await;
+    h.converse("my favourite colour is teal", "noted: teal")
+        .await;
     let data_dir = h.sandbox.data_dir.clone();
     let session = poll("sessions.json", Duration::from_secs(5), || {
         read_session_id(&data_dir)
@@ -317,7 +300,8 @@ async fn restart_greets_back_and_resumes_the_same_session() {
         .count();
     assert_eq!(first_run_greetings, 1, "the first-run greeting came again");
 
-    converse(&h, "what is my favourite colour?", "teal, you said").await;
+    h.converse("what is my favourite colour?", "teal, you said")
+        .await;
     let request = h
         .mock
         .main_requests()
@@ -354,7 +338,7 @@ async fn restart_greets_back_and_resumes_the_same_session() {
 async fn idle_shutdown(signal: &str) {
     let mut h = BotHarness::start().await;
     wait_for_first_greeting(&h).await;
-    converse(&h, "hello", "hi julia").await;
+    h.converse("hello", "hi julia").await;
     let data_dir = h.sandbox.data_dir.clone();
     let session = poll("sessions.json", Duration::from_secs(5), || {
         read_session_id(&data_dir)
@@ -621,7 +605,7 @@ async fn slash_commands_are_registered_and_owner_only() {
     );
     assert_ne!(callback_flags(&callback) & 64, 0, "ephemeral: {callback}");
 
-    converse(&h, "hello", "hi julia").await;
+    h.converse("hello", "hi julia").await;
     let session = poll("sessions.json", Duration::from_secs(5), || {
         read_session_id(&h.sandbox.data_dir)
     })
@@ -677,7 +661,8 @@ async fn a_team_owned_app_talks_to_the_team_owner() {
         greeted.is_some(),
         "no greeting in the team owner's DM; DM channels opened for: {opened:?}"
     );
-    converse(&h, "hi from the team owner", "hello team owner").await;
+    h.converse("hi from the team owner", "hello team owner")
+        .await;
     let status = h.terminate().await;
     assert!(status.success(), "{status:?}\n{}", h.log());
 }
@@ -799,7 +784,7 @@ async fn sigterm_while_the_gateway_is_down_still_exits() {
 async fn after_clear_a_restart_greets_as_new() {
     let mut h = BotHarness::start().await;
     wait_for_first_greeting(&h).await;
-    converse(&h, "remember this", "remembered").await;
+    h.converse("remember this", "remembered").await;
     let data_dir = h.sandbox.data_dir.clone();
     poll("sessions.json", Duration::from_secs(5), || {
         read_session_id(&data_dir)

@@ -185,23 +185,6 @@ async fn enable_auto_update_this_hour(h: &BotHarness) {
     std::fs::rename(state.join("config.json.tmp"), state.join("config.json")).unwrap();
 }
 
-/// Has one exchange and waits until its 👀 is removed (the session's lock is released by
-/// then), so the main session is connected and idle afterwards.
-async fn converse(h: &BotHarness, prompt: &str, answer: &str) {
-    h.mock.push(Reply::text(answer));
-    let sent = h.discord.dm_from(h.owner(), prompt).await;
-    h.wait_for_bot_message("the reply", |m| m.content == answer)
-        .await;
-    let eyes = format!("DELETE /channels/*/messages/{sent}/reactions/*/@me");
-    let removed = h
-        .discord
-        .try_wait_for(Duration::from_secs(10), |log| {
-            log.iter().any(|r| r.matches(&eyes))
-        })
-        .await;
-    assert!(removed.is_some(), "the turn never ended\n{}", h.log());
-}
-
 /// SLC-11, UPD-3, UPD-5…8, SLC-15: a newer tag upstream is pulled, installed with `cargo
 /// install --locked --path <checkout>`, announced with the new commits' subjects, and the
 /// bot restarts in place into it, greeting with the new version.
@@ -330,7 +313,7 @@ async fn auto_update_installs_when_idle_in_its_hour() {
     let repos = Repos::new();
     repos.publish("teach the planner about frost", Some("v9.9.9"));
     let (mut h, _) = start(&repos, &[("OLLIM_UPDATE_POLL_SECS", "1")]).await;
-    converse(&h, "hello", "hi julia").await;
+    h.converse("hello", "hi julia").await;
     let pid = h.pid();
     enable_auto_update_this_hour(&h).await;
 
@@ -362,7 +345,7 @@ async fn a_failed_auto_update_is_reported() {
     git(&repos.checkout, &["commit", "-q", "-m", "a local change"]);
     repos.publish("upstream change", Some("v9.9.9"));
     let (mut h, _) = start(&repos, &[("OLLIM_UPDATE_POLL_SECS", "1")]).await;
-    converse(&h, "hello", "hi julia").await;
+    h.converse("hello", "hi julia").await;
     enable_auto_update_this_hour(&h).await;
 
     let failed = h

@@ -135,6 +135,30 @@ impl Bot {
         self.owner_ready.cancelled().await;
     }
 
+    /// Runs `step` once the owner is known and then every `every`, until `stop`; ticks that
+    /// pass while a step runs are skipped. For the owner-facing watches (revocation, set-aside
+    /// files).
+    pub(crate) async fn every_tick_once_ready<Step: Future<Output = ()>>(
+        &self,
+        every: std::time::Duration,
+        cancel: &CancellationToken,
+        mut step: impl FnMut() -> Step,
+    ) {
+        tokio::select! {
+            () = cancel.cancelled() => return,
+            () = self.owner_ready() => {}
+        }
+        let mut ticks = tokio::time::interval(every);
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+        loop {
+            tokio::select! {
+                () = cancel.cancelled() => return,
+                _ = ticks.tick() => {}
+            }
+            step().await;
+        }
+    }
+
     /// Marks the owner as known (start-up).
     pub(crate) fn mark_owner_ready(&self) {
         self.owner_ready.cancel();

@@ -150,30 +150,24 @@ impl Bot {
         every: Duration,
         stop: CancellationToken,
     ) {
-        tokio::select! {
-            () = stop.cancelled() => return,
-            () = self.owner_ready() => {}
-        }
         let files = crate::google::GoogleFiles::new(&self.services.data_dir);
-        let mut ticks = tokio::time::interval(every);
-        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
-        loop {
-            tokio::select! {
-                () = stop.cancelled() => return,
-                _ = ticks.tick() => {}
-            }
-            match files.take_revoked_marker() {
-                Ok(false) => {}
-                Ok(true) => {
-                    let Some(channel) = self.dm_channel() else {
-                        continue;
-                    };
-                    if let Err(error) = channel.say(&self.http, REVOKED_NOTICE).await {
-                        tracing::warn!(%error, "could not send the google revocation notice");
-                    }
+        self.every_tick_once_ready(every, &stop, || self.tell_revocation(&files))
+            .await;
+    }
+
+    /// DMs the owner when the revocation marker is there, and takes it.
+    async fn tell_revocation(&self, files: &crate::google::GoogleFiles) {
+        match files.take_revoked_marker() {
+            Ok(false) => {}
+            Ok(true) => {
+                let Some(channel) = self.dm_channel() else {
+                    return;
+                };
+                if let Err(error) = channel.say(&self.http, REVOKED_NOTICE).await {
+                    tracing::warn!(%error, "could not send the google revocation notice");
                 }
-                Err(error) => tracing::warn!(%error, "could not read the google revocation marker"),
             }
+            Err(error) => tracing::warn!(%error, "could not read the google revocation marker"),
         }
     }
 }

@@ -14,7 +14,7 @@ use tokio::{
 use super::{
     cli::{CliSandbox, claude_cli_path},
     fake_discord::{FakeConfig, FakeDiscord, FakeMessage},
-    mock_api::MockApi,
+    mock_api::{MockApi, Reply},
 };
 
 /// A running bot process with everything it talks to.
@@ -87,6 +87,24 @@ impl BotHarness {
             .into_iter()
             .filter(|m| m.by_bot && !m.deleted)
             .collect()
+    }
+
+    /// Sends a DM and waits until the bot's reply with exactly `answer` is in the DM and the
+    /// 👀 on the DM was removed again (the turn is over). Returns the DM's id.
+    pub async fn converse(&self, prompt: &str, answer: &str) -> u64 {
+        self.mock.push(Reply::text(answer));
+        let sent = self.discord.dm_from(self.owner(), prompt).await;
+        self.wait_for_bot_message("with the reply", |m| m.content.trim() == answer)
+            .await;
+        let eyes = format!("DELETE /channels/*/messages/{sent}/reactions/*/@me");
+        let removed = self
+            .discord
+            .try_wait_for(Duration::from_secs(10), |log| {
+                log.iter().any(|r| r.matches(&eyes))
+            })
+            .await;
+        assert!(removed.is_some(), "👀 never removed\n{}", self.log());
+        sent
     }
 
     /// Waits until a bot message in the DM satisfies `pred` (final content).
