@@ -40,6 +40,9 @@ const URL_TIMEOUT: Duration = Duration::from_secs(60);
 const LOGIN_TIMEOUT: Duration = Duration::from_secs(30 * 60);
 /// How often the DM is read for the owner's code.
 const REPLY_POLL: Duration = Duration::from_secs(2);
+/// How long after the link the CLI is taken to read codes even without its `Paste code`
+/// prompt (a code written before it reads is lost).
+const PROMPT_GRACE: Duration = Duration::from_secs(3);
 
 /// Why the login through Discord did not happen.
 #[derive(Debug, thiserror::Error)]
@@ -107,9 +110,18 @@ pub async fn log_in_through_discord(cli: &Path, token: &str, api_url: Option<&st
     }
 }
 
-async fn run_login(cli: &Path, discord: &DiscordRest) -> Result<(), LoginError> {
-    let owner = discord.owner_id().await?;
-    let channel = discord.open_dm(owner).await?;
+/// Starts `<cli> auth login` with the browser suppressed; returns it, its output lines (stdout
+/// and stderr, prompts included) and the sign-in link it printed.
+async fn spawn_login(
+    cli: &Path,
+) -> Result<
+    (
+        tokio::process::Child,
+        mpsc::UnboundedReceiver<String>,
+        String,
+    ),
+    LoginError,
+> {
     let mut child = Command::new(cli)
         .args(["auth", "login"])
         .env("BROWSER", "echo")
@@ -142,6 +154,13 @@ async fn run_login(cli: &Path, discord: &DiscordRest) -> Result<(), LoginError> 
     .ok()
     .flatten()
     .ok_or(LoginError::NoUrl)?;
+    Ok((child, lines, url))
+}
+
+async fn run_login(cli: &Path, discord: &DiscordRest) -> Result<(), LoginError> {
+    let owner = discord.owner_id().await?;
+    let channel = discord.open_dm(owner).await?;
+    let (mut child, mut lines, url) = spawn_login(cli).await?;
     let asked = discord
         .send(channel, &format!("{LOGIN_REQUIRED}\n{url}"))
         .await?;
@@ -161,13 +180,23 @@ async fn run_login(cli: &Path, discord: &DiscordRest) -> Result<(), LoginError> 
     let mut poll = tokio::time::interval(REPLY_POLL);
     let deadline = tokio::time::sleep(LOGIN_TIMEOUT);
     tokio::pin!(deadline);
+    let grace = tokio::time::sleep(PROMPT_GRACE);
+    tokio::pin!(grace);
+    // The CLI drops what arrives before it asks, so a code waits for its prompt.
+    let mut reading = false;
+    let mut pending: Option<String> = None;
     let status = loop {
         let code = tokio::select! {
             status = child.wait() => break status,
             () = &mut deadline => return Err(LoginError::TimedOut),
+            () = &mut grace, if !reading => {
+                reading = true;
+                None
+            }
             Some(line) = lines.recv() => {
                 tracing::info!("claude auth login: {line}");
-                continue;
+                reading |= line.contains("Paste code");
+                None
             }
             Some(line) = typed.recv() => code_from_reply(&line),
             _ = poll.tick() => {
@@ -186,7 +215,11 @@ async fn run_login(cli: &Path, discord: &DiscordRest) -> Result<(), LoginError> 
                     .find_map(|m| code_from_reply(&m.content))
             }
         };
-        if let (Some(code), Some(pipe)) = (code, stdin.as_mut()) {
+        pending = code.or(pending);
+        if !reading {
+            continue;
+        }
+        if let (Some(code), Some(pipe)) = (pending.take(), stdin.as_mut()) {
             let written = pipe.write_all(format!("{code}\n").as_bytes()).await;
             if written.is_err() || pipe.flush().await.is_err() {
                 stdin = None;
@@ -209,11 +242,36 @@ async fn forward_lines(
     pipe: impl tokio::io::AsyncRead + Unpin,
     sink: mpsc::UnboundedSender<String>,
 ) {
-    let mut lines = BufReader::new(pipe).lines();
-    while let Ok(Some(line)) = lines.next_line().await {
-        if sink.send(line).is_err() {
-            break;
+    let mut reader = BufReader::new(pipe);
+    let mut line: Vec<u8> = Vec::new();
+    loop {
+        let read = match reader.fill_buf().await {
+            Ok([]) | Err(_) => break,
+            Ok(buf) => {
+                let mut done = Vec::new();
+                for &byte in buf {
+                    if byte == b'\n' {
+                        done.push(String::from_utf8_lossy(&line).into_owned());
+                        line.clear();
+                    } else if line.len() < 16 * 1024 {
+                        line.push(byte);
+                    }
+                }
+                // A prompt waits for input without ending its line.
+                if line.ends_with(b"> ") {
+                    done.push(String::from_utf8_lossy(&line).into_owned());
+                    line.clear();
+                }
+                (buf.len(), done)
+            }
+        };
+        reader.consume(read.0);
+        if read.1.into_iter().any(|text| sink.send(text).is_err()) {
+            return;
         }
+    }
+    if !line.is_empty() {
+        let _ = sink.send(String::from_utf8_lossy(&line).into_owned());
     }
 }
 
