@@ -1,5 +1,6 @@
 //! The Discord front end of the agent core: embeds and tool approvals in the owner's DM.
 
+use super::rate_limit::with_rate_limit_retries;
 use std::{
     path::PathBuf,
     sync::{Arc, OnceLock},
@@ -63,10 +64,10 @@ impl FrontEnd for DiscordFrontEnd {
             let channel = self.channel()?;
             let message = embed_message(&embed, &self.inquiries)
                 .map_err(|error| FrontEndError(error.to_string()))?;
-            let sent = channel
-                .send_message(&self.http, message)
-                .await
-                .map_err(|error| FrontEndError(error.to_string()))?;
+            let sent =
+                with_rate_limit_retries(|| channel.send_message(&self.http, message.clone()))
+                    .await
+                    .map_err(|error| FrontEndError(error.to_string()))?;
             Ok(Some(sent.id.get()))
         })
     }
@@ -74,10 +75,11 @@ impl FrontEnd for DiscordFrontEnd {
     fn send_text(&self, text: String) -> BoxFuture<'_, Result<Option<u64>, FrontEndError>> {
         Box::pin(async move {
             let channel = self.channel()?;
-            let sent = channel
-                .send_message(&self.http, CreateMessage::new().content(text))
-                .await
-                .map_err(|error| FrontEndError(error.to_string()))?;
+            let message = CreateMessage::new().content(text);
+            let sent =
+                with_rate_limit_retries(|| channel.send_message(&self.http, message.clone()))
+                    .await
+                    .map_err(|error| FrontEndError(error.to_string()))?;
             Ok(Some(sent.id.get()))
         })
     }
@@ -96,10 +98,10 @@ impl FrontEnd for DiscordFrontEnd {
             if let Some(message) = message {
                 builder = builder.content(message);
             }
-            let sent = channel
-                .send_message(&self.http, builder)
-                .await
-                .map_err(|error| FrontEndError(error.to_string()))?;
+            let sent =
+                with_rate_limit_retries(|| channel.send_message(&self.http, builder.clone()))
+                    .await
+                    .map_err(|error| FrontEndError(error.to_string()))?;
             Ok(Some(sent.id.get()))
         })
     }

@@ -8,7 +8,10 @@ use serenity::{
     model::id::{ChannelId, MessageId as SerenityMessageId},
 };
 
-use super::sink::{MessageId, MessageSink, SinkError};
+use super::{
+    rate_limit::with_rate_limit_retries,
+    sink::{MessageId, MessageSink, SinkError},
+};
 use crate::claude::BoxFuture;
 
 /// Plain messages in one channel through the Discord REST API.
@@ -33,11 +36,11 @@ fn sink_error(error: serenity::Error) -> SinkError {
 impl MessageSink for HttpSink {
     fn send(&self, content: String) -> BoxFuture<'_, Result<MessageId, SinkError>> {
         Box::pin(async move {
-            let message = self
-                .channel
-                .send_message(&self.http, CreateMessage::new().content(content))
-                .await
-                .map_err(sink_error)?;
+            let message = CreateMessage::new().content(content);
+            let message =
+                with_rate_limit_retries(|| self.channel.send_message(&self.http, message.clone()))
+                    .await
+                    .map_err(sink_error)?;
             Ok(message.id.get())
         })
     }

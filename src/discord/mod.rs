@@ -24,6 +24,7 @@ pub mod intake;
 pub mod interactions;
 pub mod owner;
 pub mod quote;
+pub mod rate_limit;
 mod self_update;
 pub mod set_aside_notice;
 mod setup;
