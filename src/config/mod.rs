@@ -113,6 +113,17 @@ impl std::fmt::Debug for RedactedEnv<'_> {
     }
 }
 
+/// The Discord REST base (`…/api/v10`) for one-shot calls outside serenity: under
+/// `OLLIM_DISCORD_API_URL` (a stand-in for `https://discord.com`, as serenity's proxy is)
+/// when set and not blank, else Discord's own.
+pub fn discord_rest_base(override_url: Option<&str>) -> String {
+    let host = override_url
+        .map(str::trim)
+        .filter(|url| !url.is_empty())
+        .unwrap_or("https://discord.com");
+    format!("{}/api/v10", host.trim_end_matches('/'))
+}
+
 /// How long a turn may hear nothing from the CLI by default.
 pub const DEFAULT_TURN_IDLE_LIMIT: std::time::Duration = std::time::Duration::from_secs(15 * 60);
 

@@ -6,6 +6,8 @@
 //! lock, so they never interrupt the owner); background fires go to the runner. Every fire is
 //! a task owned by the scheduler and stopped with it.
 
+mod firing;
+
 use std::{collections::HashSet, sync::Arc, time::Duration};
 
 use parking_lot::Mutex;
@@ -13,27 +15,17 @@ use parking_lot::Mutex;
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 use tokio_util::{sync::CancellationToken, task::TaskTracker};
-use tracing::Instrument;
 
 use super::{
-    bg_job::BgJob,
     files::{
-        Commit, FileProblem, JobFile, LoadCache, Reminder, Routine, load_reminders_cached,
-        load_routines_cached, remove_reminder,
+        FileProblem, LoadCache, Reminder, Routine, load_reminders_cached, load_routines_cached,
     },
     forward::{forward_schedule, render_schedule},
-    job_sink::{JobSink, refusal_update},
-    jobs::{reminder_job, reminder_prompt, routine_job, routine_prompt},
+    job_sink::JobSink,
     missed::{jumped_forward, last_tick, missed_fire_reports, record_tick},
-    persistent_guard::PersistentGuard,
-    registry::{Fire, Registry},
+    registry::Registry,
 };
-use crate::{
-    domain::job_options::{BgSession, RunOptions},
-    services::Services,
-    state::sessions::RoutineSessionStore,
-    tool_policy::Source,
-};
+use crate::{services::Services, state::sessions::RoutineSessionStore};
 
 /// Fires routines and reminders.
 pub struct Scheduler {
@@ -226,177 +218,5 @@ impl Scheduler {
             .snapshot()
             .map_or(90, |s| s.refill_rate_minutes);
         render_schedule(&forward_schedule(&jobs, now, Some(id)), now, rate)
-    }
-
-    #[allow(clippy::similar_names)] // a `fire` and its job `file` are the domain's own words
-    fn fire(&self, fire: Fire, stop: &CancellationToken) {
-        let span = match &fire {
-            Fire::Routine(file) => tracing::info_span!("fire", routine = %file.item.id),
-            Fire::Reminder { file, .. } => tracing::info_span!("fire", reminder = %file.item.id),
-        };
-        let _entered = span.enter();
-        match fire {
-            Fire::Routine(file) => self.fire_routine(file, stop),
-            Fire::Reminder { file, late } => self.fire_reminder(file, late, stop),
-        }
-    }
-
-    fn fire_routine(&self, file: JobFile<Routine>, stop: &CancellationToken) {
-        let routine = file.item;
-        tracing::info!(
-            id = routine.id,
-            background = routine.run.is_background(),
-            "routine fired"
-        );
-        let Some(session) = routine.run.background() else {
-            let source = Source::Routine(routine.id.clone());
-            if self.refused_in_foreground(&source, &file.path, &routine.options) {
-                return;
-            }
-            warn_foreground_model(&routine.id, &routine.options);
-            let prompt = routine_prompt(&routine);
-            self.spawn_foreground(prompt, None, None, stop);
-            return;
-        };
-        let guard = if session == BgSession::Persistent {
-            let Some(guard) = PersistentGuard::take(&self.running_persistent, &routine.id) else {
-                tracing::warn!(
-                    id = routine.id,
-                    "persistent routine still running; this fire is skipped"
-                );
-                return;
-            };
-            Some(guard)
-        } else {
-            None
-        };
-        let mut job = routine_job(&routine, Some(self.schedule_text(&routine.id)));
-        job.file = Some(file.path);
-        self.spawn_background(job, None, guard, stop);
-    }
-
-    fn fire_reminder(
-        &self,
-        file: JobFile<Reminder>,
-        late: Option<DateTime<Tz>>,
-        stop: &CancellationToken,
-    ) {
-        let reminder = file.item;
-        tracing::info!(
-            id = reminder.id,
-            background = reminder.run.is_background(),
-            late = late.is_some(),
-            "reminder fired"
-        );
-        if reminder.run.is_background() {
-            let mut job = reminder_job(&reminder, late, Some(self.schedule_text(&reminder.id)));
-            job.file = Some(file.path);
-            self.spawn_background(job, Some(reminder.id.clone()), None, stop);
-        } else if self.refused_in_foreground(
-            &Source::Reminder(reminder.id.clone()),
-            &file.path,
-            &reminder.options,
-        ) {
-            remove_fired(&self.services, &reminder.id);
-        } else {
-            warn_foreground_model(&reminder.id, &reminder.options);
-            let prompt = reminder_prompt(&reminder, late);
-            let id = reminder.id.clone();
-            self.spawn_foreground(prompt, Some(reminder), Some(id), stop);
-        }
-    }
-
-    /// Whether a foreground job must not run (SCH-8: a refused tool pattern, BGF-23, or a
-    /// missing skill, SKL-3); the owner hears why through a pending update.
-    fn refused_in_foreground(
-        &self,
-        source: &Source,
-        path: &std::path::Path,
-        options: &RunOptions,
-    ) -> bool {
-        let Some(reason) =
-            self.sink
-                .foreground_refusal(source, options.tools.allowed(), &options.skills)
-        else {
-            return false;
-        };
-        tracing::error!(%source, "{reason}; the job is not run");
-        let update = refusal_update(source, Some(path), &reason);
-        let services = Arc::clone(&self.services);
-        self.tasks.spawn(async move {
-            if let Err(error) = services.pending.append(&update).await {
-                tracing::warn!(%error, "could not queue a pending update");
-            }
-        });
-        true
-    }
-
-    fn spawn_foreground(
-        &self,
-        prompt: String,
-        chain: Option<Reminder>,
-        remove: Option<String>,
-        stop: &CancellationToken,
-    ) {
-        let sink = Arc::clone(&self.sink);
-        let services = Arc::clone(&self.services);
-        let stop = stop.clone();
-        let fire = async move {
-            tokio::select! {
-                () = stop.cancelled() => return,
-                outcome = sink.run_foreground(prompt, chain) => if let Err(error) = outcome {
-                    tracing::warn!(%error, "a foreground fire failed");
-                    sink.tell_owner("a scheduled message couldn't be delivered — the connection to Claude was lost.".to_owned()).await;
-                },
-            }
-            if let Some(id) = remove {
-                remove_fired(&services, &id);
-            }
-        };
-        // The fire's span (entered in `fire`) follows it into its task.
-        self.tasks.spawn(fire.in_current_span());
-    }
-
-    fn spawn_background(
-        &self,
-        job: BgJob,
-        remove: Option<String>,
-        guard: Option<PersistentGuard>,
-        stop: &CancellationToken,
-    ) {
-        let sink = Arc::clone(&self.sink);
-        let services = Arc::clone(&self.services);
-        let stop = stop.clone();
-        let fire = async move {
-            let _guard = guard;
-            tokio::select! {
-                () = stop.cancelled() => return,
-                () = sink.run_background(job) => {}
-            }
-            if let Some(id) = remove {
-                remove_fired(&services, &id);
-            }
-        };
-        self.tasks.spawn(fire.in_current_span());
-    }
-}
-
-/// A fired reminder's file is removed, whether its run succeeded or not (REM-1).
-fn remove_fired(services: &Services, id: &str) {
-    match remove_reminder(&services.data_dir, id, Commit::Queued(&services.git)) {
-        Ok(true) => {}
-        Ok(false) => tracing::debug!(id, "the fired reminder's file was already gone"),
-        Err(error) => tracing::warn!(%error, id, "could not remove a fired reminder"),
-    }
-}
-
-/// BGF-24: a foreground job's `model` is ignored, with a warning. (A foreground `isolated` is
-/// already dropped when the file is read: the run mode has no foreground-isolated value.)
-fn warn_foreground_model(id: &str, options: &RunOptions) {
-    if options.model.is_some() {
-        tracing::warn!(
-            id,
-            "model only applies to background jobs; ignored (BGF-24)"
-        );
     }
 }

@@ -6,9 +6,6 @@ use serde_json::{Value, json};
 
 use super::LoginError;
 
-/// Discord's API base when `OLLIM_DISCORD_API_URL` is not set.
-const DISCORD_API: &str = "https://discord.com";
-
 /// A bot-token REST client for `/api/v10`.
 pub(crate) struct DiscordRest {
     client: reqwest::Client,
@@ -29,10 +26,7 @@ impl DiscordRest {
     pub(crate) fn new(token: &str, api_url: Option<&str>) -> Self {
         Self {
             client: reqwest::Client::new(),
-            base: format!(
-                "{}/api/v10",
-                api_url.unwrap_or(DISCORD_API).trim_end_matches('/')
-            ),
+            base: crate::config::discord_rest_base(api_url),
             token: token.to_owned(),
         }
     }

@@ -2,6 +2,7 @@
 //! Message Content Intent (`GET /applications/@me`, `flags`). One-shot REST calls with a
 //! short timeout; offline is a warning, not a failure. The token is sent, never shown.
 
+use crate::config::discord_rest_base;
 use std::time::Duration;
 
 use serde_json::Value;
@@ -9,8 +10,6 @@ use serde_json::Value;
 use super::{Check, Group};
 use crate::config::Launch;
 
-/// Discord's REST API when `OLLIM_DISCORD_API_URL` names no other base.
-pub(super) const DISCORD_API: &str = "https://discord.com/api/v10";
 /// How long each request may take.
 const TIMEOUT: Duration = Duration::from_secs(5);
 /// `GATEWAY_MESSAGE_CONTENT`: the intent is on (verified bots).
@@ -49,19 +48,16 @@ pub(super) enum AppFlags {
     Unreadable(String),
 }
 
-/// The API base: `OLLIM_DISCORD_API_URL` (a proxy for `https://discord.com`, as the bot uses
-/// it) plus `/api/v10`, else Discord's own.
-pub(super) fn api_base(override_url: Option<String>) -> String {
-    match override_url.filter(|url| !url.trim().is_empty()) {
-        Some(url) => format!("{}/api/v10", url.trim().trim_end_matches('/')),
-        None => DISCORD_API.to_owned(),
-    }
-}
-
 /// The DISCORD group.
 pub(super) async fn discord_checks(launch: &Launch) -> Vec<Check> {
     let probe = match launch.var("DISCORD_TOKEN").filter(|t| !t.trim().is_empty()) {
-        Some(token) => probe(&api_base(launch.var("OLLIM_DISCORD_API_URL")), token.trim()).await,
+        Some(token) => {
+            probe(
+                &discord_rest_base(launch.var("OLLIM_DISCORD_API_URL").as_deref()),
+                token.trim(),
+            )
+            .await
+        }
         None => DiscordProbe::NoToken,
     };
     probe_checks(&probe)

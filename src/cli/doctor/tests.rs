@@ -222,10 +222,13 @@ fn auth_names_the_variable_or_asks_for_a_login() {
 
 #[test]
 fn discord_answers_become_lines() {
-    use discord_app::{AppFlags, DiscordProbe, api_base, probe_checks};
-    assert_eq!(api_base(None), "https://discord.com/api/v10");
+    use discord_app::{AppFlags, DiscordProbe, probe_checks};
     assert_eq!(
-        api_base(Some("http://127.0.0.1:9/".into())),
+        crate::config::discord_rest_base(None),
+        "https://discord.com/api/v10"
+    );
+    assert_eq!(
+        crate::config::discord_rest_base(Some("http://127.0.0.1:9/")),
         "http://127.0.0.1:9/api/v10"
     );
     let rejected = probe_checks(&DiscordProbe::Rejected);
