@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use crate::{
+    claude::StartGate,
     config::{Config, runtime::RuntimeSettings},
     state::{
         fork_messages::ForkMessageStore, git::GitRecorder, paths::DataDir, pending::PendingUpdates,
@@ -34,6 +35,8 @@ pub struct Services {
     pub ping_budget: PingBudget,
     /// `tool-policy.yaml`, re-read when it changes (PRM-11).
     pub tool_policy: Arc<ToolPolicyWatch>,
+    /// Backoff for starting the CLI when it keeps crashing at start (issue 16).
+    pub cli_start: Arc<StartGate>,
     /// The owner's approvals of tool patterns that job, skill and subagent files declare.
     pub tool_approvals: ToolApprovals,
 }

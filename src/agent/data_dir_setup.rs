@@ -63,6 +63,7 @@ pub fn open_services(config: Config) -> Result<OpenedServices, StateError> {
             ping_budget: PingBudget::new(&data_dir, config.timezone),
             tool_policy: Arc::new(ToolPolicyWatch::new(data_dir.tool_policy_file())),
             tool_approvals: ToolApprovals::new(data_dir.tool_approvals_file()),
+            cli_start: Arc::default(),
             runtime: Arc::new(RuntimeSettings::new(data_dir.config_file())),
             config,
             data_dir,

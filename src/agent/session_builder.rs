@@ -4,7 +4,7 @@
 //! their bridge, the permission policy and the hooks, and starts the CLI (AGT-6…8, BGF-7,
 //! BGF-8, HKS-1…4, WHK-12).
 
-use std::sync::Arc;
+use std::{sync::Arc, time::Instant};
 
 use super::{
     AgentError,
@@ -13,7 +13,10 @@ use super::{
     permissions::{PermissionPolicy, PermissionState},
 };
 use crate::{
-    claude::{ClaudeClient, ClientOptions, ControlHandlers, McpMessageHandler, PermissionHandler},
+    claude::{
+        ClaudeClient, ClientOptions, ControlHandlers, McpMessageHandler, PermissionHandler,
+        StartTransition, Starter,
+    },
     domain::fork_control::ForkControl,
     front_end::{CurrentTurn, FrontEnd},
     mcp::{
@@ -65,8 +68,60 @@ pub struct SessionDescription<'a> {
     pub kind: SessionKind,
 }
 
-/// Starts the CLI for `description` with `options`.
+/// Starts the CLI for `description` with `options`, through the shared start gate: while the
+/// CLI keeps dying at start, starts are spaced out and the owner hears of it once (issue 16).
 pub async fn connect_session(
+    description: SessionDescription<'_>,
+    options: &ClientOptions,
+) -> Result<ClaudeClient, AgentError> {
+    let gate = Arc::clone(&description.services.cli_start);
+    let front_end = Arc::clone(description.front_end);
+    let starter = match description.kind {
+        SessionKind::Interactive { .. } => Starter::Owner,
+        SessionKind::Background { .. } | SessionKind::Screening => Starter::Background,
+    };
+    gate.admit(starter, Instant::now())?;
+    let outcome = start_session(description, options).await;
+    let now = Instant::now();
+    let transition = match &outcome {
+        Ok(_) => gate.record(&Ok(()), now),
+        Err(AgentError::Claude(error)) => gate.record(&Err(error), now),
+        Err(_) => StartTransition::Unchanged,
+    };
+    // The owner's own turn reports a failure in its reply (marking the streak told); work
+    // in the background has nobody watching, so the owner gets one DM for the streak and one
+    // when it ends.
+    let notice = match (starter, &transition, &outcome) {
+        (Starter::Background, _, Err(error)) if gate.tell_once() => Some(format!(
+            "I can't start Claude Code, so scheduled work is waiting: {error}. I'll keep \
+             trying, waiting longer each time (up to 5 minutes), and tell you when it works \
+             again. `ollim-bot doctor` checks the install."
+        )),
+        (
+            Starter::Background,
+            StartTransition::Recovered {
+                failures,
+                told: true,
+            },
+            Ok(_),
+        ) => Some(format!(
+            "Claude Code starts again (after {failures} failed tries); waiting work goes ahead."
+        )),
+        _ => None,
+    };
+    if let Some(text) = notice
+        && let Err(error) = front_end.send_text(text).await
+    {
+        tracing::warn!(%error, "could not tell the owner about the CLI's starts");
+    }
+    outcome.map_err(|error| match error {
+        AgentError::Claude(error) => AgentError::Claude(gate.explain(error, now)),
+        other => other,
+    })
+}
+
+/// Assembles the session's tools, policy and hooks and starts its CLI.
+async fn start_session(
     description: SessionDescription<'_>,
     options: &ClientOptions,
 ) -> Result<ClaudeClient, AgentError> {

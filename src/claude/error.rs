@@ -56,6 +56,14 @@ pub enum ClaudeError {
     /// The connection is already closed.
     #[error("the Claude Code CLI connection is closed")]
     Closed,
+    /// Starting the CLI keeps failing; the next try waits (issue 16, [`super::StartGate`]).
+    #[error("Claude Code won't start ({last_failure}); next try in {retry_in_secs}s")]
+    NotStarting {
+        /// Seconds until a start may be tried again.
+        retry_in_secs: u64,
+        /// Why the last start failed.
+        last_failure: String,
+    },
     /// A turn in progress got nothing from the CLI for too long (a hung CLI or request).
     #[error("the Claude Code CLI sent nothing for {secs}s")]
     Silent {

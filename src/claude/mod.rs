@@ -19,6 +19,7 @@ mod process;
 mod result;
 mod serve;
 mod session_id;
+mod start_gate;
 mod stderr_tail;
 mod stream_event;
 mod system;
@@ -40,3 +41,4 @@ pub use message::{
 pub use options::{ClientOptions, McpServerConfig, PermissionMode, SystemPrompt, Thinking};
 pub use process::AGENT_CHILD_ENV;
 pub use session_id::{InvalidSessionId, SessionId};
+pub use start_gate::{BackoffPolicy, StartGate, StartTransition, Starter};

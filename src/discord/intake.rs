@@ -80,10 +80,22 @@ impl Bot {
         }
         if let Err(error) = outcome {
             tracing::warn!(%error, "the turn failed");
+            if matches!(&error, AgentError::Claude(ClaudeError::NotStarting { .. })) {
+                // This reply is how the owner hears the CLI won't start (issue 16).
+                self.services.cli_start.tell_once();
+            }
             let text = match &error {
                 AgentError::Claude(ClaudeError::ProcessExited { .. } | ClaudeError::Closed) => {
                     LOST_CONNECTION.to_owned()
                 }
+                AgentError::Claude(ClaudeError::NotStarting {
+                    retry_in_secs,
+                    last_failure,
+                }) => format!(
+                    "I can't start Claude Code right now ({last_failure}). Write again in \
+                     {retry_in_secs}s or later and I'll try again; `ollim-bot doctor` checks \
+                     the install."
+                ),
                 AgentError::Claude(ClaudeError::Silent { secs }) => format!(
                     "Claude stopped answering (nothing for {} min), so I restarted it. Send your \
                      message again to pick up where we left off.",
