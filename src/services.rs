@@ -9,6 +9,7 @@ use crate::{
     state::{
         fork_messages::ForkMessageStore, git::GitRecorder, paths::DataDir, pending::PendingUpdates,
         ping_budget::PingBudget, sessions::SessionStore, tool_approvals::ToolApprovals,
+        unfinished::UnfinishedWork,
     },
     tool_policy::ToolPolicyWatch,
 };
@@ -35,6 +36,8 @@ pub struct Services {
     pub ping_budget: PingBudget,
     /// `tool-policy.yaml`, re-read when it changes (PRM-11).
     pub tool_policy: Arc<ToolPolicyWatch>,
+    /// Work started and not finished yet, and what an earlier process left cut off.
+    pub unfinished: UnfinishedWork,
     /// Backoff for starting the CLI when it keeps crashing at start (issue 16).
     pub cli_start: Arc<StartGate>,
     /// The owner's approvals of tool patterns that job, skill and subagent files declare.

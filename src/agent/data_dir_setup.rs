@@ -16,6 +16,7 @@ use crate::{
         ping_budget::PingBudget,
         sessions::SessionStore,
         tool_approvals::ToolApprovals,
+        unfinished::UnfinishedWork,
     },
     tool_policy::ToolPolicyWatch,
 };
@@ -64,6 +65,7 @@ pub fn open_services(config: Config) -> Result<OpenedServices, StateError> {
             tool_policy: Arc::new(ToolPolicyWatch::new(data_dir.tool_policy_file())),
             tool_approvals: ToolApprovals::new(data_dir.tool_approvals_file()),
             cli_start: Arc::default(),
+            unfinished: UnfinishedWork::open(data_dir.unfinished_file()),
             runtime: Arc::new(RuntimeSettings::new(data_dir.config_file())),
             config,
             data_dir,

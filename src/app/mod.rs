@@ -203,6 +203,15 @@ async fn run_daemon(
     let _ = bot_slot.set(Arc::clone(&bot));
     let _ = bot.webhooks.set(webhooks.clone());
 
+    // Written until everything else has stopped, so work cut off by the shutdown itself is
+    // on record for the next start.
+    let stop_ledger = CancellationToken::new();
+    let ledger_writer = tokio::spawn(
+        services
+            .unfinished
+            .clone()
+            .keep_written(stop_ledger.clone()),
+    );
     let mut tasks = OwnedTasks::default();
     let shutdown = tasks.spawn(
         "signal handling",
@@ -221,6 +230,10 @@ async fn run_daemon(
     tasks.spawn(
         "set-aside notices",
         Arc::clone(&bot).watch_set_aside(services.config.scheduler_sync, stop_background.clone()),
+    );
+    tasks.spawn(
+        "interrupted-work notice",
+        Arc::clone(&bot).watch_unfinished(services.config.scheduler_sync, stop_background.clone()),
     );
     tasks.spawn(
         "auto-update loop",
@@ -264,6 +277,10 @@ async fn run_daemon(
     webhooks.shutdown().await;
     bot.stop_intake();
     let _ = tokio::time::timeout(CLI_DEADLINE, bot.session.shutdown()).await;
+    stop_ledger.cancel();
+    if let Err(error) = ledger_writer.await {
+        tracing::warn!(%error, "the unfinished-work writer failed");
+    }
     opened.git_worker.shutdown().await;
     pid::remove_pid_file(&pid_file);
     if bot.is_restarting() && outcome.is_ok() {

@@ -28,7 +28,11 @@ use crate::{
     mcp::{BgRunState, ToolScope},
     scheduling::{bg_job::BgJob, chain::ChainSlot},
     services::Services,
-    state::{history::SessionEventKind, sessions::RoutineSessionStore},
+    state::{
+        history::SessionEventKind,
+        sessions::RoutineSessionStore,
+        unfinished::{Work, excerpt},
+    },
 };
 
 /// Pauses between client start attempts that hit a control-request timeout (AGT-13).
@@ -146,11 +150,16 @@ impl BgRunner {
         let limit = self.services.runtime.current().bg_fork_timeout;
         let name = job.display_name();
         tracing::info!(tag = %job.tag, "background run started");
+        let ticket = self.services.unfinished.begin(Work::Run {
+            name: name.clone(),
+            excerpt: excerpt(&job.body),
+        });
         let outcome = tokio::time::timeout(
             Duration::from_secs(limit),
             self.run_job(job, admitted, busy),
         )
         .await;
+        ticket.finish();
         let error = match outcome {
             Ok(Ok(outcome)) => {
                 tracing::info!(%name, reported = outcome.reported, "background run finished");

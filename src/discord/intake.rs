@@ -23,7 +23,10 @@ use crate::{
         context_usage::{context_tokens, context_warning},
     },
     claude::{ClaudeError, ImageAttachment, SessionId},
-    state::fork_messages::{ForkLookup, unix_now},
+    state::{
+        fork_messages::{ForkLookup, unix_now},
+        unfinished::{Work, excerpt},
+    },
 };
 
 /// Posted when the CLI went away mid-turn (MSG-7).
@@ -59,7 +62,11 @@ impl Bot {
             // MSG-3: a new message cuts the reply in progress short (not during compaction).
             self.session.interrupt();
         }
+        let ticket = self.services.unfinished.begin(Work::Reply {
+            excerpt: excerpt(&message.content),
+        });
         let outcome = self.answer(&message).await;
+        ticket.finish();
         if let Err(error) = self
             .http
             .delete_reaction_me(message.channel_id, message.id, &seen)

@@ -32,4 +32,5 @@ pub mod sink;
 mod startup;
 pub mod streamer;
 mod tool_approval;
+pub mod unfinished_notice;
 mod webhook_hold;

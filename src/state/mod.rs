@@ -24,6 +24,7 @@ pub mod ping_budget;
 pub mod sessions;
 pub mod set_aside;
 pub mod tool_approvals;
+pub mod unfinished;
 
 use std::path::{Path, PathBuf};
 

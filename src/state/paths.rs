@@ -95,6 +95,11 @@ impl DataDir {
         self.state_dir().join("held_webhooks.json")
     }
 
+    /// `state/unfinished.json`: work started and not finished yet (issue 16).
+    pub fn unfinished_file(&self) -> PathBuf {
+        self.state_dir().join("unfinished.json")
+    }
+
     /// `tool-policy.yaml`: the owner's additions to the tool sets (PRM-11).
     pub fn tool_policy_file(&self) -> PathBuf {
         self.root.join("tool-policy.yaml")
