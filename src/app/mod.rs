@@ -236,6 +236,10 @@ async fn run_daemon(
         Arc::clone(&bot).watch_unfinished(services.config.scheduler_sync, stop_background.clone()),
     );
     tasks.spawn(
+        "disk-space notices",
+        Arc::clone(&bot).watch_disk_space(services.config.scheduler_sync, stop_background.clone()),
+    );
+    tasks.spawn(
         "auto-update loop",
         auto_update::run_auto_update(
             Arc::clone(&bot),

@@ -25,6 +25,12 @@ fn parent_dir(path: &Path) -> &Path {
 /// keeps its previous content and the temporary file is removed. The parent directory must
 /// already exist.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), StateError> {
+    let outcome = replace(path, bytes);
+    super::disk_space::SPACE.note_write(path, &outcome);
+    outcome
+}
+
+fn replace(path: &Path, bytes: &[u8]) -> Result<(), StateError> {
     let dir = parent_dir(path);
     let mut tmp = tempfile::Builder::new()
         .prefix(TEMP_PREFIX)

@@ -139,12 +139,14 @@ impl SessionHistory {
             fs::create_dir_all(dir).map_err(|e| StateError::io(dir, e))?;
         }
         // One write on an O_APPEND descriptor keeps concurrent lines from interleaving.
-        OpenOptions::new()
+        let appended = OpenOptions::new()
             .create(true)
             .append(true)
             .open(&self.path)
             .and_then(|mut f| f.write_all(line.as_bytes()))
-            .map_err(|e| StateError::io(&self.path, e))?;
+            .map_err(|e| StateError::io(&self.path, e));
+        super::disk_space::SPACE.note_write(&self.path, &appended);
+        appended?;
         tracing::debug!(session = session.short(), event = %kind, "session event logged");
         if let Some(git) = &self.git {
             git.commit(
