@@ -9,7 +9,8 @@
 //!   to the CLI's stdin, (2) first model token → first Discord write showing reply text,
 //!   (3) warm-turn end to end, `MESSAGE_CREATE` → the write that shows the whole reply;
 //! - `rss` (4) the daemon's idle memory (CLI child excluded) with its main session connected,
-//!   then SIGTERM and the exit status.
+//!   then SIGTERM and the exit status;
+//! - `start` (5) spawn → gateway READY on the fake Discord, over ten fresh starts.
 //!
 //! Needs the pinned CLI: `OLLIM_TEST_CLAUDE_CLI`, else `.ci/claude-cli/node_modules/.bin/claude`;
 //! without it everything is skipped. Instants: `std::time::Instant` (monotonic) on this side,
@@ -59,9 +60,9 @@ fn main() {
         .filter(|a| !a.starts_with('-'))
         .collect();
     let run = |section: &str| picked.is_empty() || picked.iter().any(|p| p == section);
-    let (latency, rss) = (run("latency"), run("rss"));
-    if !latency && !rss {
-        println!("nothing picked: the sections are `latency` and `rss`");
+    let (latency, rss, start) = (run("latency"), run("rss"), run("start"));
+    if !latency && !rss && !start {
+        println!("nothing picked: the sections are `latency`, `rss` and `start`");
         return;
     }
     if pinned_cli().is_none() {
@@ -69,7 +70,24 @@ fn main() {
         return;
     }
     let runtime = tokio::runtime::Runtime::new().expect("a tokio runtime");
-    runtime.block_on(bench(latency, rss));
+    if latency || rss {
+        runtime.block_on(bench(latency, rss));
+    }
+    if start {
+        runtime.block_on(starts());
+    }
+}
+
+/// (5) Ten fresh starts (new data dir each), spawn → the fake Discord's READY.
+async fn starts() {
+    let mut samples = Vec::new();
+    for _ in 0..10 {
+        let mut h = BotHarness::start().await;
+        samples.push(ms(h.spawn_to_ready));
+        h.terminate().await;
+    }
+    println!("(5) spawn → gateway READY, ten fresh starts (first run of a data dir); ms");
+    println!("    {:<58} {}", "spawn → READY", percentiles(samples, "ms"));
 }
 
 /// A pair of readings of the monotonic and the wall clock taken at (nearly) the same moment:

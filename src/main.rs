@@ -131,10 +131,7 @@ async fn run_bot(launch: &Launch) -> anyhow::Result<i32> {
             .ok()
             .filter(|url| !url.trim().is_empty()),
     };
-    let ((), auth) = tokio::join!(
-        app::claude_login::log_cli_version(&config.claude_cli),
-        auth::claude_is_authenticated(&config.claude_cli)
-    );
+    let auth = auth::claude_is_authenticated(&config.claude_cli).await;
     let logged_in = match auth {
         Ok(true) => true,
         // BOOT-4: log in through the owner's DMs before connecting.
@@ -154,7 +151,14 @@ async fn run_bot(launch: &Launch) -> anyhow::Result<i32> {
     if !logged_in {
         return Ok(1);
     }
-    app::run(config, discord).await
+    // The version is only logged: asking the CLI (a node start, a few hundred ms) runs beside
+    // the start-up instead of before the gateway connects (issue 17).
+    let cli = config.claude_cli.clone();
+    let (outcome, ()) = tokio::join!(
+        app::run(config, discord),
+        app::claude_login::log_cli_version(&cli)
+    );
+    outcome
 }
 
 /// Checks Claude auth for `chat`, printing what to do when it is missing.

@@ -24,6 +24,8 @@ pub struct BotHarness {
     pub sandbox: CliSandbox,
     pub child: Child,
     pub stderr: Arc<Mutex<String>>,
+    /// From spawning the process to the fake Discord seeing its gateway READY.
+    pub spawn_to_ready: Duration,
 }
 
 impl BotHarness {
@@ -46,14 +48,16 @@ impl BotHarness {
         sandbox: CliSandbox,
         extra_env: &[(&str, &str)],
     ) -> Self {
+        let spawned = std::time::Instant::now();
         let BotProcess { child, stderr } =
             spawn_collecting(bot_command(&discord, &mock, &sandbox, extra_env, &[]));
-        let harness = Self {
+        let mut harness = Self {
             discord,
             mock,
             sandbox,
             child,
             stderr,
+            spawn_to_ready: Duration::ZERO,
         };
         if !harness
             .discord
@@ -62,6 +66,7 @@ impl BotHarness {
         {
             panic!("the bot never became ready\n{}", harness.log());
         }
+        harness.spawn_to_ready = spawned.elapsed();
         harness
     }
 
