@@ -30,7 +30,10 @@ fn main() -> ExitCode {
     };
     init_logging();
     ollim_bot::app::hardening::harden_process();
+    // One owner's daemon: the CLI does the heavy work in its own process, so two workers are
+    // plenty, and the thread count (and memory) doesn't grow with the host's cores (issue 17).
     let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
         .enable_all()
         .build()
     {
