@@ -74,7 +74,9 @@ impl MainClientParts<'_> {
 }
 
 /// Options every client shares (AGT-1, AGT-3, AGT-4): the data dir as cwd, project settings
-/// only, the preset system prompt with ours appended, the CLI's extra environment, and the
+/// only, the preset system prompt with ours appended and its per-machine sections moved into
+/// the first user message (so the system prompt is byte-identical across turns, days and
+/// restarts and the API can cache it, issue 17), the CLI's extra environment, and the
 /// `discord` (in-process) and `docs` MCP servers.
 pub(crate) fn base_options(services: &Services) -> ClientOptions {
     let config = &services.config;
@@ -92,6 +94,7 @@ pub(crate) fn base_options(services: &Services) -> ClientOptions {
         system_prompt: SystemPrompt::Preset {
             append: Some(prompt),
         },
+        exclude_dynamic_sections: super::tool_offer::narrowed(),
         setting_sources: Some(vec!["project".to_owned()]),
         env: config.cli_env.clone(),
         ..ClientOptions::default()

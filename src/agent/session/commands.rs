@@ -8,6 +8,7 @@ use crate::{
         AgentError,
         command::{Command, CommandReply, ConfigRequest},
         compaction::{self, stats_line},
+        tool_offer::offer_changes,
     },
     claude::{PermissionMode, Thinking, UserContent},
     config::runtime::{ConfigKey, ConfigUpdateError, RuntimeConfig, thinking_choice_name},
@@ -198,7 +199,11 @@ impl MainSession {
     /// Changes the permission mode (`dontAsk` is the bot's own; the CLI then runs `default`).
     /// Inside a fork only the fork's client changes; leaving the fork restores main's mode
     /// (PRM-7, IFK-9).
+    /// Outside a fork, a switch into or out of `dontAsk` also restarts main's client at the
+    /// next turn (resuming the same session), so it is offered what the new mode permits
+    /// (issue 17); a fork keeps the offer it started with until it ends.
     pub async fn set_permission_mode(&self, mode: PermissionMode) -> Result<(), AgentError> {
+        let was_dont_ask = self.permissions.dont_ask();
         self.permissions
             .set_dont_ask(mode == PermissionMode::DontAsk);
         let mut state = self.state.lock().await;
@@ -210,6 +215,12 @@ impl MainSession {
             return Ok(());
         }
         state.settings.permission_mode = mode;
+        if offer_changes(was_dont_ask, mode == PermissionMode::DontAsk)
+            && let Some(client) = self.take_client(&mut state)
+        {
+            client.disconnect(DISCONNECT_GRACE).await;
+            return Ok(());
+        }
         if let Some(client) = &state.client {
             client
                 .handle()
