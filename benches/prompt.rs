@@ -84,15 +84,15 @@ fn main() {
 
 fn print_table(title: &str, rows: &[Row]) {
     let cell = |figures: Option<(usize, u64)>| match figures {
-        Some((bytes, tokens)) => format!("{bytes:>8} B / {tokens:>6} tok"),
-        None => format!("{:>21}", "-"),
+        Some((bytes, tokens)) => format!("{bytes:>7} B / {tokens:>6} tok"),
+        None => format!("{:>22}", "-"),
     };
     println!("\n{title}");
     println!(
-        "{:<14} | {:>21} | {:>21}",
+        "{:<14} | {:>22} | {:>22}",
         "session kind", "first request", "follow-up"
     );
-    println!("{:-<14}-+-{:-<21}-+-{:-<21}", "", "", "");
+    println!("{:-<14}-+-{:-<22}-+-{:-<22}", "", "", "");
     for row in rows {
         println!(
             "{:<14} | {} | {}",

@@ -69,3 +69,6 @@ pub(crate) fn discord_offer(kind: &SessionKind, chain: &ChainSlot) -> Option<Vec
 pub fn offer_changes(before_dont_ask: bool, after_dont_ask: bool) -> bool {
     narrowed() && before_dont_ask != after_dont_ask
 }
+
+#[cfg(test)]
+mod tests;
