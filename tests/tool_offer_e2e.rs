@@ -135,6 +135,27 @@ async fn the_main_session_is_offered_what_its_mode_permits() {
     h.close().await;
 }
 
+/// A tool `tool-policy.yaml` adds while main runs (PRM-11) is offered from the next turn on,
+/// in the same conversation.
+#[tokio::test]
+async fn a_tool_the_policy_file_adds_is_offered_from_the_next_turn() {
+    let h = AgentHarness::new().await;
+    h.mock.push(Reply::text("noted"));
+    h.exchange("remember PLUM").await.unwrap();
+    assert!(!builtins(&last_main(&h)).contains("TaskList"));
+    std::fs::write(
+        h.sandbox.data_dir.join("tool-policy.yaml"),
+        "main_session:\n  additional_allowed: [\"TaskList\"]\n",
+    )
+    .unwrap();
+    h.mock.push(Reply::text("ok"));
+    h.exchange("next").await.unwrap();
+    let request = last_main(&h);
+    assert!(builtins(&request).contains("TaskList"));
+    assert!(request.all_text().contains("PLUM"), "same conversation");
+    h.close().await;
+}
+
 /// An interactive fork lists its own tools and main's (it may be promoted, SES-10), never the
 /// background ones.
 #[tokio::test]

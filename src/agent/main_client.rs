@@ -10,6 +10,7 @@ use super::{
     session::{MainSettings, cli_permission_mode},
     session_builder::{SessionDescription, SessionKind, connect_session},
     system_prompt::{SystemPromptInputs, build_system_prompt},
+    tool_offer::interactive_offer,
 };
 use crate::{
     claude::{ClaudeClient, ClientOptions, McpServerConfig, SessionId, SystemPrompt},
@@ -57,7 +58,17 @@ impl MainClientParts<'_> {
         &self,
         resume: Option<SessionId>,
     ) -> Result<ClaudeClient, AgentError> {
+        Ok(self.connect_offering(resume).await?.0)
+    }
+
+    /// [`Self::connect`], also returning the built-in tools the client is offered (`None`:
+    /// the CLI's default set), so the session can tell when the offer falls behind (issue 17).
+    pub(crate) async fn connect_offering(
+        &self,
+        resume: Option<SessionId>,
+    ) -> Result<(ClaudeClient, Option<Vec<String>>), AgentError> {
         let options = self.options(resume);
+        let offered = interactive_offer(self.permissions, &options.allowed_tools);
         let description = SessionDescription {
             services: self.services,
             front_end: self.front_end,
@@ -69,7 +80,7 @@ impl MainClientParts<'_> {
                 scope: Arc::clone(&self.scope),
             },
         };
-        connect_session(description, &options).await
+        Ok((connect_session(description, &options).await?, offered))
     }
 }
 

@@ -13,7 +13,7 @@
 //! Subagents called through `Agent` pick their tools from what their session is offered.
 //! The `discord` MCP tools follow the availability matrix ([`listed_tools`]).
 
-use super::session_builder::SessionKind;
+use super::{permissions::PermissionState, session_builder::SessionKind};
 use crate::{
     mcp::availability::{RunGates, listed_tools},
     scheduling::chain::ChainSlot,
@@ -36,13 +36,42 @@ pub(crate) fn builtin_offer(kind: &SessionKind, allowed: &[String]) -> Option<Ve
     match kind {
         SessionKind::Screening => Some(Vec::new()),
         _ if !narrowed() => None,
-        SessionKind::Interactive { permissions, .. } => permissions.dont_ask().then(|| {
-            let mut rules = allowed.to_vec();
-            rules.extend(permissions.session_allowed());
-            builtin_tool_names(&rules)
-        }),
+        SessionKind::Interactive { permissions, .. } => interactive_offer(permissions, allowed),
         SessionKind::Background { .. } => Some(builtin_tool_names(allowed)),
     }
+}
+
+/// The built-in tools a main-session or interactive-fork client is offered, given its
+/// `--allowedTools` and the permissions now; `None` = the CLI's default set.
+pub fn interactive_offer(permissions: &PermissionState, allowed: &[String]) -> Option<Vec<String>> {
+    if !narrowed() || !permissions.dont_ask() {
+        return None;
+    }
+    let mut rules = allowed.to_vec();
+    rules.extend(permissions.session_allowed());
+    Some(builtin_tool_names(&rules))
+}
+
+/// Whether a main-session client started with `offered` lacks a built-in tool the session may
+/// use now in `dontAsk`: one `tool-policy.yaml` names since the client started (PRM-11, read
+/// live) or one the owner allowed for the session (PRM-5). The session then restarts the
+/// client before its next turn, resuming the same conversation.
+pub fn offer_is_stale(
+    offered: Option<&[String]>,
+    permissions: &PermissionState,
+    live_additional: &[String],
+) -> bool {
+    let Some(offered) = offered else {
+        return false;
+    };
+    if !narrowed() || !permissions.dont_ask() {
+        return false;
+    }
+    let mut rules = live_additional.to_vec();
+    rules.extend(permissions.session_allowed());
+    builtin_tool_names(&rules)
+        .iter()
+        .any(|name| !offered.contains(name))
 }
 
 /// The `discord` tools a session of `kind` lists; `None` for the screening session, which

@@ -57,3 +57,19 @@ fn an_asking_mode_offers_the_whole_default_set_and_screening_nothing() {
     );
     assert!(offer_changes(true, false) && !offer_changes(false, false));
 }
+
+#[test]
+fn an_offer_is_stale_when_the_live_policy_names_a_tool_it_lacks() {
+    let permissions = PermissionState::new(true);
+    let offered = rules(&["Bash", "Read"]);
+    let stale = |live: &[&str], permissions: &PermissionState| {
+        offer_is_stale(Some(&offered), permissions, &rules(live))
+    };
+    assert!(!stale(&["Bash(git status)"], &permissions));
+    assert!(stale(&["TaskList"], &permissions));
+    permissions.allow_for_session("WebSearch");
+    assert!(stale(&[], &permissions), "PRM-5 allowance not offered yet");
+    // The whole default set was offered, or the session asks: nothing to catch up with.
+    assert!(!offer_is_stale(None, &permissions, &rules(&["TaskList"])));
+    assert!(!stale(&["TaskList"], &PermissionState::new(false)));
+}
