@@ -189,6 +189,22 @@ async fn an_interactive_fork_lists_fork_and_main_tools() {
     }
     assert!(!listed.contains("ping_user") && !listed.contains("compact_session"));
     assert_eq!(builtins(&fork), set(&MAIN_BUILTINS));
+
+    // `/permissions default` inside the fork: the fork alone (PRM-7) is now offered what the
+    // owner may approve, in the same fork session.
+    h.session
+        .set_permission_mode(PermissionMode::Default)
+        .await
+        .unwrap();
+    h.mock.push(Reply::text("asking in the fork"));
+    h.exchange("still forking").await.unwrap();
+    assert!(h.session.in_fork());
+    let asking = last_main(&h);
+    assert!(builtins(&asking).contains("CronCreate"), "{asking:?}");
+    assert!(
+        asking.all_text().contains("[fork-started]"),
+        "same fork session"
+    );
     h.close().await;
 }
 

@@ -199,14 +199,17 @@ impl MainSession {
     /// Changes the permission mode (`dontAsk` is the bot's own; the CLI then runs `default`).
     /// Inside a fork only the fork's client changes; leaving the fork restores main's mode
     /// (PRM-7, IFK-9).
-    /// Outside a fork, a switch into or out of `dontAsk` also restarts main's client at the
-    /// next turn (resuming the same session), so it is offered what the new mode permits
-    /// (issue 17); a fork keeps the offer it started with until it ends.
+    /// A switch into or out of `dontAsk` also restarts the client (resuming the same session),
+    /// so it is offered what the new mode permits (issue 17): main's at the next turn, an open
+    /// fork's at once.
     pub async fn set_permission_mode(&self, mode: PermissionMode) -> Result<(), AgentError> {
         let was_dont_ask = self.permissions.dont_ask();
         self.permissions
             .set_dont_ask(mode == PermissionMode::DontAsk);
         let mut state = self.state.lock().await;
+        if state.fork.is_open() && offer_changes(was_dont_ask, mode == PermissionMode::DontAsk) {
+            return self.reoffer_fork(&mut state, mode).await;
+        }
         if let Some(fork) = state.fork.get() {
             fork.client
                 .handle()
