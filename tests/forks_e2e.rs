@@ -127,18 +127,17 @@ async fn exit_tools_wait_for_the_owner_then_discard() {
     assert_eq!(last.title, "Fork Ended — discarded");
     assert_eq!(last.color, EmbedColor::Grey);
     assert_eq!(h.stored_session().as_deref(), Some(main_id.as_str()));
-    // Outside a fork the same tools answer with the spec's errors (MCP-7…9).
+    // Outside a fork the exit tools are not even offered (MCP-7…9, issue 17): a call is
+    // refused by the CLI.
     h.mock
         .push(Reply::tool_use("mcp__discord__exit_fork", json!({})));
     h.mock.push(Reply::text("Not in a fork."));
     h.exchange("exit the fork").await.unwrap();
-    let results = h.mock.main_requests().last().unwrap().tool_results();
-    assert!(
-        results
-            .iter()
-            .any(|r| r.content == "Error: not in an interactive fork"),
-        "{results:?}"
-    );
+    let last = h.mock.main_requests().last().unwrap().clone();
+    assert!(!last.tool_names().contains(&"mcp__discord__exit_fork"));
+    let results = last.tool_results();
+    assert!(results.iter().all(|r| r.is_error), "{results:?}");
+    assert!(!h.session.in_fork());
     h.close().await;
 }
 
@@ -295,22 +294,15 @@ async fn main_session_tools_send_files_and_rename_but_refuse_fork_tools() {
     let env = std::fs::read_to_string(h.sandbox.data_dir.join("project.env")).unwrap();
     assert!(env.contains("OLLIM_USER_NAME=Jules"), "{env}");
     assert!(env.contains("OLLIM_BOT_NAME=Olli"), "{env}");
-    let results: Vec<String> = h
-        .mock
-        .main_requests()
-        .last()
-        .unwrap()
-        .tool_results()
-        .into_iter()
-        .map(|r| r.content)
-        .collect();
-    assert_eq!(results[0], "File sent.");
-    assert!(results[1].starts_with("Names saved"), "{results:?}");
-    assert_eq!(results[2], "Error: not in a forked session");
-    assert_eq!(
-        results[3],
-        "Error: ping_user is only available in background forks"
-    );
+    let last = h.mock.main_requests().last().unwrap().clone();
+    let results = last.tool_results();
+    assert_eq!(results[0].content, "File sent.");
+    assert!(results[1].content.starts_with("Names saved"), "{results:?}");
+    // Main is not offered the fork and background tools (issue 17); the CLI refuses them.
+    for tool in ["mcp__discord__report_updates", "mcp__discord__ping_user"] {
+        assert!(!last.tool_names().contains(&tool), "{tool} offered to main");
+    }
+    assert!(results[2].is_error && results[3].is_error, "{results:?}");
     assert!(h.texts_sent().is_empty(), "nothing pinged from main");
     assert!(
         !h.services.ping_budget.path().exists()

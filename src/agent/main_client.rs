@@ -10,6 +10,7 @@ use super::{
     session::{MainSettings, cli_permission_mode},
     session_builder::{SessionDescription, SessionKind, connect_session},
     system_prompt::{SystemPromptInputs, build_system_prompt},
+    tool_offer::interactive_offer,
 };
 use crate::{
     claude::{ClaudeClient, ClientOptions, McpServerConfig, SessionId, SystemPrompt},
@@ -57,7 +58,17 @@ impl MainClientParts<'_> {
         &self,
         resume: Option<SessionId>,
     ) -> Result<ClaudeClient, AgentError> {
+        Ok(self.connect_offering(resume).await?.0)
+    }
+
+    /// [`Self::connect`], also returning the built-in tools the client is offered (`None`:
+    /// the CLI's default set), so the session can tell when the offer falls behind (issue 17).
+    pub(crate) async fn connect_offering(
+        &self,
+        resume: Option<SessionId>,
+    ) -> Result<(ClaudeClient, Option<Vec<String>>), AgentError> {
         let options = self.options(resume);
+        let offered = interactive_offer(self.permissions, &options.allowed_tools);
         let description = SessionDescription {
             services: self.services,
             front_end: self.front_end,
@@ -69,12 +80,14 @@ impl MainClientParts<'_> {
                 scope: Arc::clone(&self.scope),
             },
         };
-        connect_session(description, &options).await
+        Ok((connect_session(description, &options).await?, offered))
     }
 }
 
 /// Options every client shares (AGT-1, AGT-3, AGT-4): the data dir as cwd, project settings
-/// only, the preset system prompt with ours appended, the CLI's extra environment, and the
+/// only, the preset system prompt with ours appended and its per-machine sections moved into
+/// the first user message (so the system prompt is byte-identical across turns, days and
+/// restarts and the API can cache it, issue 17), the CLI's extra environment, and the
 /// `discord` (in-process) and `docs` MCP servers.
 pub(crate) fn base_options(services: &Services) -> ClientOptions {
     let config = &services.config;
@@ -92,6 +105,7 @@ pub(crate) fn base_options(services: &Services) -> ClientOptions {
         system_prompt: SystemPrompt::Preset {
             append: Some(prompt),
         },
+        exclude_dynamic_sections: super::tool_offer::narrowed(),
         setting_sources: Some(vec!["project".to_owned()]),
         env: config.cli_env.clone(),
         ..ClientOptions::default()

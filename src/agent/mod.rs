@@ -24,6 +24,7 @@ pub mod session_builder;
 pub mod skill_guard;
 pub mod system_prompt;
 mod system_prompt_text;
+pub mod tool_offer;
 pub mod turn;
 pub mod write_scope;
 

@@ -59,6 +59,13 @@ impl PermissionState {
         self.allowed().contains(tool)
     }
 
+    /// The tools the owner allowed for the rest of the session, sorted.
+    pub fn session_allowed(&self) -> Vec<String> {
+        let mut tools: Vec<String> = self.allowed().iter().cloned().collect();
+        tools.sort();
+        tools
+    }
+
     /// Allows `tool` for the rest of the session.
     pub fn allow_for_session(&self, tool: &str) {
         self.allowed().insert(tool.to_owned());

@@ -47,7 +47,7 @@ fn screening_options(services: &Services) -> ClientOptions {
         permission_mode: Some(PermissionMode::DontAsk),
         setting_sources: Some(Vec::new()),
         max_turns: Some(1),
-        extra_args: vec!["--tools".to_owned(), String::new()],
+        builtin_tools: Some(Vec::new()),
         ..base_options(services)
     };
     options.mcp_servers.clear();

@@ -2,7 +2,8 @@
 //! interactive fork, a background run (forked, isolated), a persistent routine's session and
 //! the webhook screening session: from one description it assembles the `discord` tools and
 //! their bridge, the permission policy and the hooks, and starts the CLI (AGT-6…8, BGF-7,
-//! BGF-8, HKS-1…4, WHK-12).
+//! BGF-8, HKS-1…4, WHK-12), offering the model only the tools the session may ever use
+//! ([`super::tool_offer`], issue 17).
 
 use std::{sync::Arc, time::Instant};
 
@@ -11,6 +12,7 @@ use super::{
     background_policy::{BgPolicy, stop_hook},
     hooks::{MainHookDeps, main_hooks},
     permissions::{PermissionPolicy, PermissionState},
+    tool_offer::{builtin_offer, discord_offer},
 };
 use crate::{
     claude::{
@@ -131,6 +133,10 @@ async fn start_session(
         chain,
         kind,
     } = description;
+    let mut options = options.clone();
+    options.builtin_tools = builtin_offer(&kind, &options.allowed_tools);
+    let options = &options;
+    let listed = discord_offer(&kind, &chain);
     let data_dir = &services.data_dir;
     let hook_deps = |permissions, turn, live_additions| MainHookDeps {
         data_dir: data_dir.clone(),
@@ -181,11 +187,15 @@ async fn start_session(
             (scope, session, Arc::new(policy), hooks)
         }
     };
-    let tools = DiscordTools::new(ToolContext {
+    let context = ToolContext {
         scope,
         front_end: Arc::clone(front_end),
         session,
-    });
+    };
+    let tools = match &listed {
+        Some(listed) => DiscordTools::listing(context, listed),
+        None => DiscordTools::new(context),
+    };
     let bridge: Arc<dyn McpMessageHandler> = Arc::new(Arc::new(McpBridge::start(tools).await?));
     let handlers = ControlHandlers {
         permissions: Some(policy),

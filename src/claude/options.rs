@@ -133,6 +133,14 @@ pub struct ClientOptions {
     pub allowed_tools: Vec<String>,
     /// Tools removed from the model's tool set (`--disallowedTools`).
     pub disallowed_tools: Vec<String>,
+    /// The built-in tools the model is offered (`--tools`): `None` = the CLI's default set,
+    /// an empty list = none at all.
+    pub builtin_tools: Option<Vec<String>>,
+    /// With the preset system prompt: move its per-machine sections (cwd, date, git status,
+    /// memory paths) into the first user message, so the system prompt stays byte-identical
+    /// and cacheable (`--exclude-dynamic-system-prompt-sections`; the CLI ignores it with a
+    /// custom prompt, so it is only passed with [`SystemPrompt::Preset`]).
+    pub exclude_dynamic_sections: bool,
     /// MCP servers by name.
     pub mcp_servers: BTreeMap<String, McpServerConfig>,
     /// Setting sources to load (`project`); `None` = the CLI's default (user, project, local).
@@ -164,6 +172,8 @@ impl std::fmt::Debug for ClientOptions {
             .field("session_id", &self.session_id)
             .field("allowed_tools", &self.allowed_tools)
             .field("disallowed_tools", &self.disallowed_tools)
+            .field("builtin_tools", &self.builtin_tools)
+            .field("exclude_dynamic_sections", &self.exclude_dynamic_sections)
             .field("mcp_servers", &self.mcp_servers)
             .field("setting_sources", &self.setting_sources)
             .field("agents", &self.agents)
@@ -194,6 +204,14 @@ impl ClientOptions {
                 args.extend(["--append-system-prompt".into(), text.clone()]);
             }
             SystemPrompt::Preset { append: None } => {}
+        }
+        if self.exclude_dynamic_sections
+            && matches!(self.system_prompt, SystemPrompt::Preset { .. })
+        {
+            args.push("--exclude-dynamic-system-prompt-sections".into());
+        }
+        if let Some(tools) = &self.builtin_tools {
+            args.extend(["--tools".into(), tools.join(",")]);
         }
         if !self.allowed_tools.is_empty() {
             args.extend(["--allowedTools".into(), self.allowed_tools.join(",")]);
@@ -275,6 +293,29 @@ mod tests {
         assert_eq!(&args[..3], ["--output-format", "stream-json", "--verbose"]);
         assert_eq!(&args[args.len() - 2..], ["--input-format", "stream-json"]);
         assert_eq!(arg_after(&args, "--system-prompt"), Some(""));
+        assert!(!args.contains(&"--tools".to_owned()));
+    }
+
+    #[test]
+    fn the_offered_builtins_and_the_cacheable_prompt_map_to_their_flags() {
+        let none = ClientOptions {
+            builtin_tools: Some(Vec::new()),
+            exclude_dynamic_sections: true,
+            ..ClientOptions::default()
+        };
+        let args = none.to_args(false);
+        assert_eq!(arg_after(&args, "--tools"), Some(""));
+        // Ignored by the CLI with a custom prompt, so not passed.
+        assert!(!args.contains(&"--exclude-dynamic-system-prompt-sections".to_owned()));
+        let some = ClientOptions {
+            builtin_tools: Some(vec!["Bash".into(), "Read".into()]),
+            exclude_dynamic_sections: true,
+            system_prompt: SystemPrompt::Preset { append: None },
+            ..ClientOptions::default()
+        };
+        let args = some.to_args(false);
+        assert_eq!(arg_after(&args, "--tools"), Some("Bash,Read"));
+        assert!(args.contains(&"--exclude-dynamic-system-prompt-sections".to_owned()));
     }
 
     #[test]

@@ -1,9 +1,13 @@
 //! Which `discord` tools each kind of session may use (the MCP availability matrix).
 //!
-//! Every client lists all the tools (MCP-16): the CLI fetches a server's tool list once per
-//! process, and a fork's client can become the main session's. Whether a call is allowed is
-//! decided when it is made: tools outside their scope answer with the spec's `Error:` text, and
-//! in background runs the permission policy gates the Discord-visible ones (BGF-7).
+//! The server implements all 13 tools (MCP-16), but each client lists only those its session
+//! may ever use ([`listed_tools`], issue 17): the CLI fetches a server's tool list once per
+//! process, so the list is fixed at the start — an interactive fork's client also lists
+//! main's tools, because a saved fork's client becomes the main session's (SES-10), and a
+//! background run lists its gated tools only when its options open the gate (BGF-7). Whether a
+//! call is allowed is still decided when it is made: tools outside their current scope answer
+//! with the spec's `Error:` text, and in background runs the permission policy gates the
+//! Discord-visible ones.
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -89,6 +93,36 @@ pub fn is_offered(tool: &str, scope: ToolScope) -> bool {
     }
 }
 
+/// A background run's gates as its options set them (BGF-7): they never open during a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RunGates {
+    /// `allow-ping`: `ping_user`, `discord_embed`, `send_file`.
+    pub allow_ping: bool,
+    /// `update-main-session` is not `blocked`: `report_updates`, `follow_up_chain`.
+    pub may_report: bool,
+    /// The run executes a chain reminder: `follow_up_chain` has a chain to extend (MCP-13).
+    pub in_chain: bool,
+}
+
+/// The tools one client lists (issue 17): what `scope` offers, for an interactive fork also
+/// what main offers (the client may be promoted), and for a background run only what its
+/// gates let through.
+pub fn listed_tools(scope: ToolScope, gates: Option<RunGates>) -> Vec<&'static str> {
+    ALL_TOOLS
+        .into_iter()
+        .filter(|tool| {
+            is_offered(tool, scope)
+                || (scope == ToolScope::InteractiveFork && is_offered(tool, ToolScope::Main))
+        })
+        .filter(|tool| match (gates, *tool) {
+            (Some(gates), "ping_user" | "discord_embed" | "send_file") => gates.allow_ping,
+            (Some(gates), "report_updates") => gates.may_report,
+            (Some(gates), "follow_up_chain") => gates.may_report && gates.in_chain,
+            _ => true,
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -106,5 +140,48 @@ mod tests {
         assert!(is_offered("compact_session", ToolScope::PersistentRoutine));
         assert!(!is_offered("follow_up_chain", ToolScope::PersistentRoutine));
         assert!(!is_offered("no_such_tool", ToolScope::Main));
+    }
+
+    #[test]
+    fn each_client_lists_what_its_session_may_ever_use() {
+        let main = listed_tools(ToolScope::Main, None);
+        assert_eq!(main.len(), 8);
+        assert!(!main.contains(&"ping_user") && !main.contains(&"report_updates"));
+        let fork = listed_tools(ToolScope::InteractiveFork, None);
+        assert_eq!(
+            fork.len(),
+            11,
+            "a fork also lists main's tools (SES-10): {fork:?}"
+        );
+        assert!(fork.contains(&"enter_fork") && fork.contains(&"exit_fork"));
+        assert!(!fork.contains(&"ping_user") && !fork.contains(&"compact_session"));
+        let closed = RunGates {
+            allow_ping: false,
+            may_report: false,
+            in_chain: true,
+        };
+        assert_eq!(
+            listed_tools(ToolScope::Background, Some(closed)),
+            ["add_reminder", "list_reminders", "cancel_reminder"]
+        );
+        let open = RunGates {
+            allow_ping: true,
+            may_report: true,
+            in_chain: false,
+        };
+        let background = listed_tools(ToolScope::Background, Some(open));
+        assert_eq!(background.len(), 7, "{background:?}");
+        assert!(!background.contains(&"follow_up_chain"));
+        let chain = listed_tools(
+            ToolScope::Background,
+            Some(RunGates {
+                in_chain: true,
+                ..open
+            }),
+        );
+        assert!(chain.contains(&"follow_up_chain"));
+        let persistent = listed_tools(ToolScope::PersistentRoutine, Some(open));
+        assert!(persistent.contains(&"compact_session") && persistent.contains(&"ping_user"));
+        assert!(!persistent.contains(&"follow_up_chain"));
     }
 }

@@ -19,7 +19,9 @@ use std::fmt;
 pub use file::{PolicyFileError, ToolPolicyFile, ToolPolicyWatch};
 pub use grants::{Approval, Grant, grant};
 pub use pattern::{Finding, Severity, ToolPattern, check_pattern, split_tool_list};
-pub use sets::{BgToolInputs, DEFAULT_BG_TOOLS, MAIN_TOOL_RULES, bg_tool_set, main_superset};
+pub use sets::{
+    BgToolInputs, DEFAULT_BG_TOOLS, MAIN_TOOL_RULES, bg_tool_set, builtin_tool_names, main_superset,
+};
 
 /// Where a set of declared tool patterns comes from; shown in logs and used as the key of the
 /// owner's approvals (PRM-8).

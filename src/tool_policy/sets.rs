@@ -113,6 +113,23 @@ pub fn bg_tool_set(inputs: BgToolInputs<'_>) -> Vec<String> {
     finish(&tools)
 }
 
+/// The CLI built-in tools a set of rules can ever let through, for `--tools` (issue 17): the
+/// tool name of every rule (`Bash(ollim-bot tasks *)` → `Bash`), MCP tools left out (they are
+/// offered by their servers), in first-seen order without duplicates. A tool no rule names is
+/// one the session may never use, so it is not offered.
+pub fn builtin_tool_names<S: AsRef<str>>(rules: &[S]) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for rule in rules {
+        let rule = rule.as_ref().trim();
+        let name = rule.split_once('(').map_or(rule, |(name, _)| name).trim();
+        if name.is_empty() || name.starts_with("mcp__") || names.iter().any(|n| n == name) {
+            continue;
+        }
+        names.push(name.to_owned());
+    }
+    names
+}
+
 /// Drops error patterns (including every write pattern that could reach `state/`, PRM-10) and
 /// duplicates, keeping the first occurrence's order.
 fn finish(tools: &[String]) -> Vec<String> {
@@ -199,6 +216,40 @@ mod tests {
                 .any(|t| t == "mcp__discord__ping_user" || t == "Bash(*)")
         );
         assert_eq!(tools.iter().filter(|t| *t == "Read(./**.md)").count(), 1);
+    }
+
+    #[test]
+    fn builtin_names_come_from_the_rules_without_mcp_tools() {
+        let rules = strings(&[
+            "Bash(ollim-bot tasks *)",
+            "Read(./**.md)",
+            "Bash(ollim-bot help)",
+            "mcp__discord__add_reminder",
+            "mcp__docs__*",
+            "WebSearch",
+            " Skill(digest *) ",
+        ]);
+        assert_eq!(
+            builtin_tool_names(&rules),
+            ["Bash", "Read", "WebSearch", "Skill"]
+        );
+        assert!(builtin_tool_names::<String>(&[]).is_empty());
+        assert_eq!(
+            builtin_tool_names(MAIN_TOOL_RULES),
+            [
+                "Bash",
+                "Read",
+                "Write",
+                "Edit",
+                "Glob",
+                "Grep",
+                "WebFetch",
+                "WebSearch",
+                "Task",
+                "Agent",
+                "Skill"
+            ]
+        );
     }
 
     #[test]

@@ -184,16 +184,17 @@ impl AgentHarness {
         }
     }
 
-    /// Stops this session's CLI and starts a new session object on the same data dir, as a
-    /// restarted process would.
+    /// Stops this session's CLI and starts a new session object on the same data dir and
+    /// configuration, as a restarted process would.
     pub async fn restart(mut self) -> Self {
         self.session.shutdown().await;
         if let Some(worker) = self.git_worker.take() {
             worker.shutdown().await;
         }
         let mode = PermissionMode::DontAsk;
+        let config = self.services.config.clone();
         let AgentHarness { mock, sandbox, .. } = self;
-        Self::build(mock, sandbox, mode)
+        Self::build_with(mock, sandbox, config, mode)
     }
 
     /// Sends `text` and collects the turn.

@@ -8,6 +8,7 @@ use crate::{
         AgentError,
         command::{Command, CommandReply, ConfigRequest},
         compaction::{self, stats_line},
+        tool_offer::offer_changes,
     },
     claude::{PermissionMode, Thinking, UserContent},
     config::runtime::{ConfigKey, ConfigUpdateError, RuntimeConfig, thinking_choice_name},
@@ -198,10 +199,17 @@ impl MainSession {
     /// Changes the permission mode (`dontAsk` is the bot's own; the CLI then runs `default`).
     /// Inside a fork only the fork's client changes; leaving the fork restores main's mode
     /// (PRM-7, IFK-9).
+    /// A switch into or out of `dontAsk` also restarts the client (resuming the same session),
+    /// so it is offered what the new mode permits (issue 17): main's at the next turn, an open
+    /// fork's at once.
     pub async fn set_permission_mode(&self, mode: PermissionMode) -> Result<(), AgentError> {
+        let was_dont_ask = self.permissions.dont_ask();
         self.permissions
             .set_dont_ask(mode == PermissionMode::DontAsk);
         let mut state = self.state.lock().await;
+        if state.fork.is_open() && offer_changes(was_dont_ask, mode == PermissionMode::DontAsk) {
+            return self.reoffer_fork(&mut state, mode).await;
+        }
         if let Some(fork) = state.fork.get() {
             fork.client
                 .handle()
@@ -210,6 +218,12 @@ impl MainSession {
             return Ok(());
         }
         state.settings.permission_mode = mode;
+        if offer_changes(was_dont_ask, mode == PermissionMode::DontAsk)
+            && let Some(client) = self.take_client(&mut state)
+        {
+            client.disconnect(DISCONNECT_GRACE).await;
+            return Ok(());
+        }
         if let Some(client) = &state.client {
             client
                 .handle()

@@ -3,9 +3,9 @@
 
 use std::{sync::Arc, time::Duration};
 
-use super::{LiveClient, MainSession, MainState};
+use super::{DISCONNECT_GRACE, LiveClient, MainSession, MainState};
 use crate::{
-    agent::{AgentError, compaction, main_client::MainClientParts},
+    agent::{AgentError, compaction, main_client::MainClientParts, tool_offer::offer_is_stale},
     claude::{ClaudeClient, ClaudeError},
     front_end::{TurnEvent, TurnSink},
 };
@@ -28,7 +28,18 @@ impl MainSession {
             .as_ref()
             .is_some_and(|c| !c.handle().is_closed())
         {
-            return Ok(());
+            let live = self.services.tool_policy.current();
+            if !offer_is_stale(
+                state.offered.as_deref(),
+                &self.permissions,
+                &live.main_additional,
+            ) {
+                return Ok(());
+            }
+            tracing::info!("the tool policy grew; restarting the main client to offer it");
+            if let Some(client) = self.take_client(state) {
+                client.disconnect(DISCONNECT_GRACE).await;
+            }
         }
         if let Some(dead) = self.take_client(state) {
             dead.disconnect(Duration::ZERO).await;
@@ -55,7 +66,7 @@ impl MainSession {
             scope: Arc::clone(&self.main_scope),
             fork_session: false,
         };
-        let client = match parts.connect(resume).await {
+        let (client, offered) = match parts.connect_offering(resume).await {
             Err(AgentError::Claude(ClaudeError::SessionNotFound { session_id })) => {
                 tracing::warn!(
                     session_id,
@@ -68,7 +79,7 @@ impl MainSession {
                     ));
                 }
                 self.services.sessions.clear()?;
-                parts.connect(None).await?
+                parts.connect_offering(None).await?
             }
             other => other?,
         };
@@ -79,6 +90,7 @@ impl MainSession {
             self.set_live(Some(&client));
         }
         state.client = Some(client);
+        state.offered = offered;
         Ok(())
     }
 

@@ -26,6 +26,8 @@ pub(super) struct ActiveFork {
     /// Whether `interactive_fork` was logged for it yet (SES-8).
     logged: bool,
     pub(super) idle: IdleClock,
+    /// Model, thinking and permission mode its client runs with.
+    settings: MainSettings,
 }
 
 /// Where the open fork's locked half is kept in [`MainState`]. Only
@@ -93,6 +95,7 @@ impl MainSession {
             thinking: runtime.thinking_fork,
             permission_mode: state.settings.permission_mode,
         };
+        let fork_settings = settings.clone();
         let main_at_start = self.services.sessions.load();
         let (resume, fork_session, topic, idle_minutes, resumed) = match start {
             ForkStart::Branch {
@@ -138,6 +141,7 @@ impl MainSession {
             scope,
             logged: false,
             idle: IdleClock::new(idle_minutes),
+            settings: fork_settings,
         };
         self.install_fork(state, fork, facts);
         match self
@@ -293,6 +297,40 @@ impl MainSession {
         if let Some(old) = old {
             old.disconnect(DISCONNECT_GRACE).await;
         }
+    }
+
+    /// Restarts the open fork's client in `mode`, resuming the fork's own session, so it is
+    /// offered what the new mode permits (issue 17, PRM-7: only the fork changes). Without a
+    /// session id yet, only the running client's mode changes.
+    pub(super) async fn reoffer_fork(
+        &self,
+        state: &mut MainState,
+        mode: PermissionMode,
+    ) -> Result<(), AgentError> {
+        let Some(fork) = state.fork.get_mut() else {
+            return Ok(());
+        };
+        let Some(resume) = fork.client.session_id().cloned() else {
+            let cli_mode = super::cli_permission_mode(mode);
+            return Ok(fork.client.handle().set_permission_mode(cli_mode).await?);
+        };
+        fork.settings.permission_mode = mode;
+        let parts = MainClientParts {
+            services: &self.services,
+            front_end: &self.front_end,
+            permissions: &self.permissions,
+            turn: &self.turn,
+            settings: &fork.settings,
+            fork_control: &self.fork_control,
+            chain: &self.chain,
+            scope: Arc::clone(&fork.scope),
+            fork_session: false,
+        };
+        let client = parts.connect(Some(resume)).await?;
+        self.set_live(Some(&client));
+        let old = std::mem::replace(&mut fork.client, client);
+        old.disconnect(DISCONNECT_GRACE).await;
+        Ok(())
     }
 
     /// Discards an open fork without a turn (`/clear`, `/thinking`, IFK-15, IFK-21). Returns

@@ -83,6 +83,8 @@ pub struct MainSettings {
 
 struct MainState {
     client: Option<ClaudeClient>,
+    /// The built-in tools main's client was offered (`None`: the CLI's default set).
+    offered: Option<Vec<String>>,
     settings: MainSettings,
     /// Owner turns since the last compaction, for the `/compact` stats line.
     turns_since_compaction: usize,
@@ -147,6 +149,7 @@ impl MainSession {
             turn: CurrentTurn::default(),
             state: AsyncMutex::new(MainState {
                 client: None,
+                offered: None,
                 settings,
                 turns_since_compaction: 0,
                 last_input_tokens: None,

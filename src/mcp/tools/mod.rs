@@ -2,8 +2,9 @@
 //!
 //! Each CLI client gets its own [`DiscordTools`] bound to its [`ToolContext`], so a tool always
 //! acts for the session that called it: the main session, an interactive fork, or one
-//! background run with its own counters. Every tool is listed everywhere (MCP-16); a call
-//! outside its scope answers with the spec's error text. Failures are ordinary text results
+//! background run with its own counters. All 13 tools are implemented (MCP-16); a session's
+//! client lists only those it may ever use (see [`super::availability::listed_tools`]), and a
+//! call outside its current scope answers with the spec's error text. Failures are ordinary text results
 //! starting with `Error:`, so the agent can read and react to them.
 
 use std::sync::Arc;
@@ -147,6 +148,18 @@ impl DiscordTools {
                 + Self::persistent_router(),
             context: Arc::new(context),
         }
+    }
+
+    /// A server for one client that lists only `tools` (issue 17): the others are not offered
+    /// to the model at all, and a call to one fails as an unknown tool.
+    pub fn listing(context: ToolContext, tools: &[&str]) -> Self {
+        let mut server = Self::new(context);
+        for name in IMPLEMENTED_TOOLS {
+            if !tools.contains(name) {
+                server.router.remove_route(name);
+            }
+        }
+        server
     }
 
     /// Names of the tools this instance lists.

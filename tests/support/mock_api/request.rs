@@ -162,6 +162,16 @@ impl RecordedRequest {
         content_texts(&self.body["system"]).join("\n")
     }
 
+    /// The size of the body as JSON, in bytes.
+    pub fn body_bytes(&self) -> usize {
+        self.body.to_string().len()
+    }
+
+    /// The mock's token estimate of the request: body bytes / 4 (what `count_tokens` answers).
+    pub fn token_estimate(&self) -> u64 {
+        (self.body_bytes() / 4).max(1) as u64
+    }
+
     /// `tools[].name`.
     pub fn tool_names(&self) -> Vec<&str> {
         let tools = self.body["tools"].as_array().map_or(&[][..], Vec::as_slice);

@@ -138,7 +138,7 @@ pub(super) async fn handle(State(shared): State<Arc<Shared>>, req: Request) -> R
             StatusCode::OK.into_response()
         }
         "/v1/messages/count_tokens" if post => {
-            let estimate = (rec.body.to_string().len() / 4).max(1) as u64;
+            let estimate = rec.token_estimate();
             let tokens = shared.lock().count_tokens.unwrap_or(estimate);
             shared.record(rec, AnsweredBy::CountTokens);
             Json(json!({"input_tokens": tokens})).into_response()
