@@ -102,7 +102,10 @@ impl Scheduler {
             if let Some(kind) = plan.due(tokio::time::Instant::now()) {
                 let seen = watch.as_ref().map(FolderWatch::take).unwrap_or_default();
                 let changed = (kind == SyncKind::Changed && !seen.rescan).then_some(seen.changed);
-                self.sync(false, changed).await;
+                // A wake left over from events an earlier sync already took reads nothing.
+                if changed.as_ref().is_none_or(|files| !files.is_empty()) {
+                    self.sync(false, changed).await;
+                }
                 plan.synced(kind, tokio::time::Instant::now());
             }
             let now = self.now();
@@ -130,9 +133,7 @@ impl Scheduler {
             tokio::select! {
                 () = stop.cancelled() => break,
                 () = tokio::time::sleep_until(wake) => {}
-                () = async { if let Some(watch) = &watch { watch.wait().await } else { std::future::pending().await } } => {
-                    plan.changed(tokio::time::Instant::now());
-                }
+                () = next_event(watch.as_ref()) => plan.changed(tokio::time::Instant::now()),
             }
         }
         drop(watch);
@@ -294,5 +295,13 @@ impl Scheduler {
             .snapshot()
             .map_or(90, |s| s.refill_rate_minutes);
         render_schedule(&forward_schedule(&jobs, now, Some(id)), now, rate)
+    }
+}
+
+/// Resolves when the watcher saw something; never without a watcher.
+async fn next_event(watch: Option<&FolderWatch>) {
+    match watch {
+        Some(watch) => watch.wait().await,
+        None => std::future::pending().await,
     }
 }
