@@ -2,7 +2,8 @@
 //! RTN-3, REM-5), through the real binary, the real Claude CLI against the mock model and the
 //! fake Discord: with the poll an hour apart, a routine file written into `routines/` still
 //! fires at its minute; with events off (`OLLIM_FS_EVENTS=off`) the poll every second still
-//! finds a reminder file. The files are written by hand, as the owner or an editor would.
+//! finds a reminder file; and when the events stop (the watched folder removed) the bot says so
+//! once and polls instead. The files are written by hand, as the owner or an editor would.
 
 mod support;
 
@@ -109,5 +110,41 @@ async fn with_file_events_off_the_poll_still_finds_a_new_reminder_file() {
         assert!(tokio::time::Instant::now() < deadline, "the file stays");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+    h.terminate().await;
+}
+
+#[tokio::test]
+async fn when_the_events_stop_the_bot_says_so_once_and_polls_instead() {
+    let mut h = greeted_with(&[("OLLIM_SCHEDULER_SYNC_SECS", "1")]).await;
+    let reminders = h.sandbox.data_dir.join("reminders");
+    std::fs::remove_dir_all(&reminders).unwrap();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    while !h.log().contains("file events stopped") {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no word that the events stopped\n{}",
+            h.log()
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    std::fs::create_dir_all(&reminders).unwrap();
+    h.mock
+        .push(Reply::text("Reminder after the events answered."));
+    std::fs::write(
+        reminders.join("after.md"),
+        reminder_file("after001", "Tell Julia AFTER"),
+    )
+    .unwrap();
+    h.wait_for_bot_message_within("the reminder's answer", Duration::from_secs(90), |m| {
+        m.content == "Reminder after the events answered."
+    })
+    .await;
+    assert!(prompt_with(&h, "[reminder:after001]").is_some());
+    assert_eq!(
+        h.log().matches("file events stopped").count(),
+        1,
+        "said once\n{}",
+        h.log()
+    );
     h.terminate().await;
 }
