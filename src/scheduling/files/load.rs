@@ -97,7 +97,9 @@ impl<T> LoadCache<T> {
         rel: &Path,
         parse: impl Fn(&str) -> Result<T, String>,
     ) {
-        let is_md = rel.extension().is_some_and(|ext| ext == "md");
+        let is_md = rel
+            .file_name()
+            .is_some_and(|name| name.as_encoded_bytes().ends_with(b".md"));
         let meta = match fs::metadata(data_dir.root().join(rel)) {
             Ok(meta) if is_md && meta.is_file() => meta,
             _ => {

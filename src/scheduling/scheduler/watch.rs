@@ -179,7 +179,9 @@ fn note(
         let in_folder = path
             .parent()
             .is_some_and(|dir| folders.iter().any(|f| f == dir));
-        let is_md = path.extension().is_some_and(|ext| ext == "md");
+        let is_md = path
+            .file_name()
+            .is_some_and(|name| name.as_encoded_bytes().ends_with(b".md"));
         if let (true, true, Ok(rel)) = (in_folder, is_md, path.strip_prefix(root)) {
             state.seen.changed.insert(rel.to_path_buf());
             wake = true;
