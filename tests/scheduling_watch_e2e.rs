@@ -22,7 +22,20 @@ fn reminder_file(id: &str, message: &str) -> String {
     format!("---\nid: \"{id}\"\nrun-at: \"{now}\"\nbackground: false\n---\n{message}\n")
 }
 
-/// The bot on a fresh sandbox with `extra_env`, greeted.
+/// Waits until the bot's log says `needle`.
+async fn wait_for_log(h: &BotHarness, needle: &str) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    while !h.log().contains(needle) {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the log never said {needle:?}\n{}",
+            h.log()
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// The bot on a fresh sandbox with `extra_env`, greeted, its scheduler (and watcher) running.
 async fn greeted_with(extra_env: &[(&str, &str)]) -> BotHarness {
     let h = BotHarness::start_parts(
         support::fake_discord::FakeDiscord::start(support::fake_discord::FakeConfig::default())
@@ -34,6 +47,7 @@ async fn greeted_with(extra_env: &[(&str, &str)]) -> BotHarness {
     .await;
     h.wait_for_bot_message("greeting", |m| m.content.contains("plate today"))
         .await;
+    wait_for_log(&h, "scheduler started").await;
     h
 }
 
@@ -51,11 +65,6 @@ async fn a_routine_file_written_into_the_folder_fires_without_waiting_for_a_poll
     // Both the poll without events and the fallback read are an hour away: only a file event
     // can bring the routine in before the test gives up.
     let mut h = greeted_with(&[("OLLIM_SCHEDULER_SYNC_SECS", "3600")]).await;
-    assert!(
-        h.log().contains("scheduler started"),
-        "the scheduler runs\n{}",
-        h.log()
-    );
     h.mock.push(Reply::text("Watched routine answered."));
     let routines = h.sandbox.data_dir.join("routines");
     std::fs::write(
@@ -118,15 +127,7 @@ async fn when_the_events_stop_the_bot_says_so_once_and_polls_instead() {
     let mut h = greeted_with(&[("OLLIM_SCHEDULER_SYNC_SECS", "1")]).await;
     let reminders = h.sandbox.data_dir.join("reminders");
     std::fs::remove_dir_all(&reminders).unwrap();
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-    while !h.log().contains("file events stopped") {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "no word that the events stopped\n{}",
-            h.log()
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    wait_for_log(&h, "file events stopped").await;
     std::fs::create_dir_all(&reminders).unwrap();
     h.mock
         .push(Reply::text("Reminder after the events answered."));
