@@ -72,8 +72,9 @@ pub struct Config {
     /// `send_file` never sends (`OLLIM_ENV_FILE`; else the one [`Launch`] loaded; else
     /// `DATA_DIR/.env`).
     pub env_file: PathBuf,
-    /// How often the scheduler reads the routine and reminder folders
-    /// (`OLLIM_SCHEDULER_SYNC_SECS`, default 10 s; tests shorten it).
+    /// How often the scheduler reads the routine and reminder folders without file events
+    /// (`OLLIM_SCHEDULER_SYNC_SECS`, default 10 s; tests shorten it); with events, its slow
+    /// full read comes every 5 minutes or this often, whichever is longer.
     pub scheduler_sync: std::time::Duration,
     /// Whether the scheduler watches its folders for file events (`OLLIM_FS_EVENTS`, `on` by
     /// default; `off` for filesystems without events, and for the fallback test; issue 17).
