@@ -150,7 +150,9 @@ impl Scheduler {
             );
             return None;
         }
-        match FolderWatch::start(self.services.data_dir.root(), &["routines", "reminders"]) {
+        let data_dir = &self.services.data_dir;
+        let folders = vec![data_dir.routines_dir(), data_dir.reminders_dir()];
+        match FolderWatch::start(data_dir.root(), folders) {
             Ok(watch) => Some(watch),
             Err(reason) => {
                 tracing::warn!(

@@ -198,23 +198,23 @@ pub struct FolderWatch {
 }
 
 impl FolderWatch {
-    /// Watches `root/<folder>` for each folder (not their subfolders), creating missing ones.
-    pub fn start(root: &Path, folders: &[&str]) -> Result<Self, String> {
-        let folders: Vec<PathBuf> = folders.iter().map(|f| root.join(f)).collect();
+    /// Watches each of `folders` (not their subfolders), creating missing ones; changed files
+    /// are reported relative to `root`, the folder they all are in.
+    pub fn start(root: &Path, folders: Vec<PathBuf>) -> Result<Self, String> {
         for folder in &folders {
             std::fs::create_dir_all(folder)
                 .map_err(|e| format!("could not create {}: {e}", folder.display()))?;
         }
         let inbox = Arc::new(Inbox {
             root: root.to_path_buf(),
-            folders: folders.clone(),
+            folders,
             state: Mutex::default(),
             wake: Notify::new(),
         });
         let handler = Arc::clone(&inbox);
         let mut watcher = notify::recommended_watcher(move |event| handler.handle(event))
             .map_err(|e| format!("could not start watching files: {e}"))?;
-        for folder in &folders {
+        for folder in &inbox.folders {
             watcher
                 .watch(folder, RecursiveMode::NonRecursive)
                 .map_err(|e| format!("could not watch {}: {e}", folder.display()))?;

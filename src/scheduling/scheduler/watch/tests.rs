@@ -185,7 +185,8 @@ fn lost_events_ask_for_a_full_read_and_errors_end_the_events() {
 #[tokio::test]
 async fn a_real_watcher_sees_a_new_file_and_ignores_its_own_reads() {
     let temp = tempfile::tempdir().unwrap();
-    let watch = FolderWatch::start(temp.path(), &["routines", "reminders"]).unwrap();
+    let folders = vec![temp.path().join("routines"), temp.path().join("reminders")];
+    let watch = FolderWatch::start(temp.path(), folders).unwrap();
     assert!(
         temp.path().join("reminders").is_dir(),
         "missing folders are created"
