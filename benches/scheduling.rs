@@ -1,7 +1,7 @@
 //! Figures for the scheduler; prints them, asserts nothing about their size.
 //!
-//! `cargo bench --bench scheduling [-- sync|accuracy|minute]` (release profile; `sync` and
-//! `accuracy` run by default, `minute` only when named):
+//! `cargo bench --bench scheduling [-- sync|accuracy|watch|minute|poll]` (release profile;
+//! `sync`, `accuracy` and `watch` run by default, `minute` and `poll` only when named):
 //!
 //! - `sync` one scheduler sync tick over 1,000 routine and 1,000 reminder files (written with
 //!   `write_routine`/`write_reminder`, no commits, in a temp data dir): the cached
@@ -19,7 +19,13 @@
 //!   `DEFAULT_SCHEDULER_SYNC` from the files (loading in `spawn_blocking`), `take_due(now)`, then
 //!   `sleep_until(min(next_sync, now + (next_wake − now)))`; firing is left out;
 //! - `minute` the same loop over one `* * * * *` routine: lateness of the next minute's fire
-//!   against `CronSchedule::next_after` (waits up to a minute).
+//!   against `CronSchedule::next_after` (waits up to a minute);
+//! - `watch` the production `Scheduler` with file events at 1,000 + 1,000 in a child process:
+//!   CPU-s per minute, RSS, and how soon a new file is picked up (see `scheduling_watch/mod.rs`);
+//!   `poll` the same with `OLLIM_FS_EVENTS=off` (the 10 s poll), for before/after.
+//!
+//! `sync` and `accuracy` replicate the loop as it was before file events (a full read every
+//! 10 s), which is still what runs without events.
 // Figures printed for a person: counts and durations are far below 2^52 and percentiles index sorted samples, so these casts lose nothing.
 #![allow(
     clippy::cast_precision_loss,
@@ -44,6 +50,8 @@ use ollim_bot::scheduling::missed::record_tick;
 use ollim_bot::scheduling::registry::{Fire, Registry};
 use ollim_bot::state::paths::DataDir;
 
+mod scheduling_watch;
+
 const TZ: Tz = chrono_tz::Europe::Berlin;
 const FILES: usize = 1_000;
 const WARM_UP_TICKS: usize = 3;
@@ -63,15 +71,28 @@ fn main() {
         .skip(1)
         .filter(|a| !a.starts_with('-'))
         .collect();
+    if let [child, mode, root] = picked.as_slice()
+        && child == "watch-child"
+    {
+        scheduling_watch::child(mode, root);
+        return;
+    }
     let run = |section: &str| picked.iter().any(|p| p == section);
     let (sync, accuracy, minute) = (run("sync"), run("accuracy"), run("minute"));
     let (sync, accuracy) = (sync || picked.is_empty(), accuracy || picked.is_empty());
-    if !sync && !accuracy && !minute {
-        println!("nothing picked: the sections are `sync`, `accuracy` and `minute` (opt-in)");
+    let (events, poll) = (run("watch") || picked.is_empty(), run("poll"));
+    if !sync && !accuracy && !minute && !events && !poll {
+        println!(
+            "nothing picked: the sections are `sync`, `accuracy`, `watch`, `minute` and `poll` \
+             (the last two opt-in)"
+        );
         return;
     }
     if sync {
         sync_tick();
+    }
+    if events || poll {
+        scheduling_watch::run(events, poll);
     }
     let runtime = tokio::runtime::Runtime::new().expect("a tokio runtime");
     runtime.block_on(async {

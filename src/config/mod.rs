@@ -72,9 +72,13 @@ pub struct Config {
     /// `send_file` never sends (`OLLIM_ENV_FILE`; else the one [`Launch`] loaded; else
     /// `DATA_DIR/.env`).
     pub env_file: PathBuf,
-    /// How often the scheduler reads the routine and reminder folders
-    /// (`OLLIM_SCHEDULER_SYNC_SECS`, default 10 s; tests shorten it).
+    /// How often the scheduler reads the routine and reminder folders without file events
+    /// (`OLLIM_SCHEDULER_SYNC_SECS`, default 10 s; tests shorten it); with events, its slow
+    /// full read comes every 5 minutes or this often, whichever is longer.
     pub scheduler_sync: std::time::Duration,
+    /// Whether the scheduler watches its folders for file events (`OLLIM_FS_EVENTS`, `on` by
+    /// default; `off` for filesystems without events, and for the fallback test; issue 17).
+    pub fs_events: FsEvents,
     /// How long a main-session turn may go without a frame from the CLI before the CLI is
     /// stopped and the owner told (`OLLIM_TURN_IDLE_SECS`, default 15 minutes: longer than
     /// the CLI's own request timeout and a long Bash command; issue 16).
@@ -96,6 +100,7 @@ impl std::fmt::Debug for Config {
             .field("cli_env", &RedactedEnv(&self.cli_env))
             .field("env_file", &self.env_file)
             .field("scheduler_sync", &self.scheduler_sync)
+            .field("fs_events", &self.fs_events)
             .field("turn_idle_limit", &self.turn_idle_limit)
             .field("webhook", &self.webhook)
             .finish()
@@ -122,6 +127,31 @@ pub fn discord_rest_base(override_url: Option<&str>) -> String {
         .filter(|url| !url.is_empty())
         .unwrap_or("https://discord.com");
     format!("{}/api/v10", host.trim_end_matches('/'))
+}
+
+/// Whether the scheduler listens for file events in its folders (issue 17).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum FsEvents {
+    /// Watch the folders; a full re-read only now and then, as a fallback.
+    #[default]
+    On,
+    /// No watching: re-read the folders every [`Config::scheduler_sync`].
+    Off,
+}
+
+impl FsEvents {
+    fn read(raw: Option<String>) -> Result<Self, ConfigError> {
+        match raw.as_deref().map(str::to_ascii_lowercase).as_deref() {
+            None | Some("on") => Ok(Self::On),
+            Some("off") => Ok(Self::Off),
+            Some(_) => Err(ConfigError::Invalid {
+                name: "OLLIM_FS_EVENTS",
+                value: raw.unwrap_or_default(),
+                reason: "must be on or off",
+                example: "off",
+            }),
+        }
+    }
 }
 
 /// How long a turn may hear nothing from the CLI by default.
@@ -225,6 +255,7 @@ impl Config {
                 .and_then(|raw| raw.trim().parse::<u64>().ok())
                 .filter(|secs| *secs > 0)
                 .map_or(DEFAULT_SCHEDULER_SYNC, std::time::Duration::from_secs),
+            fs_events: FsEvents::read(get("OLLIM_FS_EVENTS"))?,
             turn_idle_limit: get("OLLIM_TURN_IDLE_SECS")
                 .and_then(|raw| raw.trim().parse::<u64>().ok())
                 .filter(|secs| *secs > 0)
@@ -308,6 +339,23 @@ mod tests {
         assert_eq!(config.data_dir, PathBuf::from("/home/julia/.ollim-bot"));
         assert_eq!(config.claude_cli, PathBuf::from("claude"));
         assert_eq!(config.docs_mcp_url.as_deref(), Some(DEFAULT_DOCS_MCP_URL));
+        assert_eq!(config.fs_events, FsEvents::On);
+    }
+
+    #[test]
+    fn file_events_can_be_turned_off_and_nothing_else() {
+        let with = |value: &str| {
+            Config::from_lookup(lookup(&[
+                ("OLLIM_USER_NAME", "Julia"),
+                ("OLLIM_BOT_NAME", "Ollim"),
+                ("HOME", "/home/julia"),
+                ("OLLIM_FS_EVENTS", value),
+            ]))
+        };
+        assert_eq!(with("OFF").unwrap().fs_events, FsEvents::Off);
+        assert_eq!(with("on").unwrap().fs_events, FsEvents::On);
+        let text = with("sometimes").unwrap_err().to_string();
+        assert!(text.contains("OLLIM_FS_EVENTS=off"), "{text}");
     }
 
     #[test]

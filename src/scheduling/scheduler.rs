@@ -1,14 +1,23 @@
 //! The scheduler: a small loop of our own over croner fire times (SCH-1, SCH-2, SCH-6, SCH-7,
 //! RTN-3…7, REM-1…4, PRS-8, PRS-10).
 //!
-//! Every sync interval (10 s) it reads both folders and updates the registry; between syncs it
-//! sleeps until the next fire. Foreground fires go to the main session (they wait for its
-//! lock, so they never interrupt the owner); background fires go to the runner. Every fire is
-//! a task owned by the scheduler and stopped with it.
+//! It reads both folders at start, then again when file events say a job file changed (just
+//! those files, a burst coalesced into one sync) and, as a slow fallback, every five minutes;
+//! without file events it reads them every sync interval (10 s) as before (issue 17, see
+//! [`watch`]). Between syncs it sleeps until the next fire, a minute at most. Foreground fires
+//! go to the main session (they wait for its lock, so they never interrupt the owner);
+//! background fires go to the runner. Every fire is a task owned by the scheduler and stopped
+//! with it, as is the watcher.
 
 mod firing;
+pub mod watch;
 
-use std::{collections::HashSet, sync::Arc, time::Duration};
+use std::{
+    collections::{BTreeSet, HashSet},
+    path::PathBuf,
+    sync::Arc,
+    time::Duration,
+};
 
 use parking_lot::Mutex;
 
@@ -18,14 +27,16 @@ use tokio_util::{sync::CancellationToken, task::TaskTracker};
 
 use super::{
     files::{
-        FileProblem, LoadCache, Reminder, Routine, load_reminders_cached, load_routines_cached,
+        FileProblem, LoadCache, Reminder, Routine, load_reminders_cached, load_reminders_changed,
+        load_routines_cached, load_routines_changed,
     },
     forward::{forward_schedule, render_schedule},
     job_sink::JobSink,
     missed::{jumped_forward, last_tick, missed_fire_reports, record_tick},
     registry::Registry,
 };
-use crate::{services::Services, state::sessions::RoutineSessionStore};
+use crate::{config::FsEvents, services::Services, state::sessions::RoutineSessionStore};
+use watch::{FULL_SCAN_WITH_EVENTS, FolderWatch, LONGEST_SLEEP, SyncKind, SyncPlan};
 
 /// Fires routines and reminders.
 pub struct Scheduler {
@@ -37,6 +48,7 @@ pub struct Scheduler {
     /// Parsed files kept between syncs; only changed files are parsed again.
     caches: Arc<Mutex<FileCaches>>,
     tasks: TaskTracker,
+    /// How often the folders are read without file events (`OLLIM_SCHEDULER_SYNC_SECS`).
     sync_interval: Duration,
 }
 
@@ -61,16 +73,40 @@ impl Scheduler {
         Utc::now().with_timezone(&self.services.config.timezone)
     }
 
-    /// Runs until `stop`; then stops the fires in flight and returns.
+    /// Runs until `stop`; then stops the fires in flight and the watcher, and returns.
     pub async fn run(self: Arc<Self>, stop: CancellationToken) {
-        self.sync(true).await;
-        tracing::info!("scheduler started: {} jobs", self.registry.lock().len());
-        let mut next_sync = tokio::time::Instant::now() + self.sync_interval;
+        let mut watch = self.start_watch();
+        let full_every = if watch.is_some() {
+            self.sync_interval.max(FULL_SCAN_WITH_EVENTS)
+        } else {
+            self.sync_interval
+        };
+        self.sync(true, None).await;
+        tracing::info!(
+            events = watch.is_some(),
+            "scheduler started: {} jobs",
+            self.registry.lock().len()
+        );
+        let mut plan = SyncPlan::new(full_every, tokio::time::Instant::now());
         let mut last_look = (self.now(), tokio::time::Instant::now());
         loop {
-            if tokio::time::Instant::now() >= next_sync {
-                self.sync(false).await;
-                next_sync = tokio::time::Instant::now() + self.sync_interval;
+            if let Some(reason) = watch.as_ref().and_then(FolderWatch::failure) {
+                tracing::warn!(
+                    reason,
+                    "file events stopped; the schedule folders are read every {} s instead",
+                    self.sync_interval.as_secs()
+                );
+                watch = None;
+                plan.poll_every(self.sync_interval, tokio::time::Instant::now());
+            }
+            if let Some(kind) = plan.due(tokio::time::Instant::now()) {
+                let seen = watch.as_ref().map(FolderWatch::take).unwrap_or_default();
+                let changed = (kind == SyncKind::Changed && !seen.rescan).then_some(seen.changed);
+                // A wake left over from events an earlier sync already took reads nothing.
+                if changed.as_ref().is_none_or(|files| !files.is_empty()) {
+                    self.sync(false, changed).await;
+                }
+                plan.synced(kind, tokio::time::Instant::now());
             }
             let now = self.now();
             let look = (now, tokio::time::Instant::now());
@@ -79,6 +115,9 @@ impl Scheduler {
             }
             last_look = look;
             let due = self.registry.lock().take_due(now);
+            if !due.is_empty() {
+                self.record_tick(now);
+            }
             for fire in due {
                 self.fire(fire, &stop);
             }
@@ -89,16 +128,49 @@ impl Scheduler {
                 .lock()
                 .next_wake()
                 .map(|at| (at - self.now()).to_std().unwrap_or(Duration::ZERO))
-                .map_or(next_sync, |wait| {
-                    next_sync.min(tokio::time::Instant::now() + wait)
-                });
+                .map_or(LONGEST_SLEEP, |wait| wait.min(LONGEST_SLEEP));
+            let wake = plan.wake_at().min(tokio::time::Instant::now() + wake);
             tokio::select! {
                 () = stop.cancelled() => break,
                 () = tokio::time::sleep_until(wake) => {}
+                () = next_event(watch.as_ref()) => plan.changed(tokio::time::Instant::now()),
             }
         }
+        drop(watch);
         self.tasks.close();
         self.tasks.wait().await;
+    }
+
+    /// The watcher over both folders, unless events are off or it can't start (then the
+    /// folders are polled; the reason is logged once).
+    fn start_watch(&self) -> Option<FolderWatch> {
+        if self.services.config.fs_events == FsEvents::Off {
+            tracing::info!(
+                "file events are off (OLLIM_FS_EVENTS=off); polling the schedule folders"
+            );
+            return None;
+        }
+        let data_dir = &self.services.data_dir;
+        let folders = vec![data_dir.routines_dir(), data_dir.reminders_dir()];
+        match FolderWatch::start(data_dir.root(), folders) {
+            Ok(watch) => Some(watch),
+            Err(reason) => {
+                tracing::warn!(
+                    reason,
+                    "no file events; the schedule folders are read every {} s instead",
+                    self.sync_interval.as_secs()
+                );
+                None
+            }
+        }
+    }
+
+    fn record_tick(&self, now: DateTime<Tz>) {
+        if let Err(error) =
+            record_tick(&self.services.data_dir.scheduler_file(), now.fixed_offset())
+        {
+            tracing::warn!(%error, "could not record the scheduler tick");
+        }
     }
 
     /// The clock jumped forward from `since` (issue 16): the gap counts as time offline, so
@@ -115,18 +187,27 @@ impl Scheduler {
         }
     }
 
-    /// Reads the folders and updates the registry; reports broken files once, missed fires
-    /// at start-up, and removes the session files of deleted persistent routines.
-    async fn sync(&self, first: bool) {
+    /// Reads the folders (only the `changed` files when given, relative to the data dir) and
+    /// updates the registry; reports broken files once, missed fires at start-up, and
+    /// removes the session files of deleted persistent routines.
+    async fn sync(&self, first: bool, changed: Option<BTreeSet<PathBuf>>) {
         let services = Arc::clone(&self.services);
         let caches = Arc::clone(&self.caches);
         let tz = services.config.timezone;
         let loaded = tokio::task::spawn_blocking(move || {
             let mut caches = caches.lock();
             let (routine_cache, reminder_cache) = &mut *caches;
-            let routines = load_routines_cached(&services.data_dir, routine_cache);
-            let reminders = load_reminders_cached(&services.data_dir, tz, reminder_cache);
-            (routines, reminders)
+            let data_dir = &services.data_dir;
+            match changed {
+                None => (
+                    load_routines_cached(data_dir, routine_cache),
+                    load_reminders_cached(data_dir, tz, reminder_cache),
+                ),
+                Some(changed) => (
+                    load_routines_changed(data_dir, routine_cache, &changed),
+                    load_reminders_changed(data_dir, tz, reminder_cache, &changed),
+                ),
+            }
         })
         .await;
         let Ok(((mut routines, routine_problems), (mut reminders, reminder_problems))) = loaded
@@ -142,9 +223,7 @@ impl Scheduler {
                 self.tell_main(&report).await;
             }
         }
-        if let Err(error) = record_tick(&data_dir.scheduler_file(), now.fixed_offset()) {
-            tracing::warn!(%error, "could not record the scheduler tick");
-        }
+        self.record_tick(now);
         let routine_ids: HashSet<String> = routines.iter().map(|f| f.item.id.clone()).collect();
         let tool_problems = self
             .sink
@@ -218,5 +297,13 @@ impl Scheduler {
             .snapshot()
             .map_or(90, |s| s.refill_rate_minutes);
         render_schedule(&forward_schedule(&jobs, now, Some(id)), now, rate)
+    }
+}
+
+/// Resolves when the watcher saw something; never without a watcher.
+async fn next_event(watch: Option<&FolderWatch>) {
+    match watch {
+        Some(watch) => watch.wait().await,
+        None => std::future::pending().await,
     }
 }

@@ -258,6 +258,7 @@ pub fn test_config(sandbox: &CliSandbox, mock: &MockApi) -> Config {
         cli_env: sandbox.env(mock).into_iter().collect(),
         env_file: sandbox.data_dir.join("project.env"),
         scheduler_sync: ollim_bot::config::DEFAULT_SCHEDULER_SYNC,
+        fs_events: ollim_bot::config::FsEvents::On,
         turn_idle_limit: ollim_bot::config::DEFAULT_TURN_IDLE_LIMIT,
         webhook: ollim_bot::config::WebhookSetting::Off,
     }

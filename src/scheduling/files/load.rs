@@ -1,7 +1,8 @@
 //! Loading the `routines/` and `reminders/` folders: every file parsed (only changed ones
-//! when a [`LoadCache`] is kept), broken files reported, never a panic (RTN-6, REM-12).
+//! when a [`LoadCache`] is kept, and only the files named when the caller knows which changed,
+//! issue 17), broken files reported, never a panic (RTN-6, REM-12).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -72,18 +73,46 @@ pub(super) fn read_text(path: &Path) -> Result<String, String> {
     String::from_utf8(bytes).map_err(|_| "the file is not valid UTF-8 text".to_owned())
 }
 
-/// Parsed files remembered between loads, keyed by path and checked against each file's
-/// modification time and size, so a sync re-parses only what changed.
+/// Parsed files remembered between loads, keyed by path (so in file-name order) and checked
+/// against each file's modification time and size, so a sync re-parses only what changed.
 #[derive(Debug)]
 pub struct LoadCache<T> {
-    entries: HashMap<PathBuf, (Stamp, Result<T, String>)>,
+    entries: BTreeMap<PathBuf, (Stamp, Result<T, String>)>,
 }
 
 impl<T> Default for LoadCache<T> {
     fn default() -> Self {
         Self {
-            entries: HashMap::new(),
+            entries: BTreeMap::new(),
         }
+    }
+}
+
+impl<T> LoadCache<T> {
+    /// Brings the entry of one file (path relative to the data dir) up to date: dropped when
+    /// the file is gone or not a regular `*.md` file, parsed again when its stamp changed.
+    fn refresh_one(
+        &mut self,
+        data_dir: &DataDir,
+        rel: &Path,
+        parse: impl Fn(&str) -> Result<T, String>,
+    ) {
+        let is_md = rel
+            .file_name()
+            .is_some_and(|name| name.as_encoded_bytes().ends_with(b".md"));
+        let meta = match fs::metadata(data_dir.root().join(rel)) {
+            Ok(meta) if is_md && meta.is_file() => meta,
+            _ => {
+                self.entries.remove(rel);
+                return;
+            }
+        };
+        let stamp = (meta.modified().ok(), meta.len());
+        if matches!(self.entries.get(rel), Some((seen, _)) if *seen == stamp && stamp.0.is_some()) {
+            return;
+        }
+        let parsed = read_text(&data_dir.root().join(rel)).and_then(|text| parse(&text));
+        self.entries.insert(rel.to_path_buf(), (stamp, parsed));
     }
 }
 
@@ -116,6 +145,33 @@ pub fn load_reminders_cached(
     )
 }
 
+/// [`load_routines_cached`] looking only at `changed` (paths relative to the data dir, e.g.
+/// from file events; other folders' paths are ignored): every other file is taken from
+/// `cache` as it was. The cache must have seen the whole folder once.
+pub fn load_routines_changed(
+    data_dir: &DataDir,
+    cache: &mut LoadCache<Routine>,
+    changed: &BTreeSet<PathBuf>,
+) -> (Vec<JobFile<Routine>>, Vec<FileProblem>) {
+    for rel in changed.iter().filter(|rel| rel.starts_with(ROUTINES)) {
+        cache.refresh_one(data_dir, rel, parse_routine);
+    }
+    collect(cache, |routine| &routine.id)
+}
+
+/// [`load_reminders_cached`] looking only at `changed`, as [`load_routines_changed`].
+pub fn load_reminders_changed(
+    data_dir: &DataDir,
+    tz: Tz,
+    cache: &mut LoadCache<Reminder>,
+    changed: &BTreeSet<PathBuf>,
+) -> (Vec<JobFile<Reminder>>, Vec<FileProblem>) {
+    for rel in changed.iter().filter(|rel| rel.starts_with(REMINDERS)) {
+        cache.refresh_one(data_dir, rel, |text| parse_reminder(text, tz));
+    }
+    collect(cache, |reminder| &reminder.id)
+}
+
 fn load_dir<T: Clone>(
     data_dir: &DataDir,
     folder: &str,
@@ -123,48 +179,67 @@ fn load_dir<T: Clone>(
     id_of: impl Fn(&T) -> &String,
     cache: &mut LoadCache<T>,
 ) -> (Vec<JobFile<T>>, Vec<FileProblem>) {
-    let mut items = Vec::new();
-    let mut problems = Vec::new();
     let files = match stamped_md_files(data_dir, folder) {
         Ok(files) => files,
         Err(e) => {
-            problems.push(FileProblem {
+            let problem = FileProblem {
                 path: PathBuf::from(folder),
                 reason: format!("could not list the folder: {e}"),
-            });
-            return (items, problems);
+            };
+            return (Vec::new(), vec![problem]);
         }
     };
-    let mut owners: HashMap<String, PathBuf> = HashMap::new();
     let present: HashSet<&PathBuf> = files.iter().map(|(_, rel, _)| rel).collect();
     cache.entries.retain(|path, _| present.contains(path));
     for (_, rel, stamp) in files {
-        let parsed = match cache.entries.get(&rel) {
-            Some((seen, parsed)) if *seen == stamp && stamp.0.is_some() => parsed.clone(),
+        match cache.entries.get(&rel) {
+            Some((seen, _)) if *seen == stamp && stamp.0.is_some() => {}
             _ => {
                 let parsed = read_text(&data_dir.root().join(&rel)).and_then(|text| parse(&text));
-                cache.entries.insert(rel.clone(), (stamp, parsed.clone()));
-                parsed
+                cache.entries.insert(rel, (stamp, parsed));
             }
-        };
+        }
+    }
+    collect(cache, id_of)
+}
+
+/// The cached files in file-name order: the usable ones, and the problems (parse errors,
+/// duplicate ids: the first file in name order keeps the id).
+fn collect<T: Clone>(
+    cache: &LoadCache<T>,
+    id_of: impl Fn(&T) -> &String,
+) -> (Vec<JobFile<T>>, Vec<FileProblem>) {
+    let mut items = Vec::new();
+    let mut problems = Vec::new();
+    let mut owners: HashMap<&String, &PathBuf> = HashMap::new();
+    for (rel, (_, parsed)) in &cache.entries {
         match parsed {
             Ok(item) => {
-                let id = id_of(&item).clone();
-                if let Some(first) = owners.get(&id) {
+                let id = id_of(item);
+                if let Some(first) = owners.get(id) {
                     let reason = format!(
                         "duplicate id \"{id}\" (already used by {}); this file is ignored",
                         first.display()
                     );
                     tracing::debug!(path = %rel.display(), reason, "job file skipped");
-                    problems.push(FileProblem { path: rel, reason });
+                    problems.push(FileProblem {
+                        path: rel.clone(),
+                        reason,
+                    });
                 } else {
-                    owners.insert(id, rel.clone());
-                    items.push(JobFile { path: rel, item });
+                    owners.insert(id, rel);
+                    items.push(JobFile {
+                        path: rel.clone(),
+                        item: item.clone(),
+                    });
                 }
             }
             Err(reason) => {
                 tracing::debug!(path = %rel.display(), reason, "job file skipped");
-                problems.push(FileProblem { path: rel, reason });
+                problems.push(FileProblem {
+                    path: rel.clone(),
+                    reason: reason.clone(),
+                });
             }
         }
     }

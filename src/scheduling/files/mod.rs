@@ -38,7 +38,8 @@ use crate::state::StateError;
 use crate::state::git::GitRecorder;
 
 pub use load::{
-    LoadCache, load_reminders, load_reminders_cached, load_routines, load_routines_cached,
+    LoadCache, load_reminders, load_reminders_cached, load_reminders_changed, load_routines,
+    load_routines_cached, load_routines_changed,
 };
 pub use parse::{parse_reminder, parse_routine, parse_run_at};
 pub use render::{render_reminder, render_routine};

@@ -372,3 +372,38 @@ fn the_load_cache_reparses_only_changed_files() {
     let (items, problems) = load_routines_cached(&data_dir, &mut cache);
     assert!(items.is_empty() && problems.is_empty());
 }
+
+#[test]
+fn a_changes_load_reads_only_the_files_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let data_dir = DataDir::new(dir.path());
+    let kept = write_routine(&data_dir, &routine("kept", "Stays"), Commit::Skip).unwrap();
+    let mut cache = LoadCache::default();
+    let (first, _) = load_routines_cached(&data_dir, &mut cache);
+    assert_eq!(first.len(), 1);
+    // An edit nobody reported is not seen by a changes load (the full read catches it)…
+    let path = data_dir.root().join(&kept);
+    let edited = fs::read_to_string(&path)
+        .unwrap()
+        .replace("Stays", "Edited");
+    fs::write(&path, edited).unwrap();
+    let added = write_routine(&data_dir, &routine("added", "New"), Commit::Skip).unwrap();
+    put(&data_dir, "routines/broken.md", "no frontmatter at all");
+    let changed: std::collections::BTreeSet<_> = [
+        added.clone(),
+        "routines/broken.md".into(),
+        "reminders/elsewhere.md".into(),
+    ]
+    .into();
+    let (items, problems) = load_routines_changed(&data_dir, &mut cache, &changed);
+    let ids: Vec<&str> = items.iter().map(|f| f.item.id.as_str()).collect();
+    assert_eq!(ids, ["added", "kept"], "file-name order");
+    assert_eq!(items[1].item.message, "Stays");
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    // …and a removal named by an event drops the job.
+    fs::remove_file(data_dir.root().join(&added)).unwrap();
+    let (items, _) = load_routines_changed(&data_dir, &mut cache, &[added].into());
+    assert_eq!(items.len(), 1);
+    let (items, _) = load_routines_cached(&data_dir, &mut cache);
+    assert_eq!(items[0].item.message, "Edited");
+}
