@@ -55,31 +55,25 @@ fn bot_texts(h: &BotHarness, needle: &str) -> usize {
         .count()
 }
 
-/// Waits until the mock saw every job's prompt.
+/// Waits until every job ran: a fired reminder's file is removed once its run is over.
 async fn wait_for_runs(h: &BotHarness) {
+    let folder = h.sandbox.data_dir.join("reminders");
     let deadline = tokio::time::Instant::now() + Duration::from_secs(90);
     loop {
-        let prompts: String = h
-            .mock
-            .requests()
-            .iter()
-            .flat_map(|r| {
-                r.user_prompts()
-                    .into_iter()
-                    .map(str::to_owned)
-                    .collect::<Vec<_>>()
+        let left = std::fs::read_dir(&folder)
+            .map(|entries| {
+                entries
+                    .flatten()
+                    .filter(|e| e.file_name().to_string_lossy().starts_with("crash-job"))
+                    .count()
             })
-            .collect::<Vec<_>>()
-            .join("\n");
-        let ran = (0..JOBS)
-            .filter(|n| prompts.contains(&format!("crash job {n}")))
-            .count();
-        if ran == JOBS {
+            .unwrap_or(0);
+        if left == 0 {
             return;
         }
         assert!(
             tokio::time::Instant::now() < deadline,
-            "{ran} of {JOBS} ran\n{}",
+            "{left} of {JOBS} still waiting\n{}",
             h.log()
         );
         tokio::time::sleep(Duration::from_millis(200)).await;
@@ -163,6 +157,19 @@ async fn a_cli_that_dies_at_start_is_retried_with_backoff_and_the_owner_told_onc
     })
     .await;
     wait_for_runs(&h).await;
+    let prompts: String = h
+        .mock
+        .requests()
+        .iter()
+        .flat_map(|r| r.last_user_text().map(str::to_owned))
+        .collect::<Vec<_>>()
+        .join("\n");
+    for n in 0..JOBS {
+        assert!(
+            prompts.contains(&format!("crash job {n}")),
+            "job {n} never ran"
+        );
+    }
     h.converse("and now?", "working again").await;
     tokio::time::sleep(Duration::from_secs(1)).await;
     assert_eq!(bot_texts(&h, FAILING), 1, "told exactly once");
