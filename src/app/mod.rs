@@ -29,6 +29,7 @@ use crate::{
         bot::Bot,
         client::{build_client, run_client},
         dm_front_end::DiscordFrontEnd,
+        rate_limit::with_rate_limit_retries,
     },
     front_end::FrontEnd,
     scheduling::Scheduler,
@@ -304,7 +305,7 @@ async fn shut_down_on_signal(bot: Arc<Bot>, shards: Arc<ShardManager>) {
         tracing::info!("received {name}; shutting down");
         if let Some(channel) = bot.dm_channel() {
             let notice = crate::discord::greeting::shutdown_notice(&format!("received {name}"));
-            if let Err(error) = channel.say(&bot.http, notice).await {
+            if let Err(error) = with_rate_limit_retries(|| channel.say(&bot.http, &notice)).await {
                 tracing::debug!(%error, "could not send the shutdown notice");
             }
         }

@@ -26,7 +26,7 @@ use tracing::Instrument;
 
 use super::{
     approval::Approvals, google::DeleteConfirmations, google_auth::PendingGoogleAuth,
-    owner::OwnerGate,
+    owner::OwnerGate, rate_limit::with_rate_limit_retries,
 };
 use crate::{
     agent::MainSession, background::webhook_dispatch::WebhookDispatch, services::Services,
@@ -221,9 +221,10 @@ impl Bot {
         let (Some(channel), Some(after)) = (self.dm_channel(), self.newest_seen()) else {
             return;
         };
-        let missed = match channel
-            .messages(&self.http, GetMessages::new().after(after).limit(50))
-            .await
+        let missed = match with_rate_limit_retries(|| {
+            channel.messages(&self.http, GetMessages::new().after(after).limit(50))
+        })
+        .await
         {
             Ok(messages) => messages,
             Err(error) => {

@@ -14,6 +14,7 @@ use super::{
     attachments::{append_saved_paths, image_media_type, save_download},
     bot::Bot,
     quote::{QuotedEmbed, QuotedSource, prepend_quote, quote_reply},
+    rate_limit::with_rate_limit_retries,
 };
 use crate::{
     agent::interactive_fork::{ALREADY_IN_FORK_NOTE, EXPIRED_NOTE, reply_resume_prompt},
@@ -52,7 +53,9 @@ impl Bot {
             return;
         }
         let seen = ReactionType::Unicode(SEEN.to_owned());
-        if let Err(error) = message.react(&self.http, seen.clone()).await {
+        if let Err(error) =
+            with_rate_limit_retries(|| message.react(&self.http, seen.clone())).await
+        {
             tracing::debug!(%error, "could not add the 👀 reaction");
         }
         if self.session.is_busy() {
@@ -60,10 +63,11 @@ impl Bot {
             self.session.interrupt();
         }
         let outcome = self.answer(&message).await;
-        if let Err(error) = self
-            .http
-            .delete_reaction_me(message.channel_id, message.id, &seen)
-            .await
+        if let Err(error) = with_rate_limit_retries(|| {
+            self.http
+                .delete_reaction_me(message.channel_id, message.id, &seen)
+        })
+        .await
         {
             tracing::debug!(%error, "could not remove the 👀 reaction");
         }
@@ -73,7 +77,8 @@ impl Bot {
         {
             let model = self.session.settings().await.model;
             if let Some(warning) = context_warning(context_tokens(usage), model.as_deref())
-                && let Err(error) = message.channel_id.say(&self.http, warning).await
+                && let Err(error) =
+                    with_rate_limit_retries(|| message.channel_id.say(&self.http, &warning)).await
             {
                 tracing::debug!(%error, "could not post the context warning");
             }
@@ -91,7 +96,9 @@ impl Bot {
                 ),
                 other => format!("something went wrong: {other}"),
             };
-            if let Err(error) = message.channel_id.say(&self.http, text).await {
+            if let Err(error) =
+                with_rate_limit_retries(|| message.channel_id.say(&self.http, &text)).await
+            {
                 tracing::warn!(%error, "could not report the failed turn");
             }
         }
@@ -152,7 +159,7 @@ impl Bot {
 
     async fn note(&self, text: &str) {
         if let Some(channel) = self.dm_channel()
-            && let Err(error) = channel.say(&self.http, text).await
+            && let Err(error) = with_rate_limit_retries(|| channel.say(&self.http, text)).await
         {
             tracing::debug!(%error, "could not post a note");
         }
