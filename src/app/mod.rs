@@ -42,6 +42,8 @@ use background_loops::{check_fork_idle, run_scheduler, run_webhooks};
 pub const TURN_DEADLINE: Duration = Duration::from_secs(30);
 /// How long the CLI may take to stop.
 const CLI_DEADLINE: Duration = Duration::from_secs(10);
+/// How long serenity's client may take to end once every shard was told to close.
+const GATEWAY_CLOSE_GRACE: Duration = Duration::from_secs(5);
 
 /// What the daemon needs beyond [`Config`]. Its `Debug` never shows the token.
 #[derive(Clone)]
@@ -202,12 +204,18 @@ async fn run_daemon(
         inquiries,
     ));
     let _ = bot_slot.set(Arc::clone(&bot));
+    bot.reconnects.bind(Arc::clone(&client.shard_manager));
     let _ = bot.webhooks.set(webhooks.clone());
 
     let mut tasks = OwnedTasks::default();
+    let gateway_closed = CancellationToken::new();
     let shutdown = tasks.spawn(
         "signal handling",
-        shut_down_on_signal(Arc::clone(&bot), Arc::clone(&client.shard_manager)),
+        shut_down_on_signal(
+            Arc::clone(&bot),
+            Arc::clone(&client.shard_manager),
+            gateway_closed.clone(),
+        ),
     );
     let stop_background = CancellationToken::new();
     tasks.spawn(
@@ -254,6 +262,13 @@ async fn run_daemon(
             shards.shutdown_all().await;
             Err(fatal)
         }
+        // serenity's client ends when a running shard confirms its shutdown; with none running
+        // (paused after a reconnect storm, or between two of serenity's own restarts) none
+        // would, so a shutdown that closed the gateway also ends it after a grace.
+        () = async {
+            gateway_closed.cancelled().await;
+            tokio::time::sleep(GATEWAY_CLOSE_GRACE).await;
+        } => Ok(()),
     };
     if let Err(end) = &outcome {
         eprintln!("{}", end.message());
@@ -290,7 +305,11 @@ fn restart_in_place() -> anyhow::Error {
 }
 
 /// Waits for SIGTERM, SIGINT or a requested restart, then shuts down in order.
-async fn shut_down_on_signal(bot: Arc<Bot>, shards: Arc<ShardManager>) {
+async fn shut_down_on_signal(
+    bot: Arc<Bot>,
+    shards: Arc<ShardManager>,
+    gateway_closed: CancellationToken,
+) {
     let name = tokio::select! {
         signal = wait_for_signal() => match signal {
             Ok(name) => Some(name),
@@ -327,7 +346,9 @@ async fn shut_down_on_signal(bot: Arc<Bot>, shards: Arc<ShardManager>) {
     {
         tracing::warn!("the Claude CLI did not stop in time");
     }
+    bot.reconnects.stop();
     shards.shutdown_all().await;
+    gateway_closed.cancel();
 }
 
 async fn wait_for_signal() -> std::io::Result<&'static str> {

@@ -26,7 +26,7 @@ use tracing::Instrument;
 
 use super::{
     approval::Approvals, google::DeleteConfirmations, google_auth::PendingGoogleAuth,
-    owner::OwnerGate, rate_limit::with_rate_limit_retries,
+    owner::OwnerGate, rate_limit::with_rate_limit_retries, reconnects::Reconnects,
 };
 use crate::{
     agent::MainSession, background::webhook_dispatch::WebhookDispatch, services::Services,
@@ -64,6 +64,8 @@ pub struct Bot {
     pub(crate) webhooks: OnceLock<WebhookDispatch>,
     /// Checks for and applies updates (`/update` and the auto-update loop; SLC-11, UPD-2).
     pub updater: Arc<Updater>,
+    /// Backoff for gateway reconnect storms (issue 16).
+    pub reconnects: Arc<Reconnects>,
     accepting: AtomicBool,
     ready_once: AtomicBool,
     /// Cancelled when the owner asks for a restart (`/restart`).
@@ -100,6 +102,7 @@ impl Bot {
             work: TaskTracker::new(),
             webhooks: OnceLock::new(),
             updater,
+            reconnects: Arc::default(),
             accepting: AtomicBool::new(true),
             ready_once: AtomicBool::new(false),
             restart: CancellationToken::new(),
@@ -272,15 +275,17 @@ impl EventHandler for Handler {
         );
         if bot.ready_once.swap(true, Ordering::SeqCst) {
             // A new gateway session after a lost one: catch up on what was missed.
+            bot.reconnects.note(ctx.shard_id);
             bot.backfill().await;
             return;
         }
         bot.start(&ctx).await;
     }
 
-    async fn resume(&self, _ctx: Context, _event: ResumedEvent) {
+    async fn resume(&self, ctx: Context, _event: ResumedEvent) {
         let Some(bot) = self.bot() else { return };
         tracing::info!("gateway session resumed");
+        bot.reconnects.note(ctx.shard_id);
         bot.backfill().await;
     }
 

@@ -206,6 +206,17 @@ impl Bot {
     pub(crate) fn newest_seen(&self) -> Option<MessageId> {
         self.seen().newest
     }
+
+    /// Marks `id` (the greeting, posted once connected) as the point a backfill starts from
+    /// when no DM was handled after it, so a DM sent while the gateway is away is fetched
+    /// after the reconnect even before the owner's first message (issue 16). Ids are
+    /// Discord's, so the local clock does not matter.
+    pub(crate) fn backfill_from(&self, id: MessageId) {
+        let mut seen = self.seen();
+        if seen.newest.is_none_or(|newest| id > newest) {
+            seen.newest = Some(id);
+        }
+    }
 }
 
 fn quoted_source(message: &Message) -> QuotedSource {

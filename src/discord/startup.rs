@@ -47,8 +47,9 @@ impl Bot {
         };
         let sent =
             with_rate_limit_retries(|| channel.send_message(&self.http, message.clone())).await;
-        if let Err(error) = sent {
-            tracing::warn!(%error, "could not send the greeting");
+        match sent {
+            Ok(greeting) => self.backfill_from(greeting.id),
+            Err(error) => tracing::warn!(%error, "could not send the greeting"),
         }
         self.release_early();
     }
