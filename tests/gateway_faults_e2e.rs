@@ -57,6 +57,14 @@ async fn answered_exactly_once(h: &BotHarness, sent: u64, answer: &str) {
     assert_eq!(eyes, 1, "the DM was taken up {eyes} times\n{}", h.log());
 }
 
+/// How many times the owner was told that DMs were missed while the gateway was away.
+fn missed_notes(h: &BotHarness) -> usize {
+    h.bot_messages()
+        .iter()
+        .filter(|m| m.content.contains("lost my connection to Discord"))
+        .count()
+}
+
 /// The bot is still running, answers a new DM, and never said it was shutting down.
 async fn still_answering(h: &mut BotHarness, prompt: &str, answer: &str) {
     h.discord.wait_for_ready().await;
@@ -96,6 +104,7 @@ async fn a_non_resumable_invalid_session_re_identifies_and_answers_the_gap_once(
         identifies + 1,
         "one new IDENTIFY"
     );
+    assert_eq!(missed_notes(&h), 1, "told once\n{}", h.log());
     still_answering(&mut h, "after the new session", "fresh session").await;
 }
 
@@ -145,6 +154,7 @@ async fn a_zombied_connection_is_noticed_and_the_dm_it_swallowed_is_answered_onc
         .wait_for_gateway(|g| g.connections.len() > connections)
         .await;
     answered_exactly_once(&h, gap, "zombie gap answered").await;
+    assert_eq!(missed_notes(&h), 1, "told once\n{}", h.log());
     still_answering(&mut h, "after the zombie", "alive again").await;
 }
 
@@ -169,6 +179,7 @@ async fn a_storm_of_dropped_connections_is_ridden_out_without_hammering() {
         h.log()
     );
     still_answering(&mut h, "after the storm", "weathered").await;
+    assert_eq!(missed_notes(&h), 0, "nothing was missed\n{}", h.log());
 }
 
 /// SIGTERM while the shard is paused after a storm (no shard running, so serenity's client

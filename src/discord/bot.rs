@@ -236,7 +236,15 @@ impl Bot {
             }
         };
         let mut missed: Vec<Message> = missed.into_iter().filter(|m| self.accepts(m)).collect();
+        if missed.is_empty() {
+            return;
+        }
         missed.sort_by_key(|m| m.id);
+        // Told once, before the late answers: their messages were not answered when sent.
+        let note = missed_note(missed.len());
+        if let Err(error) = with_rate_limit_retries(|| channel.say(&self.http, &note)).await {
+            tracing::warn!(%error, "could not tell the owner about the missed DMs");
+        }
         for message in missed {
             tracing::info!(id = %message.id, "answering a DM missed during the reconnect");
             let bot = Arc::clone(self);
@@ -245,6 +253,18 @@ impl Bot {
                 .spawn(async move { bot.handle_dm(message).await }.instrument(span));
         }
     }
+}
+
+/// What the owner is told when DMs sent while the gateway was away are answered late.
+pub(crate) fn missed_note(count: usize) -> String {
+    let (what, them) = if count == 1 {
+        ("a message".to_owned(), "it")
+    } else {
+        (format!("{count} messages"), "them")
+    };
+    format!(
+        "-# i lost my connection to Discord for a while and missed {what} from you — answering {them} now."
+    )
 }
 
 /// The serenity event handler: routes gateway events to the bot (bound once the client that
