@@ -37,6 +37,8 @@ use crate::{
 const SEEN_CAPACITY: usize = 512;
 /// How many DMs are held while the owner is still unknown.
 const EARLY_CAPACITY: usize = 20;
+/// How long the catch-up after a reconnect leaves the gateway to deliver a DM it fetched.
+const BACKFILL_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
 
 #[derive(Default)]
 pub(crate) struct SeenMessages {
@@ -235,7 +237,17 @@ impl Bot {
                 return;
             }
         };
-        let mut missed: Vec<Message> = missed.into_iter().filter(|m| self.accepts(m)).collect();
+        let candidates: Vec<Message> = missed
+            .into_iter()
+            .filter(|m| !self.seen().ids.contains(&m.id))
+            .collect();
+        if candidates.is_empty() {
+            return;
+        }
+        // A DM sent just as the gateway came back still arrives as an event: give it a moment,
+        // so only the ones that never will are taken here (and counted as missed).
+        tokio::time::sleep(BACKFILL_GRACE).await;
+        let mut missed: Vec<Message> = candidates.into_iter().filter(|m| self.accepts(m)).collect();
         if missed.is_empty() {
             return;
         }
