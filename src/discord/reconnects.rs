@@ -28,8 +28,8 @@ pub const FREE_RECONNECTS: usize = 3;
 pub const FIRST_PAUSE: Duration = Duration::from_secs(2);
 /// The longest pause.
 pub const MAX_PAUSE: Duration = Duration::from_secs(120);
-/// The close code the paused shard goes down with (not 1000, so Discord keeps nothing
-/// against it).
+/// The close code the paused shard goes down with (serenity's own restart code; not 1000,
+/// which would log the bot out).
 const PAUSE_CLOSE_CODE: u16 = 4000;
 
 /// What to do about a reconnect.
