@@ -60,14 +60,12 @@ async fn wait_for_runs(h: &BotHarness) {
     let folder = h.sandbox.data_dir.join("reminders");
     let deadline = tokio::time::Instant::now() + Duration::from_secs(90);
     loop {
-        let left = std::fs::read_dir(&folder)
-            .map(|entries| {
-                entries
-                    .flatten()
-                    .filter(|e| e.file_name().to_string_lossy().starts_with("crash-job"))
-                    .count()
-            })
-            .unwrap_or(0);
+        let left = std::fs::read_dir(&folder).map_or(0, |entries| {
+            entries
+                .flatten()
+                .filter(|e| e.file_name().to_string_lossy().starts_with("crash-job"))
+                .count()
+        });
         if left == 0 {
             return;
         }
@@ -161,7 +159,7 @@ async fn a_cli_that_dies_at_start_is_retried_with_backoff_and_the_owner_told_onc
         .mock
         .requests()
         .iter()
-        .flat_map(|r| r.last_user_text().map(str::to_owned))
+        .filter_map(|r| r.last_user_text().map(str::to_owned))
         .collect::<Vec<_>>()
         .join("\n");
     for n in 0..JOBS {

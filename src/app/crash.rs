@@ -15,7 +15,7 @@ use std::{
 use serenity::{all::ChannelId, http::Http};
 use tokio::task::{AbortHandle, Id, JoinSet};
 
-use crate::discord::greeting::shutdown_notice;
+use crate::discord::{greeting::shutdown_notice, rate_limit::with_rate_limit_retries};
 
 /// How long the crash notice may take.
 pub const NOTICE_TIMEOUT: Duration = Duration::from_secs(5);
@@ -86,7 +86,9 @@ impl OwnerReach {
         let Some(channel) = channel.get().copied() else {
             return;
         };
-        match tokio::time::timeout(NOTICE_TIMEOUT, channel.say(http, end.notice())).await {
+        let notice = end.notice();
+        let send = with_rate_limit_retries(|| channel.say(http, &notice));
+        match tokio::time::timeout(NOTICE_TIMEOUT, send).await {
             Ok(Ok(_)) => {}
             Ok(Err(error)) => tracing::warn!(%error, "could not send the crash notice"),
             Err(_) => tracing::warn!("the crash notice took too long; skipped"),

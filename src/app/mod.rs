@@ -29,6 +29,7 @@ use crate::{
         bot::Bot,
         client::{build_client, run_client},
         dm_front_end::DiscordFrontEnd,
+        rate_limit::with_rate_limit_retries,
     },
     front_end::FrontEnd,
     scheduling::Scheduler,
@@ -41,6 +42,8 @@ use background_loops::{check_fork_idle, run_scheduler, run_webhooks};
 pub const TURN_DEADLINE: Duration = Duration::from_secs(30);
 /// How long the CLI may take to stop.
 const CLI_DEADLINE: Duration = Duration::from_secs(10);
+/// How long serenity's client may take to end once every shard was told to close.
+const GATEWAY_CLOSE_GRACE: Duration = Duration::from_secs(5);
 
 /// What the daemon needs beyond [`Config`]. Its `Debug` never shows the token.
 #[derive(Clone)]
@@ -201,6 +204,7 @@ async fn run_daemon(
         inquiries,
     ));
     let _ = bot_slot.set(Arc::clone(&bot));
+    bot.reconnects.bind(Arc::clone(&client.shard_manager));
     let _ = bot.webhooks.set(webhooks.clone());
 
     // Written until everything else has stopped, so work cut off by the shutdown itself is
@@ -213,9 +217,14 @@ async fn run_daemon(
             .keep_written(stop_ledger.clone()),
     );
     let mut tasks = OwnedTasks::default();
+    let gateway_closed = CancellationToken::new();
     let shutdown = tasks.spawn(
         "signal handling",
-        shut_down_on_signal(Arc::clone(&bot), Arc::clone(&client.shard_manager)),
+        shut_down_on_signal(
+            Arc::clone(&bot),
+            Arc::clone(&client.shard_manager),
+            gateway_closed.clone(),
+        ),
     );
     let stop_background = CancellationToken::new();
     tasks.spawn(
@@ -270,6 +279,13 @@ async fn run_daemon(
             shards.shutdown_all().await;
             Err(fatal)
         }
+        // serenity's client ends when a running shard confirms its shutdown; with none running
+        // (paused after a reconnect storm, or between two of serenity's own restarts) none
+        // would, so a shutdown that closed the gateway also ends it after a grace.
+        () = async {
+            gateway_closed.cancelled().await;
+            tokio::time::sleep(GATEWAY_CLOSE_GRACE).await;
+        } => Ok(()),
     };
     if let Err(end) = &outcome {
         eprintln!("{}", end.message());
@@ -310,7 +326,11 @@ fn restart_in_place() -> anyhow::Error {
 }
 
 /// Waits for SIGTERM, SIGINT or a requested restart, then shuts down in order.
-async fn shut_down_on_signal(bot: Arc<Bot>, shards: Arc<ShardManager>) {
+async fn shut_down_on_signal(
+    bot: Arc<Bot>,
+    shards: Arc<ShardManager>,
+    gateway_closed: CancellationToken,
+) {
     let name = tokio::select! {
         signal = wait_for_signal() => match signal {
             Ok(name) => Some(name),
@@ -325,7 +345,7 @@ async fn shut_down_on_signal(bot: Arc<Bot>, shards: Arc<ShardManager>) {
         tracing::info!("received {name}; shutting down");
         if let Some(channel) = bot.dm_channel() {
             let notice = crate::discord::greeting::shutdown_notice(&format!("received {name}"));
-            if let Err(error) = channel.say(&bot.http, notice).await {
+            if let Err(error) = with_rate_limit_retries(|| channel.say(&bot.http, &notice)).await {
                 tracing::debug!(%error, "could not send the shutdown notice");
             }
         }
@@ -347,7 +367,9 @@ async fn shut_down_on_signal(bot: Arc<Bot>, shards: Arc<ShardManager>) {
     {
         tracing::warn!("the Claude CLI did not stop in time");
     }
+    bot.reconnects.stop();
     shards.shutdown_all().await;
+    gateway_closed.cancel();
 }
 
 async fn wait_for_signal() -> std::io::Result<&'static str> {

@@ -16,6 +16,7 @@ use serenity::{
 };
 use tokio::sync::oneshot;
 
+use super::rate_limit::with_rate_limit_retries;
 use crate::front_end::Approval;
 
 /// How long the owner has to answer (PRM-4).
@@ -54,7 +55,8 @@ pub fn outcome_text(label: &str, approval: Approval) -> String {
 impl Approvals {
     /// Asks in `channel` and waits for the owner (or the timeout, or a cancellation).
     pub async fn ask(&self, http: &Arc<Http>, channel: ChannelId, label: &str) -> Approval {
-        let message = match channel.say(http, format!("`{label}`")).await {
+        let question = format!("`{label}`");
+        let message = match with_rate_limit_retries(|| channel.say(http, &question)).await {
             Ok(message) => message,
             Err(error) => {
                 tracing::warn!(%error, "could not post the approval question");
@@ -65,7 +67,9 @@ impl Approvals {
         self.lock().insert(message.id, answer_tx);
         for emoji in [ALLOW, DENY, ALWAYS] {
             let reaction = ReactionType::Unicode(emoji.to_owned());
-            if let Err(error) = message.react(http, reaction).await {
+            if let Err(error) =
+                with_rate_limit_retries(|| message.react(http, reaction.clone())).await
+            {
                 tracing::debug!(%error, "could not add an approval reaction");
             }
         }
@@ -76,12 +80,17 @@ impl Approvals {
         };
         self.lock().remove(&message.id);
         if approval == Approval::Cancelled {
-            if let Err(error) = channel.delete_message(http, message.id).await {
+            if let Err(error) =
+                with_rate_limit_retries(|| channel.delete_message(http, message.id)).await
+            {
                 tracing::debug!(%error, "could not delete a withdrawn approval question");
             }
         } else {
             let edit = EditMessage::new().content(outcome_text(label, approval));
-            if let Err(error) = channel.edit_message(http, message.id, edit).await {
+            if let Err(error) =
+                with_rate_limit_retries(|| channel.edit_message(http, message.id, edit.clone()))
+                    .await
+            {
                 tracing::debug!(%error, "could not record the approval outcome");
             }
         }

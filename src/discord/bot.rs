@@ -26,7 +26,7 @@ use tracing::Instrument;
 
 use super::{
     approval::Approvals, google::DeleteConfirmations, google_auth::PendingGoogleAuth,
-    owner::OwnerGate,
+    owner::OwnerGate, rate_limit::with_rate_limit_retries, reconnects::Reconnects,
 };
 use crate::{
     agent::MainSession, background::webhook_dispatch::WebhookDispatch, services::Services,
@@ -37,6 +37,8 @@ use crate::{
 const SEEN_CAPACITY: usize = 512;
 /// How many DMs are held while the owner is still unknown.
 const EARLY_CAPACITY: usize = 20;
+/// How long the catch-up after a reconnect leaves the gateway to deliver a DM it fetched.
+const BACKFILL_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
 
 #[derive(Default)]
 pub(crate) struct SeenMessages {
@@ -64,6 +66,8 @@ pub struct Bot {
     pub(crate) webhooks: OnceLock<WebhookDispatch>,
     /// Checks for and applies updates (`/update` and the auto-update loop; SLC-11, UPD-2).
     pub updater: Arc<Updater>,
+    /// Backoff for gateway reconnect storms (issue 16).
+    pub reconnects: Arc<Reconnects>,
     accepting: AtomicBool,
     ready_once: AtomicBool,
     /// Cancelled when the owner asks for a restart (`/restart`).
@@ -100,6 +104,7 @@ impl Bot {
             work: TaskTracker::new(),
             webhooks: OnceLock::new(),
             updater,
+            reconnects: Arc::default(),
             accepting: AtomicBool::new(true),
             ready_once: AtomicBool::new(false),
             restart: CancellationToken::new(),
@@ -221,9 +226,10 @@ impl Bot {
         let (Some(channel), Some(after)) = (self.dm_channel(), self.newest_seen()) else {
             return;
         };
-        let missed = match channel
-            .messages(&self.http, GetMessages::new().after(after).limit(50))
-            .await
+        let missed = match with_rate_limit_retries(|| {
+            channel.messages(&self.http, GetMessages::new().after(after).limit(50))
+        })
+        .await
         {
             Ok(messages) => messages,
             Err(error) => {
@@ -231,8 +237,26 @@ impl Bot {
                 return;
             }
         };
-        let mut missed: Vec<Message> = missed.into_iter().filter(|m| self.accepts(m)).collect();
+        let candidates: Vec<Message> = missed
+            .into_iter()
+            .filter(|m| !self.seen().ids.contains(&m.id))
+            .collect();
+        if candidates.is_empty() {
+            return;
+        }
+        // A DM sent just as the gateway came back still arrives as an event: give it a moment,
+        // so only the ones that never will are taken here (and counted as missed).
+        tokio::time::sleep(BACKFILL_GRACE).await;
+        let mut missed: Vec<Message> = candidates.into_iter().filter(|m| self.accepts(m)).collect();
+        if missed.is_empty() {
+            return;
+        }
         missed.sort_by_key(|m| m.id);
+        // Told once, before the late answers: their messages were not answered when sent.
+        let note = missed_note(missed.len());
+        if let Err(error) = with_rate_limit_retries(|| channel.say(&self.http, &note)).await {
+            tracing::warn!(%error, "could not tell the owner about the missed DMs");
+        }
         for message in missed {
             tracing::info!(id = %message.id, "answering a DM missed during the reconnect");
             let bot = Arc::clone(self);
@@ -241,6 +265,18 @@ impl Bot {
                 .spawn(async move { bot.handle_dm(message).await }.instrument(span));
         }
     }
+}
+
+/// What the owner is told when DMs sent while the gateway was away are answered late.
+pub(crate) fn missed_note(count: usize) -> String {
+    let (what, them) = if count == 1 {
+        ("a message".to_owned(), "it")
+    } else {
+        (format!("{count} messages"), "them")
+    };
+    format!(
+        "-# i lost my connection to Discord for a while and missed {what} from you — answering {them} now."
+    )
 }
 
 /// The serenity event handler: routes gateway events to the bot (bound once the client that
@@ -271,15 +307,17 @@ impl EventHandler for Handler {
         );
         if bot.ready_once.swap(true, Ordering::SeqCst) {
             // A new gateway session after a lost one: catch up on what was missed.
+            bot.reconnects.note(ctx.shard_id);
             bot.backfill().await;
             return;
         }
         bot.start(&ctx).await;
     }
 
-    async fn resume(&self, _ctx: Context, _event: ResumedEvent) {
+    async fn resume(&self, ctx: Context, _event: ResumedEvent) {
         let Some(bot) = self.bot() else { return };
         tracing::info!("gateway session resumed");
+        bot.reconnects.note(ctx.shard_id);
         bot.backfill().await;
     }
 

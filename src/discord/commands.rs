@@ -14,7 +14,7 @@ use serenity::{
     http::Http,
 };
 
-use super::bot::Bot;
+use super::{bot::Bot, rate_limit::with_rate_limit_retries};
 use crate::{
     agent::{
         ForkCommandError,
@@ -139,8 +139,8 @@ impl Bot {
             "fork" => return self.fork_command(command).await,
             "interrupt" => {
                 self.session.interrupt();
-                command.defer_ephemeral(&self.http).await?;
-                return command.delete_response(&self.http).await;
+                with_rate_limit_retries(|| command.defer_ephemeral(&self.http)).await?;
+                return with_rate_limit_retries(|| command.delete_response(&self.http)).await;
             }
             "ping-budget" => {
                 let text = self.ping_budget_command(
@@ -163,13 +163,10 @@ impl Bot {
         let parsed = session_command::parse(&command.data.name, &args);
         match parsed {
             Ok(parsed) if parsed.is_slow() => {
-                command.defer(&self.http).await?;
+                with_rate_limit_retries(|| command.defer(&self.http)).await?;
                 let reply = self.session.run_command(parsed).await;
-                command
-                    .edit_response(
-                        &self.http,
-                        EditInteractionResponse::new().content(reply.text()),
-                    )
+                let edit = EditInteractionResponse::new().content(reply.text());
+                with_rate_limit_retries(|| command.edit_response(&self.http, edit.clone()))
                     .await
                     .map(drop)
             }
@@ -185,14 +182,10 @@ impl Bot {
     async fn restart_command(&self, command: &CommandInteraction) -> Result<(), serenity::Error> {
         self.log_restarting();
         self.request_restart();
-        command
-            .create_response(
-                &self.http,
-                CreateInteractionResponse::Message(
-                    CreateInteractionResponseMessage::new().content("restarting..."),
-                ),
-            )
-            .await
+        let response = CreateInteractionResponse::Message(
+            CreateInteractionResponseMessage::new().content("restarting..."),
+        );
+        with_rate_limit_retries(|| command.create_response(&self.http, response.clone())).await
     }
 
     /// `/fork [topic]` (IFK-2): the deferred reply is removed; the entry embed and the fork's
@@ -201,12 +194,12 @@ impl Bot {
         if self.session.in_fork() {
             return reply_ephemeral(&self.http, command, "already in a fork.").await;
         }
-        command.defer_ephemeral(&self.http).await?;
+        with_rate_limit_retries(|| command.defer_ephemeral(&self.http)).await?;
         let topic = option(command, "topic")
             .map(str::trim)
             .filter(|topic| !topic.is_empty())
             .map(str::to_owned);
-        command.delete_response(&self.http).await?;
+        with_rate_limit_retries(|| command.delete_response(&self.http)).await?;
         if let Err(error) = self.session.open_fork_command(topic).await {
             tracing::warn!(%error, "/fork failed");
             let text = match error {
@@ -216,7 +209,8 @@ impl Bot {
             let follow_up = CreateInteractionResponseFollowup::new()
                 .content(text)
                 .ephemeral(true);
-            command.create_followup(&self.http, follow_up).await?;
+            with_rate_limit_retries(|| command.create_followup(&self.http, follow_up.clone()))
+                .await?;
         }
         Ok(())
     }
@@ -254,7 +248,6 @@ pub(crate) async fn reply_ephemeral(
     let message = CreateInteractionResponseMessage::new()
         .content(text)
         .ephemeral(true);
-    command
-        .create_response(http, CreateInteractionResponse::Message(message))
-        .await
+    let response = CreateInteractionResponse::Message(message);
+    with_rate_limit_retries(|| command.create_response(http, response.clone())).await
 }

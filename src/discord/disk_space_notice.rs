@@ -7,7 +7,7 @@ use std::{path::Path, sync::Arc, time::Duration};
 
 use tokio_util::sync::CancellationToken;
 
-use super::bot::Bot;
+use super::{bot::Bot, rate_limit::with_rate_limit_retries};
 use crate::state::disk_space::{DiskNews, SPACE, probe};
 
 /// The DM for `news` (paths shown relative to `root`).
@@ -44,7 +44,7 @@ impl Bot {
             return;
         };
         let message = disk_news_message(&news, self.services.data_dir.root());
-        if let Err(error) = channel.say(&self.http, message).await {
+        if let Err(error) = with_rate_limit_retries(|| channel.say(&self.http, &message)).await {
             tracing::warn!(%error, "could not tell the owner about the disk");
             SPACE.untell(news);
         }

@@ -15,7 +15,7 @@ use std::{
 use serenity::{all::ComponentInteraction, builder::EditInteractionResponse};
 use tokio_util::sync::CancellationToken;
 
-use super::{bot::Bot, buttons::ButtonAction};
+use super::{bot::Bot, buttons::ButtonAction, rate_limit::with_rate_limit_retries};
 use crate::google::{GoogleClient, GoogleError};
 
 /// How long a delete button waits for its confirming click.
@@ -105,7 +105,7 @@ impl Bot {
             }
         }
         // The call may retry for a while: acknowledge first, answer when it is done.
-        component.defer_ephemeral(&self.http).await?;
+        with_rate_limit_retries(|| component.defer_ephemeral(&self.http)).await?;
         let client = GoogleClient::from_env(&self.services.data_dir);
         let outcome: Result<(String, &str), GoogleError> = match google {
             GoogleAction::Complete { list, task } => client
@@ -137,8 +137,8 @@ impl Bot {
                 format!("failed: {error}")
             }
         };
-        component
-            .edit_response(&self.http, EditInteractionResponse::new().content(answer))
+        let edit = EditInteractionResponse::new().content(answer);
+        with_rate_limit_retries(|| component.edit_response(&self.http, edit.clone()))
             .await
             .map(|_| ())
     }
@@ -163,7 +163,9 @@ impl Bot {
                 let Some(channel) = self.dm_channel() else {
                     return;
                 };
-                if let Err(error) = channel.say(&self.http, REVOKED_NOTICE).await {
+                if let Err(error) =
+                    with_rate_limit_retries(|| channel.say(&self.http, REVOKED_NOTICE)).await
+                {
                     tracing::warn!(%error, "could not send the google revocation notice");
                 }
             }

@@ -17,7 +17,7 @@ use parking_lot::Mutex;
 use serenity::{all::CommandInteraction, model::channel::Message};
 use tokio_util::sync::CancellationToken;
 
-use super::{bot::Bot, commands::reply_ephemeral};
+use super::{bot::Bot, commands::reply_ephemeral, rate_limit::with_rate_limit_retries};
 use crate::google::{
     AuthError, GoogleClient, GoogleError,
     loopback::{FLOW_TIMEOUT, LoopbackFlow, Offer, PasteHandle, looks_like_redirect},
@@ -135,7 +135,7 @@ impl Bot {
                     FAILED
                 }
             };
-            if let Err(error) = channel.say(&http, text).await {
+            if let Err(error) = with_rate_limit_retries(|| channel.say(&http, text)).await {
                 tracing::warn!(%error, "could not report the google sign-in");
             }
         });
@@ -155,7 +155,8 @@ impl Bot {
             None => Some(NO_FLOW),
         };
         if let Some(note) = note
-            && let Err(error) = message.channel_id.say(&self.http, note).await
+            && let Err(error) =
+                with_rate_limit_retries(|| message.channel_id.say(&self.http, note)).await
         {
             tracing::debug!(%error, "could not answer a pasted google address");
         }

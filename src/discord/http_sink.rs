@@ -47,24 +47,24 @@ impl MessageSink for HttpSink {
 
     fn edit(&self, id: MessageId, content: String) -> BoxFuture<'_, Result<(), SinkError>> {
         Box::pin(async move {
-            self.channel
-                .edit_message(
-                    &self.http,
-                    SerenityMessageId::new(id),
-                    EditMessage::new().content(content),
-                )
-                .await
-                .map(drop)
-                .map_err(sink_error)
+            let edit = EditMessage::new().content(content);
+            with_rate_limit_retries(|| {
+                self.channel
+                    .edit_message(&self.http, SerenityMessageId::new(id), edit.clone())
+            })
+            .await
+            .map(drop)
+            .map_err(sink_error)
         })
     }
 
     fn delete(&self, id: MessageId) -> BoxFuture<'_, Result<(), SinkError>> {
         Box::pin(async move {
-            match self
-                .channel
-                .delete_message(&self.http, SerenityMessageId::new(id))
-                .await
+            match with_rate_limit_retries(|| {
+                self.channel
+                    .delete_message(&self.http, SerenityMessageId::new(id))
+            })
+            .await
             {
                 Ok(()) => Ok(()),
                 Err(error) if is_unknown_message(&error) => Ok(()),

@@ -14,6 +14,7 @@ use super::{
     attachments::{append_saved_paths, image_media_type, save_download},
     bot::Bot,
     quote::{QuotedEmbed, QuotedSource, prepend_quote, quote_reply},
+    rate_limit::with_rate_limit_retries,
 };
 use crate::{
     agent::interactive_fork::{ALREADY_IN_FORK_NOTE, EXPIRED_NOTE, reply_resume_prompt},
@@ -55,7 +56,9 @@ impl Bot {
             return;
         }
         let seen = ReactionType::Unicode(SEEN.to_owned());
-        if let Err(error) = message.react(&self.http, seen.clone()).await {
+        if let Err(error) =
+            with_rate_limit_retries(|| message.react(&self.http, seen.clone())).await
+        {
             tracing::debug!(%error, "could not add the 👀 reaction");
         }
         if self.session.is_busy() {
@@ -67,10 +70,11 @@ impl Bot {
         });
         let outcome = self.answer(&message).await;
         ticket.finish();
-        if let Err(error) = self
-            .http
-            .delete_reaction_me(message.channel_id, message.id, &seen)
-            .await
+        if let Err(error) = with_rate_limit_retries(|| {
+            self.http
+                .delete_reaction_me(message.channel_id, message.id, &seen)
+        })
+        .await
         {
             tracing::debug!(%error, "could not remove the 👀 reaction");
         }
@@ -80,7 +84,8 @@ impl Bot {
         {
             let model = self.session.settings().await.model;
             if let Some(warning) = context_warning(context_tokens(usage), model.as_deref())
-                && let Err(error) = message.channel_id.say(&self.http, warning).await
+                && let Err(error) =
+                    with_rate_limit_retries(|| message.channel_id.say(&self.http, &warning)).await
             {
                 tracing::debug!(%error, "could not post the context warning");
             }
@@ -110,7 +115,9 @@ impl Bot {
                 ),
                 other => format!("something went wrong: {other}"),
             };
-            if let Err(error) = message.channel_id.say(&self.http, text).await {
+            if let Err(error) =
+                with_rate_limit_retries(|| message.channel_id.say(&self.http, &text)).await
+            {
                 tracing::warn!(%error, "could not report the failed turn");
             }
         }
@@ -171,7 +178,7 @@ impl Bot {
 
     async fn note(&self, text: &str) {
         if let Some(channel) = self.dm_channel()
-            && let Err(error) = channel.say(&self.http, text).await
+            && let Err(error) = with_rate_limit_retries(|| channel.say(&self.http, text)).await
         {
             tracing::debug!(%error, "could not post a note");
         }
@@ -217,6 +224,17 @@ impl Bot {
     /// The id of the newest owner DM handled, for backfilling after a reconnect.
     pub(crate) fn newest_seen(&self) -> Option<MessageId> {
         self.seen().newest
+    }
+
+    /// Marks `id` (the greeting, posted once connected) as the point a backfill starts from
+    /// when no DM was handled after it, so a DM sent while the gateway is away is fetched
+    /// after the reconnect even before the owner's first message (issue 16). Ids are
+    /// Discord's, so the local clock does not matter.
+    pub(crate) fn backfill_from(&self, id: MessageId) {
+        let mut seen = self.seen();
+        if seen.newest.is_none_or(|newest| id > newest) {
+            seen.newest = Some(id);
+        }
     }
 }
 

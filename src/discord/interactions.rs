@@ -16,6 +16,7 @@ use super::{
     buttons::{ButtonAction, parse_custom_id},
     commands::reply_ephemeral,
     http_sink::is_unknown_message,
+    rate_limit::with_rate_limit_retries,
 };
 use crate::{
     agent::interactive_fork::button_resume_prompt,
@@ -66,8 +67,8 @@ impl Bot {
         };
         match action {
             ButtonAction::Dismiss => {
-                component.defer(&self.http).await?;
-                match component.message.delete(&self.http).await {
+                with_rate_limit_retries(|| component.defer(&self.http)).await?;
+                match with_rate_limit_retries(|| component.message.delete(&self.http)).await {
                     Err(error) if !is_unknown_message(&error) => Err(error),
                     _ => Ok(()),
                 }
@@ -79,7 +80,7 @@ impl Bot {
                 }
                 match self.inquiries.pop(&inquiry_id) {
                     Some(prompt) => {
-                        component.defer(&self.http).await?;
+                        with_rate_limit_retries(|| component.defer(&self.http)).await?;
                         self.run_button_prompt(component, prompt, owner).await;
                         Ok(())
                     }
@@ -116,12 +117,13 @@ impl Bot {
         if !self.session.in_fork() {
             return self.ephemeral(component, "no active fork.").await;
         }
-        component.defer(&self.http).await?;
+        with_rate_limit_retries(|| component.defer(&self.http)).await?;
         if let Err(error) = self.session.fork_button(exit).await {
             let follow_up = CreateInteractionResponseFollowup::new()
                 .content(error.to_string())
                 .ephemeral(true);
-            component.create_followup(&self.http, follow_up).await?;
+            with_rate_limit_retries(|| component.create_followup(&self.http, follow_up.clone()))
+                .await?;
         }
         Ok(())
     }
@@ -187,10 +189,12 @@ impl Bot {
         };
         if let Err(error) = outcome {
             tracing::warn!(%error, "a button prompt failed");
-            let _ = component
-                .channel_id
-                .say(&self.http, super::intake::LOST_CONNECTION)
-                .await;
+            let _ = with_rate_limit_retries(|| {
+                component
+                    .channel_id
+                    .say(&self.http, super::intake::LOST_CONNECTION)
+            })
+            .await;
         }
     }
 
@@ -202,8 +206,7 @@ impl Bot {
         let message = CreateInteractionResponseMessage::new()
             .content(text)
             .ephemeral(true);
-        component
-            .create_response(&self.http, CreateInteractionResponse::Message(message))
-            .await
+        let response = CreateInteractionResponse::Message(message);
+        with_rate_limit_retries(|| component.create_response(&self.http, response.clone())).await
     }
 }

@@ -26,6 +26,7 @@ pub mod interactions;
 pub mod owner;
 pub mod quote;
 pub mod rate_limit;
+pub mod reconnects;
 mod self_update;
 pub mod set_aside_notice;
 mod setup;

@@ -3,7 +3,7 @@
 
 use serenity::{all::CommandInteraction, builder::EditInteractionResponse};
 
-use super::bot::Bot;
+use super::{bot::Bot, rate_limit::with_rate_limit_retries};
 use crate::{
     state::history::SessionEventKind,
     update::{Applied, Detection, UpdateError, summary::restart_message},
@@ -17,10 +17,10 @@ impl Bot {
         &self,
         command: &CommandInteraction,
     ) -> Result<(), serenity::Error> {
-        command.defer(&self.http).await?;
+        with_rate_limit_retries(|| command.defer(&self.http)).await?;
         let (text, applied) = self.update_now().await;
-        let answered = command
-            .edit_response(&self.http, EditInteractionResponse::new().content(text))
+        let edit = EditInteractionResponse::new().content(text);
+        let answered = with_rate_limit_retries(|| command.edit_response(&self.http, edit.clone()))
             .await
             .map(drop);
         // The new binary is installed: restart into it even if Discord lost the answer.
@@ -71,7 +71,7 @@ impl Bot {
             tracing::warn!("no DM channel to tell the owner about the update");
             return;
         };
-        if let Err(error) = channel.say(&self.http, text).await {
+        if let Err(error) = with_rate_limit_retries(|| channel.say(&self.http, &text)).await {
             tracing::warn!(%error, "could not DM the owner about the update");
         }
     }

@@ -6,7 +6,7 @@ use std::{path::Path, sync::Arc, time::Duration};
 
 use tokio_util::sync::CancellationToken;
 
-use super::bot::Bot;
+use super::{bot::Bot, rate_limit::with_rate_limit_retries};
 use crate::state::set_aside::{SetAside, forget_notices, pending_notices};
 
 /// The DM for `notices` (paths shown relative to the data dir).
@@ -36,7 +36,7 @@ impl Bot {
             return;
         };
         let message = set_aside_message(&notices, self.services.data_dir.root());
-        match channel.say(&self.http, message).await {
+        match with_rate_limit_retries(|| channel.say(&self.http, &message)).await {
             Ok(_) => {
                 if let Err(error) = forget_notices(state_dir, notices.len()) {
                     tracing::warn!(%error, "could not clear the set-aside notices");

@@ -7,7 +7,7 @@ use serenity::{
     model::application::ButtonStyle,
 };
 
-use super::{bot::Bot, buttons::ButtonAction};
+use super::{bot::Bot, buttons::ButtonAction, rate_limit::with_rate_limit_retries};
 use crate::{agent::Prompt, skills::skill_prompt};
 
 /// The label of the greeting's button (GRT-3).
@@ -32,13 +32,14 @@ impl Bot {
         &self,
         command: &CommandInteraction,
     ) -> Result<(), serenity::Error> {
-        command.defer_ephemeral(&self.http).await?;
-        command.delete_response(&self.http).await?;
+        with_rate_limit_retries(|| command.defer_ephemeral(&self.http)).await?;
+        with_rate_limit_retries(|| command.delete_response(&self.http)).await?;
         if let Err(text) = self.run_setup("").await {
             let follow_up = CreateInteractionResponseFollowup::new()
                 .content(text)
                 .ephemeral(true);
-            command.create_followup(&self.http, follow_up).await?;
+            with_rate_limit_retries(|| command.create_followup(&self.http, follow_up.clone()))
+                .await?;
         }
         Ok(())
     }
@@ -48,12 +49,13 @@ impl Bot {
         &self,
         component: &ComponentInteraction,
     ) -> Result<(), serenity::Error> {
-        component.defer(&self.http).await?;
+        with_rate_limit_retries(|| component.defer(&self.http)).await?;
         if let Err(text) = self.run_setup("quick").await {
             let follow_up = CreateInteractionResponseFollowup::new()
                 .content(text)
                 .ephemeral(true);
-            component.create_followup(&self.http, follow_up).await?;
+            with_rate_limit_retries(|| component.create_followup(&self.http, follow_up.clone()))
+                .await?;
         }
         Ok(())
     }

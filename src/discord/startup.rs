@@ -3,11 +3,11 @@
 
 use std::sync::Arc;
 
-use serenity::{all::Context, model::id::UserId};
+use serenity::{all::Context, builder::CreateMessage, model::id::UserId};
 
 use super::greeting::greeting;
 use super::setup::greeting_with_get_started;
-use super::{bot::Bot, commands};
+use super::{bot::Bot, commands, rate_limit::with_rate_limit_retries};
 
 impl Bot {
     /// Runs once, on the first `READY`.
@@ -21,7 +21,7 @@ impl Bot {
             return;
         };
         self.owner.resolve(owner);
-        let channel = match owner.create_dm_channel(&self.http).await {
+        let channel = match with_rate_limit_retries(|| owner.create_dm_channel(&self.http)).await {
             Ok(channel) => channel.id,
             Err(error) => {
                 tracing::error!(%error, "could not open the owner's DM channel");
@@ -40,15 +40,16 @@ impl Bot {
         let has_session = self.services.sessions.load().is_some();
         let version = crate::update::running_version().await.to_string();
         let text = greeting(has_session, &config.user_name, &config.bot_name, &version);
-        let sent = if has_session {
-            channel.say(&self.http, text).await
+        let message = if has_session {
+            CreateMessage::new().content(text)
         } else {
-            channel
-                .send_message(&self.http, greeting_with_get_started(text))
-                .await
+            greeting_with_get_started(text)
         };
-        if let Err(error) = sent {
-            tracing::warn!(%error, "could not send the greeting");
+        let sent =
+            with_rate_limit_retries(|| channel.send_message(&self.http, message.clone())).await;
+        match sent {
+            Ok(greeting) => self.backfill_from(greeting.id),
+            Err(error) => tracing::warn!(%error, "could not send the greeting"),
         }
         self.release_early();
     }

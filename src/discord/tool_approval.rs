@@ -6,7 +6,7 @@ use serenity::{
     builder::{CreateInteractionResponse, CreateInteractionResponseMessage},
 };
 
-use super::bot::Bot;
+use super::{bot::Bot, rate_limit::with_rate_limit_retries};
 use crate::state::tool_approvals::DecideOutcome;
 
 impl Bot {
@@ -58,8 +58,7 @@ impl Bot {
         let update = CreateInteractionResponseMessage::new()
             .content(format!("{verdict}: {}", patterns.join(", ")))
             .components(Vec::new());
-        component
-            .create_response(&self.http, CreateInteractionResponse::UpdateMessage(update))
-            .await
+        let response = CreateInteractionResponse::UpdateMessage(update);
+        with_rate_limit_retries(|| component.create_response(&self.http, response.clone())).await
     }
 }

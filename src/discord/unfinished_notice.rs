@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 use tokio_util::sync::CancellationToken;
 
-use super::bot::Bot;
+use super::{bot::Bot, rate_limit::with_rate_limit_retries};
 use crate::state::unfinished::{Entry, Work};
 
 /// The DM for `entries`, times in `zone`.
@@ -53,7 +53,7 @@ impl Bot {
             return;
         };
         let message = unfinished_message(&entries, self.services.config.timezone);
-        match channel.say(&self.http, message).await {
+        match with_rate_limit_retries(|| channel.say(&self.http, &message)).await {
             Ok(_) => self.services.unfinished.forget_interrupted(entries.len()),
             Err(error) => tracing::warn!(%error, "could not tell the owner about interrupted work"),
         }

@@ -6,7 +6,7 @@ use serenity::{
     builder::{CreateInteractionResponse, CreateInteractionResponseMessage},
 };
 
-use super::bot::Bot;
+use super::{bot::Bot, rate_limit::with_rate_limit_retries};
 use crate::background::webhook_dispatch::HoldAnswer;
 
 impl Bot {
@@ -26,8 +26,8 @@ impl Bot {
                 let update = CreateInteractionResponseMessage::new()
                     .content(text)
                     .components(Vec::new());
-                component
-                    .create_response(&self.http, CreateInteractionResponse::UpdateMessage(update))
+                let response = CreateInteractionResponse::UpdateMessage(update);
+                with_rate_limit_retries(|| component.create_response(&self.http, response.clone()))
                     .await
             }
             HoldAnswer::Unknown => {

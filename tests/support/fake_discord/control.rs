@@ -155,6 +155,14 @@ impl FakeDiscord {
         self.shared.lock().ack_heartbeats = ack;
     }
 
+    /// Turns the live connection into a zombie: it stays open, but its heartbeats get no
+    /// ACK and dispatches are no longer sent on it (they stay in the session log for a
+    /// RESUME replay). A new connection is healthy again.
+    pub async fn zombie_connection(&self) {
+        let conn = self.live_conn("zombie_connection").await;
+        self.shared.lock().zombie_conn = Some(conn.id);
+    }
+
     /// Changes `close_on_identify` at runtime.
     pub fn set_close_on_identify(&self, code: Option<u16>) {
         self.shared.lock().close_on_identify = code;

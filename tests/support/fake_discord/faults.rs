@@ -24,33 +24,18 @@ impl FakeDiscord {
         });
     }
 
-    /// The next `times` requests matching `pattern` get Discord's 429:
+    /// The next `times` requests matching `pattern` get Discord's per-route 429:
     /// `{"message": "You are being rate limited.", "retry_after": secs, "global": false}`
     /// with `Retry-After` and `X-RateLimit-*` headers.
     pub fn set_rate_limit(&self, pattern: &str, retry_after_secs: f64, times: u32) {
-        let headers = vec![
-            ("retry-after".to_string(), format!("{retry_after_secs}")),
-            ("x-ratelimit-limit".to_string(), "5".to_string()),
-            ("x-ratelimit-remaining".to_string(), "0".to_string()),
-            (
-                "x-ratelimit-reset-after".to_string(),
-                format!("{retry_after_secs:.3}"),
-            ),
-            ("x-ratelimit-scope".to_string(), "user".to_string()),
-        ];
-        self.push_fault(Fault {
-            pattern: pattern.to_string(),
-            status: 429,
-            body: json!({
-                "message": "You are being rate limited.",
-                "retry_after": retry_after_secs,
-                "global": false,
-                "code": 0,
-            }),
-            headers,
-            remaining: times,
-            rate_limit: true,
-        });
+        self.push_fault(rate_limit_fault(pattern, retry_after_secs, times, false));
+    }
+
+    /// The next `times` requests, whatever their route, get Discord's global 429:
+    /// `"global": true` in the body, `X-RateLimit-Global: true` and `X-RateLimit-Scope:
+    /// global` headers.
+    pub fn set_global_rate_limit(&self, retry_after_secs: f64, times: u32) {
+        self.push_fault(rate_limit_fault("*", retry_after_secs, times, true));
     }
 
     /// How many 429s the fake has answered.
@@ -62,5 +47,36 @@ impl FakeDiscord {
         if fault.remaining > 0 {
             self.shared.lock().faults.push(fault);
         }
+    }
+}
+
+fn rate_limit_fault(pattern: &str, retry_after_secs: f64, times: u32, global: bool) -> Fault {
+    let mut headers = vec![("retry-after".to_string(), format!("{retry_after_secs}"))];
+    if global {
+        headers.push(("x-ratelimit-global".to_string(), "true".to_string()));
+        headers.push(("x-ratelimit-scope".to_string(), "global".to_string()));
+    } else {
+        headers.extend([
+            ("x-ratelimit-limit".to_string(), "5".to_string()),
+            ("x-ratelimit-remaining".to_string(), "0".to_string()),
+            (
+                "x-ratelimit-reset-after".to_string(),
+                format!("{retry_after_secs:.3}"),
+            ),
+            ("x-ratelimit-scope".to_string(), "user".to_string()),
+        ]);
+    }
+    Fault {
+        pattern: pattern.to_string(),
+        status: 429,
+        body: json!({
+            "message": "You are being rate limited.",
+            "retry_after": retry_after_secs,
+            "global": global,
+            "code": 0,
+        }),
+        headers,
+        remaining: times,
+        rate_limit: true,
     }
 }

@@ -19,11 +19,12 @@ pub(super) async fn upgrade(
     RawQuery(query): RawQuery,
     ws: WebSocketUpgrade,
 ) -> Response {
-    shared
-        .lock()
-        .gateway
-        .connections
-        .push(query.unwrap_or_default());
+    {
+        let mut inner = shared.lock();
+        let since_start = inner.started.elapsed();
+        inner.gateway.connections.push(query.unwrap_or_default());
+        inner.gateway.connected_at.push(since_start);
+    }
     shared.notify();
     ws.on_upgrade(move |socket| connection(shared, socket))
 }
@@ -147,7 +148,7 @@ impl Conn {
         match frame.get("op").and_then(Value::as_u64) {
             Some(1) => {
                 inner.gateway.heartbeats += 1;
-                if inner.ack_heartbeats {
+                if inner.ack_heartbeats && inner.zombie_conn != Some(self.handle.id) {
                     self.send(json!({"op": 11, "s": null, "t": null, "d": null}));
                 }
             }

@@ -159,7 +159,7 @@ fn answer(inner: &mut Inner, rec: &RecordedRequest) -> (Reply, Duration, bool) {
     if let Some(i) = inner
         .faults
         .iter()
-        .position(|f| route_matches(&f.pattern, &rec.method, &rec.path))
+        .position(|f| f.pattern == "*" || route_matches(&f.pattern, &rec.method, &rec.path))
     {
         let fault = &mut inner.faults[i];
         fault.remaining -= 1;

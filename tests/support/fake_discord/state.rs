@@ -125,6 +125,9 @@ pub(super) struct Inner {
     pub gateway_bot_503_left: u32,
     pub close_on_identify: Option<u16>,
     pub ack_heartbeats: bool,
+    /// A connection that looks open but carries nothing: no heartbeat ACKs, no dispatches
+    /// (still logged for a RESUME replay), like a half-dead TCP link.
+    pub zombie_conn: Option<u64>,
     pub hold_resumes: bool,
     pub parked_resumes: Vec<(ConnHandle, Value)>,
     pub started: Instant,
@@ -163,6 +166,7 @@ impl Inner {
             faults: Vec::new(),
             rate_limited: 0,
             ack_heartbeats: true,
+            zombie_conn: None,
             hold_resumes: false,
             parked_resumes: Vec::new(),
             started: Instant::now(),
@@ -272,6 +276,7 @@ impl Inner {
         let text = frame.to_string();
         session.log.push((seq, frame));
         if let Some(conn) = &session.conn
+            && self.zombie_conn != Some(conn.id)
             && conn.tx.send(ConnCmd::Send(text)).is_err()
         {
             session.conn = None;

@@ -143,6 +143,8 @@ impl FakeMessage {
 pub struct GatewayStats {
     /// Query string of every websocket connection (serenity sends `v=10`).
     pub connections: Vec<String>,
+    /// When each websocket connection was opened, as time since the fake started.
+    pub connected_at: Vec<std::time::Duration>,
     /// `d` of every IDENTIFY (token included).
     pub identifies: Vec<Value>,
     /// `d` of every RESUME.
