@@ -157,7 +157,8 @@ async fn runs(total: usize) {
             assert!(Instant::now() < deadline, "runs stalled\n{}", h.log());
             tokio::time::sleep(Duration::from_millis(250)).await;
         }
-        while !children(h.pid()).is_empty() && Instant::now() < deadline {
+        // The main session's idle CLI stays; the runs' CLIs go.
+        while children(h.pid()).len() > 1 && Instant::now() < deadline {
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
         tokio::time::sleep(Duration::from_secs(1)).await;
