@@ -27,7 +27,7 @@ use std::{
 
 use chrono::{Timelike, Utc};
 use support::{
-    bot::{BotHarness, ollim_command},
+    bot::BotHarness,
     cli::{CliSandbox, pinned_cli},
     mock_api::{RecordedRequest, Reply},
     procs::{children, memory_kib, mib},
@@ -124,19 +124,6 @@ fn bg_tags(requests: &[RecordedRequest]) -> BTreeSet<String> {
         .collect()
 }
 
-async fn add_reminder(h: &BotHarness, message: &str) {
-    let out = ollim_command(&h.sandbox, &h.mock)
-        .args(["reminder", "add", "-m", message, "--delay", "0"])
-        .output()
-        .await
-        .expect("ollim-bot reminder add");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
 async fn runs(total: usize) {
     println!(
         "(2) {total} background reminder runs in batches of 100 (default cap); daemon RSS once idle"
@@ -149,7 +136,7 @@ async fn runs(total: usize) {
     while done < total {
         let batch = 100.min(total - done);
         for n in done..done + batch {
-            add_reminder(&h, &format!("endurance run {n}")).await;
+            h.add_reminder_now(&format!("endurance run {n}")).await;
         }
         done += batch;
         let deadline = Instant::now() + Duration::from_secs(1_800);

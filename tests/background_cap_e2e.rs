@@ -8,7 +8,7 @@ mod support;
 use std::time::{Duration, Instant};
 
 use support::{
-    bot::{BotHarness, ollim_command},
+    bot::BotHarness,
     cli::CliSandbox,
     mock_api::{RecordedRequest, Reply},
 };
@@ -56,23 +56,7 @@ async fn a_burst_of_due_reminders_runs_under_the_cap_and_all_of_them_run() {
             .map(|_| Reply::text("checked").with_initial_delay(Duration::from_millis(1500)))
     });
     for n in 0..JOBS {
-        let out = ollim_command(&h.sandbox, &h.mock)
-            .args([
-                "reminder",
-                "add",
-                "-m",
-                &format!("burst job {n}"),
-                "--delay",
-                "0",
-            ])
-            .output()
-            .await
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        h.add_reminder_now(&format!("burst job {n}")).await;
     }
     // The owner talks while the burst queues: answered without waiting for it.
     tokio::time::sleep(Duration::from_secs(2)).await;

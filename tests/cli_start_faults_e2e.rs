@@ -13,7 +13,7 @@ use std::{
 };
 
 use support::{
-    bot::{BotHarness, ollim_command},
+    bot::BotHarness,
     cli::{CliSandbox, claude_cli_path},
     fake_discord::{FakeConfig, FakeDiscord},
     mock_api::{MockApi, Reply},
@@ -99,23 +99,7 @@ async fn a_cli_that_dies_at_start_is_retried_with_backoff_and_the_owner_told_onc
         .await;
     h.mock.set_default(Reply::text("done"));
     for n in 0..JOBS {
-        let out = ollim_command(&h.sandbox, &h.mock)
-            .args([
-                "reminder",
-                "add",
-                "-m",
-                &format!("crash job {n}"),
-                "--delay",
-                "0",
-            ])
-            .output()
-            .await
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        h.add_reminder_now(&format!("crash job {n}")).await;
     }
     let failing = h
         .wait_for_bot_message_within("the notice", Duration::from_secs(30), |m| {

@@ -14,11 +14,7 @@ use std::{
     time::Duration,
 };
 
-use support::{
-    bot::{BotHarness, ollim_command},
-    cli::CliSandbox,
-    mock_api::Reply,
-};
+use support::{bot::BotHarness, cli::CliSandbox, mock_api::Reply};
 
 const CUT_OFF: &str = "I was stopped before I could finish";
 const FAST_SYNC: [(&str, &str); 1] = [("OLLIM_SCHEDULER_SYNC_SECS", "1")];
@@ -114,16 +110,7 @@ async fn killed_mid_run_the_reminder_runs_again_and_the_owner_is_told() {
         (ours && first_seen.fetch_add(1, Ordering::SeqCst) == 0)
             .then(|| Reply::text("watering").with_initial_delay(Duration::from_secs(120)))
     });
-    let out = ollim_command(&h.sandbox, &h.mock)
-        .args(["reminder", "add", "-m", "water the plants", "--delay", "0"])
-        .output()
-        .await
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    h.add_reminder_now("water the plants").await;
     h.mock
         .wait_for("the run's request", Duration::from_secs(30), |_| {
             seen.load(Ordering::SeqCst) > 0
