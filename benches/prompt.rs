@@ -218,32 +218,8 @@ async fn screening() -> Row {
 }
 
 async fn subagent() -> Row {
-    const MARK: &str = "find what was left hanging";
     let h = AgentHarness::new().await;
-    h.mock.add_rule(|request| {
-        request
-            .system_text()
-            .contains(MARK)
-            .then(|| Reply::text("Follow-ups from recent sessions: none."))
-    });
-    h.mock.push(Reply::tool_use(
-        "Agent",
-        json!({
-            "description": "review history",
-            "prompt": "What did we leave open?",
-            "subagent_type": "history-reviewer"
-        }),
-    ));
-    h.mock.push(Reply::text("Nothing left open."));
-    h.exchange("what did we leave open?")
-        .await
-        .expect("a main turn");
-    let requests: Vec<RecordedRequest> = h
-        .mock
-        .main_requests()
-        .into_iter()
-        .filter(|r| r.system_text().contains(MARK))
-        .collect();
+    let requests = h.call_history_reviewer().await;
     let row = Row {
         kind: "subagent",
         first: figures(requests.first()),

@@ -289,29 +289,9 @@ async fn the_screening_session_is_offered_no_tools() {
 #[tokio::test]
 async fn a_subagent_is_offered_its_own_tools() {
     let h = AgentHarness::new().await;
-    h.mock.add_rule(|request| {
-        request
-            .system_text()
-            .contains("find what was left hanging")
-            .then(|| Reply::text("Follow-ups from recent sessions: none."))
-    });
-    h.mock.push(Reply::tool_use(
-        "Agent",
-        json!({
-            "description": "review history",
-            "prompt": "What did we leave open?",
-            "subagent_type": "history-reviewer"
-        }),
-    ));
-    h.mock.push(Reply::text("Nothing left open."));
-    h.exchange("what did we leave open?").await.unwrap();
-    let subagent = h
-        .mock
-        .main_requests()
-        .into_iter()
-        .find(|r| r.system_text().contains("find what was left hanging"))
-        .expect("the subagent's request");
-    assert_eq!(builtins(&subagent), set(&["Bash"]));
+    let requests = h.call_history_reviewer().await;
+    let subagent = requests.first().expect("the subagent's request");
+    assert_eq!(builtins(subagent), set(&["Bash"]));
     h.close().await;
 }
 

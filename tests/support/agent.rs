@@ -22,6 +22,9 @@ use super::{
     mock_api::MockApi,
 };
 
+/// Words from the bundled `history-reviewer` subagent's instructions: its requests carry them.
+pub const HISTORY_REVIEWER_MARK: &str = "find what was left hanging";
+
 /// A front end that records what it is asked to show and answers approvals from a script.
 /// Every sent message gets a fresh id (starting at 1000).
 #[derive(Default)]
@@ -213,6 +216,37 @@ impl AgentHarness {
     pub async fn exchange(&self, text: &str) -> Result<String, ollim_bot::agent::AgentError> {
         let report = self.session.exchange(Prompt::text(text)).await?;
         Ok(report.text)
+    }
+
+    /// Has the main session call the bundled `history-reviewer` subagent through `Agent`
+    /// (the model's script: the call, the subagent's answer, the final reply) and returns the
+    /// subagent's own model requests, told apart by [`HISTORY_REVIEWER_MARK`] in their system
+    /// prompt.
+    pub async fn call_history_reviewer(&self) -> Vec<super::mock_api::RecordedRequest> {
+        self.mock.add_rule(|request| {
+            request
+                .system_text()
+                .contains(HISTORY_REVIEWER_MARK)
+                .then(|| super::mock_api::Reply::text("Follow-ups from recent sessions: none."))
+        });
+        self.mock.push(super::mock_api::Reply::tool_use(
+            "Agent",
+            serde_json::json!({
+                "description": "review history",
+                "prompt": "What did we leave open?",
+                "subagent_type": "history-reviewer"
+            }),
+        ));
+        self.mock
+            .push(super::mock_api::Reply::text("Nothing left open."));
+        self.exchange("what did we leave open?")
+            .await
+            .expect("a main turn");
+        self.mock
+            .main_requests()
+            .into_iter()
+            .filter(|r| r.system_text().contains(HISTORY_REVIEWER_MARK))
+            .collect()
     }
 
     /// Plain texts the front end was asked to send.

@@ -20,6 +20,8 @@ mod store;
 mod validator;
 
 #[cfg(test)]
+mod load_tests;
+#[cfg(test)]
 mod parse_tests;
 #[cfg(test)]
 mod render_tests;
