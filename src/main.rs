@@ -65,7 +65,8 @@ async fn run(cli: Cli, launch: Launch) -> anyhow::Result<i32> {
             let cli_path = launch
                 .var("OLLIM_CLAUDE_CLI")
                 .unwrap_or_else(|| "claude".to_owned());
-            auth::run_auth(std::path::Path::new(&cli_path), &args)
+            let env = ollim_bot::config::cli_env_from(|name| launch.var(name));
+            auth::run_auth(std::path::Path::new(&cli_path), &env, &args)
                 .await
                 .map_err(anyhow::Error::msg)
         }
@@ -134,13 +135,14 @@ async fn run_bot(launch: &Launch) -> anyhow::Result<i32> {
             .ok()
             .filter(|url| !url.trim().is_empty()),
     };
-    let auth = auth::claude_is_authenticated(&config.claude_cli).await;
+    let auth = auth::claude_is_authenticated(&config.claude_cli, &config.cli_env).await;
     let logged_in = match auth {
         Ok(true) => true,
         // BOOT-4: log in through the owner's DMs before connecting.
         Ok(false) => {
             app::claude_login::log_in_through_discord(
                 &config.claude_cli,
+                &config.cli_env,
                 &discord.token,
                 discord.api_url.as_deref(),
             )
@@ -166,7 +168,7 @@ async fn run_bot(launch: &Launch) -> anyhow::Result<i32> {
 
 /// Checks Claude auth for `chat`, printing what to do when it is missing.
 async fn claude_auth_ok(config: &Config) -> bool {
-    match auth::claude_is_authenticated(&config.claude_cli).await {
+    match auth::claude_is_authenticated(&config.claude_cli, &config.cli_env).await {
         Ok(true) => true,
         Ok(false) => {
             eprintln!(

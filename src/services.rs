@@ -6,6 +6,7 @@ use std::sync::Arc;
 use crate::{
     claude::StartGate,
     config::{Config, runtime::RuntimeSettings},
+    sandbox::Sandbox,
     state::{
         fork_messages::ForkMessageStore, git::GitRecorder, paths::DataDir, pending::PendingUpdates,
         ping_budget::PingBudget, sessions::SessionStore, tool_approvals::ToolApprovals,
@@ -42,4 +43,6 @@ pub struct Services {
     pub cli_start: Arc<StartGate>,
     /// The owner's approvals of tool patterns that job, skill and subagent files declare.
     pub tool_approvals: ToolApprovals,
+    /// The kernel boundary every CLI process tree runs in (issue 23).
+    pub sandbox: Sandbox,
 }

@@ -82,7 +82,17 @@ async fn wait_for_runs(h: &BotHarness) {
 async fn a_cli_that_dies_at_start_is_retried_with_backoff_and_the_owner_told_once() {
     let sandbox = CliSandbox::new();
     let flag = sandbox.home.path().join("cli-broken");
-    let count = sandbox.home.path().join("cli-starts");
+    // The wrapper runs inside the agent's sandbox: it counts starts in the sandbox's private
+    // temp dir, and execs the real CLI from a folder the sandbox is told to allow.
+    let scratch = sandbox.data_dir.join("state/tmp");
+    std::fs::create_dir_all(&scratch).unwrap();
+    let count = scratch.join("cli-starts");
+    let real_cli_dir = claude_cli_path()
+        .ancestors()
+        .nth(3)
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
     std::fs::write(&flag, "").unwrap();
     let cli = crashing_cli(sandbox.home.path(), &flag, &count);
     let h = BotHarness::start_parts(
@@ -92,6 +102,7 @@ async fn a_cli_that_dies_at_start_is_retried_with_backoff_and_the_owner_told_onc
         &[
             ("OLLIM_SCHEDULER_SYNC_SECS", "1"),
             ("OLLIM_CLAUDE_CLI", cli.to_str().unwrap()),
+            ("OLLIM_SANDBOX_READ", real_cli_dir.as_str()),
         ],
     )
     .await;

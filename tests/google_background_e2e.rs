@@ -18,10 +18,6 @@ use support::{agent::AgentHarness, fake_google::FakeGoogle, mock_api::Reply};
 #[tokio::test]
 async fn a_background_run_lists_tasks_through_the_real_cli() {
     let fake = FakeGoogle::start().await;
-    let google_home = tempfile::tempdir().unwrap();
-    let data_dir = google_home.path().join("data");
-    std::fs::create_dir_all(data_dir.join("state")).unwrap();
-    fake.connect(&data_dir, false);
     fake.with(|d| {
         d.tasks("@default")
             .push(json!({"id": "t1", "title": "Buy milk", "status": "needsAction"}));
@@ -34,14 +30,15 @@ async fn a_background_run_lists_tasks_through_the_real_cli() {
         .to_string();
     let path = format!("{bin_dir}:{}", std::env::var("PATH").unwrap_or_default());
     let url = fake.base_url();
-    let data = data_dir.display().to_string();
     let h = AgentHarness::with_cli_env(&[
         ("PATH", path.as_str()),
-        ("OLLIM_DATA_DIR", data.as_str()),
         ("OLLIM_GOOGLE_API_URL", url.as_str()),
         ("OLLIM_TIMEZONE", "UTC"),
     ])
     .await;
+    // Google is connected in the bot's own data dir, the one the agent's sandbox is laid
+    // over (a command pointed at another data dir would find nothing it may read).
+    fake.connect(&h.sandbox.data_dir, false);
     h.mock.push(Reply::tool_use(
         "Bash",
         json!({"command": "ollim-bot tasks list", "description": "List open tasks"}),

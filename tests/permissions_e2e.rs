@@ -103,7 +103,7 @@ async fn default_mode_asks_and_always_allow_sticks() {
 
     h.mock.push(Reply::tool_use(
         "Bash",
-        json!({"command": "touch second.txt && echo SECOND-RUN"}),
+        json!({"command": "touch notes/second.txt && echo SECOND-RUN"}),
     ));
     h.mock.push(Reply::text("Ran it."));
     h.send("try again").await.unwrap();
@@ -114,7 +114,7 @@ async fn default_mode_asks_and_always_allow_sticks() {
 
     h.mock.push(Reply::tool_use(
         "Bash",
-        json!({"command": "touch third.txt && echo THIRD-RUN"}),
+        json!({"command": "touch notes/third.txt && echo THIRD-RUN"}),
     ));
     h.mock.push(Reply::text("Ran it again."));
     h.send("once more").await.unwrap();
@@ -173,7 +173,7 @@ async fn the_state_guard_hook_blocks_even_in_accept_edits() {
     ));
     h.mock.push(Reply::tool_use(
         "Write",
-        json!({"file_path": h.sandbox.data_dir.join("scratch.txt").to_string_lossy(),
+        json!({"file_path": h.sandbox.data_dir.join("notes/scratch.txt").to_string_lossy(),
                "content": "allowed by acceptEdits"}),
     ));
     h.mock.push(Reply::text("Done what I could."));
@@ -189,7 +189,7 @@ async fn the_state_guard_hook_blocks_even_in_accept_edits() {
         "acceptEdits writes elsewhere: {allowed:?}"
     );
     assert_eq!(
-        std::fs::read_to_string(h.sandbox.data_dir.join("scratch.txt")).unwrap(),
+        std::fs::read_to_string(h.sandbox.data_dir.join("notes/scratch.txt")).unwrap(),
         "allowed by acceptEdits"
     );
     assert_eq!(h.approvals_asked(), 0);
@@ -201,7 +201,7 @@ async fn the_state_guard_hook_blocks_even_in_accept_edits() {
 #[tokio::test]
 async fn markdown_writes_are_auto_committed() {
     let h = AgentHarness::new().await;
-    let notes = h.sandbox.data_dir.join("notes.md");
+    let notes = h.sandbox.data_dir.join("notes/notes.md");
     h.mock.push(Reply::tool_use(
         "Write",
         json!({"file_path": notes.to_string_lossy(), "content": "# Notes\n- buy milk\n"}),
@@ -215,6 +215,9 @@ async fn markdown_writes_are_auto_committed() {
         "# Notes\n- buy milk\n"
     );
     let log = h.git_log().await;
-    assert!(log.lines().any(|l| l == "auto: write notes.md"), "{log}");
+    assert!(
+        log.lines().any(|l| l == "auto: write notes/notes.md"),
+        "{log}"
+    );
     h.close().await;
 }

@@ -30,6 +30,8 @@ pub struct OpenedServices {
     pub git_worker: GitWorker,
     /// Whether the data dir was just made a git repository (GIT-1).
     pub initialised_git: bool,
+    /// What start-up moved into the sandbox's layout (issue 23).
+    pub cli_home_migration: super::sandbox_setup::CliHomeMigration,
 }
 
 /// Prepares the data dir (layout, git repository, `IDENTITY.md`, bundled skills and subagents,
@@ -54,6 +56,11 @@ pub fn open_services(config: Config) -> Result<OpenedServices, StateError> {
         &config.bot_name,
     )?;
     write_agent_spec(data_dir.root())?;
+    let (sandbox, cli_home_migration) = super::sandbox_setup::open_sandbox(&config, &data_dir)
+        .map_err(|error| StateError::Io {
+            path: data_dir.state_dir(),
+            source: std::io::Error::other(error),
+        })?;
     let (recorder, git_worker) = GitRecorder::spawn(data_dir.root().to_path_buf());
     let history = SessionHistory::new(&data_dir, config.timezone, Some(recorder.clone()));
     let sessions = SessionStore::new(&data_dir, history);
@@ -67,6 +74,7 @@ pub fn open_services(config: Config) -> Result<OpenedServices, StateError> {
             cli_start: Arc::default(),
             unfinished: UnfinishedWork::open(data_dir.unfinished_file()),
             runtime: Arc::new(RuntimeSettings::new(data_dir.config_file())),
+            sandbox,
             config,
             data_dir,
             sessions,
@@ -75,6 +83,7 @@ pub fn open_services(config: Config) -> Result<OpenedServices, StateError> {
         }),
         git_worker,
         initialised_git,
+        cli_home_migration,
     })
 }
 

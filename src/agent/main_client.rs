@@ -84,6 +84,12 @@ impl MainClientParts<'_> {
     }
 }
 
+/// The hook that puts a CLI child into the agent's sandbox (issue 23, BOX-1).
+fn confine_in(sandbox: &crate::sandbox::Sandbox) -> crate::claude::Confine {
+    let sandbox = sandbox.clone();
+    std::sync::Arc::new(move |command| sandbox.confine(command).map_err(std::io::Error::other))
+}
+
 /// Options every client shares (AGT-1, AGT-3, AGT-4): the data dir as cwd, project settings
 /// only, the preset system prompt with ours appended and its per-machine sections moved into
 /// the first user message (so the system prompt is byte-identical across turns, days and
@@ -108,6 +114,7 @@ pub(crate) fn base_options(services: &Services) -> ClientOptions {
         exclude_dynamic_sections: super::tool_offer::narrowed(),
         setting_sources: Some(vec!["project".to_owned()]),
         env: config.cli_env.clone(),
+        confine: Some(confine_in(&services.sandbox)),
         ..ClientOptions::default()
     };
     options

@@ -18,6 +18,7 @@ pub mod permissions;
 pub mod proposed_write;
 pub mod routine_guard;
 pub mod rule_match;
+pub mod sandbox_setup;
 pub mod screening;
 pub mod session;
 pub mod session_builder;

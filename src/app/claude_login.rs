@@ -89,11 +89,16 @@ pub async fn log_cli_version(cli: &Path) {
 /// BOOT-4 for the daemon: prints what happens, logs in through Discord; `true` when the CLI
 /// is logged in afterwards. Every failure is printed (a refused token with the token
 /// message, anything else followed by [`LOGIN_FAILED`]).
-pub async fn log_in_through_discord(cli: &Path, token: &str, api_url: Option<&str>) -> bool {
+pub async fn log_in_through_discord(
+    cli: &Path,
+    env: &std::collections::BTreeMap<String, String>,
+    token: &str,
+    api_url: Option<&str>,
+) -> bool {
     eprintln!(
         "Claude is not logged in: starting `claude auth login` and sending the link to your Discord DMs"
     );
-    match run_login(cli, &DiscordRest::new(token, api_url)).await {
+    match run_login(cli, env, &DiscordRest::new(token, api_url)).await {
         Ok(()) => {
             eprintln!("{LOGIN_SUCCEEDED}");
             true
@@ -114,6 +119,7 @@ pub async fn log_in_through_discord(cli: &Path, token: &str, api_url: Option<&st
 /// and stderr, prompts included) and the sign-in link it printed.
 async fn spawn_login(
     cli: &Path,
+    env: &std::collections::BTreeMap<String, String>,
 ) -> Result<
     (
         tokio::process::Child,
@@ -124,6 +130,7 @@ async fn spawn_login(
 > {
     let mut child = Command::new(cli)
         .args(["auth", "login"])
+        .envs(env)
         .env("BROWSER", "echo")
         .env("DISABLE_AUTOUPDATER", "1")
         .stdin(Stdio::piped())
@@ -157,10 +164,14 @@ async fn spawn_login(
     Ok((child, lines, url))
 }
 
-async fn run_login(cli: &Path, discord: &DiscordRest) -> Result<(), LoginError> {
+async fn run_login(
+    cli: &Path,
+    env: &std::collections::BTreeMap<String, String>,
+    discord: &DiscordRest,
+) -> Result<(), LoginError> {
     let owner = discord.owner_id().await?;
     let channel = discord.open_dm(owner).await?;
-    let (mut child, mut lines, url) = spawn_login(cli).await?;
+    let (mut child, mut lines, url) = spawn_login(cli, env).await?;
     let asked = discord
         .send(channel, &format!("{LOGIN_REQUIRED}\n{url}"))
         .await?;

@@ -38,7 +38,9 @@ pub use message::{
     AssistantMessage, CompactBoundary, ContentBlock, InitInfo, McpServerStatus, Message,
     PermissionDenial, ResultMessage, StreamEvent, SystemMessage, Usage, UserMessage,
 };
-pub use options::{ClientOptions, McpServerConfig, PermissionMode, SystemPrompt, Thinking};
+pub use options::{
+    ClientOptions, Confine, McpServerConfig, PermissionMode, SystemPrompt, Thinking,
+};
 pub use process::AGENT_CHILD_ENV;
 pub use session_id::{InvalidSessionId, SessionId};
 pub use start_gate::{BackoffPolicy, StartGate, StartTransition, Starter};

@@ -157,7 +157,14 @@ pub struct ClientOptions {
     pub env: BTreeMap<String, String>,
     /// Extra raw arguments, appended before `--input-format`.
     pub extra_args: Vec<String>,
+    /// Confines the child before it starts (the agent's sandbox, issue 23); `None` starts it
+    /// as is. An error refuses the start.
+    pub confine: Option<Confine>,
 }
+
+/// Prepares a child's confinement on its command (see [`ClientOptions::confine`]).
+pub type Confine =
+    std::sync::Arc<dyn Fn(&mut tokio::process::Command) -> std::io::Result<()> + Send + Sync>;
 
 impl std::fmt::Debug for ClientOptions {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -185,6 +192,7 @@ impl std::fmt::Debug for ClientOptions {
                 &self.env.keys().collect::<Vec<_>>(),
             )
             .field("extra_args", &self.extra_args)
+            .field("confine", &self.confine.is_some())
             .finish()
     }
 }

@@ -47,6 +47,12 @@ pub(crate) fn spawn(
         .kill_on_drop(true)
         // Keep terminal signals (Ctrl-C) away from the child: we end it ourselves, cleanly.
         .process_group(0);
+    if let Some(confine) = &options.confine {
+        confine(&mut command).map_err(|source| ClaudeError::Spawn {
+            path: options.cli_path.clone(),
+            source,
+        })?;
+    }
     let mut child = command.spawn().map_err(|source| {
         if source.kind() == std::io::ErrorKind::NotFound {
             ClaudeError::CliNotFound {

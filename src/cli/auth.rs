@@ -1,6 +1,6 @@
 //! Claude authentication: the start-up check and the `ollim-bot auth` passthrough (CMD-6).
 
-use std::{path::Path, process::Stdio};
+use std::{collections::BTreeMap, path::Path, process::Stdio};
 
 use serde_json::Value;
 
@@ -9,7 +9,11 @@ pub const CREDENTIAL_VARS: [&str; 2] = ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOK
 
 /// Whether Claude auth is available: an API key or auth token in the environment, or a
 /// logged-in CLI (`claude auth status --json`).
-pub async fn claude_is_authenticated(cli: &Path) -> Result<bool, String> {
+/// `env` is added to the inherited environment (the CLI's config dir, issue 23).
+pub async fn claude_is_authenticated(
+    cli: &Path,
+    env: &BTreeMap<String, String>,
+) -> Result<bool, String> {
     let has_env_credentials = CREDENTIAL_VARS
         .iter()
         .any(|name| std::env::var(name).is_ok_and(|v| !v.trim().is_empty()));
@@ -18,6 +22,7 @@ pub async fn claude_is_authenticated(cli: &Path) -> Result<bool, String> {
     }
     let output = tokio::process::Command::new(cli)
         .args(["auth", "status", "--json"])
+        .envs(env)
         .env("DISABLE_AUTOUPDATER", "1")
         .stdin(Stdio::null())
         .stderr(Stdio::null())
@@ -42,7 +47,11 @@ pub async fn claude_is_authenticated(cli: &Path) -> Result<bool, String> {
 }
 
 /// Runs `claude auth <args>` with the terminal attached and returns its exit code.
-pub async fn run_auth(cli: &Path, args: &[String]) -> Result<i32, String> {
+pub async fn run_auth(
+    cli: &Path,
+    env: &BTreeMap<String, String>,
+    args: &[String],
+) -> Result<i32, String> {
     const USAGE: &str = "usage: ollim-bot auth [login|status|logout]";
     let Some(action) = args.first() else {
         println!("{USAGE}");
@@ -55,6 +64,7 @@ pub async fn run_auth(cli: &Path, args: &[String]) -> Result<i32, String> {
     let status = tokio::process::Command::new(cli)
         .arg("auth")
         .args(args)
+        .envs(env)
         .env("BROWSER", "echo")
         .env("DISABLE_AUTOUPDATER", "1")
         .status()

@@ -111,7 +111,11 @@ async fn ask_everything(launch: &Launch) -> Result<Vec<(&'static str, String)>, 
     vars.push(("OLLIM_TIMEZONE", zone));
 
     let cli = current("OLLIM_CLAUDE_CLI").unwrap_or_else(|| "claude".to_owned());
-    if matches!(claude_is_authenticated(Path::new(&cli)).await, Ok(true)) {
+    let env = crate::config::cli_env_from(&current);
+    if matches!(
+        claude_is_authenticated(Path::new(&cli), &env).await,
+        Ok(true)
+    ) {
         println!("5. Claude: ready.");
     } else {
         println!(

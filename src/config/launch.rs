@@ -53,6 +53,16 @@ pub enum LaunchError {
     /// `--env-file` names a file that is not there.
     #[error("--env-file {0}: no such file")]
     MissingFlagFile(PathBuf),
+    /// A command the agent runs named a flag that redirects where the bot reads its
+    /// configuration or keeps its data (issue 23 §3).
+    #[error(
+        "{flag} can't be used in a command the assistant runs: it uses the bot's own data dir \
+         and settings"
+    )]
+    AgentRedirect {
+        /// The flag.
+        flag: &'static str,
+    },
     /// The file exists but can't be read or parsed.
     #[error("could not read {path}: {reason}")]
     Unreadable {
@@ -79,6 +89,18 @@ impl Launch {
         env_file_flag: Option<PathBuf>,
         data_dir_flag: Option<PathBuf>,
     ) -> Result<Self, LaunchError> {
+        // A command the agent runs (its shells carry the marker) reads no env file: it inherits
+        // the bot's settings from the CLI, an env file could point it elsewhere, and the bot's
+        // own is outside its sandbox. Flags that redirect it are refused (issue 23 §3).
+        if std::env::var_os(crate::claude::AGENT_CHILD_ENV).is_some() {
+            if env_file_flag.is_some() {
+                return Err(LaunchError::AgentRedirect { flag: "--env-file" });
+            }
+            if data_dir_flag.is_some() {
+                return Err(LaunchError::AgentRedirect { flag: "--data-dir" });
+            }
+            return Ok(Self::none());
+        }
         let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
         let env_file = locate(
             env_file_flag,

@@ -86,6 +86,9 @@ pub struct Config {
     /// The webhook server (`WEBHOOK_PORT`, `WEBHOOK_SECRET`; WHK-1). Its secret never shows
     /// in `Debug`.
     pub webhook: WebhookSetting,
+    /// Extra folders the agent's sandbox may read and execute (`OLLIM_SANDBOX_READ`, `:`
+    /// separated): a node or tool install outside the system dirs (issue 23).
+    pub sandbox_read: Vec<PathBuf>,
 }
 
 impl std::fmt::Debug for Config {
@@ -103,6 +106,7 @@ impl std::fmt::Debug for Config {
             .field("fs_events", &self.fs_events)
             .field("turn_idle_limit", &self.turn_idle_limit)
             .field("webhook", &self.webhook)
+            .field("sandbox_read", &self.sandbox_read)
             .finish()
     }
 }
@@ -242,6 +246,18 @@ impl Config {
             Some(raw) => Some(raw.trim().to_owned()),
             None => Some(DEFAULT_DOCS_MCP_URL.to_owned()),
         };
+        // The CLI keeps its sessions, settings and login in a config dir of the bot's own
+        // (issue 23): the agent's sandbox must write there, and the owner's own `~/.claude`
+        // (their hooks, settings and MCP servers for their interactive use) stays out of its
+        // reach. An explicit `CLAUDE_CONFIG_DIR` is the owner's choice and wins.
+        let cli_env = cli_env_for(get("CLAUDE_CONFIG_DIR").is_some(), &data_dir);
+        let sandbox_read = get("OLLIM_SANDBOX_READ")
+            .map(|raw| {
+                std::env::split_paths(&raw)
+                    .filter(|path| path.is_absolute())
+                    .collect()
+            })
+            .unwrap_or_default();
         Ok(Self {
             user_name,
             bot_name,
@@ -249,7 +265,8 @@ impl Config {
             data_dir,
             claude_cli,
             docs_mcp_url,
-            cli_env: BTreeMap::new(),
+            sandbox_read,
+            cli_env,
             env_file: get("OLLIM_ENV_FILE").map_or_else(|| PathBuf::from(".env"), PathBuf::from),
             scheduler_sync: get("OLLIM_SCHEDULER_SYNC_SECS")
                 .and_then(|raw| raw.trim().parse::<u64>().ok())
@@ -278,6 +295,33 @@ impl Config {
             .map(PathBuf::from)
             .or_else(|| var("HOME").map(|home| PathBuf::from(home).join(".claude")))
     }
+}
+
+/// The environment every CLI child gets on top of the inherited one, as `lookup` sees the
+/// variables: the bot's own CLI config dir unless `CLAUDE_CONFIG_DIR` names one (issue 23).
+/// For commands that start the CLI before (or without) a full [`Config`]: `auth`, `setup`,
+/// `doctor`.
+pub fn cli_env_from(lookup: impl Fn(&str) -> Option<String>) -> BTreeMap<String, String> {
+    let set = lookup("CLAUDE_CONFIG_DIR").is_some_and(|v| !v.trim().is_empty());
+    data_dir_from(&lookup).map_or_else(BTreeMap::new, |data_dir| cli_env_for(set, &data_dir))
+}
+
+/// [`cli_env_from`] once the data dir is known.
+fn cli_env_for(config_dir_set: bool, data_dir: &Path) -> BTreeMap<String, String> {
+    let mut env = BTreeMap::new();
+    if !config_dir_set {
+        env.insert(
+            "CLAUDE_CONFIG_DIR".to_owned(),
+            bot_cli_config_dir(data_dir).display().to_string(),
+        );
+    }
+    env
+}
+
+/// The CLI's config dir of the bot's own, used unless `CLAUDE_CONFIG_DIR` names another:
+/// `DATA_DIR/state/claude` (issue 23).
+pub fn bot_cli_config_dir(data_dir: &Path) -> PathBuf {
+    data_dir.join("state").join("claude")
 }
 
 /// The data dir the variables name: `OLLIM_DATA_DIR` (`~/` expanded), else

@@ -30,6 +30,15 @@ pub fn greeting(has_session: bool, user_name: &str, bot_name: &str, version: &st
     )
 }
 
+/// The greeting's extra line when the kernel can't confine the agent (issue 23): said at every
+/// start until fixed, because the agent then runs with the bot's own guards only.
+pub fn no_sandbox_line(reason: &str) -> String {
+    format!(
+        "-# ⚠️ no sandbox: {reason}, so i run without the kernel boundary that keeps my \
+         shells away from your secrets. `ollim-bot doctor` says how to fix it."
+    )
+}
+
 /// The DM sent before shutting down (BOOT-8): `shutting down: <reason>`, with the reason cut
 /// to 200 characters.
 pub fn shutdown_notice(reason: &str) -> String {

@@ -39,7 +39,11 @@ impl Bot {
         let config = &self.services.config;
         let has_session = self.services.sessions.load().is_some();
         let version = crate::update::running_version().await.to_string();
-        let text = greeting(has_session, &config.user_name, &config.bot_name, &version);
+        let mut text = greeting(has_session, &config.user_name, &config.bot_name, &version);
+        if let crate::sandbox::Support::Unavailable { reason } = self.services.sandbox.support() {
+            text.push('\n');
+            text.push_str(&super::greeting::no_sandbox_line(reason));
+        }
         let message = if has_session {
             CreateMessage::new().content(text)
         } else {

@@ -135,12 +135,19 @@ impl DataDir {
         self.root.join("skills")
     }
 
+    /// `notes/`: where the agent adds new files of its own; the data dir's top level is the
+    /// bot's (issue 23).
+    pub fn notes_dir(&self) -> PathBuf {
+        self.root.join("notes")
+    }
+
     /// `downloads/`: attachments saved by message intake (MSG-5).
     pub fn downloads_dir(&self) -> PathBuf {
         self.root.join("downloads")
     }
 
-    /// Creates the root, `state/`, `routines/`, `reminders/` and `webhooks/` if missing.
+    /// Creates the root, `state/`, `routines/`, `reminders/`, `webhooks/` and `notes/` if
+    /// missing.
     pub fn ensure_layout(&self) -> Result<(), StateError> {
         for dir in [
             self.root.clone(),
@@ -148,6 +155,7 @@ impl DataDir {
             self.routines_dir(),
             self.reminders_dir(),
             self.webhooks_dir(),
+            self.notes_dir(),
         ] {
             fs::create_dir_all(&dir).map_err(|e| StateError::io(&dir, e))?;
         }

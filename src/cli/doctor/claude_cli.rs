@@ -1,11 +1,7 @@
 //! CLAUDE CLI and CLAUDE AUTH (CMD-7): the executable, its version against the tested one, and
 //! whether it can authenticate. Credentials are named by their variable, never shown.
 
-use std::{
-    ffi::OsStr,
-    os::unix::fs::PermissionsExt,
-    path::{Path, PathBuf},
-};
+use std::path::Path;
 
 use super::{Check, Group};
 use crate::{
@@ -19,20 +15,7 @@ pub(super) fn install_line() -> String {
     format!("npm install -g @anthropic-ai/claude-code@{TESTED_CLI_VERSION}")
 }
 
-/// Where `cli` resolves: a path with a directory part as it is, a bare name on `path_var`
-/// (`PATH`); only executable regular files count.
-pub(super) fn locate_cli(cli: &Path, path_var: Option<&OsStr>) -> Option<PathBuf> {
-    let executable = |path: &Path| {
-        std::fs::metadata(path)
-            .is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
-    };
-    if cli.components().count() > 1 {
-        return executable(cli).then(|| cli.to_path_buf());
-    }
-    std::env::split_paths(path_var?)
-        .map(|dir| dir.join(cli))
-        .find(|candidate| executable(candidate))
-}
+pub(super) use crate::sandbox::locate_executable as locate_cli;
 
 /// The CLAUDE CLI group: found, and which version.
 pub(super) async fn cli_checks(cli: &Path) -> Vec<Check> {
@@ -113,7 +96,8 @@ pub(super) async fn auth_check(launch: &Launch, cli: &Path) -> Check {
     let logged_in = if credential.is_some() {
         Ok(true)
     } else {
-        claude_is_authenticated(cli).await
+        let env = crate::config::cli_env_from(|name| launch.var(name));
+        claude_is_authenticated(cli, &env).await
     };
     auth_status(credential, logged_in)
 }

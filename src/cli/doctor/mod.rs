@@ -12,6 +12,7 @@ mod discord_app;
 mod environment;
 mod google_files;
 mod jobs;
+mod sandbox_checks;
 mod state_files;
 mod tool_patterns;
 
@@ -79,6 +80,8 @@ pub enum Group {
     Discord,
     /// The Google connection (optional).
     Google,
+    /// The agent's kernel sandbox (issue 23).
+    Sandbox,
 }
 
 impl Group {
@@ -97,6 +100,7 @@ impl Group {
             Self::ClaudeAuth => "CLAUDE AUTH",
             Self::Discord => "DISCORD",
             Self::Google => "GOOGLE",
+            Self::Sandbox => "SANDBOX",
         }
     }
 }
@@ -196,6 +200,7 @@ pub fn render_group(group: Group, checks: &[Check]) -> String {
 /// What the later groups need from the configuration.
 struct Setup {
     data_dir: DataDir,
+    sandbox: crate::sandbox::Layout,
     timezone: Tz,
     webhook: WebhookSetting,
     claude_cli: PathBuf,
@@ -203,8 +208,10 @@ struct Setup {
 
 impl Setup {
     fn from_config(config: &Config) -> Self {
+        let data_dir = DataDir::new(&config.data_dir);
         Self {
-            data_dir: DataDir::new(&config.data_dir),
+            sandbox: crate::agent::sandbox_setup::layout(config, &data_dir),
+            data_dir,
             timezone: config.timezone,
             webhook: config.webhook.clone(),
             claude_cli: config.claude_cli.clone(),
@@ -282,6 +289,13 @@ pub async fn run(launch: &Launch) -> i32 {
     match &setup {
         Some(setup) => printer.group(Group::Google, google_files::google_checks(&setup.data_dir)),
         None => printer.skipped(Group::Google),
+    }
+    match &setup {
+        Some(setup) => printer.group(
+            Group::Sandbox,
+            sandbox_checks::sandbox_checks(&setup.sandbox).await,
+        ),
+        None => printer.skipped(Group::Sandbox),
     }
     let summary = Summary::of(&printer.checks);
     print_line(&summary.to_string());

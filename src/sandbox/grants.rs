@@ -1,0 +1,192 @@
+//! What a CLI's Landlock domain grants, as a list of paths and rights (BOX-1).
+
+use std::path::{Path, PathBuf};
+
+use super::workspace::{ChildKind, classify_child};
+
+/// The rights one [`Grant`] gives beneath its path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// List directories only (the data dir itself).
+    List,
+    /// Read files and list directories.
+    Read,
+    /// Read and execute (system dirs, the CLI's install, `PATH`).
+    ReadExec,
+    /// Read and write existing files, create and remove files, but no new directories, links
+    /// or special files (the agent's folders in the data dir).
+    ReadWriteFlat,
+    /// Read and write one existing file in place (an agent file at the data dir's top).
+    ReadWriteFile,
+    /// Everything (the CLI's config dir, the private temp dir).
+    Full,
+    /// Read and write a device file (`/dev/null`, …).
+    Device,
+}
+
+/// One rule: `access` beneath `path`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Grant {
+    /// The file or directory.
+    pub path: PathBuf,
+    /// What is allowed beneath it.
+    pub access: Access,
+}
+
+/// Where everything is, decided once at start-up.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Layout {
+    /// The data dir: the CLI's working directory.
+    pub workspace: PathBuf,
+    /// The CLI's config dir (`CLAUDE_CONFIG_DIR`): sessions, its settings and credentials.
+    pub cli_config_dir: PathBuf,
+    /// The private temp dir handed to the CLI as `TMPDIR`.
+    pub temp_dir: PathBuf,
+    /// Files and folders to read and execute beyond the system: the CLI's install, the bot's
+    /// own binary, `PATH`, the owner's `OLLIM_SANDBOX_READ`.
+    pub read_exec: Vec<PathBuf>,
+    /// The owner's home, never granted as a whole.
+    pub home: Option<PathBuf>,
+    /// Files that hold the bot's secrets wherever they are (the env file it loaded). One
+    /// inside the data dir makes the top-level entry that holds it private.
+    pub secrets: Vec<PathBuf>,
+    /// Private files the agent's own `ollim-bot` commands still read, one by one (the Google
+    /// OAuth files, until Google is reached through the bot's typed tools instead).
+    pub readable_private_files: Vec<PathBuf>,
+}
+
+/// System directories read (and, where programs live, executed) by the CLI and its shells.
+const SYSTEM_READ_EXEC: [&str; 10] = [
+    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt", "/nix", "/snap",
+];
+/// System directories only read: configuration, process and device information.
+const SYSTEM_READ: [&str; 4] = ["/etc", "/proc", "/sys", "/dev"];
+/// Device files the CLI's shells write.
+const DEVICES: [&str; 8] = [
+    "/dev/null",
+    "/dev/zero",
+    "/dev/full",
+    "/dev/random",
+    "/dev/urandom",
+    "/dev/tty",
+    "/dev/ptmx",
+    "/dev/pts",
+];
+
+/// The grants of one CLI's domain. The data dir is granted listing only; each of its
+/// top-level entries gets its own grant by [`classify_child`], read now (so the caller
+/// computes grants at each start). Broad paths that would cover the data dir or the owner's
+/// home (`/`, `$HOME`, an ancestor of the data dir) are never granted, whatever `PATH` says.
+pub fn grants(layout: &Layout) -> Vec<Grant> {
+    let mut out = Vec::new();
+    let mut push = |path: PathBuf, access| out.push(Grant { path, access });
+    for dir in SYSTEM_READ_EXEC {
+        push(PathBuf::from(dir), Access::ReadExec);
+    }
+    for dir in SYSTEM_READ {
+        push(PathBuf::from(dir), Access::Read);
+    }
+    for device in DEVICES {
+        push(PathBuf::from(device), Access::Device);
+    }
+    // Name resolution: /etc/resolv.conf is often a link into /run.
+    if let Ok(real) = std::fs::canonicalize("/etc/resolv.conf")
+        && let Some(parent) = real.parent()
+        && !parent.starts_with("/etc")
+    {
+        push(parent.to_path_buf(), Access::Read);
+    }
+    for path in &layout.read_exec {
+        let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.clone());
+        if is_safe_broad_grant(layout, path) && is_safe_broad_grant(layout, &real) {
+            push(path.clone(), Access::ReadExec);
+        }
+    }
+    push(layout.cli_config_dir.clone(), Access::Full);
+    push(layout.temp_dir.clone(), Access::Full);
+    push(layout.workspace.clone(), Access::List);
+    out.extend(workspace_grants(layout));
+    for file in &layout.readable_private_files {
+        push_file(&mut out, file);
+    }
+    out
+}
+
+/// A read grant on one file.
+fn push_file(out: &mut Vec<Grant>, file: &Path) {
+    out.push(Grant {
+        path: file.to_path_buf(),
+        access: Access::Read,
+    });
+}
+
+/// The top-level entries of the data dir that hold one of the layout's secret files.
+fn entries_holding_secrets(layout: &Layout) -> Vec<std::ffi::OsString> {
+    let workspace = crate::state::paths::absolute_normalized(&layout.workspace);
+    layout
+        .secrets
+        .iter()
+        .filter_map(|secret| {
+            let secret = crate::state::paths::absolute_normalized(secret);
+            let rest = secret.strip_prefix(&workspace).ok()?;
+            rest.components()
+                .next()
+                .map(|first| first.as_os_str().to_os_string())
+        })
+        .collect()
+}
+
+/// One grant per top-level entry of the data dir, by its kind.
+fn workspace_grants(layout: &Layout) -> Vec<Grant> {
+    let workspace = &layout.workspace;
+    let holding_secrets = entries_holding_secrets(layout);
+    let Ok(entries) = std::fs::read_dir(workspace) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Ok(file_type) = entry.file_type() else {
+            continue;
+        };
+        let path = workspace.join(&name);
+        let is_dir = if file_type.is_symlink() {
+            path.is_dir()
+        } else {
+            file_type.is_dir()
+        };
+        if holding_secrets.contains(&name) {
+            continue;
+        }
+        let access = match classify_child(&name) {
+            ChildKind::Private => continue,
+            ChildKind::ReadOnly => Access::Read,
+            ChildKind::Writable if is_dir => Access::ReadWriteFlat,
+            ChildKind::Writable if file_type.is_file() => Access::ReadWriteFile,
+            // A link to a file (the agent's reference docs): read only.
+            ChildKind::Writable => Access::Read,
+        };
+        out.push(Grant { path, access });
+    }
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    out
+}
+
+/// Whether `path` may be granted as a whole: it must not be the root, the owner's home, the
+/// data dir, an ancestor of either, or inside the data dir (its entries have their own
+/// grants).
+fn is_safe_broad_grant(layout: &Layout, path: &Path) -> bool {
+    let path = crate::state::paths::absolute_normalized(path);
+    if path.parent().is_none() {
+        return false;
+    }
+    let workspace = crate::state::paths::absolute_normalized(&layout.workspace);
+    let covers = |protected: &Path| protected.starts_with(&path) || path.starts_with(protected);
+    if covers(&workspace) {
+        return false;
+    }
+    match &layout.home {
+        Some(home) => !crate::state::paths::absolute_normalized(home).starts_with(&path),
+        None => true,
+    }
+}

@@ -1,0 +1,54 @@
+//! What the agent may do with each entry at the top of the data dir (its working directory).
+//! Landlock grants whole trees, so the data dir itself is granted only listing, and each
+//! top-level entry gets its own grant by what it is.
+
+use std::ffi::OsStr;
+
+/// How the box treats one top-level entry of the data dir.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChildKind {
+    /// Never readable: the bot's private state and secrets (`state/`, `.env*`, key and token
+    /// files).
+    Private,
+    /// Readable, never writable: the trust roots (hidden entries such as `.git/` and
+    /// `.claude/`, installed `skills/`, `webhooks/`, `tool-policy.yaml`, `CLAUDE.md`).
+    ReadOnly,
+    /// The agent's own files: readable and writable in place; new files only inside folders.
+    Writable,
+}
+
+/// Entries that are the bot's trust roots whatever their case.
+const READ_ONLY_NAMES: [&str; 7] = [
+    "skills",
+    "routine-reminder-spec.md",
+    "webhook-spec.md",
+    "webhooks",
+    "tool-policy.yaml",
+    "claude.md",
+    "claude.local.md",
+];
+
+/// Name endings of files that hold keys.
+const KEY_SUFFIXES: [&str; 4] = [".pem", ".key", ".p12", ".pfx"];
+
+/// Classifies the top-level entry `name` of the data dir. Case-insensitive, so `State/` on a
+/// case-insensitive filesystem is private too.
+pub fn classify_child(name: &OsStr) -> ChildKind {
+    let lower = name.to_string_lossy().to_lowercase();
+    let private = lower == "state"
+        || lower.starts_with(".env")
+        || KEY_SUFFIXES.iter().any(|suffix| lower.ends_with(suffix))
+        || (lower.ends_with(".json")
+            && ["credentials", "token", "client_secret"]
+                .iter()
+                .any(|stem| lower.starts_with(stem)))
+        || lower.starts_with("id_rsa")
+        || lower.starts_with("id_ed25519");
+    if private {
+        ChildKind::Private
+    } else if lower.starts_with('.') || READ_ONLY_NAMES.contains(&lower.as_str()) {
+        ChildKind::ReadOnly
+    } else {
+        ChildKind::Writable
+    }
+}
