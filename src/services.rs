@@ -6,6 +6,7 @@ use std::sync::Arc;
 use crate::{
     claude::StartGate,
     config::{Config, runtime::RuntimeSettings},
+    google::GoogleClient,
     state::{
         fork_messages::ForkMessageStore, git::GitRecorder, paths::DataDir, pending::PendingUpdates,
         ping_budget::PingBudget, sessions::SessionStore, tool_approvals::ToolApprovals,
@@ -42,4 +43,7 @@ pub struct Services {
     pub cli_start: Arc<StartGate>,
     /// The owner's approvals of tool patterns that job, skill and subagent files declare.
     pub tool_approvals: ToolApprovals,
+    /// The Google API client the bot's own calls use: the agent's Google tools and the embed
+    /// buttons (the agent's shells can't read the token).
+    pub google: GoogleClient,
 }

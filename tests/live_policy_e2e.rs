@@ -86,7 +86,7 @@ async fn the_agent_cannot_write_a_skill_that_widens_its_permissions() {
     h.mock.push(Reply::tool_use(
         "Write",
         json!({"file_path": "skills/plain/SKILL.md",
-               "content": "---\nname: plain\ndescription: d\nallowed-tools: Read(./**.md)\n---\nTasks: !`ollim-bot tasks list`\n"}),
+               "content": "---\nname: plain\ndescription: d\nallowed-tools: Read(./**.md)\n---\nReminders: !`ollim-bot reminder list`\n"}),
     ));
     h.mock.push(Reply::text("done"));
     h.send("make yourself some skills").await.unwrap();

@@ -5,6 +5,7 @@ use std::sync::Arc;
 use super::system_prompt::bootstrap_identity;
 use crate::{
     config::{Config, runtime::RuntimeSettings},
+    google::GoogleClient,
     services::Services,
     state::{
         StateError,
@@ -67,6 +68,7 @@ pub fn open_services(config: Config) -> Result<OpenedServices, StateError> {
             cli_start: Arc::default(),
             unfinished: UnfinishedWork::open(data_dir.unfinished_file()),
             runtime: Arc::new(RuntimeSettings::new(data_dir.config_file())),
+            google: GoogleClient::new(&data_dir, config.google_api_url.as_deref()),
             config,
             data_dir,
             sessions,

@@ -101,7 +101,11 @@ fn bundled_specs_match_the_inventory() {
     );
     let (gmail, text) = spec("gmail-reader");
     assert_eq!(gmail.model.as_deref(), Some("sonnet"));
-    assert_eq!(gmail.tools, ["Bash(ollim-bot gmail *)"]);
+    assert_eq!(gmail.tools, ["mcp__discord__gmail"]);
+    assert!(
+        !text.contains("ollim-bot gmail"),
+        "mail is read through the tool"
+    );
     for literal in [
         "Action items:",
         "- [sender] [date time] subject -- ",
@@ -223,6 +227,9 @@ fn load_reads_every_spec_and_reports_broken_ones() {
 
 #[test]
 fn bundled_tools_come_from_the_templates() {
-    assert!(super::bundled_tools("gmail-reader").contains(&"Bash(ollim-bot gmail *)".to_owned()));
+    assert_eq!(
+        super::bundled_tools("gmail-reader"),
+        ["mcp__discord__gmail"]
+    );
     assert!(super::bundled_tools("someone-else").is_empty());
 }

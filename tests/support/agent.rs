@@ -295,6 +295,7 @@ pub fn test_config(sandbox: &CliSandbox, mock: &MockApi) -> Config {
         fs_events: ollim_bot::config::FsEvents::On,
         turn_idle_limit: ollim_bot::config::DEFAULT_TURN_IDLE_LIMIT,
         webhook: ollim_bot::config::WebhookSetting::Off,
+        google_api_url: None,
     }
 }
 
@@ -311,6 +312,16 @@ impl AgentHarness {
     /// environment (e.g. `CLAUDE_CODE_AUTO_COMPACT_WINDOW`), read when a client starts.
     pub async fn with_cli_env(extra: &[(&str, &str)]) -> Self {
         Self::with_mode_and_cli_env(PermissionMode::DontAsk, extra).await
+    }
+
+    /// A fresh `dontAsk` harness whose configuration `edit` adjusts first (e.g. the Google API
+    /// base, for a fake Google).
+    pub async fn with_config(edit: impl FnOnce(&mut Config)) -> Self {
+        let mock = MockApi::start().await;
+        let sandbox = CliSandbox::new();
+        let mut config = test_config(&sandbox, &mock);
+        edit(&mut config);
+        Self::build_with(mock, sandbox, config, PermissionMode::DontAsk)
     }
 
     /// A fresh harness with the given permission mode and extra CLI environment.

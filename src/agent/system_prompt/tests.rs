@@ -111,7 +111,7 @@ fn fill_is_single_pass() {
 }
 
 /// Literal commands, tool names and markers the prompt must mention (SYS-4 .. SYS-13).
-const REQUIRED_MARKERS: &str = "`ollim-bot tasks list [--all]` | `ollim-bot cal upcoming [--days N]` | \
+const REQUIRED_MARKERS: &str = "`google_tasks` | `google_calendar` | `gmail` tool | \
     `ollim-bot reminder add --delay <min> -m \"<text>\"` | --background | --foreground | \
     --max-chain <N> | `ollim-bot reminder list` | `ollim-bot reminder cancel <id>` | \
     `add_reminder` | `list_reminders` | `cancel_reminder` | routine-reminder-spec.md | \
@@ -248,6 +248,6 @@ fn without_google_the_prompt_says_so() {
     assert_eq!(found, expected);
     assert!(prompt.contains("Google isn't connected"));
     assert!(prompt.contains("/google-auth"));
-    assert!(!prompt.contains("`ollim-bot tasks list [--all]`"));
+    assert!(!prompt.contains("Use the `google_tasks` tool."));
     assert!(!prompt.contains("add it to Google Tasks straight away"));
 }
