@@ -11,9 +11,10 @@ use crate::google::calendar::{
     CalendarRequest, DEFAULT_UPCOMING_DAYS, EventChanges, MAX_UPCOMING_DAYS, parse_local_time,
 };
 
-/// What `google_calendar` does.
+// What `google_calendar` does; inlined into the schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
+#[schemars(inline)]
 pub(super) enum CalendarAction {
     Today,
     Upcoming,

@@ -8,9 +8,10 @@ use serde::Deserialize;
 use super::required;
 use crate::google::gmail::{DEFAULT_MAX_MESSAGES, GmailRequest, MAX_MESSAGES, UNREAD_QUERY};
 
-/// What `gmail` does.
+// What `gmail` does; inlined into the schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
+#[schemars(inline)]
 pub(super) enum GmailAction {
     Unread,
     Search,

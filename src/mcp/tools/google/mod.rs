@@ -131,7 +131,7 @@ fn failure(error: RequestError) -> String {
     }
 }
 
-/// Every `id`-taking action's check: an id that is present and not blank.
+/// A field an action can't do without (an id, a title, a query): given and not blank; trimmed.
 fn required(value: Option<String>, what: &str, action: &str) -> Result<String, String> {
     match value.map(|v| v.trim().to_owned()) {
         Some(value) if !value.is_empty() => Ok(value),
@@ -160,6 +160,23 @@ mod tests {
             failure(RequestError::Missing("task t1".into())),
             "task t1 not found"
         );
+    }
+
+    #[test]
+    fn schemas_are_flat_with_a_required_action() {
+        use rmcp::handler::server::common::schema_for_type;
+        for (schema, actions) in [
+            (schema_for_type::<TasksArgs>(), 6),
+            (schema_for_type::<CalendarArgs>(), 7),
+            (schema_for_type::<GmailArgs>(), 4),
+        ] {
+            assert!(!schema.contains_key("$defs"), "{schema:?}");
+            assert_eq!(schema["required"], serde_json::json!(["action"]));
+            let listed = schema["properties"]["action"]["enum"]
+                .as_array()
+                .map(Vec::len);
+            assert_eq!(listed, Some(actions), "{schema:?}");
+        }
     }
 
     #[test]

@@ -7,9 +7,10 @@ use serde::Deserialize;
 use super::required;
 use crate::google::tasks::{TaskChanges, TaskRequest, parse_due};
 
-/// What `google_tasks` does.
+// What `google_tasks` does; inlined into the schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
+#[schemars(inline)]
 pub(super) enum TasksAction {
     List,
     Show,
