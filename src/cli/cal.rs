@@ -8,7 +8,7 @@ use chrono_tz::Tz;
 use clap::{Args, Subcommand};
 use serde_json::json;
 
-use super::google::{GoogleContext, ensure_connected, print_outcome, report};
+use super::google::{GoogleContext, ensure_connected, pretty, print_outcome, report};
 use crate::google::{
     RequestError,
     calendar::{
@@ -187,10 +187,6 @@ fn request(command: CalCommand, tz: Tz) -> Result<Listing, RequestError> {
         CalCommand::Delete { id } => CalendarRequest::Delete { id },
     };
     Ok(Listing::Text(request))
-}
-
-fn pretty(value: &impl serde::Serialize) -> String {
-    serde_json::to_string_pretty(value).unwrap_or_default()
 }
 
 /// `today --json` / `upcoming --json`: the agenda as JSON; skipped calendars are noted on

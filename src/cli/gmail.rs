@@ -5,7 +5,7 @@
 use clap::{Args, Subcommand};
 use serde_json::json;
 
-use super::google::{GoogleContext, ensure_connected, print_outcome, report};
+use super::google::{GoogleContext, ensure_connected, pretty, print_outcome, report};
 use crate::google::gmail::{DEFAULT_MAX_MESSAGES, GmailRequest, MAX_MESSAGES, UNREAD_QUERY};
 
 /// `ollim-bot gmail …`
@@ -95,10 +95,6 @@ pub async fn run(context: &GoogleContext, args: GmailArgs) -> i32 {
         GmailCommand::Labels { json: false } => GmailRequest::Labels,
     };
     print_outcome(context, context.client.run_gmail(context.tz, request).await)
-}
-
-fn pretty(value: &impl serde::Serialize) -> String {
-    serde_json::to_string_pretty(value).unwrap_or_default()
 }
 
 /// `unread --json` / `search --json`: the listing as JSON, for scripts.

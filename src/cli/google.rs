@@ -75,6 +75,11 @@ pub fn report(context: &GoogleContext, failure: &RequestError) -> i32 {
     1
 }
 
+/// A `--json` listing's text.
+pub fn pretty(value: &impl serde::Serialize) -> String {
+    serde_json::to_string_pretty(value).unwrap_or_default()
+}
+
 /// Prints a request's answer (or its failure) and gives the exit code.
 pub fn print_outcome(context: &GoogleContext, outcome: Result<String, RequestError>) -> i32 {
     match outcome {

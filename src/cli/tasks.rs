@@ -5,7 +5,7 @@
 
 use clap::{Args, Subcommand};
 
-use super::google::{GoogleContext, ensure_connected, print_outcome, report};
+use super::google::{GoogleContext, ensure_connected, pretty, print_outcome, report};
 use crate::google::{
     missing,
     tasks::{TaskChanges, TaskRequest, parse_due},
@@ -93,7 +93,13 @@ pub async fn run(context: &GoogleContext, args: TasksArgs) -> i32 {
     }
     let list = args.list.as_deref().unwrap_or(&context.task_list);
     let request = match args.action {
-        TasksCommand::List { all, json: true } => return print_json(context, list, all).await,
+        TasksCommand::List { all, json: true } => {
+            let tasks = context.client.list_tasks(list, all).await;
+            let text = tasks
+                .map(|tasks| pretty(&tasks))
+                .map_err(missing(format!("task list '{list}'")));
+            return print_outcome(context, text);
+        }
         TasksCommand::List { all, json: false } => TaskRequest::List { all },
         TasksCommand::Show { id } => TaskRequest::Show { id },
         TasksCommand::Add { title, due, notes } => TaskRequest::Add { title, due, notes },
@@ -110,18 +116,4 @@ pub async fn run(context: &GoogleContext, args: TasksArgs) -> i32 {
         TasksCommand::Delete { id } => TaskRequest::Delete { id },
     };
     print_outcome(context, context.client.run_tasks(list, request).await)
-}
-
-/// `list --json`: the tasks as JSON, for scripts.
-async fn print_json(context: &GoogleContext, list: &str, all: bool) -> i32 {
-    match context.client.list_tasks(list, all).await {
-        Ok(tasks) => {
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&tasks).unwrap_or_default()
-            );
-            0
-        }
-        Err(error) => report(context, &missing(format!("task list '{list}'"))(error)),
-    }
 }
