@@ -158,6 +158,37 @@ fn names_are_filled_in_one_pass() {
     );
 }
 
+/// An unedited copy of the `gmail-reader` that read mail through the shell is brought up to
+/// date; the same file with one edit is the owner's and stays.
+#[test]
+fn an_unedited_retired_spec_is_replaced() {
+    let dir = tempfile::tempdir().unwrap();
+    let agents = agents_dir(dir.path());
+    fs::create_dir_all(&agents).unwrap();
+    let gmail = agents.join("gmail-reader.md");
+    let old = fill(
+        include_str!("specs/retired/gmail-reader.md"),
+        "Julia",
+        "Ollim",
+    );
+    assert!(old.contains("tools: Bash(ollim-bot gmail *)"));
+    fs::write(&gmail, &old).unwrap();
+    let written = install_bundled(&agents, "Julia", "Ollim").unwrap();
+    assert!(written.contains(&gmail), "{written:?}");
+    assert_eq!(
+        fs::read_to_string(&gmail).unwrap(),
+        bundled_spec("gmail-reader", "Julia", "Ollim").unwrap()
+    );
+    let edited = format!("{old}\nAlso flag mail from the school.\n");
+    fs::write(&gmail, &edited).unwrap();
+    assert!(
+        install_bundled(&agents, "Julia", "Ollim")
+            .unwrap()
+            .is_empty()
+    );
+    assert_eq!(fs::read_to_string(&gmail).unwrap(), edited);
+}
+
 /// SUB-1: installed once with names filled in; an edited or emptied file is kept.
 #[test]
 fn install_writes_missing_specs_only() {
