@@ -123,6 +123,30 @@ const REQUIRED_MARKERS: &str = "`google_tasks` | `google_calendar` | `gmail` too
     `on_ping` | `freely` | `blocked` | allow-ping: false | webhook-spec.md | docs.ollim.ai | \
     `ollim-bot history` | [reminder:email-digest] | [reminder:resp-rev]";
 
+/// Google is reached through the tools: the prompt never tells the agent to run a Google
+/// command in its shell, connected or not.
+#[test]
+fn google_is_reached_through_the_tools_only() {
+    let dir = TempDir::new("google-tools");
+    for google_connected in [true, false] {
+        let prompt = build_system_prompt(&SystemPromptInputs {
+            google_connected,
+            ..inputs(&dir.0)
+        });
+        for command in [
+            "ollim-bot tasks list",
+            "ollim-bot cal today",
+            "ollim-bot gmail unread",
+        ] {
+            assert!(
+                !prompt.contains(command),
+                "{command} (connected: {google_connected})"
+            );
+        }
+        assert!(prompt.contains("`google_tasks`") && prompt.contains("`gmail`"));
+    }
+}
+
 #[test]
 fn required_markers_present() {
     let dir = TempDir::new("markers");
