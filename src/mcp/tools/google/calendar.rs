@@ -30,17 +30,17 @@ pub(super) enum CalendarAction {
 pub(super) struct CalendarArgs {
     /// What to do.
     action: CalendarAction,
-    /// Event id (show, update, delete).
+    /// Event id: show, update, delete.
     id: Option<String>,
-    /// Title (add, update).
+    /// Title: add (required), update.
     summary: Option<String>,
-    /// Start, YYYY-MM-DDTHH:MM (add, update).
+    /// Start, YYYY-MM-DDTHH:MM: add (required), update.
     start: Option<String>,
-    /// End, YYYY-MM-DDTHH:MM (add, update).
+    /// End, YYYY-MM-DDTHH:MM: add (required), update.
     end: Option<String>,
-    /// Description (add, update).
+    /// Description: add, update.
     description: Option<String>,
-    /// upcoming: how many days from today (default 7).
+    /// upcoming: days from today (default 7).
     days: Option<u32>,
     /// Calendar id for this call only.
     calendar: Option<String>,

@@ -24,7 +24,7 @@ pub(super) enum GmailAction {
 pub(super) struct GmailArgs {
     /// What to do.
     action: GmailAction,
-    /// search: a Gmail query, e.g. `from:alex newer_than:3d`.
+    /// search: Gmail query, e.g. `from:alex newer_than:3d`.
     query: Option<String>,
     /// read: message id.
     id: Option<String>,

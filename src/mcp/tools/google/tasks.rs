@@ -25,17 +25,17 @@ pub(super) enum TasksAction {
 pub(super) struct TasksArgs {
     /// What to do.
     action: TasksAction,
-    /// Task id (show, done, update, delete).
+    /// Task id: show, done, update, delete.
     id: Option<String>,
-    /// Title (add, update).
+    /// Title: add (required), update.
     title: Option<String>,
-    /// Due date YYYY-MM-DD (add, update).
+    /// Due date YYYY-MM-DD: add, update.
     due: Option<String>,
-    /// Notes (add, update).
+    /// Notes: add, update.
     notes: Option<String>,
-    /// list: include completed and hidden tasks.
+    /// list: also completed and hidden tasks.
     all: Option<bool>,
-    /// Task list id; default: the configured list.
+    /// Task list id (default: the configured list).
     list: Option<String>,
 }
 
