@@ -168,6 +168,15 @@ pub fn missing(what: String) -> impl FnOnce(GoogleError) -> RequestError {
     }
 }
 
+/// One line per item, or `empty` when there are none: how every listing of the requests
+/// reads (`no tasks`, `no calendars`, …); no trailing newline.
+pub(crate) fn lines_or<T>(items: &[T], empty: &str, line: impl Fn(&T) -> String) -> String {
+    if items.is_empty() {
+        return empty.to_owned();
+    }
+    items.iter().map(line).collect::<Vec<_>>().join("\n")
+}
+
 /// Setup instructions for a missing `credentials.json` (GOO-3), one step per line.
 pub fn setup_instructions(files: &GoogleFiles) -> String {
     let path = files.credentials_path().display();

@@ -8,7 +8,7 @@ use chrono::{DateTime, Days, NaiveDate, TimeZone, Utc};
 use chrono_tz::Tz;
 
 use super::{CalendarEntry, Event, EventChanges, EventTime};
-use crate::google::{GoogleClient, GoogleError, RequestError, missing};
+use crate::google::{GoogleClient, GoogleError, RequestError, lines_or, missing};
 
 /// How many days `upcoming` covers unless told.
 pub const DEFAULT_UPCOMING_DAYS: u32 = 7;
@@ -219,14 +219,9 @@ impl GoogleClient {
 
 /// `  <id padded>  <name>` per calendar, or `no calendars` (GOO-6).
 pub fn calendar_lines(calendars: &[CalendarEntry]) -> String {
-    if calendars.is_empty() {
-        return "no calendars".to_owned();
-    }
-    calendars
-        .iter()
-        .map(|calendar| format!("  {:<43}  {}", calendar.id, calendar.summary))
-        .collect::<Vec<_>>()
-        .join("\n")
+    lines_or(calendars, "no calendars", |calendar| {
+        format!("  {:<43}  {}", calendar.id, calendar.summary)
+    })
 }
 
 fn hm(time: &EventTime, tz: Tz) -> Option<(String, String)> {

@@ -5,7 +5,7 @@
 use chrono_tz::Tz;
 
 use super::{Label, Message, sender_name, text_body, truncate_body};
-use crate::google::{GoogleClient, RequestError, missing};
+use crate::google::{GoogleClient, RequestError, lines_or, missing};
 
 /// How many messages a listing shows unless told.
 pub const DEFAULT_MAX_MESSAGES: u32 = 20;
@@ -94,24 +94,18 @@ impl GoogleClient {
 /// `  <id>  <date>  <sender>  <subject>` per message, senders padded to the longest so the
 /// subjects line up, or `no messages` (GOO-7).
 pub fn message_lines(rows: &[MessageRow], tz: Tz) -> String {
-    if rows.is_empty() {
-        return "no messages".to_owned();
-    }
     let width = rows
         .iter()
         .map(|row| row.sender.chars().count())
         .max()
         .unwrap_or(0);
-    rows.iter()
-        .map(|row| {
-            let date = row.message.received_local(tz);
-            format!(
-                "  {}  {date:<16}  {:<width$}  {}",
-                row.message.id, row.sender, row.subject
-            )
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+    lines_or(rows, "no messages", |row| {
+        let date = row.message.received_local(tz);
+        format!(
+            "  {}  {date:<16}  {:<width$}  {}",
+            row.message.id, row.sender, row.subject
+        )
+    })
 }
 
 /// The `read` text (GOO-7): `from:`, `to:`, `date:`, `subject:`, a blank line and the body
@@ -139,14 +133,9 @@ pub fn message_text(message: &Message, tz: Tz) -> String {
 
 /// `  <id>  <name>` per label, or `no labels`.
 pub fn label_lines(labels: &[Label]) -> String {
-    if labels.is_empty() {
-        return "no labels".to_owned();
-    }
-    labels
-        .iter()
-        .map(|label| format!("  {}  {}", label.id, label.name))
-        .collect::<Vec<_>>()
-        .join("\n")
+    lines_or(labels, "no labels", |label| {
+        format!("  {}  {}", label.id, label.name)
+    })
 }
 
 #[cfg(test)]

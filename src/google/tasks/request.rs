@@ -3,7 +3,7 @@
 //! (the command prints it, the tool returns it).
 
 use super::{Task, TaskChanges};
-use crate::google::{GoogleClient, RequestError, missing};
+use crate::google::{GoogleClient, RequestError, lines_or, missing};
 
 /// One Tasks request (GOO-5).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -97,10 +97,7 @@ impl GoogleClient {
 
 /// One [`task_line`] per task, or `no tasks` (GOO-5).
 pub fn task_lines(tasks: &[Task]) -> String {
-    if tasks.is_empty() {
-        return "no tasks".to_owned();
-    }
-    tasks.iter().map(task_line).collect::<Vec<_>>().join("\n")
+    lines_or(tasks, "no tasks", task_line)
 }
 
 /// `  <id>  <due, 12 wide>  [x]|[ ]  <title>[ [+]]` (GOO-5).
