@@ -5,7 +5,8 @@
 //! `docs/architecture.md`):
 //! - ground floor: [`claude`] (the CLI driver), [`domain`] (shared plain types),
 //!   [`tool_policy`] (tool-pattern logic), [`transcripts`] (reading the CLI's transcripts);
-//! - [`config`], [`state`] (files under the data dir), [`front_end`] (the `FrontEnd` trait);
+//! - [`config`], [`state`] (files under the data dir), [`front_end`] (the `FrontEnd` trait),
+//!   [`google`] (the owner's Google account);
 //! - [`services`] (the shared stores bundle), [`skills`], [`subagents`], [`update`]
 //!   (self-update from the git checkout);
 //! - [`scheduling`] (job files, cron, the scheduler loop), [`mcp`] (the `discord` tools);

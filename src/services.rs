@@ -6,6 +6,7 @@ use std::sync::Arc;
 use crate::{
     claude::StartGate,
     config::{Config, runtime::RuntimeSettings},
+    google::GoogleClient,
     sandbox::Sandbox,
     state::{
         fork_messages::ForkMessageStore, git::GitRecorder, paths::DataDir, pending::PendingUpdates,
@@ -45,4 +46,7 @@ pub struct Services {
     pub tool_approvals: ToolApprovals,
     /// The kernel boundary every CLI process tree runs in (issue 23).
     pub sandbox: Sandbox,
+    /// The Google API client the bot's own calls use: the agent's Google tools and the embed
+    /// buttons (the agent's shells can't read the token).
+    pub google: GoogleClient,
 }

@@ -105,25 +105,25 @@ async fn a_tool_approval_is_answered_in_the_terminal() {
     .unwrap();
     mock.push(Reply::tool_use(
         "Bash",
-        json!({"command": "touch approved.txt && echo APPROVED-RUN"}),
+        json!({"command": "touch notes/approved.txt && echo APPROVED-RUN"}),
     ));
     mock.push(Reply::text("Made the file."));
     let mut chat = Chat::start(&sandbox, &mock);
     chat.expect("you> ").await;
     chat.line("make a file").await;
-    chat.expect("[approve?] Bash(touch approved.txt && echo APPROVED-RUN) — ")
+    chat.expect("[approve?] Bash(touch notes/approved.txt && echo APPROVED-RUN) — ")
         .await;
     chat.expect("[n]o").await;
     chat.line("y").await;
     let shown = chat.expect("Made the file.").await;
     assert!(
-        shown.contains("[approve?] Bash(touch approved.txt && echo APPROVED-RUN) — allowed"),
+        shown.contains("[approve?] Bash(touch notes/approved.txt && echo APPROVED-RUN) — allowed"),
         "{shown}"
     );
     let results = mock.main_requests()[1].tool_results();
     assert!(!results[0].is_error, "{results:?}");
     assert!(results[0].content.contains("APPROVED-RUN"), "{results:?}");
-    assert!(sandbox.data_dir.join("approved.txt").exists());
+    assert!(sandbox.data_dir.join("notes/approved.txt").exists());
     chat.expect("you> ").await;
     chat.eof();
     let status = chat.exit(Duration::from_secs(10)).await;

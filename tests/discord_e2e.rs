@@ -227,13 +227,13 @@ async fn tool_approval_by_reaction() {
     );
     h.mock.push(Reply::tool_use(
         "Bash",
-        serde_json::json!({"command": "touch made.txt && echo MADE"}),
+        serde_json::json!({"command": "touch notes/made.txt && echo MADE"}),
     ));
     h.mock.push(Reply::text("File made."));
     h.discord.dm_from(h.owner(), "make a file").await;
     let question = h
         .wait_for_bot_message("the approval question", |m| {
-            m.content.starts_with("`Bash(touch made.txt")
+            m.content.starts_with("`Bash(touch notes/made.txt")
         })
         .await;
     h.discord.react(h.owner(), h.dm(), question.id, "🔓").await;
@@ -247,7 +247,7 @@ async fn tool_approval_by_reaction() {
         "{}",
         asked.content
     );
-    assert!(h.sandbox.data_dir.join("made.txt").exists());
+    assert!(h.sandbox.data_dir.join("notes/made.txt").exists());
     h.terminate().await;
 }
 

@@ -39,7 +39,7 @@ const GROUPS: [&str; 12] = [
 
 const ROUTINE: &str = "---\nid: \"plan\"\ncron: \"0 9 * * 1-5\"\n---\nPlan my day.\n";
 const SPEC: &str = "---\nid: ci\nfields:\n  type: object\n  properties:\n    repo: {type: string}\n\
-    allowed-tools: [\"Bash(ollim-bot tasks *)\"]\n---\nCI finished for {repo}.\n";
+    allowed-tools: [\"mcp__discord__google_tasks\"]\n---\nCI finished for {repo}.\n";
 
 /// A sandbox with a healthy data dir, and the fake Discord.
 struct Install {

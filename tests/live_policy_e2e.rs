@@ -86,7 +86,7 @@ async fn the_agent_cannot_write_a_skill_that_widens_its_permissions() {
     h.mock.push(Reply::tool_use(
         "Write",
         json!({"file_path": "skills/plain/SKILL.md",
-               "content": "---\nname: plain\ndescription: d\nallowed-tools: Read(./**.md)\n---\nTasks: !`ollim-bot tasks list`\n"}),
+               "content": "---\nname: plain\ndescription: d\nallowed-tools: Read(./**.md)\n---\nReminders: !`ollim-bot reminder list`\n"}),
     ));
     h.mock.push(Reply::text("done"));
     h.send("make yourself some skills").await.unwrap();
@@ -100,9 +100,11 @@ async fn the_agent_cannot_write_a_skill_that_widens_its_permissions() {
     }
     assert!(!h.sandbox.data_dir.join("skills/sneaky/SKILL.md").exists());
     assert!(!h.sandbox.data_dir.join(".claude/commands/run.md").exists());
+    // Even a skill the guard would pass can't be written: `skills/` is a trust root the
+    // agent's box keeps read-only (issue 23).
     let plain = &requests[3].tool_results()[0];
-    assert!(!plain.is_error, "{plain:?}");
-    assert!(h.sandbox.data_dir.join("skills/plain/SKILL.md").exists());
+    assert!(plain.is_error, "{plain:?}");
+    assert!(!h.sandbox.data_dir.join("skills/plain/SKILL.md").exists());
     assert!(!marker.exists());
     h.close().await;
 }

@@ -65,7 +65,7 @@ async fn bundled_subagents_are_installed_discovered_and_owner_edits_kept() {
     // The owner edits one spec and deletes another; a restart keeps the edit and puts the
     // deleted one back.
     let edited = "---\nname: gmail-reader\ndescription: Julia's own mail triage\ntools: \
-                  Bash(ollim-bot gmail *)\n---\nOnly mail from family.\n";
+                  mcp__discord__gmail\n---\nOnly mail from family.\n";
     fs::write(agents.join("gmail-reader.md"), edited).unwrap();
     fs::remove_file(agents.join("user-proxy.md")).unwrap();
     chat_once(&sandbox, &mock, "again", "Hi again.").await;

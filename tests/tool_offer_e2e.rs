@@ -208,8 +208,9 @@ async fn an_interactive_fork_lists_fork_and_main_tools() {
     h.close().await;
 }
 
-/// A background run is offered the tool names of its set (BGF-6) and only the gated tools its
-/// options open (BGF-7); a persistent routine also `compact_session` (MCP-15).
+/// A background run is offered the tool names of its set (BGF-6; `google_tasks` among them)
+/// and only the gated tools its options open (BGF-7); a persistent routine also
+/// `compact_session` (MCP-15).
 #[tokio::test]
 async fn background_runs_are_offered_their_set_and_open_gates_only() {
     let h = AgentHarness::new().await;
@@ -222,7 +223,12 @@ async fn background_runs_are_offered_their_set_and_open_gates_only() {
     assert_eq!(builtins(&request), set(&["Bash", "Read", "Glob", "Grep"]));
     assert_eq!(
         discord(&request),
-        set(&["add_reminder", "list_reminders", "cancel_reminder"])
+        set(&[
+            "add_reminder",
+            "list_reminders",
+            "cancel_reminder",
+            "google_tasks"
+        ])
     );
 
     h.mock.push(Reply::text("done loudly"));
@@ -236,6 +242,7 @@ async fn background_runs_are_offered_their_set_and_open_gates_only() {
     }
     assert!(!loud.contains("follow_up_chain"), "no chain in this run");
     assert!(!loud.contains("enter_fork") && !loud.contains("compact_session"));
+    assert!(!loud.contains("gmail") && !loud.contains("google_calendar"));
 
     h.mock.push(Reply::text("done persistently"));
     runner(&h)

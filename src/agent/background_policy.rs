@@ -13,7 +13,11 @@ use crate::{
         PermissionHandler, PermissionRequest,
     },
     domain::job_options::{BgSession, RunOptions},
-    mcp::{BgRunState, ToolScope, availability::is_offered, tools::IMPLEMENTED_TOOLS},
+    mcp::{
+        BgRunState, ToolScope,
+        availability::{GOOGLE_TOOLS, is_offered},
+        tools::IMPLEMENTED_TOOLS,
+    },
     state::paths::DataDir,
     tool_policy::{BgToolInputs, ToolPolicyFile, bg_tool_set},
 };
@@ -28,7 +32,8 @@ const GATED_TOOLS: &[&str] = &[
 ];
 
 /// The `--allowedTools` of a run (BGF-6, see [`bg_tool_set`]): `granted` are the tools the
-/// job, its skills and its subagent declared and were granted at fire time; the job's skills
+/// job, its skills and its subagent declared and were granted at fire time, of the `discord`
+/// server only the Google tools (the others the run gates itself, BGF-7); the job's skills
 /// and subagent add their permissions, a persistent session `compact_session`. Tools of the
 /// `discord` server this build lacks are left out.
 pub fn bg_allowed_tools(
@@ -37,9 +42,17 @@ pub fn bg_allowed_tools(
     options: &RunOptions,
     session: BgSession,
 ) -> Vec<String> {
+    let granted: Vec<String> = granted
+        .iter()
+        .filter(|tool| {
+            tool.strip_prefix("mcp__discord__")
+                .is_none_or(|name| GOOGLE_TOOLS.contains(&name))
+        })
+        .cloned()
+        .collect();
     let mut tools = bg_tool_set(BgToolInputs {
         policy,
-        granted,
+        granted: &granted,
         skills: &options.skills,
         subagent: options.subagent.as_deref(),
         persistent: session == BgSession::Persistent,
@@ -178,6 +191,11 @@ mod tests {
                 "mcp__discord__enter_fork is not available in background forks"
             )
         );
+        // A Google tool outside the run's set is never let through by asking (BGF-6).
+        assert_eq!(
+            ask(&quiet, "mcp__discord__gmail"),
+            PermissionDecision::deny("mcp__discord__gmail is not available in background forks")
+        );
         let (_dir, open) = run(true, UpdateMode::OnPing);
         assert!(matches!(
             ask(&open, "mcp__discord__ping_user"),
@@ -190,10 +208,11 @@ mod tests {
     }
 
     #[test]
-    fn the_tool_set_merges_declared_tools_and_drops_discord_ones() {
+    fn the_tool_set_merges_declared_tools_and_drops_gated_discord_ones() {
         let declared = vec![
-            "Bash(ollim-bot gmail *)".into(),
+            "Bash(ollim-bot history *)".into(),
             "mcp__discord__ping_user".into(),
+            "mcp__discord__gmail".into(),
             "Read(./**.md)".into(),
         ];
         let options = RunOptions {
@@ -207,7 +226,10 @@ mod tests {
             &options,
             BgSession::Forked,
         );
-        assert!(tools.contains(&"Bash(ollim-bot gmail *)".to_owned()));
+        assert!(tools.contains(&"Bash(ollim-bot history *)".to_owned()));
+        assert!(tools.contains(&"mcp__discord__gmail".to_owned()));
+        assert!(tools.contains(&"mcp__discord__google_tasks".to_owned()));
+        assert!(!tools.contains(&"mcp__discord__google_calendar".to_owned()));
         assert!(tools.contains(&"Skill(digest *)".to_owned()));
         assert!(tools.contains(&"Agent(gmail-reader *)".to_owned()));
         assert!(tools.contains(&"Bash(ollim-bot help)".to_owned()));

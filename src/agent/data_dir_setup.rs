@@ -5,6 +5,7 @@ use std::sync::Arc;
 use super::system_prompt::bootstrap_identity;
 use crate::{
     config::{Config, runtime::RuntimeSettings},
+    google::GoogleClient,
     services::Services,
     state::{
         StateError,
@@ -75,6 +76,7 @@ pub fn open_services(config: Config) -> Result<OpenedServices, StateError> {
             unfinished: UnfinishedWork::open(data_dir.unfinished_file()),
             runtime: Arc::new(RuntimeSettings::new(data_dir.config_file())),
             sandbox,
+            google: GoogleClient::new(&data_dir, config.google_api_url.as_deref()),
             config,
             data_dir,
             sessions,

@@ -76,10 +76,6 @@ pub fn layout(config: &Config, data_dir: &DataDir) -> Layout {
         read_exec,
         home,
         secrets: vec![config.env_file.clone()],
-        // The agent's `ollim-bot tasks|cal|gmail` commands still read the Google OAuth files
-        // themselves; they leave the box once Google is reached through the bot's typed tools
-        // (issue 23, next step).
-        readable_private_files: vec![data_dir.token_file(), data_dir.credentials_file()],
     }
 }
 

@@ -136,7 +136,7 @@ async fn start_session(
     let mut options = options.clone();
     options.builtin_tools = builtin_offer(&kind, &options.allowed_tools);
     let options = &options;
-    let listed = discord_offer(&kind, &chain);
+    let listed = discord_offer(&kind, &chain, &options.allowed_tools);
     let data_dir = &services.data_dir;
     let hook_deps = |permissions, turn, live_additions| MainHookDeps {
         data_dir: data_dir.clone(),

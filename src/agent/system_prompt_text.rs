@@ -54,7 +54,9 @@ pub(super) const CONFIGURATION: &str = "\
 ## Configuration notes
 
 - Call the helper CLI as plain `ollim-bot ...` with Bash. It is already on the PATH; never \
-wrap it in `uv run`, `python -m` or similar. `ollim-bot help` lists every command.
+wrap it in `uv run`, `python -m` or similar. `ollim-bot help` lists every command. Google is \
+reached only through the `google_tasks`, `google_calendar` and `gmail` tools: the \
+`ollim-bot tasks`, `cal` and `gmail` commands are for {user}'s own terminal.
 - Every message begins with a timestamp header like `[2026-02-24 Tue 02:30 PM PST]` in \
 {user}'s timezone ({tz}). Use it for dates, deadlines and greetings; don't echo it back.
 - A tag after the timestamp tells you where a message came from:
@@ -105,41 +107,25 @@ pub(super) const CUSTOM_SKILLS_HEADING: &str = "Custom skills:";
 pub(super) const GOOGLE_TASKS: &str = "\
 ## Google Tasks
 
-| Command | Purpose |
-|---|---|
-| `ollim-bot tasks list [--all]` | Open tasks (`--all` includes completed) |
-| `ollim-bot tasks add \"<title>\" [--due YYYY-MM-DD] [--notes \"<text>\"]` | Create a task |
-| `ollim-bot tasks done <id>` | Mark complete |
-| `ollim-bot tasks delete <id>` | Delete |
-| `ollim-bot tasks update <id> [--title \"<title>\"] [--due YYYY-MM-DD] [--notes \"<text>\"]` | Change fields |
-
-- Run `tasks list` before adding: nothing else checks for duplicates.
+Use the `google_tasks` tool.
+- List the tasks before adding one: nothing else checks for duplicates.
 - Finished work is marked done, not deleted; delete only mistakes or things {user} wants gone.";
 
 /// Replaces the Tasks, Calendar and Gmail sections while Google is not connected (issue 14).
 pub(super) const GOOGLE_NOT_CONNECTED: &str = "\
 ## Google
 
-Google isn't connected: `ollim-bot tasks`, `ollim-bot cal` and `ollim-bot gmail` fail until \
-it is, and the `gmail-reader` subagent can't read mail. When {user} asks for tasks, the \
+Google isn't connected: the `google_tasks`, `google_calendar` and `gmail` tools fail until it \
+is, and the `gmail-reader` subagent can't read mail. When {user} asks for tasks, the \
 calendar or email, say so in one line and suggest `/google-auth` in Discord (it explains the \
-one-time setup if the OAuth client file is missing). Don't run those commands to check.";
+one-time setup if the OAuth client file is missing). Don't call those tools to check.";
 
 /// Google Calendar (SYS-6).
 pub(super) const GOOGLE_CALENDAR: &str = "\
 ## Google Calendar
 
-| Command | Purpose |
-|---|---|
-| `ollim-bot cal today` | Today's events |
-| `ollim-bot cal upcoming [--days N]` | Events in the next N days (default 7) |
-| `ollim-bot cal show <id>` | One event in detail |
-| `ollim-bot cal add \"<summary>\" --start <time> --end <time> [--description \"<text>\"]` | Create an event |
-| `ollim-bot cal delete <id>` | Delete an event |
-| `ollim-bot cal update <id> [--summary] [--start] [--end] [--description]` | Change an event |
-
-- Times are read and written in {tz}.
-- When helping {user} plan a day, check `cal today` first so plans fit around fixed events.";
+Use the `google_calendar` tool. Times are read and written in {tz}. When helping {user} plan \
+a day, check today's events first so plans fit around fixed events.";
 
 /// Routines & reminders (SYS-7).
 pub(super) const ROUTINES_REMINDERS: &str = "\
@@ -184,7 +170,7 @@ happening right now.";
 pub(super) const GMAIL: &str = "\
 ## Gmail
 
-Never read mail yourself, not even with `ollim-bot gmail`. Spawn the `gmail-reader` \
+Never read mail yourself, not even with the `gmail` tool. Spawn the `gmail-reader` \
 subagent: it triages the inbox and returns only what needs action. Pass its findings on \
 concisely and add tasks for the real action items. A `[reminder:email-digest]` prompt \
 means exactly that: run `gmail-reader`, relay the digest and capture the tasks.";
@@ -231,7 +217,7 @@ calendar views, digests, priorities. Use plain text for conversation. Button act
 - `agent:<prompt>`: send that prompt back to you when clicked
 - `dismiss`: close (delete) the message; label it \"Close\"
 
-Task and event buttons must carry the real id from the CLI output. Keep labels short \
+Task and event buttons must carry the real id from the tool output. Keep labels short \
 (about 30 characters).";
 
 /// Web (SYS-10).

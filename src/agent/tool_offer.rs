@@ -7,7 +7,8 @@
 //!   allowed for the session (PRM-5). In an asking mode the owner may approve any tool
 //!   (PRM-4), so the CLI's whole default set is offered.
 //! - **Background runs** (forked, isolated, persistent): the tool names of the run's set
-//!   (BGF-6); everything else is refused without asking (BGF-8).
+//!   (BGF-6), the Google tools among them included; everything else is refused without asking
+//!   (BGF-8).
 //! - **Webhook screening** (WHK-12): nothing at all.
 //!
 //! Subagents called through `Agent` pick their tools from what their session is offered.
@@ -75,8 +76,13 @@ pub fn offer_is_stale(
 }
 
 /// The `discord` tools a session of `kind` lists; `None` for the screening session, which
-/// has no `discord` server. `chain` is the chain reminder a background run executes.
-pub(crate) fn discord_offer(kind: &SessionKind, chain: &ChainSlot) -> Option<Vec<&'static str>> {
+/// has no `discord` server. `chain` is the chain reminder a background run executes and
+/// `allowed` its `--allowedTools` (which Google tools it has).
+pub(crate) fn discord_offer(
+    kind: &SessionKind,
+    chain: &ChainSlot,
+    allowed: &[String],
+) -> Option<Vec<&'static str>> {
     let every = || crate::mcp::availability::ALL_TOOLS.to_vec();
     match kind {
         SessionKind::Screening => None,
@@ -87,6 +93,7 @@ pub(crate) fn discord_offer(kind: &SessionKind, chain: &ChainSlot) -> Option<Vec
                 allow_ping: run.allow_ping(),
                 may_report: run.may_report(),
                 in_chain: chain.get().is_some(),
+                allowed,
             };
             Some(listed_tools(*scope, Some(gates)))
         }

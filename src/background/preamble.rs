@@ -210,11 +210,11 @@ const USER_PROXY_HINT: &str = "For preference decisions, spawn the user-proxy su
 /// Google status line (BGF-19).
 fn google_line(connected: bool) -> &'static str {
     if connected {
-        "Google is connected: the `ollim-bot tasks`, `ollim-bot cal` and `ollim-bot gmail` \
-         commands work."
+        "Google is connected: the Google tools this task has (`google_tasks`, and \
+         `google_calendar` or `gmail` when declared) work."
     } else {
-        "Google is not connected: skip the `ollim-bot tasks`, `ollim-bot cal` and \
-         `ollim-bot gmail` commands and carry on with the rest of the task."
+        "Google is not connected: skip the Google tools (`google_tasks`, `google_calendar`, \
+         `gmail`) and carry on with the rest of the task."
     }
 }
 

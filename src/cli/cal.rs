@@ -1,18 +1,20 @@
-//! `ollim-bot cal today|upcoming|show|add|update|delete|calendars` (GOO-6). Reads query every
-//! calendar of `google_calendars`, writes use the first; `--calendar <id>` overrides both.
-//! Times are shown and read in `OLLIM_TIMEZONE`; `--json` on the listings prints JSON.
+//! `ollim-bot cal today|upcoming|show|add|update|delete|calendars` (GOO-6), for the owner's
+//! terminal (the agent uses the `google_calendar` tool, which runs the same requests). Reads
+//! query every calendar of `google_calendars`, writes use the first; `--calendar <id>`
+//! overrides both. Times are shown and read in `OLLIM_TIMEZONE`; `--json` on the listings
+//! prints JSON.
 
-use std::fmt::Write;
-
-use chrono::{DateTime, Days, TimeZone, Utc};
 use chrono_tz::Tz;
 use clap::{Args, Subcommand};
 use serde_json::json;
 
-use super::google::{Failure, GoogleContext, ensure_connected, missing, report};
+use super::google::{GoogleContext, ensure_connected, pretty, print_outcome, report};
 use crate::google::{
-    GoogleError,
-    calendar::{Event, EventChanges, EventTime, parse_local_time},
+    RequestError,
+    calendar::{
+        CalendarChoice, CalendarRequest, DEFAULT_UPCOMING_DAYS, EventChanges, MAX_UPCOMING_DAYS,
+        parse_local_time,
+    },
 };
 
 /// `ollim-bot cal …`
@@ -38,7 +40,11 @@ pub enum CalCommand {
     /// Events of the next days, from today's midnight.
     Upcoming {
         /// How many days.
-        #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=366))]
+        #[arg(
+            long,
+            default_value_t = DEFAULT_UPCOMING_DAYS,
+            value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_UPCOMING_DAYS))
+        )]
         days: u32,
         /// Print JSON instead of lines.
         #[arg(long)]
@@ -106,220 +112,101 @@ pub async fn run(context: &GoogleContext, args: CalArgs) -> i32 {
         eprintln!("error: provide at least one of --summary, --start, --end, --description");
         return 1;
     }
-    match execute(context, args).await {
-        Ok(()) => 0,
-        Err(failure) => report(context, &failure),
-    }
-}
-
-fn local(raw: &str, tz: Tz) -> Result<DateTime<Tz>, Failure> {
-    parse_local_time(raw, tz).map_err(|e| Failure::Input(e.to_string()))
-}
-
-async fn execute(context: &GoogleContext, args: CalArgs) -> Result<(), Failure> {
-    let tz = context.tz;
     // Refuse bad times before asking anyone to sign in.
-    let (start, end) = match &args.action {
-        CalCommand::Add { start, end, .. } => (Some(local(start, tz)?), Some(local(end, tz)?)),
-        CalCommand::Update { start, end, .. } => (
-            start.as_deref().map(|s| local(s, tz)).transpose()?,
-            end.as_deref().map(|s| local(s, tz)).transpose()?,
-        ),
-        _ => (None, None),
+    let request = match request(args.action, context.tz) {
+        Ok(request) => request,
+        Err(failure) => return report(context, &failure),
     };
-    ensure_connected(context).await?;
-    let client = &context.client;
-    let write_calendar = args
-        .calendar
-        .clone()
-        .unwrap_or_else(|| context.first_calendar().to_owned());
-    match args.action {
-        CalCommand::Today { json } => list_window(context, args.calendar, 1, json).await?,
-        CalCommand::Upcoming { days, json } => {
-            list_window(context, args.calendar, days, json).await?;
-        }
-        CalCommand::Show { id } => {
-            let event = client
-                .get_event(&write_calendar, &id)
+    if let Err(error) = ensure_connected(context).await {
+        return report(context, &error.into());
+    }
+    let choice = context.calendar_choice(args.calendar);
+    let outcome = match request {
+        Listing::Text(request) => {
+            context
+                .client
+                .run_calendar(&choice, context.tz, request)
                 .await
-                .map_err(missing(format!("event {id}")))?;
-            print!("{}", event_details(&event, tz));
         }
+        Listing::Json(days) => agenda_json(context, &choice, days).await,
+        Listing::CalendarsJson => context
+            .client
+            .list_calendars()
+            .await
+            .map(|calendars| pretty(&calendars))
+            .map_err(Into::into),
+    };
+    print_outcome(context, outcome)
+}
+
+/// What a `cal` command asks for: a shared request, or one of the JSON listings.
+enum Listing {
+    Text(CalendarRequest),
+    /// `today --json` (1 day) or `upcoming --json`.
+    Json(u32),
+    CalendarsJson,
+}
+
+fn request(command: CalCommand, tz: Tz) -> Result<Listing, RequestError> {
+    let local =
+        |raw: &str| parse_local_time(raw, tz).map_err(|e| RequestError::Input(e.to_string()));
+    let request = match command {
+        CalCommand::Today { json: true } => return Ok(Listing::Json(1)),
+        CalCommand::Upcoming { days, json: true } => return Ok(Listing::Json(days)),
+        CalCommand::Calendars { json: true } => return Ok(Listing::CalendarsJson),
+        CalCommand::Today { json: false } => CalendarRequest::Window { days: 1 },
+        CalCommand::Upcoming { days, json: false } => CalendarRequest::Window { days },
+        CalCommand::Calendars { json: false } => CalendarRequest::Calendars,
+        CalCommand::Show { id } => CalendarRequest::Show { id },
         CalCommand::Add {
             summary,
+            start,
+            end,
             description,
-            ..
-        } => {
-            let (Some(start), Some(end)) = (start, end) else {
-                return Ok(());
-            };
-            let event = client
-                .add_event(
-                    &write_calendar,
-                    &summary,
-                    &start,
-                    &end,
-                    description.as_deref(),
-                )
-                .await
-                .map_err(missing(format!("calendar '{write_calendar}'")))?;
-            println!("created {}: {summary}", event.id);
-        }
+        } => CalendarRequest::Add {
+            summary,
+            start: local(&start)?,
+            end: local(&end)?,
+            description,
+        },
         CalCommand::Update {
             id,
             summary,
+            start,
+            end,
             description,
-            ..
-        } => {
-            let changes = EventChanges {
+        } => CalendarRequest::Update {
+            id,
+            changes: EventChanges {
                 summary,
-                start,
-                end,
+                start: start.as_deref().map(local).transpose()?,
+                end: end.as_deref().map(local).transpose()?,
                 description,
-            };
-            client
-                .update_event(&write_calendar, &id, &changes)
-                .await
-                .map_err(missing(format!("event {id}")))?;
-            println!("updated {id}");
-        }
-        CalCommand::Delete { id } => {
-            client
-                .delete_event(&write_calendar, &id)
-                .await
-                .map_err(missing(format!("event {id}")))?;
-            println!("deleted {id}");
-        }
-        CalCommand::Calendars { json } => {
-            let calendars = client.list_calendars().await?;
-            if json {
-                println!("{}", pretty(&calendars));
-            } else {
-                for calendar in calendars {
-                    println!("  {:<43}  {}", calendar.id, calendar.summary);
-                }
-            }
-        }
-    }
-    Ok(())
+            },
+        },
+        CalCommand::Delete { id } => CalendarRequest::Delete { id },
+    };
+    Ok(Listing::Text(request))
 }
 
-fn pretty(value: &impl serde::Serialize) -> String {
-    serde_json::to_string_pretty(value).unwrap_or_default()
-}
-
-/// `today` / `upcoming`: every calendar's events from local midnight for `days` days,
-/// merged in start order; a calendar that 404s is skipped with a note (GOO-6).
-async fn list_window(
+/// `today --json` / `upcoming --json`: the agenda as JSON; skipped calendars are noted on
+/// stderr so stdout stays parseable (GOO-6).
+async fn agenda_json(
     context: &GoogleContext,
-    only: Option<String>,
+    choice: &CalendarChoice,
     days: u32,
-    json: bool,
-) -> Result<(), Failure> {
-    let tz = context.tz;
-    let today = Utc::now().with_timezone(&tz).date_naive();
-    let midnight = |date: chrono::NaiveDate| {
-        date.and_hms_opt(0, 0, 0)
-            .and_then(|naive| tz.from_local_datetime(&naive).earliest())
-    };
-    let (Some(from), Some(to)) = (
-        midnight(today),
-        today
-            .checked_add_days(Days::new(u64::from(days)))
-            .and_then(midnight),
-    ) else {
-        return Err(Failure::Input(
-            "no local midnight in the configured zone".to_owned(),
-        ));
-    };
-    let calendars = match only {
-        Some(calendar) => vec![calendar],
-        None => context.calendars.clone(),
-    };
-    let mut events: Vec<(String, Event)> = Vec::new();
-    for calendar in &calendars {
-        match context.client.list_events(calendar, from, to).await {
-            Ok(found) => events.extend(found.into_iter().map(|e| (calendar.clone(), e))),
-            Err(GoogleError::NotFound) => {
-                let note = format!("(calendar '{calendar}' not found — skipped)");
-                // With --json the note goes to stderr so stdout stays parseable.
-                if json {
-                    eprintln!("{note}");
-                } else {
-                    println!("{note}");
-                }
-            }
-            Err(error) => return Err(error.into()),
-        }
+) -> Result<String, RequestError> {
+    let agenda = context
+        .client
+        .agenda(&choice.reads(), context.tz, days)
+        .await?;
+    for note in agenda.skip_notes() {
+        eprintln!("{note}");
     }
-    events.sort_by_key(|(_, event)| event.start.sort_key(tz));
-    if json {
-        let items: Vec<_> = events
-            .iter()
-            .map(|(calendar, event)| json!({ "calendar": calendar, "event": event }))
-            .collect();
-        println!("{}", pretty(&items));
-        return Ok(());
-    }
-    if events.is_empty() {
-        println!("no events");
-    }
-    let tag = calendars.len() > 1;
-    for (calendar, event) in &events {
-        let suffix = if tag {
-            format!("  [{calendar}]")
-        } else {
-            String::new()
-        };
-        println!("  {}  {}{suffix}", event.id, event_when(event, tz));
-    }
-    Ok(())
-}
-
-fn hm(time: &EventTime, tz: Tz) -> Option<(String, String)> {
-    let at = time.instant()?.with_timezone(&tz);
-    Some((
-        at.format("%Y-%m-%d").to_string(),
-        at.format("%H:%M").to_string(),
-    ))
-}
-
-/// `<YYYY-MM-DD>  <HH:MM>-<HH:MM>  <title>` or `<date>  (all-day)     <title>` (GOO-6).
-pub fn event_when(event: &Event, tz: Tz) -> String {
-    if let Some((date, start)) = hm(&event.start, tz) {
-        let end = hm(&event.end, tz).map_or_else(|| start.clone(), |(_, end)| end);
-        return format!("{date}  {start}-{end}  {}", event.title());
-    }
-    let date = event.start.date.as_deref().unwrap_or("????-??-??");
-    format!("{date}  (all-day)     {}", event.title())
-}
-
-/// The `cal show` block (GOO-6), newline-terminated.
-pub fn event_details(event: &Event, tz: Tz) -> String {
-    let mut out = format!(
-        "title:       {}\nwhen:        {}\n",
-        event.title(),
-        event_when(event, tz)
-    );
-    let optional = [
-        ("location:    ", event.location.as_deref()),
-        ("description: ", event.description.as_deref()),
-        ("link:        ", event.html_link.as_deref()),
-    ];
-    for (label, value) in optional {
-        if let Some(value) = value.filter(|v| !v.is_empty()) {
-            let _ = writeln!(out, "{label}{value}");
-        }
-    }
-    if !event.attendees.is_empty() {
-        let emails: Vec<&str> = event.attendees.iter().map(|a| a.email.as_str()).collect();
-        let _ = writeln!(out, "attendees:   {}", emails.join(", "));
-    }
-    let _ = write!(
-        out,
-        "status:      {}\nid:          {}\n",
-        event.status.as_deref().unwrap_or("unknown"),
-        event.id
-    );
-    out
+    let items: Vec<_> = agenda
+        .events
+        .iter()
+        .map(|(calendar, event)| json!({ "calendar": calendar, "event": event }))
+        .collect();
+    Ok(pretty(&items))
 }

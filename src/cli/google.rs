@@ -14,7 +14,8 @@ use crate::{
     claude::AGENT_CHILD_ENV,
     config::runtime::RuntimeConfig,
     google::{
-        GoogleClient, GoogleError, GoogleFiles,
+        GoogleClient, GoogleError, GoogleFiles, RequestError,
+        calendar::CalendarChoice,
         loopback::{FLOW_TIMEOUT, LoopbackFlow, Offer, looks_like_redirect},
         oauth::RedirectRejection,
         setup_instructions,
@@ -40,7 +41,7 @@ pub struct GoogleContext {
     pub tz: Tz,
     /// `google_task_list` (default `@default`).
     pub task_list: String,
-    /// `google_calendars` (default `primary`), never empty.
+    /// `google_calendars` (default `primary`).
     pub calendars: Vec<String>,
 }
 
@@ -49,60 +50,45 @@ impl GoogleContext {
     /// `OLLIM_GOOGLE_API_URL` from the environment.
     pub fn new(data_dir: &DataDir, tz: Tz) -> Self {
         let config = RuntimeConfig::load(&data_dir.config_file());
-        let mut calendars = config.google_calendars;
-        if calendars.is_empty() {
-            calendars.push("primary".to_owned());
-        }
         Self {
             client: GoogleClient::from_env(data_dir),
             tz,
             task_list: config.google_task_list,
-            calendars,
+            calendars: config.google_calendars,
         }
     }
 
-    /// The first configured calendar, where writes go.
-    pub fn first_calendar(&self) -> &str {
-        self.calendars.first().map_or("primary", String::as_str)
-    }
-}
-
-/// Why a Google command failed.
-#[derive(Debug)]
-pub enum Failure {
-    /// The client's error.
-    Google(GoogleError),
-    /// A 404 on a named thing (`task abc`, `event xyz`, `message 123`).
-    Missing(String),
-    /// A value on the command line that can't be used.
-    Input(String),
-}
-
-impl From<GoogleError> for Failure {
-    fn from(error: GoogleError) -> Self {
-        Self::Google(error)
-    }
-}
-
-/// Turns a 404 into "`<what>` not found".
-pub fn missing(what: String) -> impl FnOnce(GoogleError) -> Failure {
-    move |error| match error {
-        GoogleError::NotFound => Failure::Missing(what),
-        other => Failure::Google(other),
+    /// The calendars a command uses: `only` if given, else the configured ones (GOO-6).
+    pub fn calendar_choice(&self, only: Option<String>) -> CalendarChoice {
+        CalendarChoice::new(self.calendars.clone(), only)
     }
 }
 
 /// Prints a failure the way every Google command does, and gives the exit code (1).
-pub fn report(context: &GoogleContext, failure: &Failure) -> i32 {
+pub fn report(context: &GoogleContext, failure: &RequestError) -> i32 {
     match failure {
-        Failure::Google(GoogleError::NoCredentials { .. }) => {
+        RequestError::Google(GoogleError::NoCredentials { .. }) => {
             eprintln!("{}", setup_instructions(context.client.files()));
         }
-        Failure::Google(other) => eprintln!("error: {other}"),
-        Failure::Missing(what) => eprintln!("error: {what} not found"),
-        Failure::Input(message) => eprintln!("error: {message}"),
+        other => eprintln!("error: {other}"),
     }
     1
+}
+
+/// A `--json` listing's text.
+pub fn pretty(value: &impl serde::Serialize) -> String {
+    serde_json::to_string_pretty(value).unwrap_or_default()
+}
+
+/// Prints a request's answer (or its failure) and gives the exit code.
+pub fn print_outcome(context: &GoogleContext, outcome: Result<String, RequestError>) -> i32 {
+    match outcome {
+        Ok(text) => {
+            println!("{text}");
+            0
+        }
+        Err(failure) => report(context, &failure),
+    }
 }
 
 /// Makes sure Google is connected before a command runs. Without `credentials.json` the
@@ -111,17 +97,14 @@ pub fn report(context: &GoogleContext, failure: &Failure) -> i32 {
 /// line at once instead of a command that waits five minutes for a browser.
 pub async fn ensure_connected(context: &GoogleContext) -> Result<(), GoogleError> {
     let files = context.client.files();
-    if files.is_connected() {
-        return Ok(());
+    match files.check_connected() {
+        Err(GoogleError::NotConnected)
+            if std::env::var_os(AGENT_CHILD_ENV).is_none() && std::io::stderr().is_terminal() =>
+        {
+            consent(context, files).await
+        }
+        checked => checked,
     }
-    files.load_token()?;
-    files.load_secrets()?;
-    let interactive =
-        std::env::var_os(AGENT_CHILD_ENV).is_none() && std::io::stderr().is_terminal();
-    if !interactive {
-        return Err(GoogleError::NotConnected);
-    }
-    consent(context, files).await
 }
 
 /// Runs `ollim-bot google …`.

@@ -111,7 +111,7 @@ async fn ask_everything(launch: &Launch) -> Result<Vec<(&'static str, String)>, 
     vars.push(("OLLIM_TIMEZONE", zone));
 
     let cli = current("OLLIM_CLAUDE_CLI").unwrap_or_else(|| "claude".to_owned());
-    let env = crate::config::cli_env_from(&current);
+    let env = crate::config::cli_env_from(current);
     if matches!(
         claude_is_authenticated(Path::new(&cli), &env).await,
         Ok(true)

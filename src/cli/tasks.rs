@@ -1,11 +1,15 @@
-//! `ollim-bot tasks list|show|add|done|update|delete` (GOO-5): Google Tasks from the terminal
-//! and from the agent's shell. Every subcommand takes `--list <id>` (default: the
-//! `google_task_list` setting); `list --json` prints the tasks as JSON for scripts.
+//! `ollim-bot tasks list|show|add|done|update|delete` (GOO-5): Google Tasks from the owner's
+//! terminal (the agent uses the `google_tasks` tool, which runs the same requests). Every
+//! subcommand takes `--list <id>` (default: the `google_task_list` setting); `list --json`
+//! prints the tasks as JSON for scripts.
 
 use clap::{Args, Subcommand};
 
-use super::google::{Failure, GoogleContext, ensure_connected, missing, report};
-use crate::google::tasks::{Task, TaskChanges};
+use super::google::{GoogleContext, ensure_connected, pretty, print_outcome, report};
+use crate::google::{
+    missing,
+    tasks::{TaskChanges, TaskRequest, parse_due},
+};
 
 /// `ollim-bot tasks …`
 #[derive(Debug, Args)]
@@ -40,7 +44,7 @@ pub enum TasksCommand {
         /// Task title.
         title: String,
         /// Due date, YYYY-MM-DD.
-        #[arg(long, value_parser = parse_date)]
+        #[arg(long, value_parser = parse_due)]
         due: Option<String>,
         /// Notes.
         #[arg(long)]
@@ -59,7 +63,7 @@ pub enum TasksCommand {
         #[arg(long)]
         title: Option<String>,
         /// New due date, YYYY-MM-DD.
-        #[arg(long, value_parser = parse_date)]
+        #[arg(long, value_parser = parse_due)]
         due: Option<String>,
         /// New notes.
         #[arg(long)]
@@ -70,13 +74,6 @@ pub enum TasksCommand {
         /// Task id.
         id: String,
     },
-}
-
-/// `--due` must be a real `YYYY-MM-DD` date.
-fn parse_date(raw: &str) -> Result<String, String> {
-    chrono::NaiveDate::parse_from_str(raw.trim(), "%Y-%m-%d")
-        .map(|date| date.format("%Y-%m-%d").to_string())
-        .map_err(|_| format!("invalid date {raw:?}: expected YYYY-MM-DD"))
 }
 
 /// Runs a `tasks` command; returns the exit code.
@@ -91,105 +88,32 @@ pub async fn run(context: &GoogleContext, args: TasksArgs) -> i32 {
         eprintln!("error: provide at least one of --title, --due, --notes");
         return 1;
     }
-    match execute(context, args).await {
-        Ok(()) => 0,
-        Err(error) => report(context, &error),
+    if let Err(error) = ensure_connected(context).await {
+        return report(context, &error.into());
     }
-}
-
-async fn execute(context: &GoogleContext, args: TasksArgs) -> Result<(), Failure> {
-    ensure_connected(context).await?;
-    let client = &context.client;
     let list = args.list.as_deref().unwrap_or(&context.task_list);
-    match args.action {
-        TasksCommand::List { all, json } => {
-            let tasks = client
-                .list_tasks(list, all)
-                .await
-                .map_err(missing(format!("task list '{list}'")))?;
-            if json {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&tasks).unwrap_or_default()
-                );
-            } else if tasks.is_empty() {
-                println!("no tasks");
-            } else {
-                for task in &tasks {
-                    println!("{}", task_line(task));
-                }
-            }
+    let request = match args.action {
+        TasksCommand::List { all, json: true } => {
+            let tasks = context.client.list_tasks(list, all).await;
+            let text = tasks
+                .map(|tasks| pretty(&tasks))
+                .map_err(missing(format!("task list '{list}'")));
+            return print_outcome(context, text);
         }
-        TasksCommand::Show { id } => {
-            let task = client
-                .get_task(list, &id)
-                .await
-                .map_err(missing(format!("task {id}")))?;
-            print!("{}", task_details(&task));
-        }
-        TasksCommand::Add { title, due, notes } => {
-            let task = client
-                .add_task(list, &title, due.as_deref(), notes.as_deref())
-                .await
-                .map_err(missing(format!("task list '{list}'")))?;
-            let due = due.as_deref().unwrap_or("(no due)");
-            println!("added {}: {due} -- {title}", task.id);
-        }
-        TasksCommand::Done { id } => {
-            client
-                .complete_task(list, &id)
-                .await
-                .map_err(missing(format!("task {id}")))?;
-            println!("completed {id}");
-        }
+        TasksCommand::List { all, json: false } => TaskRequest::List { all },
+        TasksCommand::Show { id } => TaskRequest::Show { id },
+        TasksCommand::Add { title, due, notes } => TaskRequest::Add { title, due, notes },
+        TasksCommand::Done { id } => TaskRequest::Done { id },
         TasksCommand::Update {
             id,
             title,
             due,
             notes,
-        } => {
-            let changes = TaskChanges { title, due, notes };
-            client
-                .update_task(list, &id, &changes)
-                .await
-                .map_err(missing(format!("task {id}")))?;
-            println!("updated {id}");
-        }
-        TasksCommand::Delete { id } => {
-            client
-                .delete_task(list, &id)
-                .await
-                .map_err(missing(format!("task {id}")))?;
-            println!("deleted {id}");
-        }
-    }
-    Ok(())
-}
-
-/// `  <id>  <due, 12 wide>  [x]|[ ]  <title>[ [+]]` (GOO-5).
-pub fn task_line(task: &Task) -> String {
-    let due = task.due_date().unwrap_or("(no due)");
-    let check = if task.is_completed() { "[x]" } else { "[ ]" };
-    let notes = if task.has_notes() { " [+]" } else { "" };
-    format!("  {}  {due:<12}  {check}  {}{notes}", task.id, task.title)
-}
-
-/// The `tasks show` block (GOO-5), newline-terminated.
-pub fn task_details(task: &Task) -> String {
-    let status = if task.is_completed() {
-        "completed"
-    } else {
-        "needs action"
+        } => TaskRequest::Update {
+            id,
+            changes: TaskChanges { title, due, notes },
+        },
+        TasksCommand::Delete { id } => TaskRequest::Delete { id },
     };
-    let notes = task
-        .notes
-        .as_deref()
-        .filter(|n| !n.trim().is_empty())
-        .unwrap_or("(none)");
-    format!(
-        "title:     {}\nstatus:    {status}\ndue:       {}\nnotes:     {notes}\nid:        {}\n",
-        task.title,
-        task.due_date().unwrap_or("(no due)"),
-        task.id
-    )
+    print_outcome(context, context.client.run_tasks(list, request).await)
 }

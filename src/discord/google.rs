@@ -1,9 +1,9 @@
 //! Google in Discord: the task and event buttons (BTN-5/6/7, GOO-8/9) and the revocation
 //! notice (SCH-3).
 //!
-//! A click acts through the same [`GoogleClient`] the `tasks` / `cal` commands use, answers
-//! ephemerally (`done ✓`, `deleted`, or `failed: <reason>`) and leaves the main session a
-//! pending update naming the task or event. Beyond the original, a delete button asks for a
+//! A click acts through the process's [`crate::google::GoogleClient`] (the one the agent's
+//! Google tools use), answers ephemerally (`done ✓`, `deleted`, or `failed: <reason>`) and
+//! leaves the main session a pending update naming the task or event. Beyond the original, a delete button asks for a
 //! second click within 10 s (`click again to delete`) before it deletes anything.
 
 use std::{
@@ -16,7 +16,7 @@ use serenity::{all::ComponentInteraction, builder::EditInteractionResponse};
 use tokio_util::sync::CancellationToken;
 
 use super::{bot::Bot, buttons::ButtonAction, rate_limit::with_rate_limit_retries};
-use crate::google::{GoogleClient, GoogleError};
+use crate::google::GoogleError;
 
 /// How long a delete button waits for its confirming click.
 pub const CONFIRM_WINDOW: Duration = Duration::from_secs(10);
@@ -106,7 +106,7 @@ impl Bot {
         }
         // The call may retry for a while: acknowledge first, answer when it is done.
         with_rate_limit_retries(|| component.defer_ephemeral(&self.http)).await?;
-        let client = GoogleClient::from_env(&self.services.data_dir);
+        let client = &self.services.google;
         let outcome: Result<(String, &str), GoogleError> = match google {
             GoogleAction::Complete { list, task } => client
                 .complete_task(list, task)

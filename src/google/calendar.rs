@@ -1,5 +1,8 @@
 //! Google Calendar v3 (GOO-6, GOO-8): events of a window (all pages), one event, add,
-//! update, delete, and the calendars the account can see.
+//! update, delete, and the calendars the account can see; and the [`CalendarRequest`]s the
+//! command and the agent's tool share.
+
+mod request;
 
 use chrono::{DateTime, NaiveDate, NaiveDateTime, TimeZone, Utc};
 use chrono_tz::Tz;
@@ -8,6 +11,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use super::{Api, GoogleClient, GoogleError, tasks::segment, tasks::title_or_id};
+
+pub use request::{
+    Agenda, CalendarChoice, CalendarRequest, DEFAULT_UPCOMING_DAYS, MAX_UPCOMING_DAYS,
+    calendar_lines, event_details, event_when,
+};
 
 /// When an event starts or ends: a timed instant or an all-day date.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]

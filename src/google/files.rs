@@ -108,6 +108,18 @@ impl GoogleFiles {
         matches!(self.load_token(), Ok(Some(token)) if token.is_usable(Utc::now()))
     }
 
+    /// `Ok` when Google is connected; otherwise why not, checked in the order the owner fixes
+    /// things: a `token.json` that can't be read, a missing or unusable `credentials.json`,
+    /// then [`GoogleError::NotConnected`] (no usable token yet). No network.
+    pub fn check_connected(&self) -> Result<(), GoogleError> {
+        if self.is_connected() {
+            return Ok(());
+        }
+        self.load_token()?;
+        self.load_secrets()?;
+        Err(GoogleError::NotConnected)
+    }
+
     /// The refresh token was refused for good (GOO-2): the token is removed and the marker
     /// left for the scheduler's next tick (SCH-3).
     pub fn mark_revoked(&self) -> Result<(), GoogleError> {

@@ -1,8 +1,10 @@
 //! Gmail v1, read-only (GOO-7): search message ids (all pages up to a maximum), read a
-//! message's headers or its whole payload, list labels. There is no call here that sends,
-//! changes or deletes mail, and the token only carries `gmail.readonly`.
+//! message's headers or its whole payload, list labels; and the [`GmailRequest`]s the command
+//! and the agent's tool share. There is no call here that sends, changes or deletes mail, and
+//! the token only carries `gmail.readonly`.
 
 mod body;
+mod request;
 
 use chrono::{DateTime, TimeZone, Utc};
 use chrono_tz::Tz;
@@ -10,6 +12,10 @@ use reqwest::Method;
 use serde::{Deserialize, Serialize};
 
 pub use body::{BODY_LIMIT, text_body, truncate_body};
+pub use request::{
+    DEFAULT_MAX_MESSAGES, GmailRequest, MAX_MESSAGES, MessageRow, UNREAD_QUERY, label_lines,
+    message_lines, message_text,
+};
 
 use super::{Api, GoogleClient, GoogleError, tasks::segment};
 

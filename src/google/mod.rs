@@ -1,13 +1,16 @@
 //! Google Tasks, Calendar and Gmail (GOO-1…9): the owner's OAuth files, the consent flow,
-//! one API client, and the operations the `tasks` / `cal` / `gmail` commands and the embed
-//! buttons use. Gmail is read-only: nothing here can send, change or delete mail.
+//! one API client, and the operations the `tasks` / `cal` / `gmail` commands, the agent's
+//! `google_tasks` / `google_calendar` / `gmail` tools and the embed buttons use. Gmail is
+//! read-only: nothing here can send, change or delete mail.
 //!
 //! Layer: beside `state`; imports `state` (and plain types) only.
 //! - [`files`]: `credentials.json`, `token.json` (atomic, 0600), the revocation marker.
 //! - [`oauth`]: the consent URL (PKCE, `state`), code exchange, refresh.
 //! - [`loopback`]: the 127.0.0.1 listener and the pasted-URL path, first one wins.
 //! - [`client`]: [`GoogleClient`]: token loading and refresh, retries, error mapping.
-//! - [`tasks`], [`calendar`], [`gmail`]: the API operations and their plain types.
+//! - [`tasks`], [`calendar`], [`gmail`]: the API operations and their plain types, and the
+//!   requests the commands and the tools share (`TaskRequest`, `CalendarRequest`,
+//!   `GmailRequest`): one typed request in, the text both show out.
 
 pub mod calendar;
 pub mod client;
@@ -140,6 +143,38 @@ pub enum GoogleError {
     /// A state file could not be written.
     #[error(transparent)]
     State(#[from] StateError),
+}
+
+/// Why a Google request of a command or a tool failed: the client's error, a named thing
+/// Google doesn't have, or an input that can't be used. Shown as one line.
+#[derive(Debug, thiserror::Error)]
+pub enum RequestError {
+    /// The client's error.
+    #[error(transparent)]
+    Google(#[from] GoogleError),
+    /// A 404 on a named thing (`task abc`, `event xyz`, `message 123`).
+    #[error("{0} not found")]
+    Missing(String),
+    /// A value that can't be used (a time that doesn't exist, say).
+    #[error("{0}")]
+    Input(String),
+}
+
+/// Turns a 404 into "`<what>` not found".
+pub fn missing(what: String) -> impl FnOnce(GoogleError) -> RequestError {
+    move |error| match error {
+        GoogleError::NotFound => RequestError::Missing(what),
+        other => RequestError::Google(other),
+    }
+}
+
+/// One line per item, or `empty` when there are none: how every listing of the requests
+/// reads (`no tasks`, `no calendars`, …); no trailing newline.
+pub(crate) fn lines_or<T>(items: &[T], empty: &str, line: impl Fn(&T) -> String) -> String {
+    if items.is_empty() {
+        return empty.to_owned();
+    }
+    items.iter().map(line).collect::<Vec<_>>().join("\n")
 }
 
 /// Setup instructions for a missing `credentials.json` (GOO-3), one step per line.

@@ -1,4 +1,7 @@
-//! Google Tasks v1 (GOO-5, GOO-8): list (all pages), get, add, update, complete, delete.
+//! Google Tasks v1 (GOO-5, GOO-8): list (all pages), get, add, update, complete, delete; and
+//! the [`TaskRequest`]s the command and the agent's tool share.
+
+mod request;
 
 use std::fmt::Write;
 
@@ -7,6 +10,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use super::{Api, GoogleClient, GoogleError};
+
+pub use request::{TaskRequest, parse_due, task_details, task_line, task_lines};
 
 /// One task as the API returns it (the fields the bot uses).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

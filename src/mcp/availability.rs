@@ -1,13 +1,14 @@
 //! Which `discord` tools each kind of session may use (the MCP availability matrix).
 //!
-//! The server implements all 13 tools (MCP-16), but each client lists only those its session
-//! may ever use ([`listed_tools`], issue 17): the CLI fetches a server's tool list once per
-//! process, so the list is fixed at the start — an interactive fork's client also lists
-//! main's tools, because a saved fork's client becomes the main session's (SES-10), and a
-//! background run lists its gated tools only when its options open the gate (BGF-7). Whether a
-//! call is allowed is still decided when it is made: tools outside their current scope answer
-//! with the spec's `Error:` text, and in background runs the permission policy gates the
-//! Discord-visible ones.
+//! The server implements all 13 tools of MCP-16 and the three Google tools ([`GOOGLE_TOOLS`]),
+//! but each client lists only those its session may ever use ([`listed_tools`], issue 17): the
+//! CLI fetches a server's tool list once per process, so the list is fixed at the start — an
+//! interactive fork's client also lists main's tools, because a saved fork's client becomes
+//! the main session's (SES-10), a background run lists its gated tools only when its options
+//! open the gate (BGF-7), and a Google tool only when the run's tool set names it (BGF-6).
+//! Whether a call is allowed is still decided when it is made: tools outside their current
+//! scope answer with the spec's `Error:` text, and in background runs the permission policy
+//! gates the Discord-visible ones.
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -59,8 +60,8 @@ impl ScopeCell {
     }
 }
 
-/// Every tool of the `discord` server (MCP-16).
-pub const ALL_TOOLS: [&str; 13] = [
+/// Every tool of the `discord` server: MCP-16's thirteen, then [`GOOGLE_TOOLS`].
+pub const ALL_TOOLS: [&str; 16] = [
     "discord_embed",
     "ping_user",
     "send_file",
@@ -74,7 +75,16 @@ pub const ALL_TOOLS: [&str; 13] = [
     "follow_up_chain",
     "update_names",
     "compact_session",
+    "google_tasks",
+    "google_calendar",
+    "gmail",
 ];
+
+/// The tools that act on the owner's Google account (GOO-5…7). The main session and
+/// interactive forks are offered all three; a background run only those its tool set
+/// (`--allowedTools`) names: `google_tasks` is in the default set, the others come from the
+/// job's declared tools (its subagent's included) or `tool-policy.yaml`.
+pub const GOOGLE_TOOLS: [&str; 3] = ["google_tasks", "google_calendar", "gmail"];
 
 /// Whether `tool` is offered in `scope` (available or dynamically gated).
 pub fn is_offered(tool: &str, scope: ToolScope) -> bool {
@@ -89,36 +99,54 @@ pub fn is_offered(tool: &str, scope: ToolScope) -> bool {
         "report_updates" => scope != Main,
         "follow_up_chain" => scope != PersistentRoutine,
         "compact_session" => scope == PersistentRoutine,
+        "google_tasks" | "google_calendar" | "gmail" => matches!(scope, Main | InteractiveFork),
         _ => false,
     }
 }
 
-/// A background run's gates as its options set them (BGF-7): they never open during a run.
+/// A background run's gates as its options and tool set make them (BGF-6, BGF-7): they never
+/// open during a run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RunGates {
+pub struct RunGates<'a> {
     /// `allow-ping`: `ping_user`, `discord_embed`, `send_file`.
     pub allow_ping: bool,
     /// `update-main-session` is not `blocked`: `report_updates`, `follow_up_chain`.
     pub may_report: bool,
     /// The run executes a chain reminder: `follow_up_chain` has a chain to extend (MCP-13).
     pub in_chain: bool,
+    /// The run's `--allowedTools`: which [`GOOGLE_TOOLS`] it has.
+    pub allowed: &'a [String],
+}
+
+impl RunGates<'_> {
+    /// Whether the run's tool set names `tool` of the `discord` server, alone or with the
+    /// whole server (`mcp__discord`, `mcp__discord__*`).
+    fn allows(&self, tool: &str) -> bool {
+        self.allowed.iter().map(|rule| rule.trim()).any(|rule| {
+            matches!(rule, "mcp__discord" | "mcp__discord__*")
+                || rule.strip_prefix("mcp__discord__") == Some(tool)
+        })
+    }
 }
 
 /// The tools one client lists (issue 17): what `scope` offers, for an interactive fork also
 /// what main offers (the client may be promoted), and for a background run only what its
-/// gates let through.
-pub fn listed_tools(scope: ToolScope, gates: Option<RunGates>) -> Vec<&'static str> {
+/// gates let through, plus the Google tools its tool set names.
+pub fn listed_tools(scope: ToolScope, gates: Option<RunGates<'_>>) -> Vec<&'static str> {
     ALL_TOOLS
         .into_iter()
         .filter(|tool| {
-            is_offered(tool, scope)
-                || (scope == ToolScope::InteractiveFork && is_offered(tool, ToolScope::Main))
-        })
-        .filter(|tool| match (gates, *tool) {
-            (Some(gates), "ping_user" | "discord_embed" | "send_file") => gates.allow_ping,
-            (Some(gates), "report_updates") => gates.may_report,
-            (Some(gates), "follow_up_chain") => gates.may_report && gates.in_chain,
-            _ => true,
+            let offered = is_offered(tool, scope)
+                || (scope == ToolScope::InteractiveFork && is_offered(tool, ToolScope::Main));
+            match (gates, *tool) {
+                (Some(gates), "ping_user" | "discord_embed" | "send_file") => {
+                    offered && gates.allow_ping
+                }
+                (Some(gates), "report_updates") => offered && gates.may_report,
+                (Some(gates), "follow_up_chain") => offered && gates.may_report && gates.in_chain,
+                (Some(gates), tool) if GOOGLE_TOOLS.contains(&tool) => gates.allows(tool),
+                _ => offered,
+            }
         })
         .collect()
 }
@@ -130,8 +158,8 @@ mod tests {
     #[test]
     fn matrix_matches_the_spec() {
         let offered = |scope| ALL_TOOLS.iter().filter(|t| is_offered(t, scope)).count();
-        assert_eq!(offered(ToolScope::Main), 8);
-        assert_eq!(offered(ToolScope::InteractiveFork), 9);
+        assert_eq!(offered(ToolScope::Main), 11);
+        assert_eq!(offered(ToolScope::InteractiveFork), 12);
         assert_eq!(offered(ToolScope::Background), 8);
         assert_eq!(offered(ToolScope::PersistentRoutine), 8);
         assert!(!is_offered("ping_user", ToolScope::Main));
@@ -140,17 +168,27 @@ mod tests {
         assert!(is_offered("compact_session", ToolScope::PersistentRoutine));
         assert!(!is_offered("follow_up_chain", ToolScope::PersistentRoutine));
         assert!(!is_offered("no_such_tool", ToolScope::Main));
+        for tool in GOOGLE_TOOLS {
+            assert!(
+                is_offered(tool, ToolScope::Main) && is_offered(tool, ToolScope::InteractiveFork)
+            );
+            assert!(
+                !is_offered(tool, ToolScope::Background),
+                "{tool} needs the run's tool set"
+            );
+        }
     }
 
     #[test]
     fn each_client_lists_what_its_session_may_ever_use() {
         let main = listed_tools(ToolScope::Main, None);
-        assert_eq!(main.len(), 8);
+        assert_eq!(main.len(), 11);
+        assert!(GOOGLE_TOOLS.iter().all(|tool| main.contains(tool)));
         assert!(!main.contains(&"ping_user") && !main.contains(&"report_updates"));
         let fork = listed_tools(ToolScope::InteractiveFork, None);
         assert_eq!(
             fork.len(),
-            11,
+            14,
             "a fork also lists main's tools (SES-10): {fork:?}"
         );
         assert!(fork.contains(&"enter_fork") && fork.contains(&"exit_fork"));
@@ -159,6 +197,7 @@ mod tests {
             allow_ping: false,
             may_report: false,
             in_chain: true,
+            allowed: &[],
         };
         assert_eq!(
             listed_tools(ToolScope::Background, Some(closed)),
@@ -168,6 +207,7 @@ mod tests {
             allow_ping: true,
             may_report: true,
             in_chain: false,
+            allowed: &[],
         };
         let background = listed_tools(ToolScope::Background, Some(open));
         assert_eq!(background.len(), 7, "{background:?}");
@@ -183,5 +223,30 @@ mod tests {
         let persistent = listed_tools(ToolScope::PersistentRoutine, Some(open));
         assert!(persistent.contains(&"compact_session") && persistent.contains(&"ping_user"));
         assert!(!persistent.contains(&"follow_up_chain"));
+    }
+
+    #[test]
+    fn a_background_run_lists_the_google_tools_its_set_names() {
+        let names = |rules: &[&str]| -> Vec<&'static str> {
+            let allowed: Vec<String> = rules.iter().map(|r| (*r).to_owned()).collect();
+            let gates = RunGates {
+                allow_ping: false,
+                may_report: false,
+                in_chain: false,
+                allowed: &allowed,
+            };
+            listed_tools(ToolScope::Background, Some(gates))
+                .into_iter()
+                .filter(|tool| GOOGLE_TOOLS.contains(tool))
+                .collect()
+        };
+        assert!(names(&["Bash(ollim-bot help)", "mcp__discord__add_reminder"]).is_empty());
+        assert_eq!(names(&["mcp__discord__google_tasks"]), ["google_tasks"]);
+        assert_eq!(
+            names(&["mcp__discord__google_tasks", " mcp__discord__gmail "]),
+            ["google_tasks", "gmail"]
+        );
+        assert_eq!(names(&["mcp__discord__*"]), GOOGLE_TOOLS);
+        assert!(names(&["mcp__discord__gmail_x", "mcp__docs__*"]).is_empty());
     }
 }

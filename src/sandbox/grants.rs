@@ -50,9 +50,6 @@ pub struct Layout {
     /// Files that hold the bot's secrets wherever they are (the env file it loaded). One
     /// inside the data dir makes the top-level entry that holds it private.
     pub secrets: Vec<PathBuf>,
-    /// Private files the agent's own `ollim-bot` commands still read, one by one (the Google
-    /// OAuth files, until Google is reached through the bot's typed tools instead).
-    pub readable_private_files: Vec<PathBuf>,
 }
 
 /// System directories read (and, where programs live, executed) by the CLI and its shells.
@@ -106,18 +103,7 @@ pub fn grants(layout: &Layout) -> Vec<Grant> {
     push(layout.temp_dir.clone(), Access::Full);
     push(layout.workspace.clone(), Access::List);
     out.extend(workspace_grants(layout));
-    for file in &layout.readable_private_files {
-        push_file(&mut out, file);
-    }
     out
-}
-
-/// A read grant on one file.
-fn push_file(out: &mut Vec<Grant>, file: &Path) {
-    out.push(Grant {
-        path: file.to_path_buf(),
-        access: Access::Read,
-    });
 }
 
 /// The top-level entries of the data dir that hold one of the layout's secret files.
@@ -160,11 +146,10 @@ fn workspace_grants(layout: &Layout) -> Vec<Grant> {
         }
         let access = match classify_child(&name) {
             ChildKind::Private => continue,
-            ChildKind::ReadOnly => Access::Read,
             ChildKind::Writable if is_dir => Access::ReadWriteFlat,
             ChildKind::Writable if file_type.is_file() => Access::ReadWriteFile,
-            // A link to a file (the agent's reference docs): read only.
-            ChildKind::Writable => Access::Read,
+            // The trust roots, and links to files (the agent's reference docs): read only.
+            ChildKind::ReadOnly | ChildKind::Writable => Access::Read,
         };
         out.push(Grant { path, access });
     }

@@ -75,7 +75,6 @@ fn layout(root: &std::path::Path) -> Layout {
         ],
         home: Some(root.to_path_buf()),
         secrets: vec![root.join("data/project.env")],
-        readable_private_files: Vec::new(),
     }
 }
 

@@ -38,7 +38,9 @@ pub fn classify_child(name: &OsStr) -> ChildKind {
     let private = lower == "state"
         || lower.starts_with(".env")
         || KEY_SUFFIXES.iter().any(|suffix| lower.ends_with(suffix))
-        || (lower.ends_with(".json")
+        || (std::path::Path::new(&lower)
+            .extension()
+            .is_some_and(|extension| extension == "json")
             && ["credentials", "token", "client_secret"]
                 .iter()
                 .any(|stem| lower.starts_with(stem)))

@@ -189,6 +189,29 @@ fn list_skills_returns_every_valid_skill_sorted() {
     assert!(list_skills(&dir.path().join("absent")).is_empty());
 }
 
+/// An unedited `job-config` from before the Google tools is brought up to date; an edited one
+/// stays.
+#[test]
+fn skl8_an_unedited_retired_skill_is_replaced() {
+    let dir = tempfile::tempdir().unwrap();
+    let skills = dir.path().join("skills");
+    let path = skills.join("job-config").join(SKILL_FILE);
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let old = include_str!("bundled/retired/job-config.md");
+    assert!(old.contains("Bash(ollim-bot gmail *)"));
+    fs::write(&path, old).unwrap();
+    assert_eq!(
+        install_bundled_skills(&skills).unwrap(),
+        vec!["job-config", "setup"]
+    );
+    let current = fs::read_to_string(&path).unwrap();
+    assert!(current.contains("mcp__discord__gmail"), "{current}");
+    let edited = format!("{old}\nMy own rule.\n");
+    fs::write(&path, &edited).unwrap();
+    assert!(install_bundled_skills(&skills).unwrap().is_empty());
+    assert_eq!(fs::read_to_string(&path).unwrap(), edited);
+}
+
 #[test]
 fn skl8_bundled_skills_are_installed_once_and_never_overwritten() {
     let dir = tempfile::tempdir().unwrap();

@@ -41,6 +41,14 @@ const TEMPLATES: [(&str, &str); 5] = [
     ("user-proxy", include_str!("specs/user-proxy.md")),
 ];
 
+/// Earlier versions of bundled templates. An installed spec that is exactly one of them with
+/// the names filled in was never edited, so the current template replaces it: `gmail-reader`
+/// once read mail with `Bash(ollim-bot gmail *)`, which the agent's shell can no longer do.
+const RETIRED: [(&str, &str); 1] = [(
+    "gmail-reader",
+    include_str!("specs/retired/gmail-reader.md"),
+)];
+
 /// One installed subagent spec, as far as the bot needs it (SUB-7).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SubagentSpec {
@@ -141,7 +149,8 @@ pub fn split_by_template(name: &str, tools: Vec<String>) -> (Vec<String>, Vec<St
 
 /// Writes each bundled spec to `<agents_dir>/<name>.md` with the names filled in, unless
 /// something already exists at that path (SUB-1): the owner's edits, or a file they
-/// deliberately emptied, are kept. Creates `agents_dir`. Returns the files written.
+/// deliberately emptied, are kept; an unedited copy of a [`RETIRED`] version is replaced.
+/// Creates `agents_dir`. Returns the files written.
 pub fn install_bundled(
     agents_dir: &Path,
     user_name: &str,
@@ -155,7 +164,10 @@ pub fn install_bundled(
     for (name, template) in TEMPLATES {
         let path = agents_dir.join(format!("{name}.md"));
         match path.symlink_metadata() {
-            Ok(_) => continue,
+            Ok(meta) if !(meta.is_file() && is_retired_copy(&path, name, user_name, bot_name)) => {
+                continue;
+            }
+            Ok(_) => tracing::info!(subagent = name, "replacing an unedited older bundled spec"),
             Err(error) if error.kind() == io::ErrorKind::NotFound => {}
             Err(source) => return Err(SubagentError::Io { path, source }),
         }
@@ -170,6 +182,16 @@ pub fn install_bundled(
         written.push(path);
     }
     Ok(written)
+}
+
+/// Whether the file at `path` is a [`RETIRED`] version of `name`'s template as installed.
+fn is_retired_copy(path: &Path, name: &str, user_name: &str, bot_name: &str) -> bool {
+    let Ok(installed) = fs::read_to_string(path) else {
+        return false;
+    };
+    RETIRED
+        .iter()
+        .any(|(retired, text)| *retired == name && installed == fill(text, user_name, bot_name))
 }
 
 /// Reads every `*.md` spec in `agents_dir` (bundled and the owner's own), sorted by file

@@ -101,7 +101,11 @@ fn bundled_specs_match_the_inventory() {
     );
     let (gmail, text) = spec("gmail-reader");
     assert_eq!(gmail.model.as_deref(), Some("sonnet"));
-    assert_eq!(gmail.tools, ["Bash(ollim-bot gmail *)"]);
+    assert_eq!(gmail.tools, ["mcp__discord__gmail"]);
+    assert!(
+        !text.contains("ollim-bot gmail"),
+        "mail is read through the tool"
+    );
     for literal in [
         "Action items:",
         "- [sender] [date time] subject -- ",
@@ -152,6 +156,37 @@ fn names_are_filled_in_one_pass() {
         fill("{USER_NAME}/{BOT_NAME}/{OTHER}", "{BOT_NAME}", "Ollim"),
         "{BOT_NAME}/Ollim/{OTHER}"
     );
+}
+
+/// An unedited copy of the `gmail-reader` that read mail through the shell is brought up to
+/// date; the same file with one edit is the owner's and stays.
+#[test]
+fn an_unedited_retired_spec_is_replaced() {
+    let dir = tempfile::tempdir().unwrap();
+    let agents = agents_dir(dir.path());
+    fs::create_dir_all(&agents).unwrap();
+    let gmail = agents.join("gmail-reader.md");
+    let old = fill(
+        include_str!("specs/retired/gmail-reader.md"),
+        "Julia",
+        "Ollim",
+    );
+    assert!(old.contains("tools: Bash(ollim-bot gmail *)"));
+    fs::write(&gmail, &old).unwrap();
+    let written = install_bundled(&agents, "Julia", "Ollim").unwrap();
+    assert!(written.contains(&gmail), "{written:?}");
+    assert_eq!(
+        fs::read_to_string(&gmail).unwrap(),
+        bundled_spec("gmail-reader", "Julia", "Ollim").unwrap()
+    );
+    let edited = format!("{old}\nAlso flag mail from the school.\n");
+    fs::write(&gmail, &edited).unwrap();
+    assert!(
+        install_bundled(&agents, "Julia", "Ollim")
+            .unwrap()
+            .is_empty()
+    );
+    assert_eq!(fs::read_to_string(&gmail).unwrap(), edited);
 }
 
 /// SUB-1: installed once with names filled in; an edited or emptied file is kept.
@@ -223,6 +258,9 @@ fn load_reads_every_spec_and_reports_broken_ones() {
 
 #[test]
 fn bundled_tools_come_from_the_templates() {
-    assert!(super::bundled_tools("gmail-reader").contains(&"Bash(ollim-bot gmail *)".to_owned()));
+    assert_eq!(
+        super::bundled_tools("gmail-reader"),
+        ["mcp__discord__gmail"]
+    );
     assert!(super::bundled_tools("someone-else").is_empty());
 }

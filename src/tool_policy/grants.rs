@@ -77,7 +77,8 @@ mod tests {
             ..ToolPolicyFile::default()
         };
         let usable = strings(&[
-            "Bash(ollim-bot gmail *)",
+            "Bash(ollim-bot history *)",
+            "mcp__discord__gmail",
             "Bash(ollim-bot cal *)",
             "Bash(curl *)",
             "Bash(git push *)",
@@ -91,7 +92,8 @@ mod tests {
         assert_eq!(
             grant.granted,
             [
-                "Bash(ollim-bot gmail *)",
+                "Bash(ollim-bot history *)",
+                "mcp__discord__gmail",
                 "Bash(ollim-bot cal *)",
                 "Bash(curl *)"
             ]

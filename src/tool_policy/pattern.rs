@@ -129,11 +129,20 @@ pub fn check_pattern(pattern: &str) -> Option<Finding> {
         ("Bash", None) => finding(
             Severity::Error,
             "bare Bash allows any shell command; give a command prefix, e.g. \
-             Bash(ollim-bot tasks *)",
+             Bash(ollim-bot history *)",
         ),
-        ("Bash", Some(command)) => {
-            check_bash(command).and_then(|message| finding(Severity::Error, message))
-        }
+        ("Bash", Some(command)) => match check_bash(command) {
+            Some(message) => finding(Severity::Error, message),
+            None => google_command(command).and_then(|tool| {
+                finding(
+                    Severity::Warning,
+                    &format!(
+                        "the agent's shell can't reach Google (it can't read the token): \
+                         declare {tool} instead"
+                    ),
+                )
+            }),
+        },
         (_, Some("*" | "**")) => finding(
             Severity::Warning,
             "overly broad: this allows every use of the tool",
@@ -142,10 +151,26 @@ pub fn check_pattern(pattern: &str) -> Option<Finding> {
     }
 }
 
+/// The Google commands that were the agent's way to Google, each with the bot's tool that
+/// replaces it: the commands stay for the owner's terminal.
+const GOOGLE_COMMANDS: [(&str, &str); 3] = [
+    ("ollim-bot tasks", "mcp__discord__google_tasks"),
+    ("ollim-bot cal", "mcp__discord__google_calendar"),
+    ("ollim-bot gmail", "mcp__discord__gmail"),
+];
+
+/// The tool to declare instead of a Bash pattern naming a Google command.
+fn google_command(command: &str) -> Option<&'static str> {
+    GOOGLE_COMMANDS.iter().find_map(|(prefix, tool)| {
+        let rest = command.strip_prefix(prefix)?;
+        (rest.is_empty() || rest.starts_with([' ', ':'])).then_some(*tool)
+    })
+}
+
 fn check_bash(command: &str) -> Option<&'static str> {
     if command.is_empty() || command.starts_with('*') || command == ":*" {
         return Some(
-            "too broad: a Bash pattern must start with a command, e.g. Bash(ollim-bot tasks *)",
+            "too broad: a Bash pattern must start with a command, e.g. Bash(ollim-bot history *)",
         );
     }
     if command.contains([';', '&', '|', '\n']) {
@@ -197,7 +222,8 @@ mod tests {
         assert_eq!(severity("Read(*)"), Some(Severity::Warning));
         assert_eq!(severity("WebFetch(**)"), Some(Severity::Warning));
         for good in [
-            "Bash(ollim-bot gmail *)",
+            "Bash(ollim-bot history *)",
+            "Bash(ollim-bot calendar-sync)",
             "Bash(git status)",
             "Bash(ollim-bot help)",
             "Write(./**.md)",
@@ -208,6 +234,23 @@ mod tests {
             "Skill(digest *)",
         ] {
             assert_eq!(severity(good), None, "{good}");
+        }
+    }
+
+    #[test]
+    fn google_commands_warn_and_name_the_tool_to_declare() {
+        for (pattern, tool) in [
+            ("Bash(ollim-bot gmail *)", "mcp__discord__gmail"),
+            ("Bash(ollim-bot cal today)", "mcp__discord__google_calendar"),
+            ("Bash(ollim-bot tasks:*)", "mcp__discord__google_tasks"),
+        ] {
+            let finding = check_pattern(pattern).unwrap();
+            assert_eq!(finding.severity, Severity::Warning, "{pattern}");
+            assert!(
+                finding.message.contains(tool),
+                "{pattern}: {}",
+                finding.message
+            );
         }
     }
 

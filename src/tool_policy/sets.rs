@@ -7,11 +7,8 @@ use super::{ToolPolicyFile, check_all};
 
 /// The main session's own rules (AGT-5); interactive forks share them.
 pub const MAIN_TOOL_RULES: &[&str] = &[
-    "Bash(ollim-bot tasks *)",
-    "Bash(ollim-bot cal *)",
     "Bash(ollim-bot reminder *)",
     "Bash(ollim-bot routine list)",
-    "Bash(ollim-bot gmail *)",
     "Bash(ollim-bot help)",
     "Bash(ollim-bot history *)",
     "Read(./**.md)",
@@ -26,10 +23,11 @@ pub const MAIN_TOOL_RULES: &[&str] = &[
     "Skill",
 ];
 
-/// What every background run may use without asking (BGF-6).
+/// What every background run may use without asking (BGF-6); Google Tasks through the bot's
+/// own `google_tasks` tool (the agent's shells can't reach Google).
 pub const DEFAULT_BG_TOOLS: &[&str] = &[
     "Bash(ollim-bot help)",
-    "Bash(ollim-bot tasks *)",
+    "mcp__discord__google_tasks",
     "Read(./**.md)",
     "Glob(./**.md)",
     "Grep(./**.md)",
@@ -67,7 +65,8 @@ pub fn main_superset(
 pub struct BgToolInputs<'a> {
     /// The owner's `tool-policy.yaml`.
     pub policy: &'a ToolPolicyFile,
-    /// Patterns granted to the job, its skills and its subagent (see [`super::grant`]).
+    /// Patterns granted to the job, its skills and its subagent (see [`super::grant`]), with
+    /// the `discord` tools a run gates itself already left out by the caller.
     pub granted: &'a [String],
     /// Skills the job declares: `Skill(<name> *)` each.
     pub skills: &'a [String],
@@ -78,9 +77,9 @@ pub struct BgToolInputs<'a> {
 }
 
 /// A background run's `--allowedTools` (BGF-6): the default set (or the policy's override)
-/// plus its additions, the granted patterns (Discord tools removed: they are gated per run),
-/// the skill and subagent permissions, `compact_session` for persistent routines, and always
-/// `Bash(ollim-bot help)`; error patterns dropped, deduplicated.
+/// plus its additions, the granted patterns, the skill and subagent permissions,
+/// `compact_session` for persistent routines, and always `Bash(ollim-bot help)`; error
+/// patterns dropped, deduplicated.
 pub fn bg_tool_set(inputs: BgToolInputs<'_>) -> Vec<String> {
     let mut tools: Vec<String> = match &inputs.policy.bg_override {
         Some(list) => list.clone(),
@@ -91,13 +90,7 @@ pub fn bg_tool_set(inputs: BgToolInputs<'_>) -> Vec<String> {
             .collect(),
     };
     tools.push(ALWAYS_BG.to_owned());
-    tools.extend(
-        inputs
-            .granted
-            .iter()
-            .filter(|tool| !tool.starts_with(DISCORD_PREFIX))
-            .cloned(),
-    );
+    tools.extend(inputs.granted.iter().cloned());
     tools.extend(
         inputs
             .skills
@@ -114,7 +107,7 @@ pub fn bg_tool_set(inputs: BgToolInputs<'_>) -> Vec<String> {
 }
 
 /// The CLI built-in tools a set of rules can ever let through, for `--tools` (issue 17): the
-/// tool name of every rule (`Bash(ollim-bot tasks *)` → `Bash`), MCP tools left out (they are
+/// tool name of every rule (`Bash(ollim-bot reminder *)` → `Bash`), MCP tools left out (they are
 /// offered by their servers), in first-seen order without duplicates. A tool no rule names is
 /// one the session may never use, so it is not offered.
 pub fn builtin_tool_names<S: AsRef<str>>(rules: &[S]) -> Vec<String> {
@@ -155,12 +148,13 @@ mod tests {
             main_additional: strings(&["Bash(git status)", "Edit(**)"]),
             ..ToolPolicyFile::default()
         };
-        let granted = strings(&["Bash(ollim-bot gmail *)", "Bash(curl *)", "Write(**)"]);
-        let tools = main_superset(&["ping_user", "discord_embed"], true, &policy, &granted);
+        let granted = strings(&["Bash(ollim-bot history *)", "Bash(curl *)", "Write(**)"]);
+        let tools = main_superset(&["ping_user", "gmail"], true, &policy, &granted);
         for expected in [
             "Write(./**.md)",
             "Bash(ollim-bot history *)",
             "mcp__discord__ping_user",
+            "mcp__discord__gmail",
             "mcp__docs__*",
             "Bash(git status)",
             "Bash(curl *)",
@@ -174,10 +168,14 @@ mod tests {
         assert_eq!(
             tools
                 .iter()
-                .filter(|t| *t == "Bash(ollim-bot gmail *)")
+                .filter(|t| *t == "Bash(ollim-bot history *)")
                 .count(),
             1
         );
+        // Google is reached through the bot's tools, never the agent's shell.
+        assert!(!tools.iter().any(|t| t.starts_with("Bash(ollim-bot tasks")
+            || t.starts_with("Bash(ollim-bot cal")
+            || t.starts_with("Bash(ollim-bot gmail")));
         assert!(!main_superset(&[], false, &policy, &[]).contains(&"mcp__docs__*".to_owned()));
     }
 
@@ -185,8 +183,8 @@ mod tests {
     fn background_sets_merge_grants_skills_and_subagents() {
         let policy = ToolPolicyFile::default();
         let granted = strings(&[
-            "Bash(ollim-bot gmail *)",
-            "mcp__discord__ping_user",
+            "Bash(ollim-bot history *)",
+            "mcp__discord__gmail",
             "Read(./**.md)",
             "Bash(*)",
         ]);
@@ -198,7 +196,9 @@ mod tests {
             persistent: true,
         });
         for expected in [
-            "Bash(ollim-bot gmail *)",
+            "Bash(ollim-bot history *)",
+            "mcp__discord__gmail",
+            "mcp__discord__google_tasks",
             "Skill(digest *)",
             "Agent(gmail-reader *)",
             "Bash(ollim-bot help)",
@@ -210,18 +210,14 @@ mod tests {
                 "{expected}: {tools:?}"
             );
         }
-        assert!(
-            !tools
-                .iter()
-                .any(|t| t == "mcp__discord__ping_user" || t == "Bash(*)")
-        );
+        assert!(!tools.iter().any(|t| t == "Bash(*)"));
         assert_eq!(tools.iter().filter(|t| *t == "Read(./**.md)").count(), 1);
     }
 
     #[test]
     fn builtin_names_come_from_the_rules_without_mcp_tools() {
         let rules = strings(&[
-            "Bash(ollim-bot tasks *)",
+            "Bash(ollim-bot reminder *)",
             "Read(./**.md)",
             "Bash(ollim-bot help)",
             "mcp__discord__add_reminder",
@@ -255,7 +251,7 @@ mod tests {
     #[test]
     fn the_policy_file_adds_to_or_replaces_the_background_defaults() {
         let added = ToolPolicyFile {
-            bg_additional: strings(&["Bash(ollim-bot cal *)"]),
+            bg_additional: strings(&["mcp__discord__google_calendar"]),
             ..ToolPolicyFile::default()
         };
         let inputs = |policy| BgToolInputs {
@@ -266,7 +262,7 @@ mod tests {
             persistent: false,
         };
         let tools = bg_tool_set(inputs(&added));
-        assert!(tools.contains(&"Bash(ollim-bot cal *)".to_owned()));
+        assert!(tools.contains(&"mcp__discord__google_calendar".to_owned()));
         assert!(tools.contains(&"Read(./**.md)".to_owned()));
         let replaced = ToolPolicyFile {
             bg_override: Some(strings(&["Glob(./**.md)"])),

@@ -296,6 +296,7 @@ pub fn test_config(sandbox: &CliSandbox, mock: &MockApi) -> Config {
         turn_idle_limit: ollim_bot::config::DEFAULT_TURN_IDLE_LIMIT,
         webhook: ollim_bot::config::WebhookSetting::Off,
         sandbox_read: Vec::new(),
+        google_api_url: None,
     }
 }
 
@@ -312,6 +313,16 @@ impl AgentHarness {
     /// environment (e.g. `CLAUDE_CODE_AUTO_COMPACT_WINDOW`), read when a client starts.
     pub async fn with_cli_env(extra: &[(&str, &str)]) -> Self {
         Self::with_mode_and_cli_env(PermissionMode::DontAsk, extra).await
+    }
+
+    /// A fresh `dontAsk` harness whose configuration `edit` adjusts first (e.g. the Google API
+    /// base, for a fake Google).
+    pub async fn with_config(edit: impl FnOnce(&mut Config)) -> Self {
+        let mock = MockApi::start().await;
+        let sandbox = CliSandbox::new();
+        let mut config = test_config(&sandbox, &mock);
+        edit(&mut config);
+        Self::build_with(mock, sandbox, config, PermissionMode::DontAsk)
     }
 
     /// A fresh harness with the given permission mode and extra CLI environment.

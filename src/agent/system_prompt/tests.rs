@@ -111,7 +111,7 @@ fn fill_is_single_pass() {
 }
 
 /// Literal commands, tool names and markers the prompt must mention (SYS-4 .. SYS-13).
-const REQUIRED_MARKERS: &str = "`ollim-bot tasks list [--all]` | `ollim-bot cal upcoming [--days N]` | \
+const REQUIRED_MARKERS: &str = "`google_tasks` | `google_calendar` | `gmail` tool | \
     `ollim-bot reminder add --delay <min> -m \"<text>\"` | --background | --foreground | \
     --max-chain <N> | `ollim-bot reminder list` | `ollim-bot reminder cancel <id>` | \
     `add_reminder` | `list_reminders` | `cancel_reminder` | routine-reminder-spec.md | \
@@ -122,6 +122,30 @@ const REQUIRED_MARKERS: &str = "`ollim-bot tasks list [--all]` | `ollim-bot cal 
     [webhook:ID] | [button] | [system] | Notion | Slack | Trello | uv run | `always` | \
     `on_ping` | `freely` | `blocked` | allow-ping: false | webhook-spec.md | docs.ollim.ai | \
     `ollim-bot history` | [reminder:email-digest] | [reminder:resp-rev]";
+
+/// Google is reached through the tools: the prompt never tells the agent to run a Google
+/// command in its shell, connected or not.
+#[test]
+fn google_is_reached_through_the_tools_only() {
+    let dir = TempDir::new("google-tools");
+    for google_connected in [true, false] {
+        let prompt = build_system_prompt(&SystemPromptInputs {
+            google_connected,
+            ..inputs(&dir.0)
+        });
+        for command in [
+            "ollim-bot tasks list",
+            "ollim-bot cal today",
+            "ollim-bot gmail unread",
+        ] {
+            assert!(
+                !prompt.contains(command),
+                "{command} (connected: {google_connected})"
+            );
+        }
+        assert!(prompt.contains("`google_tasks`") && prompt.contains("`gmail`"));
+    }
+}
 
 #[test]
 fn required_markers_present() {
@@ -248,6 +272,6 @@ fn without_google_the_prompt_says_so() {
     assert_eq!(found, expected);
     assert!(prompt.contains("Google isn't connected"));
     assert!(prompt.contains("/google-auth"));
-    assert!(!prompt.contains("`ollim-bot tasks list [--all]`"));
+    assert!(!prompt.contains("Use the `google_tasks` tool."));
     assert!(!prompt.contains("add it to Google Tasks straight away"));
 }

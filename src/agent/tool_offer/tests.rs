@@ -27,7 +27,7 @@ fn rules(list: &[&str]) -> Vec<String> {
 fn dont_ask_offers_the_rules_and_the_session_allowances() {
     let (permissions, kind) = interactive(true);
     let allowed = rules(&[
-        "Bash(ollim-bot tasks *)",
+        "Bash(ollim-bot reminder *)",
         "Read(./**.md)",
         "mcp__discord__*",
     ]);
@@ -52,7 +52,7 @@ fn an_asking_mode_offers_the_whole_default_set_and_screening_nothing() {
         Some(Vec::new())
     );
     assert_eq!(
-        discord_offer(&SessionKind::Screening, &ChainSlot::default()),
+        discord_offer(&SessionKind::Screening, &ChainSlot::default(), &[]),
         None
     );
     assert!(offer_changes(true, false) && !offer_changes(false, false));

@@ -151,8 +151,8 @@ fn blocked_without_ping_is_silent() {
          task: `ping_user` and `discord_embed` are not available.\n\n\
          This task runs silently: reporting is blocked (`report_updates` is not available) \
          and nothing from it reaches the main session.\n\n\
-         Google is not connected: skip the `ollim-bot tasks`, `ollim-bot cal` and \
-         `ollim-bot gmail` commands and carry on with the rest of the task."
+         Google is not connected: skip the Google tools (`google_tasks`, `google_calendar`, \
+         `gmail`) and carry on with the rest of the task."
     );
 }
 
@@ -160,12 +160,12 @@ fn blocked_without_ping_is_silent() {
 fn tool_restrictions_only_when_declared() {
     assert!(!build_preamble(&base()).contains("TOOL RESTRICTIONS"));
     let allowed = RunOptions {
-        tools: ToolRestriction::Allowed(vec!["Bash(ollim-bot gmail *)".into(), "Read".into()]),
+        tools: ToolRestriction::Allowed(vec!["mcp__discord__gmail".into(), "Read".into()]),
         ..RunOptions::default()
     };
     assert!(build_preamble(&with(&allowed)).contains(
         "\n\nTOOL RESTRICTIONS: Only these tools are available for this task:\n  \
-         - Bash(ollim-bot gmail *)\n  - Read\n\n"
+         - mcp__discord__gmail\n  - Read\n\n"
     ));
     let disallowed = RunOptions {
         tools: ToolRestriction::Disallowed(vec!["WebSearch".into()]),
@@ -260,7 +260,7 @@ fn chain_context_mid_and_final() {
 fn golden_busy_chain_reminder() {
     let options = RunOptions {
         tools: ToolRestriction::Allowed(vec![
-            "Bash(ollim-bot tasks *)".to_string(),
+            "mcp__discord__google_calendar".to_string(),
             "Agent".to_string(),
         ]),
         skills: vec!["meds-check".to_string()],
@@ -305,12 +305,12 @@ When the budget is tight, spend pings only on tasks that pass the regret test.
 `critical=True` bypasses the budget; keep it for things the user would be devastated to miss.
 
 TOOL RESTRICTIONS: Only these tools are available for this task:
-  - Bash(ollim-bot tasks *)
+  - mcp__discord__google_calendar
   - Agent
 
 For preference decisions, spawn the user-proxy subagent (Agent tool) instead of guessing what the user would choose.
 
-Google is not connected: skip the `ollim-bot tasks`, `ollim-bot cal` and `ollim-bot gmail` commands and carry on with the rest of the task.
+Google is not connected: skip the Google tools (`google_tasks`, `google_calendar`, `gmail`) and carry on with the rest of the task.
 
 REQUIRED SKILLS: Before you start on the task, invoke each of these skills with the Skill tool and follow its instructions:
   - meds-check

@@ -116,7 +116,7 @@ fn refused_tool_patterns_fail_naming_file_and_pattern() {
     let lists = vec![
         (
             "routines/a.md".to_owned(),
-            vec!["Bash(ollim-bot tasks *)".to_owned()],
+            vec!["Bash(ollim-bot history *)".to_owned()],
         ),
         (
             "webhooks/b.md".to_owned(),

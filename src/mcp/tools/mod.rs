@@ -2,10 +2,12 @@
 //!
 //! Each CLI client gets its own [`DiscordTools`] bound to its [`ToolContext`], so a tool always
 //! acts for the session that called it: the main session, an interactive fork, or one
-//! background run with its own counters. All 13 tools are implemented (MCP-16); a session's
-//! client lists only those it may ever use (see [`super::availability::listed_tools`]), and a
-//! call outside its current scope answers with the spec's error text. Failures are ordinary text results
-//! starting with `Error:`, so the agent can read and react to them.
+//! background run with its own counters. All 16 tools are implemented (MCP-16 and the three
+//! Google tools); a session's client lists only those it may ever use (see
+//! [`super::availability::listed_tools`]), and a call outside its current scope answers with
+//! the spec's error text. Failures of the Discord and reminder tools are ordinary text results
+//! starting with `Error:`, as the spec words them; the Google tools answer theirs as tool
+//! errors (`isError`). Either way the agent can read and react to them.
 
 use std::sync::Arc;
 
@@ -25,6 +27,7 @@ use crate::{
 pub mod args;
 mod file_guard;
 mod fork;
+mod google;
 mod persistent;
 mod reminders;
 mod update_names;
@@ -134,7 +137,7 @@ pub struct DiscordTools {
     context: Arc<ToolContext>,
 }
 
-/// Every tool of the server (MCP-16).
+/// Every tool of the server.
 pub const IMPLEMENTED_TOOLS: &[&str] = &crate::mcp::availability::ALL_TOOLS;
 
 impl DiscordTools {
@@ -145,7 +148,8 @@ impl DiscordTools {
                 + Self::fork_router()
                 + Self::update_names_router()
                 + Self::reminders_router()
-                + Self::persistent_router(),
+                + Self::persistent_router()
+                + Self::google_router(),
             context: Arc::new(context),
         }
     }

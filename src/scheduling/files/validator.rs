@@ -177,7 +177,7 @@ fn tool_warnings(tools: &[String]) -> Vec<String> {
         match name {
             "Bash" if unscoped => warnings.push(format!(
                 "\"{tool}\" in allowed-tools lets the run execute any command: name the \
-                 command, e.g. Bash(ollim-bot tasks *)"
+                 command, e.g. Bash(ollim-bot history *)"
             )),
             "Write" | "Edit" | "MultiEdit" if unscoped => {
                 unscoped_writes = true;
