@@ -24,6 +24,7 @@ pub mod background;
 pub mod claude;
 pub mod cli;
 pub mod config;
+pub mod content_approval;
 pub mod discord;
 pub mod domain;
 pub mod front_end;

@@ -87,6 +87,16 @@ async fn run(cli: Cli, launch: Launch) -> anyhow::Result<i32> {
             Ok(service::run(&action, &launch, data_dir.root()))
         }
         Some(Command::Doctor) => Ok(doctor::run(&launch).await),
+        Some(Command::Approve(args)) => {
+            let (data_dir, _) = scheduling_env(&launch)?;
+            let user = launch.var("OLLIM_USER_NAME").unwrap_or_default();
+            let bot = launch.var("OLLIM_BOT_NAME").unwrap_or_default();
+            Ok(ollim_bot::cli::approve::run(
+                &data_dir,
+                (&user, &bot),
+                &args,
+            ))
+        }
         Some(Command::History(args)) => Ok(history::run(&args)),
         Some(Command::Setup) => Ok(setup::run(&launch).await),
         Some(Command::Completions { shell }) => {

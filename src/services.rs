@@ -9,9 +9,9 @@ use crate::{
     google::GoogleClient,
     sandbox::Sandbox,
     state::{
-        fork_messages::ForkMessageStore, git::GitRecorder, paths::DataDir, pending::PendingUpdates,
-        ping_budget::PingBudget, sessions::SessionStore, tool_approvals::ToolApprovals,
-        unfinished::UnfinishedWork,
+        content_approvals::ContentApprovals, fork_messages::ForkMessageStore, git::GitRecorder,
+        paths::DataDir, pending::PendingUpdates, ping_budget::PingBudget, sessions::SessionStore,
+        tool_approvals::ToolApprovals, unfinished::UnfinishedWork,
     },
     tool_policy::ToolPolicyWatch,
 };
@@ -44,6 +44,8 @@ pub struct Services {
     pub cli_start: Arc<StartGate>,
     /// The owner's approvals of tool patterns that job, skill and subagent files declare.
     pub tool_approvals: ToolApprovals,
+    /// The owner's approvals of executable content by its bytes (issue 23 §2).
+    pub content_approvals: ContentApprovals,
     /// The kernel boundary every CLI process tree runs in (issue 23).
     pub sandbox: Sandbox,
     /// The Google API client the bot's own calls use: the agent's Google tools and the embed

@@ -140,6 +140,20 @@ async fn send_file_never_posts_a_secret_and_no_log_line_or_file_holds_one() {
     h.wait_for_bot_message("the answer", |m| m.content.contains("Sent what I could"))
         .await;
 
+    let flagged: Vec<bool> = h
+        .mock
+        .main_requests()
+        .pop()
+        .unwrap()
+        .tool_results()
+        .iter()
+        .map(|r| r.is_error)
+        .collect();
+    assert_eq!(
+        flagged,
+        [true, true, true, true, true, false],
+        "refusals are tool errors (isError, issue 23 §5)"
+    );
     let results = last_tool_results(&h);
     assert_eq!(results.len(), asked.len(), "{results:#?}");
     for (path, result) in asked[..5].iter().zip(&results) {

@@ -9,6 +9,7 @@ use crate::{
     services::Services,
     state::{
         StateError,
+        content_approvals::ContentApprovals,
         fork_messages::ForkMessageStore,
         git::{self, GitRecorder, GitWorker},
         history::SessionHistory,
@@ -72,6 +73,7 @@ pub fn open_services(config: Config) -> Result<OpenedServices, StateError> {
             ping_budget: PingBudget::new(&data_dir, config.timezone),
             tool_policy: Arc::new(ToolPolicyWatch::new(data_dir.tool_policy_file())),
             tool_approvals: ToolApprovals::new(data_dir.tool_approvals_file()),
+            content_approvals: ContentApprovals::new(data_dir.content_approvals_file()),
             cli_start: Arc::default(),
             unfinished: UnfinishedWork::open(data_dir.unfinished_file()),
             runtime: Arc::new(RuntimeSettings::new(data_dir.config_file())),

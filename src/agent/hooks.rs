@@ -13,7 +13,6 @@ use super::{
     bash_rules::{bash_patterns, command_allowed},
     permissions::{PermissionState, dont_ask_refusal, state_write_refusal, write_target},
     routine_guard::RoutineGuard,
-    skill_guard::SkillGuard,
     write_scope::WriteScopeGuard,
 };
 use crate::front_end::{CurrentTurn, TurnEvent};
@@ -38,7 +37,7 @@ pub struct MainHookDeps {
     pub turn: CurrentTurn,
     /// The `--allowedTools` rules of the client.
     pub allowed_tools: Vec<String>,
-    /// `tool-policy.yaml`: trusted by the skill guard.
+    /// `tool-policy.yaml`, whose additions apply live in `dontAsk` (PRM-11).
     pub policy: Arc<ToolPolicyWatch>,
     /// Whether its main-session additions apply to this client without a restart (PRM-11):
     /// the main session and forks; not background runs, whose set is fixed at fire time.
@@ -71,15 +70,6 @@ pub fn main_hooks(deps: MainHookDeps) -> Vec<HookRegistration> {
             matcher: Some("Write|Edit|MultiEdit".to_owned()),
             timeout_secs: HOOK_TIMEOUT_SECS,
             callback: Arc::new(RoutineGuard::new(data_dir.clone())),
-        },
-        HookRegistration {
-            event: HookEvent::PreToolUse,
-            matcher: Some("Write|Edit|MultiEdit".to_owned()),
-            timeout_secs: HOOK_TIMEOUT_SECS,
-            callback: Arc::new(SkillGuard {
-                data_dir: data_dir.clone(),
-                policy,
-            }),
         },
         HookRegistration {
             event: HookEvent::PreToolUse,

@@ -80,7 +80,15 @@ impl MainClientParts<'_> {
                 scope: Arc::clone(&self.scope),
             },
         };
-        Ok((connect_session(description, &options).await?, offered))
+        let client = connect_session(description, &options).await?;
+        let pending = super::executable_content::pending_content(self.services);
+        crate::content_approval::ask_owner(
+            &self.services.content_approvals,
+            self.front_end.as_ref(),
+            &pending,
+        )
+        .await;
+        Ok((client, offered))
     }
 }
 
@@ -90,12 +98,15 @@ fn confine_in(sandbox: &crate::sandbox::Sandbox) -> crate::claude::Confine {
     std::sync::Arc::new(move |command| sandbox.confine(command).map_err(std::io::Error::other))
 }
 
-/// Options every client shares (AGT-1, AGT-3, AGT-4): the data dir as cwd, project settings
-/// only, the preset system prompt with ours appended and its per-machine sections moved into
+/// Options every client shares (AGT-1, AGT-3, AGT-4): the data dir as cwd, no setting
+/// sources but the content the owner approved (issue 23 §2), the preset system prompt with ours appended and its per-machine sections moved into
 /// the first user message (so the system prompt is byte-identical across turns, days and
 /// restarts and the API can cache it, issue 17), the CLI's extra environment, and the
 /// `discord` (in-process) and `docs` MCP servers.
 pub(crate) fn base_options(services: &Services) -> ClientOptions {
+    // First: the system prompt lists the approved skills this installs.
+    let mut content = ClientOptions::default();
+    super::executable_content::deliver(services, &mut content);
     let config = &services.config;
     let data_dir = &services.data_dir;
     let prompt = build_system_prompt(&SystemPromptInputs {
@@ -112,7 +123,10 @@ pub(crate) fn base_options(services: &Services) -> ClientOptions {
             append: Some(prompt),
         },
         exclude_dynamic_sections: super::tool_offer::narrowed(),
-        setting_sources: Some(vec!["project".to_owned()]),
+        setting_sources: content.setting_sources,
+        plugin_dirs: content.plugin_dirs,
+        agents: content.agents,
+        settings: content.settings,
         env: config.cli_env.clone(),
         confine: Some(confine_in(&services.sandbox)),
         ..ClientOptions::default()

@@ -59,7 +59,7 @@ fn declared_lists(services: &Services, log: bool) -> Vec<(Source, Vec<String>)> 
         ))
     }));
     lists.extend(
-        list_skills(&data_dir.skills_dir())
+        list_skills(&data_dir.approved_skills_dir())
             .into_iter()
             .map(|skill| (Source::Skill(skill.name), skill.allowed_tools)),
     );

@@ -215,6 +215,8 @@ mod tests {
             inside.display().to_string(),
             "state/config.json".into(),
             "./state/../state/x".into(),
+            "State/config.json".into(),
+            "./STATE/x".into(),
         ] {
             let refusal = state_write_refusal(&data_dir, "Write", &json!({"file_path": path}));
             assert_eq!(

@@ -73,6 +73,7 @@ pub fn layout(config: &Config, data_dir: &DataDir) -> Layout {
         workspace: data_dir.root().to_path_buf(),
         cli_config_dir,
         temp_dir: data_dir.state_dir().join("tmp"),
+        approved_dir: Some(data_dir.approved_dir()),
         read_exec,
         home,
         secrets: vec![config.env_file.clone()],

@@ -48,6 +48,9 @@ fn screening_options(services: &Services) -> ClientOptions {
         setting_sources: Some(Vec::new()),
         max_turns: Some(1),
         builtin_tools: Some(Vec::new()),
+        // No skills, commands or subagents: one question, one answer.
+        plugin_dirs: Vec::new(),
+        agents: None,
         ..base_options(services)
     };
     options.mcp_servers.clear();

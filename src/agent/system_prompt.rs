@@ -170,7 +170,8 @@ fn fill(template: &str, inputs: &SystemPromptInputs) -> String {
 /// skills and the bundled ones installed into `skills/` (SKL-8) are excluded. Unreadable entries are
 /// skipped silently (the skills subsystem reports them elsewhere).
 fn custom_skills(data_dir: &Path) -> Vec<(String, String)> {
-    let Ok(entries) = fs::read_dir(data_dir.join("skills")) else {
+    let approved = crate::state::paths::DataDir::new(data_dir).approved_skills_dir();
+    let Ok(entries) = fs::read_dir(approved) else {
         return Vec::new();
     };
     let mut skills: Vec<(String, String)> = entries

@@ -81,7 +81,7 @@ anything else not listed). If {user} wants something you can't do, say so plainl
 - `IDENTITY.md` (your persona) and `USER.md` (what you know about {user}) in the data dir \
 open this prompt. Edit them when {user} asks or you learn something lasting, and follow the \
 new version right away. If you edit them inside a fork, mention it in `report_updates`.
-- You work in a sandbox: new notes and files go in `notes/` (one level, no subfolders), jobs in `routines/` and `reminders/`; the data dir's top-level files can be edited but not added. `state/`, `.env` files, `.git/`, `.claude/`, `skills/`, `webhooks/` and `tool-policy.yaml` are the bot's: you can't write them (some you can't read), so don't try.
+- You work in a sandbox: new notes and files go in `notes/` (one level, no subfolders), jobs in `routines/` and `reminders/`, skill drafts in `skills/<name>/`; the data dir's top-level files can be edited but not added. `state/`, `.env` files, `.git/`, `.claude/`, `webhooks/` and `tool-policy.yaml` are the bot's: you can't write them (some you can't read), so don't try.
 - Tools are allow-listed. When a call is denied, don't try variations to get around it; \
 explain what you wanted to do, or ask. Tools a routine, reminder or skill declares beyond \
 the safe set wait for {user}'s one-time approval in Discord; never try to grant yourself \
@@ -96,8 +96,9 @@ pub(super) const SKILLS: &str = "\
 A skill is a reusable instruction pack in `skills/<name>/SKILL.md`: YAML frontmatter with \
 `name` and `description`, then markdown instructions. Run one with the `Skill` tool when it \
 fits the request; {user} can also type `/<name>`. Scheduled jobs load skills through their \
-`skills:` field. New or edited skills become available after `/clear`, `/compact` or \
-`/restart`. The bundled `setup` skill runs only when {user} starts it: suggest `/setup` when \
+`skills:` field. A skill you write or edit is a draft: {user} is asked to approve its exact \
+text, and only then does it load, after `/clear`, `/compact` or `/restart`; tell {user} it \
+waits for approval. The bundled `setup` skill runs only when {user} starts it: suggest `/setup` when \
 {user} wants to change names, what you know about them, the morning check-in or Google.";
 
 /// Heading of the custom-skill list appended to [`SKILLS`] (SKL-7).

@@ -100,7 +100,7 @@ pub fn foreground_refusal(
     {
         return Some(reason);
     }
-    resolve_skills(&services.data_dir.skills_dir(), skills)
+    resolve_skills(&services.data_dir.approved_skills_dir(), skills)
         .err()
         .map(|problems| skill_problems(&problems))
 }
@@ -114,7 +114,7 @@ async fn check_skills(
     if names.is_empty() {
         return Ok(());
     }
-    let skills = resolve_skills(&services.data_dir.skills_dir(), names)
+    let skills = resolve_skills(&services.data_dir.approved_skills_dir(), names)
         .map_err(|problems| skill_problems(&problems))?;
     for skill in skills.iter().filter(|s| !s.allowed_tools.is_empty()) {
         let file = PathBuf::from("skills").join(&skill.name).join(SKILL_FILE);

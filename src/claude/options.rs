@@ -147,6 +147,10 @@ pub struct ClientOptions {
     pub setting_sources: Option<Vec<String>>,
     /// Sub-agent definitions, sent in `initialize.agents`.
     pub agents: Option<Value>,
+    /// Plugin folders the CLI loads skills, commands, agents and hooks from (`--plugin-dir`).
+    pub plugin_dirs: Vec<PathBuf>,
+    /// Settings as inline JSON (`--settings`), loaded whatever the setting sources.
+    pub settings: Option<String>,
     /// Thinking configuration; `None` = CLI default.
     pub thinking: Option<Thinking>,
     /// Emit `stream_event` frames with partial deltas.
@@ -184,6 +188,8 @@ impl std::fmt::Debug for ClientOptions {
             .field("mcp_servers", &self.mcp_servers)
             .field("setting_sources", &self.setting_sources)
             .field("agents", &self.agents)
+            .field("plugin_dirs", &self.plugin_dirs)
+            .field("settings", &self.settings)
             .field("thinking", &self.thinking)
             .field("include_partial_messages", &self.include_partial_messages)
             .field("max_turns", &self.max_turns)
@@ -256,6 +262,12 @@ impl ClientOptions {
         }
         if let Some(sources) = &self.setting_sources {
             args.push(format!("--setting-sources={}", sources.join(",")));
+        }
+        for dir in &self.plugin_dirs {
+            args.extend(["--plugin-dir".into(), dir.display().to_string()]);
+        }
+        if let Some(settings) = &self.settings {
+            args.extend(["--settings".into(), settings.clone()]);
         }
         match self.thinking {
             Some(Thinking::Off) => args.extend(["--thinking".into(), "disabled".into()]),

@@ -1,5 +1,6 @@
 //! The command line: argument parsing and the subcommands that run in the terminal.
 
+pub mod approve;
 pub mod auth;
 pub mod cal;
 pub mod chat;
@@ -126,6 +127,9 @@ pub enum Command {
     },
     /// Check the installation without starting the bot: settings, files, CLI, Discord.
     Doctor,
+    /// Skills, slash commands, subagents and settings the CLI may load: list what waits for
+    /// your approval, or approve files as they are now.
+    Approve(approve::ApproveArgs),
     /// Claude CLI authentication: login, status or logout.
     Auth {
         /// `login`, `status` or `logout`, plus their options.

@@ -100,6 +100,13 @@ impl Bot {
                 self.tool_approval_click(component, &request_id, approve)
                     .await
             }
+            ButtonAction::ContentApproval {
+                request_id,
+                approve,
+            } => {
+                self.content_approval_click(component, &request_id, approve)
+                    .await
+            }
             ButtonAction::WebhookHold { hold_id, run } => {
                 self.webhook_hold_click(component, &hold_id, run).await
             }

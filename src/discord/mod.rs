@@ -14,6 +14,7 @@ pub mod bot;
 pub mod buttons;
 pub mod client;
 pub mod commands;
+mod content_approval;
 pub mod disk_space_notice;
 pub mod dm_front_end;
 pub mod embeds;

@@ -63,7 +63,7 @@ impl Bot {
     /// Sends the `setup` skill to the main session (or the open fork), interrupting a reply
     /// in progress as a new DM would.
     async fn run_setup(&self, arguments: &str) -> Result<(), String> {
-        let skills_dir = self.services.data_dir.skills_dir();
+        let skills_dir = self.services.data_dir.approved_skills_dir();
         let prompt = skill_prompt(&skills_dir, "setup", arguments)
             .map_err(|problem| format!("could not start the set-up: {problem}"))?;
         if self.session.is_busy() {

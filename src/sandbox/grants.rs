@@ -16,6 +16,9 @@ pub enum Access {
     /// Read and write existing files, create and remove files, but no new directories, links
     /// or special files (the agent's folders in the data dir).
     ReadWriteFlat,
+    /// [`Access::ReadWriteFlat`] plus making and removing directories, still no links or
+    /// special files (the agent's drafts of skills).
+    ReadWriteTree,
     /// Read and write one existing file in place (an agent file at the data dir's top).
     ReadWriteFile,
     /// Everything (the CLI's config dir, the private temp dir).
@@ -45,6 +48,9 @@ pub struct Layout {
     /// Files and folders to read and execute beyond the system: the CLI's install, the bot's
     /// own binary, `PATH`, the owner's `OLLIM_SANDBOX_READ`.
     pub read_exec: Vec<PathBuf>,
+    /// The content the owner approved, as the CLI loads it (inside the private `state/`):
+    /// readable, never writable (issue 23 §2).
+    pub approved_dir: Option<PathBuf>,
     /// The owner's home, never granted as a whole.
     pub home: Option<PathBuf>,
     /// Files that hold the bot's secrets wherever they are (the env file it loaded). One
@@ -102,6 +108,9 @@ pub fn grants(layout: &Layout) -> Vec<Grant> {
     push(layout.cli_config_dir.clone(), Access::Full);
     push(layout.temp_dir.clone(), Access::Full);
     push(layout.workspace.clone(), Access::List);
+    if let Some(approved) = &layout.approved_dir {
+        push(approved.clone(), Access::Read);
+    }
     out.extend(workspace_grants(layout));
     out
 }
@@ -146,10 +155,11 @@ fn workspace_grants(layout: &Layout) -> Vec<Grant> {
         }
         let access = match classify_child(&name) {
             ChildKind::Private => continue,
+            ChildKind::Drafts if is_dir => Access::ReadWriteTree,
             ChildKind::Writable if is_dir => Access::ReadWriteFlat,
             ChildKind::Writable if file_type.is_file() => Access::ReadWriteFile,
             // The trust roots, and links to files (the agent's reference docs): read only.
-            ChildKind::ReadOnly | ChildKind::Writable => Access::Read,
+            ChildKind::ReadOnly | ChildKind::Drafts | ChildKind::Writable => Access::Read,
         };
         out.push(Grant { path, access });
     }

@@ -70,6 +70,15 @@ fn rights(access: Access) -> BitFlags<AccessFs> {
                 | AccessFs::RemoveFile
                 | AccessFs::Refer
         }
+        Access::ReadWriteTree => {
+            read | AccessFs::WriteFile
+                | AccessFs::Truncate
+                | AccessFs::MakeReg
+                | AccessFs::MakeDir
+                | AccessFs::RemoveFile
+                | AccessFs::RemoveDir
+                | AccessFs::Refer
+        }
         Access::ReadWriteFile => AccessFs::ReadFile | AccessFs::WriteFile | AccessFs::Truncate,
         Access::Full => AccessFs::from_all(TARGET_ABI),
         Access::Device => {

@@ -23,13 +23,23 @@ fn private_children_are_never_granted() {
 }
 
 #[test]
+fn skills_are_drafts() {
+    for name in ["skills", "Skills"] {
+        assert_eq!(
+            classify_child(OsStr::new(name)),
+            ChildKind::Drafts,
+            "{name}"
+        );
+    }
+}
+
+#[test]
 fn trust_roots_are_read_only() {
     for name in [
         ".git",
         ".claude",
         ".mcp.json",
         ".gitignore",
-        "skills",
         "webhooks",
         "tool-policy.yaml",
         "CLAUDE.md",
@@ -66,6 +76,7 @@ fn layout(root: &std::path::Path) -> Layout {
         workspace: root.join("data"),
         cli_config_dir: root.join("data/state/claude"),
         temp_dir: root.join("data/state/tmp"),
+        approved_dir: Some(root.join("data/state/approved")),
         read_exec: vec![
             root.to_path_buf(),
             root.join("data"),
@@ -100,7 +111,12 @@ fn grants_follow_the_data_dirs_entries() {
     assert_eq!(access(ws.clone()), [Access::List]);
     assert_eq!(access(ws.join("routines")), [Access::ReadWriteFlat]);
     assert_eq!(access(ws.join("USER.md")), [Access::ReadWriteFile]);
-    assert_eq!(access(ws.join("skills")), [Access::Read]);
+    assert_eq!(access(ws.join("skills")), [Access::ReadWriteTree]);
+    assert_eq!(
+        access(layout.approved_dir.clone().unwrap()),
+        [Access::Read],
+        "the approved content: read, never written"
+    );
     assert_eq!(access(ws.join(".git")), [Access::Read]);
     assert!(access(ws.join("state")).is_empty());
     assert!(access(ws.join(".env")).is_empty());

@@ -11,15 +11,17 @@ pub enum ChildKind {
     /// files).
     Private,
     /// Readable, never writable: the trust roots (hidden entries such as `.git/` and
-    /// `.claude/`, installed `skills/`, `webhooks/`, `tool-policy.yaml`, `CLAUDE.md`).
+    /// `.claude/`, `webhooks/`, `tool-policy.yaml`, `CLAUDE.md`).
     ReadOnly,
+    /// Drafts the agent writes in folders of their own (`skills/<name>/`): nothing here is
+    /// loaded until the owner approved its bytes (issue 23 §2).
+    Drafts,
     /// The agent's own files: readable and writable in place; new files only inside folders.
     Writable,
 }
 
 /// Entries that are the bot's trust roots whatever their case.
-const READ_ONLY_NAMES: [&str; 7] = [
-    "skills",
+const READ_ONLY_NAMES: [&str; 6] = [
     "routine-reminder-spec.md",
     "webhook-spec.md",
     "webhooks",
@@ -48,6 +50,8 @@ pub fn classify_child(name: &OsStr) -> ChildKind {
         || lower.starts_with("id_ed25519");
     if private {
         ChildKind::Private
+    } else if lower == "skills" {
+        ChildKind::Drafts
     } else if lower.starts_with('.') || READ_ONLY_NAMES.contains(&lower.as_str()) {
         ChildKind::ReadOnly
     } else {

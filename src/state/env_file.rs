@@ -50,7 +50,9 @@ fn assignment((name, value): (&str, &str)) -> String {
     format!("{name}={}", quoted(value))
 }
 
-/// The value as dotenv reads it back: bare when it is plain, else double-quoted and escaped.
+/// The value as dotenv reads it back: bare when it is plain, else double-quoted and escaped,
+/// `$` included, so a name like `${DISCORD_TOKEN}` stays that text and never expands to
+/// another variable's value (issue 23 §5).
 fn quoted(value: &str) -> String {
     if !value.is_empty()
         && value
@@ -59,7 +61,11 @@ fn quoted(value: &str) -> String {
     {
         value.to_owned()
     } else {
-        format!("\"{}\"", value.replace('\\', "\\\\").replace('"', "\\\""))
+        let escaped = value
+            .replace('\\', "\\\\")
+            .replace('"', "\\\"")
+            .replace('$', "\\$");
+        format!("\"{escaped}\"")
     }
 }
 

@@ -12,6 +12,7 @@
 //! - [`pending`]: pending updates from forks to the main session (PUP-1..6).
 
 pub mod atomic;
+pub mod content_approvals;
 pub mod disk_space;
 pub mod env_file;
 pub mod fork_messages;

@@ -85,6 +85,24 @@ impl DataDir {
         self.state_dir().join("token.json")
     }
 
+    /// `state/content_approvals.json`: the owner's approvals of executable content by its
+    /// bytes (issue 23 §2).
+    pub fn content_approvals_file(&self) -> PathBuf {
+        self.state_dir().join("content_approvals.json")
+    }
+
+    /// `state/approved/`: what the owner approved, as the CLI loads it (a plugin with the
+    /// skills and commands); readable, never writable, inside the agent's box.
+    pub fn approved_dir(&self) -> PathBuf {
+        self.state_dir().join("approved")
+    }
+
+    /// The skills the CLI may load, as approved: `state/approved/plugin/skills/<name>/`.
+    /// Jobs, the system prompt and `/setup` read skills from here, never from the drafts.
+    pub fn approved_skills_dir(&self) -> PathBuf {
+        self.approved_dir().join("plugin").join("skills")
+    }
+
     /// `state/tool_approvals.json`: the owner's approvals of declared tool patterns.
     pub fn tool_approvals_file(&self) -> PathBuf {
         self.state_dir().join("tool_approvals.json")
@@ -178,6 +196,18 @@ impl DataDir {
             normalize(&root.join(path))
         };
         if target.starts_with(&state) {
+            return true;
+        }
+        // `State/` is `state/` on a case-insensitive filesystem (issue 23 §5).
+        let first = target
+            .strip_prefix(&root)
+            .ok()
+            .and_then(|rest| rest.components().next());
+        if first.is_some_and(|c| {
+            c.as_os_str()
+                .to_string_lossy()
+                .eq_ignore_ascii_case("state")
+        }) {
             return true;
         }
         match (

@@ -73,6 +73,15 @@ fn untagged(value: &Value) -> &Value {
 
 /// The YAML text between the opening and the closing `---` lines.
 fn frontmatter(text: &str) -> Result<&str, String> {
+    frontmatter_and_body(text).map(|(yaml, _)| yaml)
+}
+
+/// The subagent's prompt: everything after the closing `---` line, trimmed.
+pub fn spec_body(text: &str) -> Result<&str, String> {
+    frontmatter_and_body(text).map(|(_, body)| body.trim())
+}
+
+fn frontmatter_and_body(text: &str) -> Result<(&str, &str), String> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut offset = 0;
     let mut open: Option<usize> = None;
@@ -83,7 +92,7 @@ fn frontmatter(text: &str) -> Result<&str, String> {
             None if trimmed == "---" => open = Some(end),
             None if trimmed.is_empty() => {}
             None => break,
-            Some(start) if trimmed == "---" => return Ok(&text[start..offset]),
+            Some(start) if trimmed == "---" => return Ok((&text[start..offset], &text[end..])),
             Some(_) => {}
         }
         offset = end;

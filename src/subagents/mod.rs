@@ -15,7 +15,7 @@ use std::{
 
 use crate::state::{StateError, atomic::write_atomic};
 
-pub use frontmatter::{SpecFields, parse_spec};
+pub use frontmatter::{SpecFields, parse_spec, spec_body};
 
 /// The bundled subagents, in the order they are installed (SUB-2…6).
 pub const BUNDLED: &[&str] = &[

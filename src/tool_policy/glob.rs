@@ -40,7 +40,9 @@ fn matches(glob: &[u8], path: &[u8]) -> bool {
 /// checked against the data dir's layout. A glob without `/` is also tried at any depth, as
 /// the CLI's gitignore-style rules may read it that way.
 pub fn could_reach_state(argument: &str) -> bool {
-    let argument = argument.trim();
+    // `State/` is `state/` on a case-insensitive filesystem (issue 23 §5).
+    let argument = argument.trim().to_lowercase();
+    let argument = argument.as_str();
     if argument.starts_with('/') || argument.starts_with('~') || argument.contains("..") {
         return true;
     }
@@ -93,6 +95,8 @@ mod tests {
             "/home/me/.ollim-bot/state/x",
             "~/.ollim-bot/**",
             "routines/../state/x",
+            "State/**",
+            "STATE/x.json",
         ] {
             assert!(could_reach_state(reaching), "{reaching}");
         }

@@ -95,7 +95,14 @@ pub fn bg_tool_set(inputs: BgToolInputs<'_>) -> Vec<String> {
         inputs
             .skills
             .iter()
-            .map(|skill| format!("Skill({skill} *)")),
+            // The CLI lists the approved skills as `ollim:<name>` and finds them by either
+            // name (issue 23 §2).
+            .flat_map(|skill| {
+                [
+                    format!("Skill({skill} *)"),
+                    format!("Skill(ollim:{skill} *)"),
+                ]
+            }),
     );
     if let Some(subagent) = inputs.subagent {
         tools.push(format!("Agent({subagent} *)"));

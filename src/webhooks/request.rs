@@ -190,7 +190,7 @@ pub fn prepare(spec: &WebhookSpec, body: &[u8]) -> Result<Prepared, Rejection> {
             missing.into_iter().map(str::to_owned).collect(),
         ));
     }
-    let body = fenced_body(&payload, &spec.template.fill(&payload));
+    let body = fenced_body(&payload, &spec.template.fill(&payload, &spec.schema));
     let to_screen = fields_to_screen(&spec.schema, &payload);
     Ok(Prepared {
         payload,

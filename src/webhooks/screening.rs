@@ -19,32 +19,36 @@ use super::payload::Payload;
 /// How long a screener may take; past it the request is held, like any unclear answer.
 pub const SCREENING_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// The payload entries to screen, in payload order: `(key, text)`.
+/// The payload entries to screen, in payload order: `(key, text)`. Every key and every leaf
+/// an attacker could choose is seen (issue 23 §4): a key the schema doesn't declare whatever
+/// its value, every object and list as compact JSON (its keys included), every string not
+/// pinned by `enum` / `const`. Only a declared key's number, boolean or null, or its pinned
+/// string, is left out.
 pub fn fields_to_screen(schema: &Value, payload: &Payload) -> Vec<(String, String)> {
     let properties = schema.get("properties").and_then(Value::as_object);
     payload
         .entries()
         .iter()
-        .filter(|(key, _)| {
-            let property = properties.and_then(|p| p.get(key));
-            !property.is_some_and(|p| p.get("enum").is_some() || p.get("const").is_some())
-        })
-        .filter_map(|(key, value)| match value {
-            Value::String(text) => Some((key.clone(), text.clone())),
-            Value::Array(_) | Value::Object(_) if holds_text(value) => {
-                Some((key.clone(), value.to_string()))
+        .filter_map(|(key, value)| {
+            let Some(property) = properties.and_then(|p| p.get(key)) else {
+                return Some((key.clone(), plain_text(value)));
+            };
+            let pinned = property.get("enum").is_some() || property.get("const").is_some();
+            match value {
+                Value::String(_) if pinned => None,
+                Value::String(text) => Some((key.clone(), text.clone())),
+                Value::Array(_) | Value::Object(_) => Some((key.clone(), value.to_string())),
+                Value::Number(_) | Value::Bool(_) | Value::Null => None,
             }
-            _ => None,
         })
         .collect()
 }
 
-fn holds_text(value: &Value) -> bool {
+/// A value as the screener reads it: a string as is, anything else as compact JSON.
+fn plain_text(value: &Value) -> String {
     match value {
-        Value::String(_) => true,
-        Value::Array(items) => items.iter().any(holds_text),
-        Value::Object(map) => map.iter().any(|(_, v)| holds_text(v)),
-        _ => false,
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
     }
 }
 

@@ -113,15 +113,29 @@ impl Template {
 
     /// The template with every placeholder replaced by its payload value, rendered on one line
     /// as in the data block; a missing field is left as `{name}` (callers check
-    /// [`Self::missing`] first).
-    pub fn fill(&self, payload: &Payload) -> String {
+    /// [`Self::missing`] first). Only a field `schema` declares, holding a single value (text,
+    /// number, true/false), fills the task; anything else (an undeclared key, an object, a
+    /// list) is named instead and stays in the data block (issue 23 §4).
+    pub fn fill(&self, payload: &Payload, schema: &serde_json::Value) -> String {
+        let declared = |name: &str| {
+            schema
+                .get("properties")
+                .and_then(serde_json::Value::as_object)
+                .is_some_and(|properties| properties.contains_key(name))
+        };
         let mut out = String::new();
         for segment in &self.segments {
             match segment {
                 Segment::Text(text) => out.push_str(text),
                 Segment::Field(name) => {
                     if let Some(value) = payload.get(name) {
-                        out.push_str(&one_line(value));
+                        if declared(name) && !(value.is_object() || value.is_array()) {
+                            out.push_str(&one_line(value));
+                        } else {
+                            out.push_str("(the \"");
+                            out.push_str(name);
+                            out.push_str("\" value in the data above)");
+                        }
                     } else {
                         out.push('{');
                         out.push_str(name);

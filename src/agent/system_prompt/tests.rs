@@ -159,7 +159,14 @@ fn required_markers_present() {
 #[test]
 fn custom_skills_listed_without_generated_ones() {
     let dir = TempDir::new("skills");
-    let skills = dir.0.join("skills");
+    // The approved copies are listed (issue 23 §2); drafts in `skills/` are not.
+    let skills = crate::state::paths::DataDir::new(&dir.0).approved_skills_dir();
+    fs::create_dir_all(dir.0.join("skills/unapproved-draft-skill")).expect("mkdir draft");
+    fs::write(
+        dir.0.join("skills/unapproved-draft-skill/SKILL.md"),
+        "---\ndescription: d\n---\n",
+    )
+    .expect("draft");
     for (name, body) in [
         (
             "weekly-plan",
@@ -189,6 +196,10 @@ fn custom_skills_listed_without_generated_ones() {
         "bundled skills are not custom (SKL-7)"
     );
     assert!(!prompt.contains("empty-dir"));
+    assert!(
+        !prompt.contains("unapproved-draft-skill"),
+        "an unapproved draft is not offered"
+    );
     let bare = TempDir::new("noskills");
     assert!(!build_system_prompt(&inputs(&bare.0)).contains("Custom skills:"));
 }

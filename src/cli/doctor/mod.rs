@@ -204,6 +204,7 @@ struct Setup {
     timezone: Tz,
     webhook: WebhookSetting,
     claude_cli: PathBuf,
+    names: (String, String),
 }
 
 impl Setup {
@@ -215,6 +216,7 @@ impl Setup {
             timezone: config.timezone,
             webhook: config.webhook.clone(),
             claude_cli: config.claude_cli.clone(),
+            names: (config.user_name.clone(), config.bot_name.clone()),
         }
     }
 }
@@ -291,10 +293,14 @@ pub async fn run(launch: &Launch) -> i32 {
         None => printer.skipped(Group::Google),
     }
     match &setup {
-        Some(setup) => printer.group(
-            Group::Sandbox,
-            sandbox_checks::sandbox_checks(&setup.sandbox).await,
-        ),
+        Some(setup) => {
+            let mut checks = sandbox_checks::sandbox_checks(&setup.sandbox).await;
+            checks.push(sandbox_checks::approval_check(
+                &setup.data_dir,
+                &setup.names,
+            ));
+            printer.group(Group::Sandbox, checks);
+        }
         None => printer.skipped(Group::Sandbox),
     }
     let summary = Summary::of(&printer.checks);

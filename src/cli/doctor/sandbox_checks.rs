@@ -85,3 +85,35 @@ async fn probe(sandbox: &Sandbox, secret: &Path) -> Check {
         ),
     }
 }
+
+/// What waits for the owner's approval before the CLI may load it (issue 23 §2).
+pub(super) fn approval_check(
+    data_dir: &crate::state::paths::DataDir,
+    names: &(String, String),
+) -> Check {
+    use crate::content_approval::{ScanLimits, Trust, loadable, scan};
+    let store =
+        crate::state::content_approvals::ContentApprovals::new(data_dir.content_approvals_file());
+    let decisions = store.decisions();
+    let (items, _) = scan(data_dir.root(), ScanLimits::default());
+    let waiting: Vec<String> = items
+        .iter()
+        .filter(|item| loadable(item, &decisions, &names.0, &names.1) == Trust::Pending)
+        .map(|item| format!("`{}`", item.path.display()))
+        .collect();
+    if waiting.is_empty() {
+        Check::pass(
+            Group::Sandbox,
+            "skills, commands, subagents and settings: nothing waits for your approval",
+        )
+    } else {
+        Check::warn(
+            Group::Sandbox,
+            format!(
+                "not loaded until you approve them: {} (`ollim-bot approve` shows what each \
+                 can do)",
+                waiting.join(", ")
+            ),
+        )
+    }
+}

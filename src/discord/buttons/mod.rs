@@ -94,6 +94,15 @@ pub enum ButtonAction {
         /// Approve (`true`) or deny.
         approve: bool,
     },
+    /// `content_approve:<request id>` / `content_deny:<request id>`: the owner's answer about
+    /// a skill, command, subagent or settings file (issue 23 §2); honoured only on the
+    /// message the bot posted for that request, and only for the bytes it showed.
+    ContentApproval {
+        /// The request id in `state/content_approvals.json`.
+        request_id: String,
+        /// Approve (`true`) or deny.
+        approve: bool,
+    },
     /// `hook_run:<hold id>` / `hook_drop:<hold id>`: the owner's answer to a webhook request
     /// the screening could not clear (WHK-12); honoured only on the bot's own notice.
     WebhookHold {
@@ -157,6 +166,10 @@ pub fn parse_custom_id(custom_id: &str) -> Option<ButtonAction> {
         "tools_approve" | "tools_deny" if data != EMPTY_DATA => ButtonAction::ToolApproval {
             request_id: data.to_owned(),
             approve: action == "tools_approve",
+        },
+        "content_approve" | "content_deny" if data != EMPTY_DATA => ButtonAction::ContentApproval {
+            request_id: data.to_owned(),
+            approve: action == "content_approve",
         },
         "hook_run" | "hook_drop" if data != EMPTY_DATA => ButtonAction::WebhookHold {
             hold_id: data.to_owned(),
@@ -240,6 +253,17 @@ impl ButtonAction {
                     "tools_approve"
                 } else {
                     "tools_deny"
+                },
+                request_id,
+            ),
+            Self::ContentApproval {
+                request_id,
+                approve,
+            } => assemble(
+                if *approve {
+                    "content_approve"
+                } else {
+                    "content_deny"
                 },
                 request_id,
             ),

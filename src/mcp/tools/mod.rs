@@ -5,9 +5,9 @@
 //! background run with its own counters. All 16 tools are implemented (MCP-16 and the three
 //! Google tools); a session's client lists only those it may ever use (see
 //! [`super::availability::listed_tools`]), and a call outside its current scope answers with
-//! the spec's error text. Failures of the Discord and reminder tools are ordinary text results
-//! starting with `Error:`, as the spec words them; the Google tools answer theirs as tool
-//! errors (`isError`). Either way the agent can read and react to them.
+//! the spec's error text. Failures of the Discord and reminder tools are text results starting
+//! with `Error:`, as the spec words them, and like the Google tools' failures they are marked
+//! tool errors (`isError`). Either way the agent can read and react to them.
 
 use std::sync::Arc;
 
@@ -178,8 +178,36 @@ impl DiscordTools {
 
 #[tool_handler(router = self.router)]
 impl ServerHandler for DiscordTools {
+    /// Every call through the router; a result whose text starts with `Error:` (the spec's
+    /// wording of a refusal) is marked a tool error, so the CLI and the model treat it as one
+    /// (issue 23 §5).
+    async fn call_tool(
+        &self,
+        request: rmcp::model::CallToolRequestParams,
+        context: rmcp::service::RequestContext<rmcp::RoleServer>,
+    ) -> Result<rmcp::model::CallToolResponse, rmcp::ErrorData> {
+        let call = rmcp::handler::server::tool::ToolCallContext::new(self, request, context);
+        let mut response = self.router.call(call).await?;
+        if let rmcp::model::CallToolResponse::Complete(result) = &mut response {
+            mark_refusal(result);
+        }
+        Ok(response)
+    }
+
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new("discord", env!("CARGO_PKG_VERSION")))
+    }
+}
+
+/// Marks `result` a tool error when its first text starts with `Error:`.
+fn mark_refusal(result: &mut rmcp::model::CallToolResult) {
+    let refused = result
+        .content
+        .first()
+        .and_then(|block| block.as_text())
+        .is_some_and(|text| text.text.starts_with("Error:"));
+    if refused {
+        result.is_error = Some(true);
     }
 }

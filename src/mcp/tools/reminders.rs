@@ -18,6 +18,12 @@ use crate::{
     services::Services,
 };
 
+/// A background run asked for a foreground reminder: its prompt would run in the main
+/// session, with the main session's tools (issue 23 §4).
+pub(super) const BACKGROUND_FOREGROUND: &str = "Error: a background run can't set a foreground \
+    reminder (its text would run in the main session). Set a background reminder, or tell the \
+    main session with report_updates.";
+
 #[tool_router(router = reminders_router, vis = "pub(super)")]
 impl DiscordTools {
     #[tool(
@@ -30,6 +36,9 @@ impl DiscordTools {
         let Some(services) = self.context.services() else {
             return "Error: reminders are not available in this session.".to_owned();
         };
+        if args.foreground == Some(true) && self.context.scope().is_background() {
+            return BACKGROUND_FOREGROUND.to_owned();
+        }
         let tz = services.config.timezone;
         let now = Utc::now().with_timezone(&tz);
         // A run_at is kept as given (to the second) rather than turned into whole minutes,

@@ -204,22 +204,35 @@ fn load_dir<T: Clone>(
 }
 
 /// The cached files in file-name order: the usable ones, and the problems (parse errors,
-/// duplicate ids: the first file in name order keeps the id).
+/// duplicate ids). No file of a duplicated id runs: a new file can't take over the id, and
+/// with it the owner's approvals, of one already there (issue 23 §2).
 fn collect<T: Clone>(
     cache: &LoadCache<T>,
     id_of: impl Fn(&T) -> &String,
 ) -> (Vec<JobFile<T>>, Vec<FileProblem>) {
     let mut items = Vec::new();
     let mut problems = Vec::new();
-    let mut owners: HashMap<&String, &PathBuf> = HashMap::new();
+    let mut files_of: HashMap<&String, Vec<&PathBuf>> = HashMap::new();
+    for (rel, (_, parsed)) in &cache.entries {
+        if let Ok(item) = parsed {
+            files_of.entry(id_of(item)).or_default().push(rel);
+        }
+    }
     for (rel, (_, parsed)) in &cache.entries {
         match parsed {
             Ok(item) => {
                 let id = id_of(item);
-                if let Some(first) = owners.get(id) {
+                let files = files_of.get(id).map_or(&[][..], Vec::as_slice);
+                if files.len() > 1 {
+                    let others: Vec<String> = files
+                        .iter()
+                        .filter(|other| **other != rel)
+                        .map(|other| other.display().to_string())
+                        .collect();
                     let reason = format!(
-                        "duplicate id \"{id}\" (already used by {}); this file is ignored",
-                        first.display()
+                        "duplicate id \"{id}\" (also used by {}); none of them runs until \
+                         each has its own id",
+                        others.join(", ")
                     );
                     tracing::debug!(path = %rel.display(), reason, "job file skipped");
                     problems.push(FileProblem {
@@ -227,7 +240,6 @@ fn collect<T: Clone>(
                         reason,
                     });
                 } else {
-                    owners.insert(id, rel);
                     items.push(JobFile {
                         path: rel.clone(),
                         item: item.clone(),

@@ -48,24 +48,31 @@ fn bad_files_are_problems_and_do_not_stop_the_others() {
         .collect();
     assert_eq!(
         loaded,
-        [("routines/a-good.md", "a"), ("routines/d-good.md", "7")]
+        [("routines/d-good.md", "7")],
+        "no file of a duplicated id runs"
     );
     let reasons: Vec<(String, String)> = problems
         .into_iter()
         .map(|p| (p.path.display().to_string(), p.reason))
         .collect();
-    assert_eq!(reasons.len(), 5, "{reasons:#?}");
-    assert_eq!(reasons[0].0, "routines/b-no-cron.md");
-    assert_eq!(reasons[0].1, "missing required field \"cron\"");
-    assert_eq!(reasons[1].0, "routines/c-bad-yaml.md");
-    assert!(reasons[1].1.contains("not valid YAML"));
-    assert_eq!(reasons[2].0, "routines/e-dup.md");
-    assert!(reasons[2].1.contains("duplicate id \"a\""));
-    assert!(reasons[2].1.contains("routines/a-good.md"));
-    assert_eq!(reasons[3].0, "routines/f-plain.md");
-    assert!(reasons[3].1.contains("no YAML frontmatter"));
-    assert_eq!(reasons[4].0, "routines/g-binary.md");
-    assert!(reasons[4].1.contains("UTF-8"));
+    assert_eq!(reasons.len(), 6, "{reasons:#?}");
+    assert_eq!(reasons[0].0, "routines/a-good.md");
+    assert!(
+        reasons[0]
+            .1
+            .contains("duplicate id \"a\" (also used by routines/e-dup.md)")
+    );
+    assert_eq!(reasons[1].0, "routines/b-no-cron.md");
+    assert_eq!(reasons[1].1, "missing required field \"cron\"");
+    assert_eq!(reasons[2].0, "routines/c-bad-yaml.md");
+    assert!(reasons[2].1.contains("not valid YAML"));
+    assert_eq!(reasons[3].0, "routines/e-dup.md");
+    assert!(reasons[3].1.contains("duplicate id \"a\""));
+    assert!(reasons[3].1.contains("routines/a-good.md"));
+    assert_eq!(reasons[4].0, "routines/f-plain.md");
+    assert!(reasons[4].1.contains("no YAML frontmatter"));
+    assert_eq!(reasons[5].0, "routines/g-binary.md");
+    assert!(reasons[5].1.contains("UTF-8"));
 }
 
 #[test]

@@ -43,3 +43,18 @@ fn writes_a_missing_file_owner_only_and_dotenv_reads_it_back() {
         .collect();
     assert_eq!(read[1], ("OLLIM_USER_NAME".to_owned(), tricky.to_owned()));
 }
+
+#[test]
+fn a_variable_reference_stays_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(".env");
+    std::fs::write(&path, "DISCORD_TOKEN=secret-token\n").unwrap();
+    for name in ["${DISCORD_TOKEN}", "$DISCORD_TOKEN", "a$DISCORD_TOKEN b"] {
+        set_vars(&path, &[("OLLIM_BOT_NAME", name)]).unwrap();
+        let read: Vec<(String, String)> = dotenvy::from_path_iter(&path)
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(read[1], ("OLLIM_BOT_NAME".to_owned(), name.to_owned()));
+    }
+}

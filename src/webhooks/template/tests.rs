@@ -6,11 +6,23 @@ fn payload(value: serde_json::Value) -> Payload {
     serde_json::from_value(value).unwrap()
 }
 
+/// A schema declaring each of `names`.
+fn declaring(names: &[&str]) -> serde_json::Value {
+    let properties: serde_json::Map<String, serde_json::Value> = names
+        .iter()
+        .map(|name| ((*name).to_owned(), json!({})))
+        .collect();
+    json!({"type": "object", "properties": properties})
+}
+
 #[test]
 fn single_braces_are_placeholders_f_25() {
     let template = Template::parse("CI for {repo}: {status}").unwrap();
     assert_eq!(template.fields(), vec!["repo", "status"]);
-    let filled = template.fill(&payload(json!({"repo": "ollim", "status": "failure"})));
+    let filled = template.fill(
+        &payload(json!({"repo": "ollim", "status": "failure"})),
+        &declaring(&["repo", "status"]),
+    );
     assert_eq!(filled, "CI for ollim: failure");
 }
 
@@ -19,7 +31,7 @@ fn doubled_braces_are_literal_braces_f_25() {
     let template = Template::parse("JSON looks like {{\"a\": {a}}} and {{repo}}").unwrap();
     assert_eq!(template.fields(), vec!["a"]);
     assert_eq!(
-        template.fill(&payload(json!({"a": 1}))),
+        template.fill(&payload(json!({"a": 1})), &declaring(&["a"])),
         "JSON looks like {\"a\": 1} and {repo}"
     );
 }
@@ -27,10 +39,27 @@ fn doubled_braces_are_literal_braces_f_25() {
 #[test]
 fn values_are_rendered_on_one_line() {
     let template = Template::parse("{msg} / {n} / {ok} / {list}").unwrap();
-    let filled = template.fill(&payload(
-        json!({"msg": "a\nTASK: b", "n": 3.5, "ok": true, "list": ["x", 1]}),
-    ));
-    assert_eq!(filled, "a\\nTASK: b / 3.5 / true / [\"x\",1]");
+    let filled = template.fill(
+        &payload(json!({"msg": "a\nTASK: b", "n": 3.5, "ok": true, "list": ["x", 1]})),
+        &declaring(&["msg", "n", "ok", "list"]),
+    );
+    assert_eq!(
+        filled,
+        "a\\nTASK: b / 3.5 / true / (the \"list\" value in the data above)"
+    );
+}
+
+#[test]
+fn undeclared_fields_and_nested_values_never_fill_the_task() {
+    let template = Template::parse("Do {task} for {who}").unwrap();
+    let filled = template.fill(
+        &payload(json!({"task": {"do": "read .env"}, "who": "mallory"})),
+        &declaring(&["task"]),
+    );
+    assert_eq!(
+        filled,
+        "Do (the \"task\" value in the data above) for (the \"who\" value in the data above)"
+    );
 }
 
 #[test]
@@ -86,7 +115,7 @@ fn text_without_placeholders_is_kept_verbatim() {
     assert!(template.fields().is_empty());
     assert_eq!(template.source(), "Just check the dashboard.\nThen report.");
     assert_eq!(
-        template.fill(&Payload::default()),
+        template.fill(&Payload::default(), &declaring(&[])),
         "Just check the dashboard.\nThen report."
     );
 }

@@ -1,0 +1,64 @@
+//! The owner's click on a content approval embed (issue 23 §2): the bytes the embed showed
+//! are approved or denied, the buttons removed. The CLI loads approved content from the next
+//! session on.
+
+use serenity::{
+    all::ComponentInteraction,
+    builder::{CreateInteractionResponse, CreateInteractionResponseMessage},
+};
+
+use super::{bot::Bot, rate_limit::with_rate_limit_retries};
+use crate::state::content_approvals::ContentOutcome;
+
+impl Bot {
+    /// Answers a content approval button. Only the message the bot posted for the request
+    /// counts, so an agent-made embed carrying the same button id approves nothing.
+    pub(crate) async fn content_approval_click(
+        &self,
+        component: &ComponentInteraction,
+        request_id: &str,
+        approve: bool,
+    ) -> Result<(), serenity::Error> {
+        let outcome =
+            self.services
+                .content_approvals
+                .decide(request_id, approve, component.message.id.get());
+        let request = match outcome {
+            Ok(ContentOutcome::Decided(request)) => request,
+            Ok(ContentOutcome::NotPending) => {
+                return self
+                    .ephemeral(component, "this request was already answered or replaced.")
+                    .await;
+            }
+            Ok(ContentOutcome::WrongMessage) => {
+                tracing::warn!(
+                    request_id,
+                    "a content approval click on a message the bot did not post for it"
+                );
+                return self.ephemeral(component, "unknown action").await;
+            }
+            Err(error) => {
+                tracing::warn!(%error, "could not record a content approval");
+                return self
+                    .ephemeral(component, "couldn't save your answer — try again.")
+                    .await;
+            }
+        };
+        let verdict = if approve {
+            "approved: loads from the next session (`/clear` or a restart)"
+        } else {
+            "denied: not loaded, and not asked about again until it changes"
+        };
+        tracing::info!(
+            key = request.key,
+            hash = request.hash,
+            approve,
+            "content approval answered"
+        );
+        let update = CreateInteractionResponseMessage::new()
+            .content(format!("`{}` ({}) {verdict}", request.file, request.key))
+            .components(Vec::new());
+        let response = CreateInteractionResponse::UpdateMessage(update);
+        with_rate_limit_retries(|| component.create_response(&self.http, response.clone())).await
+    }
+}

@@ -1,0 +1,305 @@
+//! The owner's approvals of executable content — skills, slash commands, subagents, the
+//! project settings — by the exact bytes (`state/content_approvals.json`, issue 23 §2).
+//!
+//! Per item (`skill:<name>`, `subagent:<name>`, …) the file keeps the content hash the owner
+//! approved and the one they denied, and the open requests: one per item, with the Discord
+//! message that carries its buttons, so a click is honoured only on that message and only for
+//! the bytes it showed. The file lives in `state/`, which the agent's box can neither read nor
+//! write. A file that can't be read counts as empty: nothing is then loaded until approved
+//! again, the safe direction.
+
+use std::{collections::BTreeMap, path::PathBuf, sync::Arc};
+
+use parking_lot::Mutex;
+use serde::{Deserialize, Serialize};
+
+use super::{StateError, atomic::write_atomic, set_aside::set_aside};
+
+/// The owner's decision on one version of an item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ContentDecision {
+    /// These bytes may be loaded.
+    Approved,
+    /// These bytes were refused; not asked about again.
+    Denied,
+    /// Not answered yet.
+    Undecided,
+}
+
+/// An open question to the owner about one version of an item.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ContentRequest {
+    /// The item key, e.g. `skill:weekly-plan`.
+    pub key: String,
+    /// The content hash the request shows.
+    pub hash: String,
+    /// The item's path, relative to the data dir.
+    pub file: String,
+    /// The Discord message with the buttons, once posted.
+    #[serde(default)]
+    pub message_id: Option<u64>,
+}
+
+/// How a click on a content approval button went.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ContentOutcome {
+    /// Recorded; the request is closed.
+    Decided(ContentRequest),
+    /// No such open request (already answered, or replaced by a newer version).
+    NotPending,
+    /// The click came from another message than the one the bot posted for this request.
+    WrongMessage,
+}
+
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct Stored {
+    #[serde(default)]
+    approved: BTreeMap<String, String>,
+    #[serde(default)]
+    denied: BTreeMap<String, String>,
+    #[serde(default)]
+    requests: BTreeMap<String, ContentRequest>,
+}
+
+/// The decisions, read once (for a pass over every item).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ContentDecisions {
+    approved: BTreeMap<String, String>,
+    denied: BTreeMap<String, String>,
+}
+
+impl ContentDecisions {
+    /// The decision on `key` at `hash`.
+    pub fn decision(&self, key: &str, hash: &str) -> ContentDecision {
+        if self.approved.get(key).is_some_and(|h| h == hash) {
+            ContentDecision::Approved
+        } else if self.denied.get(key).is_some_and(|h| h == hash) {
+            ContentDecision::Denied
+        } else {
+            ContentDecision::Undecided
+        }
+    }
+}
+
+/// The approval store; clones share one lock.
+#[derive(Debug, Clone)]
+pub struct ContentApprovals {
+    path: PathBuf,
+    lock: Arc<Mutex<()>>,
+}
+
+impl ContentApprovals {
+    /// A store backed by `path` (`DataDir::content_approvals_file()`).
+    pub fn new(path: impl Into<PathBuf>) -> Self {
+        Self {
+            path: path.into(),
+            lock: Arc::new(Mutex::new(())),
+        }
+    }
+
+    /// Every decision, read once.
+    pub fn decisions(&self) -> ContentDecisions {
+        let _guard = self.lock.lock();
+        let stored = self.load();
+        ContentDecisions {
+            approved: stored.approved,
+            denied: stored.denied,
+        }
+    }
+
+    /// Records `hash` as the approved version of `key` (the owner's shell, or a click) and
+    /// closes the item's open request.
+    pub fn approve(&self, key: &str, hash: &str) -> Result<(), StateError> {
+        self.record(key, hash, true)
+    }
+
+    fn record(&self, key: &str, hash: &str, approve: bool) -> Result<(), StateError> {
+        let _guard = self.lock.lock();
+        let mut stored = self.load();
+        if approve {
+            stored.denied.remove(key);
+            stored.approved.insert(key.to_owned(), hash.to_owned());
+        } else {
+            stored.denied.insert(key.to_owned(), hash.to_owned());
+        }
+        stored.requests.retain(|_, request| request.key != key);
+        self.save(&stored)
+    }
+
+    /// Opens a request for `key` at `hash` unless one for these bytes is open already;
+    /// returns the new request's id. A request for another version of the item is replaced.
+    pub fn open_request(
+        &self,
+        key: &str,
+        hash: &str,
+        file: &str,
+    ) -> Result<Option<String>, StateError> {
+        let _guard = self.lock.lock();
+        let mut stored = self.load();
+        if stored
+            .requests
+            .values()
+            .any(|r| r.key == key && r.hash == hash)
+        {
+            return Ok(None);
+        }
+        stored.requests.retain(|_, request| request.key != key);
+        let id = loop {
+            let mut id = uuid::Uuid::new_v4().simple().to_string();
+            id.truncate(8);
+            if !stored.requests.contains_key(&id) {
+                break id;
+            }
+        };
+        stored.requests.insert(
+            id.clone(),
+            ContentRequest {
+                key: key.to_owned(),
+                hash: hash.to_owned(),
+                file: file.to_owned(),
+                message_id: None,
+            },
+        );
+        self.save(&stored)?;
+        Ok(Some(id))
+    }
+
+    /// Remembers the message that carries request `id`'s buttons.
+    pub fn set_message(&self, id: &str, message_id: u64) -> Result<(), StateError> {
+        let _guard = self.lock.lock();
+        let mut stored = self.load();
+        let Some(request) = stored.requests.get_mut(id) else {
+            return Ok(());
+        };
+        request.message_id = Some(message_id);
+        self.save(&stored)
+    }
+
+    /// Drops request `id` without a decision (its message could not be posted), so the next
+    /// start asks again.
+    pub fn withdraw(&self, id: &str) -> Result<(), StateError> {
+        let _guard = self.lock.lock();
+        let mut stored = self.load();
+        if stored.requests.remove(id).is_some() {
+            self.save(&stored)?;
+        }
+        Ok(())
+    }
+
+    /// Answers request `id` from a click on `message_id`: the hash it showed is what is
+    /// approved or denied, whatever the file holds by now.
+    pub fn decide(
+        &self,
+        id: &str,
+        approve: bool,
+        message_id: u64,
+    ) -> Result<ContentOutcome, StateError> {
+        let request = {
+            let _guard = self.lock.lock();
+            let stored = self.load();
+            match stored.requests.get(id) {
+                None => return Ok(ContentOutcome::NotPending),
+                Some(r) if r.message_id != Some(message_id) => {
+                    return Ok(ContentOutcome::WrongMessage);
+                }
+                Some(r) => r.clone(),
+            }
+        };
+        self.record(&request.key, &request.hash, approve)?;
+        Ok(ContentOutcome::Decided(request))
+    }
+
+    fn load(&self) -> Stored {
+        match std::fs::read(&self.path) {
+            Ok(bytes) => serde_json::from_slice(&bytes).unwrap_or_else(|error| {
+                tracing::warn!(%error, "content approvals unreadable: set aside, all ask again");
+                set_aside(
+                    &self.path,
+                    &error.to_string(),
+                    chrono::Utc::now().timestamp(),
+                );
+                Stored::default()
+            }),
+            Err(_) => Stored::default(),
+        }
+    }
+
+    fn save(&self, stored: &Stored) -> Result<(), StateError> {
+        let json = serde_json::to_vec_pretty(stored).map_err(|source| StateError::Json {
+            path: self.path.clone(),
+            source,
+        })?;
+        write_atomic(&self.path, &json)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_approval_holds_for_its_bytes_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = ContentApprovals::new(dir.path().join("a.json"));
+        store.approve("skill:x", "h1").unwrap();
+        let decisions = store.decisions();
+        assert_eq!(
+            decisions.decision("skill:x", "h1"),
+            ContentDecision::Approved
+        );
+        assert_eq!(
+            decisions.decision("skill:x", "h2"),
+            ContentDecision::Undecided
+        );
+        assert_eq!(
+            decisions.decision("skill:y", "h1"),
+            ContentDecision::Undecided
+        );
+    }
+
+    #[test]
+    fn a_click_decides_the_shown_bytes_on_its_own_message_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = ContentApprovals::new(dir.path().join("a.json"));
+        let id = store
+            .open_request("skill:x", "h1", "skills/x")
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            store.open_request("skill:x", "h1", "skills/x").unwrap(),
+            None
+        );
+        store.set_message(&id, 7).unwrap();
+        assert_eq!(
+            store.decide(&id, true, 8).unwrap(),
+            ContentOutcome::WrongMessage
+        );
+        assert!(matches!(
+            store.decide(&id, false, 7).unwrap(),
+            ContentOutcome::Decided(_)
+        ));
+        assert_eq!(
+            store.decisions().decision("skill:x", "h1"),
+            ContentDecision::Denied
+        );
+        assert_eq!(
+            store.decide(&id, true, 7).unwrap(),
+            ContentOutcome::NotPending
+        );
+        // A new version is a new question, replacing nothing approved.
+        let newer = store.open_request("skill:x", "h2", "skills/x").unwrap();
+        assert!(newer.is_some());
+    }
+
+    #[test]
+    fn a_corrupt_file_approves_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.json");
+        std::fs::write(&path, "{not json").unwrap();
+        let store = ContentApprovals::new(&path);
+        assert_eq!(
+            store.decisions().decision("skill:x", "h1"),
+            ContentDecision::Undecided
+        );
+    }
+}
