@@ -23,12 +23,17 @@ fn write_reminder(h: &BotHarness, id: &str, tools: &[&str]) {
 
 /// A background reminder due now with extra frontmatter lines.
 fn write_reminder_with(h: &BotHarness, id: &str, extra: &str) {
+    write_reminder_saying(h, id, extra, "Run the check.");
+}
+
+/// A background reminder due now with extra frontmatter lines and `body`.
+fn write_reminder_saying(h: &BotHarness, id: &str, extra: &str, body: &str) {
     let dir = h.sandbox.data_dir.join("reminders");
     std::fs::create_dir_all(&dir).unwrap();
     let run_at = chrono::Utc::now().to_rfc3339();
     std::fs::write(
         dir.join(format!("{id}.md")),
-        format!("---\nid: \"{id}\"\nrun-at: \"{run_at}\"\n{extra}---\nRun the check.\n"),
+        format!("---\nid: \"{id}\"\nrun-at: \"{run_at}\"\n{extra}---\n{body}\n"),
     )
     .unwrap();
 }
@@ -206,6 +211,40 @@ async fn a_new_pattern_waits_for_approval_and_a_denial_keeps_it_withheld() {
         .filter(|m| approval_embed_for(m, "deny-me"))
         .count();
     assert_eq!(embeds, 1, "a denied pattern is not asked about again");
+}
+
+/// An approval holds for the job as it was approved: the same id with other instructions
+/// (and the same tools) runs without them until the owner approves again (issue 23 §2).
+#[tokio::test]
+async fn an_edit_of_an_approved_job_asks_again() {
+    let h = BotHarness::greeted_fast_sync(CliSandbox::new()).await;
+    run_bash_in_reminders(&h.mock, "echo held-marker one");
+    write_reminder(&h, "edit-me", &["Bash(echo held-marker *)"]);
+    let embed = approval_embed(&h, "edit-me").await;
+    click(&h, embed.id, &embed.button_id("act:tools_approve:")).await;
+    wait_gone(&h, "edit-me").await;
+    write_reminder_saying(
+        &h,
+        "edit-me",
+        "allowed-tools: [\"Bash(echo held-marker *)\"]\n",
+        "Run the check, then send the notes to whoever asks.",
+    );
+    let (result, is_error) = bash_result_of(&h, "edit-me", 2).await;
+    assert!(is_error, "an edited job kept its approval: {result}");
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    while h
+        .bot_messages()
+        .iter()
+        .filter(|m| approval_embed_for(m, "edit-me"))
+        .count()
+        < 2
+    {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the owner was not asked about the edited job"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }
 
 /// The approval embed the bot posted for reminder `id`.

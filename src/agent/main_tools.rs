@@ -5,6 +5,7 @@
 
 use crate::services::Services;
 use crate::{
+    domain::job_options::job_version,
     mcp::tools::IMPLEMENTED_TOOLS,
     scheduling::files::{load_reminders, load_routines},
     skills::list_skills,
@@ -34,8 +35,12 @@ pub fn check_declared_tools(services: &Services) {
     tracing::info!(granted = granted.len(), "declared tool patterns checked");
 }
 
+/// A declared tool list: its source, the patterns, and the job version approvals must match
+/// (`None` for skills and subagents).
+type Declared = (Source, Vec<String>, Option<String>);
+
 /// Every declared tool list in the data dir, with its source.
-fn declared_lists(services: &Services, log: bool) -> Vec<(Source, Vec<String>)> {
+fn declared_lists(services: &Services, log: bool) -> Vec<Declared> {
     let data_dir = &services.data_dir;
     let (routines, _) = load_routines(data_dir);
     let (reminders, _) = load_reminders(data_dir, services.config.timezone);
@@ -45,28 +50,32 @@ fn declared_lists(services: &Services, log: bool) -> Vec<(Source, Vec<String>)> 
             tracing::warn!(%error, "subagent spec skipped");
         }
     }
-    let mut lists: Vec<(Source, Vec<String>)> = Vec::new();
+    let mut lists: Vec<Declared> = Vec::new();
     lists.extend(routines.into_iter().filter_map(|file| {
+        let version = job_version(&file.item.message, &file.item.options);
         Some((
             Source::Routine(file.item.id),
             file.item.options.tools.allowed()?.to_vec(),
+            Some(version),
         ))
     }));
     lists.extend(reminders.into_iter().filter_map(|file| {
+        let version = job_version(&file.item.message, &file.item.options);
         Some((
             Source::Reminder(file.item.id),
             file.item.options.tools.allowed()?.to_vec(),
+            Some(version),
         ))
     }));
     lists.extend(
         list_skills(&data_dir.approved_skills_dir())
             .into_iter()
-            .map(|skill| (Source::Skill(skill.name), skill.allowed_tools)),
+            .map(|skill| (Source::Skill(skill.name), skill.allowed_tools, None)),
     );
     lists.extend(
         subagents
             .into_iter()
-            .map(|spec| (Source::Subagent(spec.name), spec.tools)),
+            .map(|spec| (Source::Subagent(spec.name), spec.tools, None)),
     );
     lists
 }
@@ -75,7 +84,7 @@ fn declared_lists(services: &Services, log: bool) -> Vec<(Source, Vec<String>)> 
 fn granted_patterns(services: &Services, policy: &ToolPolicyFile, log: bool) -> Vec<String> {
     let mut granted = Vec::new();
     let approvals = services.tool_approvals.snapshot();
-    for (source, tools) in declared_lists(services, log) {
+    for (source, tools, version) in declared_lists(services, log) {
         let (shipped, tools) = match &source {
             Source::Subagent(name) => split_by_template(name, tools),
             _ => (Vec::new(), tools),
@@ -85,8 +94,14 @@ fn granted_patterns(services: &Services, policy: &ToolPolicyFile, log: bool) -> 
         if log {
             log_findings(&source, &checked);
         }
-        let decisions = approvals.get(&source.to_string());
-        let approval = |p: &str| decisions.map_or(Approval::Undecided, |d| d.approval(p));
+        let decisions = approvals
+            .get(&source.to_string())
+            .map(|d| d.at(version.as_deref()));
+        let approval = |p: &str| {
+            decisions
+                .as_ref()
+                .map_or(Approval::Undecided, |d| d.approval(p))
+        };
         granted.extend(grant(&checked.usable, policy, approval).granted);
     }
     granted

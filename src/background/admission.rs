@@ -11,7 +11,7 @@ use crate::{
     front_end::FrontEnd,
     scheduling::{bg_job::BgJob, job_sink::refusal_update},
     services::Services,
-    skills::{SKILL_FILE, resolve_skills},
+    skills::{SKILL_FILE, SkillProblem, resolve_skills},
     subagents::{agents_dir, load_subagents, split_by_template},
     tool_policy::{Source, check_all},
 };
@@ -34,13 +34,21 @@ pub async fn admit(
 ) -> Result<Admitted, String> {
     let source = source_of(&job.tag).unwrap_or(Source::Main);
     let file = job.file.clone();
+    let version = job.version.clone();
     let mut admitted = Admitted::default();
     if let ToolRestriction::Allowed(declared) = &job.options.tools {
-        let (granted, held) =
-            match decide(services, front_end, &source, file.as_deref(), declared).await {
-                Ok(split) => split,
-                Err(reason) => return Err(refuse(services, &source, file.as_deref(), reason).await),
-            };
+        let (granted, held) = match decide(
+            services,
+            front_end,
+            &source,
+            (file.as_deref(), version.as_deref()),
+            declared,
+        )
+        .await
+        {
+            Ok(split) => split,
+            Err(reason) => return Err(refuse(services, &source, file.as_deref(), reason).await),
+        };
         job.options.tools = ToolRestriction::Allowed(granted.clone());
         admitted.granted.extend(granted);
         admitted.held.extend(held);
@@ -81,7 +89,7 @@ async fn check_subagent(
         .map(Path::to_path_buf)
         .unwrap_or(spec.path.clone());
     let source = Source::Subagent(name.to_owned());
-    let (granted, held) = decide(services, front_end, &source, Some(&file), &added).await?;
+    let (granted, held) = decide(services, front_end, &source, (Some(&file), None), &added).await?;
     admitted.granted.extend(granted);
     admitted.held.extend(held);
     Ok(())
@@ -96,13 +104,13 @@ pub fn foreground_refusal(
     skills: &[String],
 ) -> Option<String> {
     if let Some(declared) = declared
-        && let JobTools::Refused { reason } = judge(services, source, declared)
+        && let JobTools::Refused { reason } = judge(services, source, None, declared)
     {
         return Some(reason);
     }
     resolve_skills(&services.data_dir.approved_skills_dir(), skills)
         .err()
-        .map(|problems| skill_problems(&problems))
+        .map(|problems| skill_problems(services, &problems))
 }
 
 async fn check_skills(
@@ -115,7 +123,7 @@ async fn check_skills(
         return Ok(());
     }
     let skills = resolve_skills(&services.data_dir.approved_skills_dir(), names)
-        .map_err(|problems| skill_problems(&problems))?;
+        .map_err(|problems| skill_problems(services, &problems))?;
     for skill in skills.iter().filter(|s| !s.allowed_tools.is_empty()) {
         let file = PathBuf::from("skills").join(&skill.name).join(SKILL_FILE);
         let source = Source::Skill(skill.name.clone());
@@ -123,7 +131,7 @@ async fn check_skills(
             services,
             front_end,
             &source,
-            Some(&file),
+            (Some(&file), None),
             &skill.allowed_tools,
         )
         .await?;
@@ -133,8 +141,29 @@ async fn check_skills(
     Ok(())
 }
 
-fn skill_problems(problems: &[impl ToString]) -> String {
-    let lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
+/// One line for the owner; a skill that is only a draft (not approved yet, or edited since)
+/// says so and how to approve it (issue 23 §2).
+fn skill_problems(services: &Services, problems: &[SkillProblem]) -> String {
+    let lines: Vec<String> = problems
+        .iter()
+        .map(|problem| match problem {
+            SkillProblem::Missing { name }
+                if !name.contains(['/', '.'])
+                    && services
+                        .data_dir
+                        .skills_dir()
+                        .join(name)
+                        .join(SKILL_FILE)
+                        .is_file() =>
+            {
+                format!(
+                    "skill \"{name}\" waits for your approval (`ollim-bot approve skills/{name}`, \
+                     or the button in Discord)"
+                )
+            }
+            other => other.to_string(),
+        })
+        .collect();
     lines.join("; ")
 }
 
@@ -143,10 +172,10 @@ async fn decide(
     services: &Services,
     front_end: &dyn FrontEnd,
     source: &Source,
-    file: Option<&Path>,
+    (file, version): (Option<&Path>, Option<&str>),
     declared: &[String],
 ) -> Result<(Vec<String>, Vec<String>), String> {
-    match judge(services, source, declared) {
+    match judge(services, source, version, declared) {
         JobTools::Refused { reason } => Err(format!("{source}: {reason}")),
         JobTools::Run {
             granted,
@@ -154,7 +183,7 @@ async fn decide(
             undecided,
         } => {
             if !undecided.is_empty() {
-                ask_owner(services, front_end, source, file, &undecided).await;
+                ask_owner(services, front_end, source, (file, version), &undecided).await;
             }
             Ok((granted, held))
         }

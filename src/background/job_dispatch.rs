@@ -17,6 +17,7 @@ use super::{
 use crate::{
     agent::MainSession,
     claude::BoxFuture,
+    domain::job_options::job_version,
     front_end::FrontEnd,
     scheduling::{
         bg_job::BgJob,
@@ -112,6 +113,7 @@ struct Declared<'a> {
     source: Source,
     path: &'a PathBuf,
     tools: &'a [String],
+    version: String,
 }
 
 /// Checks the declared tools of every job; removes the refused jobs from the lists and returns
@@ -129,6 +131,7 @@ async fn check_job_tools(
                 source: Source::Routine(file.item.id.clone()),
                 path: &file.path,
                 tools: file.item.options.tools.allowed()?,
+                version: job_version(&file.item.message, &file.item.options),
             })
         })
         .chain(reminders.iter().filter_map(|file| {
@@ -136,6 +139,7 @@ async fn check_job_tools(
                 source: Source::Reminder(file.item.id.clone()),
                 path: &file.path,
                 tools: file.item.options.tools.allowed()?,
+                version: job_version(&file.item.message, &file.item.options),
             })
         }));
     let mut problems = Vec::new();
@@ -144,14 +148,18 @@ async fn check_job_tools(
     let approvals = services.tool_approvals.snapshot();
     let none = Decisions::default();
     for job in declared {
-        let decisions = approvals.get(&job.source.to_string()).unwrap_or(&none);
-        match judge_quietly(&policy, decisions, job.tools) {
+        let decisions = approvals
+            .get(&job.source.to_string())
+            .unwrap_or(&none)
+            .at(Some(&job.version));
+        match judge_quietly(&policy, &decisions, job.tools) {
             JobTools::Refused { reason } => problems.push(FileProblem {
                 path: job.path.clone(),
                 reason,
             }),
             JobTools::Run { undecided, .. } if !undecided.is_empty() => {
-                ask_owner(services, front_end, &job.source, Some(job.path), &undecided).await;
+                let asked = (Some(job.path.as_path()), Some(job.version.as_str()));
+                ask_owner(services, front_end, &job.source, asked, &undecided).await;
             }
             JobTools::Run { .. } => {}
         }

@@ -50,12 +50,20 @@ pub fn source_of(tag: &PromptTag) -> Option<Source> {
     })
 }
 
-/// Checks `declared` for `source` and splits it by the owner's approvals. Findings are logged
-/// with the source (PRM-8).
-pub fn judge(services: &Services, source: &Source, declared: &[String]) -> JobTools {
+/// Checks `declared` for `version` of `source` and splits it by the owner's approvals of that
+/// version (issue 23 §2). Findings are logged with the source (PRM-8).
+pub fn judge(
+    services: &Services,
+    source: &Source,
+    version: Option<&str>,
+    declared: &[String],
+) -> JobTools {
     let checked = check_all(declared);
     log_findings(source, &checked);
-    let decisions = services.tool_approvals.decisions(&source.to_string());
+    let decisions = services
+        .tool_approvals
+        .decisions(&source.to_string())
+        .at(version);
     split(&checked, &services.tool_policy.current(), &decisions)
 }
 
@@ -91,12 +99,12 @@ pub async fn ask_owner(
     services: &Services,
     front_end: &dyn FrontEnd,
     source: &Source,
-    file: Option<&Path>,
+    (file, version): (Option<&Path>, Option<&str>),
     patterns: &[String],
 ) {
     let approvals = &services.tool_approvals;
     let file = file.map_or_else(|| source.to_string(), |f| f.display().to_string());
-    let id = match approvals.open_request(&source.to_string(), &file, patterns) {
+    let id = match approvals.open_request(&source.to_string(), &file, patterns, version) {
         Ok(Some(id)) => id,
         Ok(None) => return,
         Err(error) => {
@@ -130,8 +138,8 @@ pub fn approval_embed(id: &str, source: &Source, file: &str, patterns: &[String]
         title: "New tools need your approval".to_owned(),
         description: Some(format!(
             "`{file}` ({source}) declares tools outside the safe set:\n{}\n\
-             Until you approve, it runs without them. Approving lets this job use them from \
-             now on; an edit that adds more asks again.",
+             Until you approve, it runs without them. Approving lets this job, as written \
+             now, use them; any edit of it asks again.",
             list.join("\n")
         )),
         color: EmbedColor::Yellow,

@@ -208,7 +208,17 @@ fn add_reminder(data_dir: &DataDir, tz: Tz, add: ReminderAdd) -> i32 {
             );
             if let Some(tools) = reminder.options.tools.allowed() {
                 let source = Source::Reminder(reminder.id.clone());
-                if let Some(line) = record_declared(data_dir, &source, tools, Invoker::from_env()) {
+                // The version of the reminder as the scheduler will read it back.
+                let read_back = crate::scheduling::files::parse_reminder(
+                    &crate::scheduling::files::render_reminder(&reminder),
+                    tz,
+                )
+                .unwrap_or_else(|_| reminder.clone());
+                let version =
+                    crate::domain::job_options::job_version(&read_back.message, &read_back.options);
+                let declared = (&source, Some(version.as_str()));
+                if let Some(line) = record_declared(data_dir, declared, tools, Invoker::from_env())
+                {
                     println!("{line}");
                 }
             }

@@ -49,20 +49,20 @@ pub fn refused_patterns(tools: &[String]) -> Option<String> {
 /// says which tools wait for the owner. Returns a line to print, if any.
 pub fn record_declared(
     data_dir: &DataDir,
-    source: &Source,
+    (source, version): (&Source, Option<&str>),
     tools: &[String],
     invoker: Invoker,
 ) -> Option<String> {
     let usable = check_all(tools).usable;
     let policy = ToolPolicyFile::load(&data_dir.tool_policy_file()).unwrap_or_default();
     let approvals = ToolApprovals::new(data_dir.tool_approvals_file());
-    let decisions = approvals.decisions(&source.to_string());
+    let decisions = approvals.decisions(&source.to_string()).at(version);
     let new = grant(&usable, &policy, |p| decisions.approval(p)).held;
     if new.is_empty() {
         return None;
     }
     match invoker {
-        Invoker::Owner => match approvals.approve(&source.to_string(), &new) {
+        Invoker::Owner => match approvals.approve(&source.to_string(), &new, version) {
             Ok(()) => Some(format!("approved for {source}: {}", new.join(", "))),
             Err(error) => Some(format!(
                 "warning: could not record your approval ({error}); the bot will ask in Discord"
@@ -87,21 +87,21 @@ mod tests {
         data_dir.ensure_layout().unwrap();
         let source = Source::Reminder("r1".into());
         let tools = vec!["Bash(curl *)".to_owned(), "Read(./**.md)".to_owned()];
-        let note = record_declared(&data_dir, &source, &tools, Invoker::Agent).unwrap();
+        let note = record_declared(&data_dir, (&source, None), &tools, Invoker::Agent).unwrap();
         assert!(note.contains("wait for the owner's approval"), "{note}");
         let approvals = ToolApprovals::new(data_dir.tool_approvals_file());
         assert_eq!(
             approvals.decisions("reminder:r1").approval("Bash(curl *)"),
             crate::tool_policy::Approval::Undecided
         );
-        let note = record_declared(&data_dir, &source, &tools, Invoker::Owner).unwrap();
+        let note = record_declared(&data_dir, (&source, None), &tools, Invoker::Owner).unwrap();
         assert_eq!(note, "approved for reminder:r1: Bash(curl *)");
         assert_eq!(
             approvals.decisions("reminder:r1").approval("Bash(curl *)"),
             crate::tool_policy::Approval::Approved
         );
         assert_eq!(
-            record_declared(&data_dir, &source, &tools, Invoker::Owner),
+            record_declared(&data_dir, (&source, None), &tools, Invoker::Owner),
             None
         );
     }

@@ -31,6 +31,9 @@ pub struct BgJob {
     pub chain_origin: Option<Reminder>,
     /// The job's file, relative to the data dir, for messages to the owner.
     pub file: Option<PathBuf>,
+    /// The version of the job the owner's tool approvals must match
+    /// ([`crate::domain::job_options::job_version`]); `None`: approvals by source only.
+    pub version: Option<String>,
 }
 
 impl BgJob {
@@ -47,6 +50,7 @@ impl BgJob {
             marker: None,
             chain_origin: None,
             file: None,
+            version: None,
         }
     }
 

@@ -30,9 +30,41 @@ pub struct Decisions {
     /// Withheld, not asked again.
     #[serde(default)]
     pub denied: BTreeSet<String>,
+    /// The version of the job the approvals hold for (a hash of its text and options,
+    /// issue 23 §2): any edit makes it another version, which starts with nothing approved.
+    /// `None` for sources approved without one (skills, subagents: their content is approved
+    /// as a whole elsewhere).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
 }
 
 impl Decisions {
+    /// These decisions as they hold for `version` of the job: approvals made for another
+    /// version (or for none) don't count; denials always do.
+    #[must_use]
+    pub fn at(&self, version: Option<&str>) -> Self {
+        match version {
+            Some(v) if self.version.as_deref() != Some(v) => Self {
+                approved: BTreeSet::new(),
+                denied: self.denied.clone(),
+                version: Some(v.to_owned()),
+            },
+            _ => self.clone(),
+        }
+    }
+
+    /// Records `patterns` as approved for `version`, dropping approvals of another version.
+    fn approve(&mut self, patterns: &[String], version: Option<&str>) {
+        if version.is_some() && self.version.as_deref() != version {
+            self.approved.clear();
+            self.version = version.map(str::to_owned);
+        }
+        for pattern in patterns {
+            self.denied.remove(pattern);
+            self.approved.insert(pattern.clone());
+        }
+    }
+
     /// The decision on `pattern`.
     pub fn approval(&self, pattern: &str) -> Approval {
         if self.approved.contains(pattern) {
@@ -57,6 +89,9 @@ pub struct ApprovalRequest {
     /// The Discord message with the buttons, once posted.
     #[serde(default)]
     pub message_id: Option<u64>,
+    /// The job version the request is about (see [`Decisions::version`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
 }
 
 /// How a click on an approval button went.
@@ -106,16 +141,18 @@ impl ToolApprovals {
         self.load().sources
     }
 
-    /// Records `patterns` as approved for `source` (the owner's own shell, or a click) and
-    /// closes that source's open request when it is now fully answered.
-    pub fn approve(&self, source: &str, patterns: &[String]) -> Result<(), StateError> {
+    /// Records `patterns` as approved for `version` of `source` (the owner's own shell, or a
+    /// click) and closes that source's open request when it is now fully answered.
+    pub fn approve(
+        &self,
+        source: &str,
+        patterns: &[String],
+        version: Option<&str>,
+    ) -> Result<(), StateError> {
         let _guard = self.guard();
         let mut stored = self.load();
         let decisions = stored.sources.entry(source.to_owned()).or_default();
-        for pattern in patterns {
-            decisions.denied.remove(pattern);
-            decisions.approved.insert(pattern.clone());
-        }
+        decisions.approve(patterns, version);
         let decided = decisions.clone();
         stored.requests.retain(|_, request| {
             request.source != source
@@ -135,11 +172,14 @@ impl ToolApprovals {
         source: &str,
         file: &str,
         patterns: &[String],
+        version: Option<&str>,
     ) -> Result<Option<String>, StateError> {
         let _guard = self.guard();
         let mut stored = self.load();
         let covered = stored.requests.values().any(|request| {
-            request.source == source && patterns.iter().all(|p| request.patterns.contains(p))
+            request.source == source
+                && request.version.as_deref() == version
+                && patterns.iter().all(|p| request.patterns.contains(p))
         });
         if covered || patterns.is_empty() {
             return Ok(None);
@@ -161,6 +201,7 @@ impl ToolApprovals {
                 file: file.to_owned(),
                 patterns: patterns.to_vec(),
                 message_id: None,
+                version: version.map(str::to_owned),
             },
         );
         self.save(&stored)?;
@@ -209,11 +250,10 @@ impl ToolApprovals {
             return Ok(DecideOutcome::NotPending);
         };
         let decisions = stored.sources.entry(request.source.clone()).or_default();
-        for pattern in &request.patterns {
-            if approve {
-                decisions.denied.remove(pattern);
-                decisions.approved.insert(pattern.clone());
-            } else {
+        if approve {
+            decisions.approve(&request.patterns, request.version.as_deref());
+        } else {
+            for pattern in &request.patterns {
                 decisions.approved.remove(pattern);
                 decisions.denied.insert(pattern.clone());
             }
@@ -268,12 +308,12 @@ mod tests {
         let (_dir, store) = store();
         let patterns = strings(&["Bash(curl *)"]);
         let id = store
-            .open_request("routine:a", "routines/a.md", &patterns)
+            .open_request("routine:a", "routines/a.md", &patterns, None)
             .unwrap()
             .unwrap();
         assert_eq!(
             store
-                .open_request("routine:a", "routines/a.md", &patterns)
+                .open_request("routine:a", "routines/a.md", &patterns, None)
                 .unwrap(),
             None,
             "already asked"
@@ -306,7 +346,12 @@ mod tests {
     fn a_new_pattern_asks_again_and_denials_stick() {
         let (_dir, store) = store();
         let first = store
-            .open_request("reminder:r", "reminders/r.md", &strings(&["Bash(a *)"]))
+            .open_request(
+                "reminder:r",
+                "reminders/r.md",
+                &strings(&["Bash(a *)"]),
+                None,
+            )
             .unwrap()
             .unwrap();
         store.set_message(&first, 1).unwrap();
@@ -316,7 +361,12 @@ mod tests {
             Approval::Denied
         );
         let second = store
-            .open_request("reminder:r", "reminders/r.md", &strings(&["Bash(b *)"]))
+            .open_request(
+                "reminder:r",
+                "reminders/r.md",
+                &strings(&["Bash(b *)"]),
+                None,
+            )
             .unwrap();
         assert!(second.is_some(), "an added pattern asks again");
     }
@@ -326,10 +376,10 @@ mod tests {
         let (_dir, store) = store();
         let patterns = strings(&["Bash(curl *)"]);
         let id = store
-            .open_request("routine:a", "routines/a.md", &patterns)
+            .open_request("routine:a", "routines/a.md", &patterns, None)
             .unwrap()
             .unwrap();
-        store.approve("routine:a", &patterns).unwrap();
+        store.approve("routine:a", &patterns, None).unwrap();
         store.set_message(&id, 5).unwrap();
         assert_eq!(
             store.decide(&id, false, 5).unwrap(),
@@ -346,5 +396,35 @@ mod tests {
         let (dir, store) = store();
         std::fs::write(dir.path().join("tool_approvals.json"), "{not json").unwrap();
         assert_eq!(store.decisions("routine:a"), Decisions::default());
+    }
+
+    #[test]
+    fn approvals_hold_for_the_version_they_were_made_for() {
+        let (_dir, store) = store();
+        let patterns = strings(&["Bash(curl *)"]);
+        store.approve("routine:a", &patterns, Some("v1")).unwrap();
+        let decisions = store.decisions("routine:a");
+        assert_eq!(
+            decisions.at(Some("v1")).approval("Bash(curl *)"),
+            Approval::Approved
+        );
+        assert_eq!(
+            decisions.at(Some("v2")).approval("Bash(curl *)"),
+            Approval::Undecided,
+            "an edit asks again"
+        );
+        // Approving the new version drops the old one's approvals.
+        store
+            .approve("routine:a", &strings(&["Bash(ls)"]), Some("v2"))
+            .unwrap();
+        let decisions = store.decisions("routine:a");
+        assert_eq!(
+            decisions.at(Some("v2")).approval("Bash(curl *)"),
+            Approval::Undecided
+        );
+        assert_eq!(
+            decisions.at(Some("v2")).approval("Bash(ls)"),
+            Approval::Approved
+        );
     }
 }

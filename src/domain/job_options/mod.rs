@@ -86,6 +86,30 @@ impl Default for RunOptions {
     }
 }
 
+/// A job's version for the owner's tool approvals (issue 23 §2): a hash of what it does and
+/// may use — its instructions, declared tools, skills and subagent — so any edit of those is a
+/// new version that asks again. 16 hex digits.
+pub fn job_version(body: &str, options: &RunOptions) -> String {
+    use sha2::{Digest, Sha256};
+    use std::fmt::Write as _;
+    let mut hasher = Sha256::new();
+    for part in [
+        body.to_owned(),
+        format!("{:?}", options.tools),
+        format!("{:?}", options.skills),
+        format!("{:?}", options.subagent),
+    ] {
+        hasher.update((part.len() as u64).to_le_bytes());
+        hasher.update(part.as_bytes());
+    }
+    hasher.finalize()[..8]
+        .iter()
+        .fold(String::with_capacity(16), |mut hex, byte| {
+            let _ = write!(hex, "{byte:02x}");
+            hex
+        })
+}
+
 /// How a background run reports to the main session (`update-main-session` field).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum UpdateMode {
