@@ -8,7 +8,6 @@ use serenity::{
 };
 
 use super::{bot::Bot, rate_limit::with_rate_limit_retries};
-use crate::state::content_approvals::ContentOutcome;
 
 impl Bot {
     /// Answers a content approval button. Only the message the bot posted for the request
@@ -23,26 +22,8 @@ impl Bot {
             self.services
                 .content_approvals
                 .decide(request_id, approve, component.message.id.get());
-        let request = match outcome {
-            Ok(ContentOutcome::Decided(request)) => request,
-            Ok(ContentOutcome::NotPending) => {
-                return self
-                    .ephemeral(component, "this request was already answered or replaced.")
-                    .await;
-            }
-            Ok(ContentOutcome::WrongMessage) => {
-                tracing::warn!(
-                    request_id,
-                    "a content approval click on a message the bot did not post for it"
-                );
-                return self.ephemeral(component, "unknown action").await;
-            }
-            Err(error) => {
-                tracing::warn!(%error, "could not record a content approval");
-                return self
-                    .ephemeral(component, "couldn't save your answer — try again.")
-                    .await;
-            }
+        let Some(request) = self.decided(component, request_id, outcome).await? else {
+            return Ok(());
         };
         let verdict = if approve {
             "approved: loads from the next session (`/clear` or a restart)"

@@ -22,26 +22,8 @@ impl Bot {
             self.services
                 .tool_approvals
                 .decide(request_id, approve, component.message.id.get());
-        let request = match outcome {
-            Ok(DecideOutcome::Decided(request)) => request,
-            Ok(DecideOutcome::NotPending) => {
-                return self
-                    .ephemeral(component, "this request was already answered or replaced.")
-                    .await;
-            }
-            Ok(DecideOutcome::WrongMessage) => {
-                tracing::warn!(
-                    request_id,
-                    "a tool approval click on a message the bot did not post for it"
-                );
-                return self.ephemeral(component, "unknown action").await;
-            }
-            Err(error) => {
-                tracing::warn!(%error, "could not record a tool approval");
-                return self
-                    .ephemeral(component, "couldn't save your answer — try again.")
-                    .await;
-            }
+        let Some(request) = self.decided(component, request_id, outcome).await? else {
+            return Ok(());
         };
         let verdict = if approve { "approved" } else { "denied" };
         let patterns: Vec<String> = request.patterns.iter().map(|p| format!("`{p}`")).collect();
@@ -60,5 +42,34 @@ impl Bot {
             .components(Vec::new());
         let response = CreateInteractionResponse::UpdateMessage(update);
         with_rate_limit_retries(|| component.create_response(&self.http, response.clone())).await
+    }
+}
+
+impl Bot {
+    /// The request an approval click decided, or `None` once the owner was told why nothing
+    /// was (already answered, a click on a message the bot didn't post for it, a failed save).
+    pub(crate) async fn decided<R>(
+        &self,
+        component: &ComponentInteraction,
+        request_id: &str,
+        outcome: Result<DecideOutcome<R>, crate::state::StateError>,
+    ) -> Result<Option<R>, serenity::Error> {
+        let answer = match outcome {
+            Ok(DecideOutcome::Decided(request)) => return Ok(Some(request)),
+            Ok(DecideOutcome::NotPending) => "this request was already answered or replaced.",
+            Ok(DecideOutcome::WrongMessage) => {
+                tracing::warn!(
+                    request_id,
+                    "an approval click on a message the bot did not post for it"
+                );
+                "unknown action"
+            }
+            Err(error) => {
+                tracing::warn!(%error, "could not record an approval");
+                "couldn't save your answer — try again."
+            }
+        };
+        self.ephemeral(component, answer).await?;
+        Ok(None)
     }
 }

@@ -13,7 +13,10 @@ use std::{collections::BTreeMap, path::PathBuf, sync::Arc};
 use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};
 
-use super::{StateError, atomic::write_atomic, set_aside::set_aside};
+use super::{
+    StateError,
+    json_file::{read_or_set_aside, write_json},
+};
 
 /// The owner's decision on one version of an item.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,15 +44,7 @@ pub struct ContentRequest {
 }
 
 /// How a click on a content approval button went.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ContentOutcome {
-    /// Recorded; the request is closed.
-    Decided(ContentRequest),
-    /// No such open request (already answered, or replaced by a newer version).
-    NotPending,
-    /// The click came from another message than the one the bot posted for this request.
-    WrongMessage,
-}
+pub type ContentOutcome = super::tool_approvals::DecideOutcome<ContentRequest>;
 
 #[derive(Debug, Default, Serialize, Deserialize)]
 struct Stored {
@@ -210,26 +205,11 @@ impl ContentApprovals {
     }
 
     fn load(&self) -> Stored {
-        match std::fs::read(&self.path) {
-            Ok(bytes) => serde_json::from_slice(&bytes).unwrap_or_else(|error| {
-                tracing::warn!(%error, "content approvals unreadable: set aside, all ask again");
-                set_aside(
-                    &self.path,
-                    &error.to_string(),
-                    chrono::Utc::now().timestamp(),
-                );
-                Stored::default()
-            }),
-            Err(_) => Stored::default(),
-        }
+        read_or_set_aside(&self.path)
     }
 
     fn save(&self, stored: &Stored) -> Result<(), StateError> {
-        let json = serde_json::to_vec_pretty(stored).map_err(|source| StateError::Json {
-            path: self.path.clone(),
-            source,
-        })?;
-        write_atomic(&self.path, &json)
+        write_json(&self.path, stored)
     }
 }
 

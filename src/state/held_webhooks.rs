@@ -14,7 +14,10 @@ use chrono::{DateTime, Utc};
 use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};
 
-use super::{StateError, atomic::write_atomic, set_aside::set_aside};
+use super::{
+    StateError,
+    json_file::{read_or_set_aside, write_json},
+};
 
 /// How many held requests are kept.
 pub const MAX_HELD: usize = 20;
@@ -130,23 +133,11 @@ impl HeldWebhooks {
     }
 
     fn load(&self) -> Stored {
-        match std::fs::read(&self.path) {
-            Ok(bytes) => serde_json::from_slice(&bytes).unwrap_or_else(|error| {
-                set_aside(
-                    &self.path,
-                    &error.to_string(),
-                    chrono::Utc::now().timestamp(),
-                );
-                Stored::default()
-            }),
-            Err(_) => Stored::default(),
-        }
+        read_or_set_aside(&self.path)
     }
 
     fn save(&self, stored: &Stored) -> Result<(), StateError> {
-        let json =
-            serde_json::to_vec_pretty(stored).map_err(|e| StateError::json(&self.path, e))?;
-        write_atomic(&self.path, &json)
+        write_json(&self.path, stored)
     }
 }
 

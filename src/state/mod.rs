@@ -20,6 +20,7 @@ pub mod git;
 pub mod held_webhooks;
 pub mod history;
 pub mod inquiries;
+pub mod json_file;
 pub mod paths;
 pub mod pending;
 pub mod ping_budget;

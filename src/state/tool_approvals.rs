@@ -18,7 +18,10 @@ use parking_lot::Mutex;
 
 use serde::{Deserialize, Serialize};
 
-use super::{StateError, atomic::write_atomic, set_aside::set_aside};
+use super::{
+    StateError,
+    json_file::{read_or_set_aside, write_json},
+};
 use crate::tool_policy::Approval;
 
 /// The owner's decisions for one source.
@@ -94,11 +97,12 @@ pub struct ApprovalRequest {
     pub version: Option<String>,
 }
 
-/// How a click on an approval button went.
+/// How a click on an approval button went (tool approvals, and with `R` the content
+/// approvals' requests).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum DecideOutcome {
+pub enum DecideOutcome<R = ApprovalRequest> {
     /// Recorded; the request is closed.
-    Decided(ApprovalRequest),
+    Decided(R),
     /// No such open request (already answered, or replaced by a newer one).
     NotPending,
     /// The click came from another message than the one the bot posted for this request.
@@ -267,25 +271,11 @@ impl ToolApprovals {
     }
 
     fn load(&self) -> Stored {
-        match std::fs::read(&self.path) {
-            Ok(bytes) => serde_json::from_slice(&bytes).unwrap_or_else(|error| {
-                set_aside(
-                    &self.path,
-                    &error.to_string(),
-                    chrono::Utc::now().timestamp(),
-                );
-                Stored::default()
-            }),
-            Err(_) => Stored::default(),
-        }
+        read_or_set_aside(&self.path)
     }
 
     fn save(&self, stored: &Stored) -> Result<(), StateError> {
-        let json = serde_json::to_vec_pretty(stored).map_err(|source| StateError::Json {
-            path: self.path.clone(),
-            source,
-        })?;
-        write_atomic(&self.path, &json)
+        write_json(&self.path, stored)
     }
 }
 
