@@ -63,8 +63,9 @@ fn glob_matches(pattern: &[u8], text: &[u8]) -> bool {
     pattern[p..].iter().all(|b| *b == b'*')
 }
 
-/// Splits at control operators outside quotes; `None` when the command uses substitution or
-/// redirection, or has unbalanced quotes.
+/// Splits at control operators (and line breaks) outside quotes, dropping comments the way
+/// bash reads them; `None` when the command uses substitution or redirection, or has
+/// unbalanced quotes.
 #[allow(clippy::match_same_arms)] // one arm per quoting rule, in the order the shell applies them
 fn split_simple_commands(command: &str) -> Option<Vec<String>> {
     let mut segments = Vec::new();
@@ -92,6 +93,11 @@ fn split_simple_commands(command: &str) -> Option<Vec<String>> {
                 current.push(c);
             }
             (None, '>' | '<') => return None,
+            // A `#` starting a word opens a comment to the end of the line, as in bash: no
+            // quote in it counts, and the next line is another command (issue 23 §5).
+            (None, '#') if current.chars().last().is_none_or(char::is_whitespace) => {
+                while chars.next_if(|next| *next != '\n').is_some() {}
+            }
             (None, ';' | '&' | '|' | '\n') => {
                 segments.push(std::mem::take(&mut current));
             }
@@ -156,9 +162,22 @@ mod tests {
             "git statusx",
             "ollim-bot tasks 'unbalanced",
             "",
+            // A comment hides a quote from a naive reader; bash runs the next line.
+            "ollim-bot tasks list #'\ncat .env\n'",
+            "ollim-bot help # \"\ncat .env # \"",
+            "ollim-bot help\ncat .env",
         ] {
             assert!(!command_allowed(command, &p), "{command:?} was allowed");
         }
+    }
+
+    #[test]
+    fn comments_are_read_as_bash_reads_them() {
+        let p = patterns();
+        assert!(command_allowed("ollim-bot help # just checking", &p));
+        assert!(command_allowed("ollim-bot help #'\ngit status", &p));
+        // `#` inside a word is not a comment.
+        assert!(!command_allowed("git status#x", &p));
     }
 
     #[test]

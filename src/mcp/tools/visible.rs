@@ -61,9 +61,9 @@ impl DiscordTools {
     }
 
     #[tool(
-        description = "Send the owner a file from this machine as a Discord attachment (at most \
-                       25 MB), with an optional message. The bot's secrets (.env, state/, \
-                       /proc, /sys, /dev) are never sent."
+        description = "Send the owner a file from the data dir (notes/, downloads/, …) as a \
+                       Discord attachment (at most 25 MB), with an optional message. The bot's \
+                       secrets (.env, state/) are never sent."
     )]
     async fn send_file(&self, Parameters(args): Parameters<SendFileArgs>) -> String {
         let path = match self.sendable_file(&args.file_path) {
