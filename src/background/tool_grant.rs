@@ -131,7 +131,14 @@ pub async fn ask_owner(
 
 /// The embed asking the owner about new tool patterns.
 pub fn approval_embed(id: &str, source: &Source, file: &str, patterns: &[String]) -> Embed {
-    let list: Vec<String> = patterns.iter().map(|p| format!("- `{p}`")).collect();
+    // A pattern that allows more than it names says so (issue 23 §5).
+    let list: Vec<String> = patterns
+        .iter()
+        .map(|p| match crate::tool_policy::check_pattern(p) {
+            Some(finding) => format!("- `{p}` — ⚠ {}", finding.message),
+            None => format!("- `{p}`"),
+        })
+        .collect();
     let button =
         |label: &str, action: &str, style| EmbedButton::new(label, format!("{action}:{id}"), style);
     Embed {

@@ -133,15 +133,24 @@ pub fn check_pattern(pattern: &str) -> Option<Finding> {
         ),
         ("Bash", Some(command)) => match check_bash(command) {
             Some(message) => finding(Severity::Error, message),
-            None => google_command(command).and_then(|tool| {
-                finding(
+            None => match google_command(command) {
+                Some(tool) => finding(
                     Severity::Warning,
                     &format!(
                         "the agent's shell can't reach Google (it can't read the token): \
                          declare {tool} instead"
                     ),
-                )
-            }),
+                ),
+                None => exec_capable(command).and_then(|program| {
+                    finding(
+                        Severity::Warning,
+                        &format!(
+                            "`{program}` can run other programs (through its arguments, options \
+                             or scripts), so this allows far more than it names"
+                        ),
+                    )
+                }),
+            },
         },
         (_, Some("*" | "**")) => finding(
             Severity::Warning,
@@ -165,6 +174,32 @@ fn google_command(command: &str) -> Option<&'static str> {
         let rest = command.strip_prefix(prefix)?;
         (rest.is_empty() || rest.starts_with([' ', ':'])).then_some(*tool)
     })
+}
+
+/// Programs that run other programs given the right arguments: a pattern starting with one
+/// allows much more than it says (issue 23 §5).
+const EXEC_CAPABLE: [&str; 30] = [
+    "env", "xargs", "find", "nohup", "timeout", "nice", "sudo", "doas", "exec", "eval", "sh",
+    "bash", "zsh", "dash", "fish", "python", "python3", "node", "deno", "bun", "perl", "ruby",
+    "php", "lua", "awk", "gawk", "make", "npx", "npm", "uv",
+];
+
+/// The program of an exec-capable Bash pattern: one of [`EXEC_CAPABLE`], `git` with a
+/// wildcard (`-c`, aliases and pagers run commands), or the bot's own command with any
+/// subcommand (`ollim-bot *`).
+fn exec_capable(command: &str) -> Option<&str> {
+    let program = command.split_whitespace().next()?;
+    let program = program.strip_suffix(":*").unwrap_or(program);
+    let rest = command[program.len()..].trim();
+    let wildcard = command.contains('*');
+    if EXEC_CAPABLE.contains(&program) && (wildcard || !rest.is_empty()) {
+        return Some(program);
+    }
+    match program {
+        "git" if wildcard => Some(program),
+        "ollim-bot" if matches!(rest, "*" | ":*" | "") && wildcard => Some(program),
+        _ => None,
+    }
 }
 
 fn check_bash(command: &str) -> Option<&'static str> {
@@ -214,6 +249,33 @@ mod tests {
             "not a (tool)",
         ] {
             assert_eq!(severity(bad), Some(Severity::Error), "{bad}");
+        }
+    }
+
+    #[test]
+    fn exec_capable_prefixes_warn() {
+        for pattern in [
+            "Bash(env *)",
+            "Bash(find *)",
+            "Bash(git log *)",
+            "Bash(python3 *)",
+            "Bash(sh -c *)",
+            "Bash(ollim-bot *)",
+            "Bash(xargs:*)",
+        ] {
+            let finding = check_pattern(pattern).expect(pattern);
+            assert_eq!(finding.severity, Severity::Warning, "{pattern}");
+            assert!(
+                finding.message.contains("can run other programs"),
+                "{pattern}"
+            );
+        }
+        for fine in [
+            "Bash(git status)",
+            "Bash(ollim-bot reminder *)",
+            "Bash(ls *)",
+        ] {
+            assert_eq!(check_pattern(fine), None, "{fine}");
         }
     }
 
