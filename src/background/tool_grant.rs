@@ -6,7 +6,7 @@ use std::path::Path;
 
 use crate::{
     domain::{
-        embed::{ButtonStyle, Embed, EmbedButton, EmbedColor},
+        embed::{Embed, EmbedButton, EmbedColor},
         prompt_tag::PromptTag,
     },
     front_end::FrontEnd,
@@ -139,8 +139,6 @@ pub fn approval_embed(id: &str, source: &Source, file: &str, patterns: &[String]
             None => format!("- `{p}`"),
         })
         .collect();
-    let button =
-        |label: &str, action: &str, style| EmbedButton::new(label, format!("{action}:{id}"), style);
     Embed {
         title: "New tools need your approval".to_owned(),
         description: Some(format!(
@@ -151,10 +149,7 @@ pub fn approval_embed(id: &str, source: &Source, file: &str, patterns: &[String]
         )),
         color: EmbedColor::Yellow,
         fields: Vec::new(),
-        buttons: vec![
-            button("Approve", APPROVE_ACTION, ButtonStyle::Success),
-            button("Deny", DENY_ACTION, ButtonStyle::Danger),
-        ],
+        buttons: EmbedButton::approve_deny(APPROVE_ACTION, DENY_ACTION, id),
         footer: None,
     }
 }

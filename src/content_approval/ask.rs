@@ -3,7 +3,7 @@
 
 use super::ContentItem;
 use crate::{
-    domain::embed::{ButtonStyle, Embed, EmbedButton, EmbedColor},
+    domain::embed::{Embed, EmbedButton, EmbedColor},
     front_end::FrontEnd,
     state::content_approvals::ContentApprovals,
 };
@@ -56,8 +56,6 @@ pub fn approval_embed(id: &str, item: &ContentItem) -> Embed {
         .iter()
         .map(|line| format!("- {line}"))
         .collect();
-    let button =
-        |label: &str, action: &str, style| EmbedButton::new(label, format!("{action}:{id}"), style);
     Embed {
         title: format!("New {} waits for your approval", item.kind),
         description: Some(format!(
@@ -70,10 +68,7 @@ pub fn approval_embed(id: &str, item: &ContentItem) -> Embed {
         )),
         color: EmbedColor::Yellow,
         fields: Vec::new(),
-        buttons: vec![
-            button("Approve", APPROVE_ACTION, ButtonStyle::Success),
-            button("Deny", DENY_ACTION, ButtonStyle::Danger),
-        ],
+        buttons: EmbedButton::approve_deny(APPROVE_ACTION, DENY_ACTION, id),
         footer: None,
     }
 }

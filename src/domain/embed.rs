@@ -101,6 +101,18 @@ impl EmbedButton {
             style,
         }
     }
+
+    /// The Approve / Deny pair of an approval embed for request `id` (`<action>:<id>`).
+    pub fn approve_deny(approve_action: &str, deny_action: &str, id: &str) -> Vec<Self> {
+        vec![
+            Self::new(
+                "Approve",
+                format!("{approve_action}:{id}"),
+                ButtonStyle::Success,
+            ),
+            Self::new("Deny", format!("{deny_action}:{id}"), ButtonStyle::Danger),
+        ]
+    }
 }
 
 /// A rich message with optional buttons.
