@@ -26,6 +26,7 @@ mod support;
 use std::time::{Duration, Instant};
 
 use ollim_bot::claude::{ClaudeClient, ClientOptions, ControlHandlers, Message, UserContent};
+use ollim_bot::sandbox::Confinement;
 use support::agent::AgentHarness;
 use support::cli::pinned_cli;
 use support::mock_api::Reply;
@@ -62,13 +63,15 @@ fn in_process(h: &AgentHarness) {
     let started = Instant::now();
     let mut count = 0;
     for _ in 0..IN_PROCESS_RUNS {
-        count = ollim_bot::sandbox::grants(sandbox.layout()).len();
+        count = ollim_bot::sandbox::grants(sandbox.layout(), Confinement::Owner).len();
     }
     let grants = started.elapsed() / IN_PROCESS_RUNS;
     let started = Instant::now();
     for _ in 0..IN_PROCESS_RUNS {
         let mut command = tokio::process::Command::new("true");
-        sandbox.confine(&mut command).expect("confine a command");
+        sandbox
+            .confine(&mut command, Confinement::Owner)
+            .expect("confine a command");
     }
     let confine = started.elapsed() / IN_PROCESS_RUNS;
     println!(
@@ -119,7 +122,9 @@ async fn start_overhead(h: &AgentHarness) {
         setting_sources: Some(Vec::new()),
         env: h.sandbox.env(&h.mock).into_iter().collect(),
         confine: Some(std::sync::Arc::new(move |command| {
-            sandbox.confine(command).map_err(std::io::Error::other)
+            sandbox
+                .confine(command, Confinement::Owner)
+                .map_err(std::io::Error::other)
         })),
         ..ClientOptions::default()
     };

@@ -12,6 +12,7 @@ use crate::{
         content_approvals::ContentApprovals, fork_messages::ForkMessageStore, git::GitRecorder,
         paths::DataDir, pending::PendingUpdates, ping_budget::PingBudget, sessions::SessionStore,
         tool_approvals::ToolApprovals, unfinished::UnfinishedWork,
+        untrusted_sessions::UntrustedSessions,
     },
     tool_policy::ToolPolicyWatch,
 };
@@ -46,6 +47,9 @@ pub struct Services {
     pub tool_approvals: ToolApprovals,
     /// The owner's approvals of executable content by its bytes (issue 23 §2).
     pub content_approvals: ContentApprovals,
+    /// Sessions that have read untrusted text (mail), whose outbound tools need the owner's
+    /// say-so (issue 23 §4).
+    pub untrusted: UntrustedSessions,
     /// The kernel boundary every CLI process tree runs in (issue 23).
     pub sandbox: Sandbox,
     /// The Google API client the bot's own calls use: the agent's Google tools and the embed

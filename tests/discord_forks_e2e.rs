@@ -146,7 +146,7 @@ async fn a_reply_to_a_fork_message_resumes_it_and_an_expired_one_is_quoted() {
     let records = h.sandbox.data_dir.join("state/fork_messages.json");
     let write_record = |ts: f64| {
         let record = serde_json::json!([{"message_id": noted.id, "fork_session_id": earlier,
-            "parent_session_id": null, "ts": ts}]);
+            "parent_session_id": null, "ts": ts, "origin": {"kind": "owner"}}]);
         std::fs::write(&records, record.to_string()).unwrap();
     };
     write_record(now);

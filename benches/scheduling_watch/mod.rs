@@ -24,13 +24,14 @@ use std::time::{Duration, Instant};
 use ollim_bot::agent::open_services;
 use ollim_bot::claude::BoxFuture;
 use ollim_bot::config::{Config, DEFAULT_SCHEDULER_SYNC};
+use ollim_bot::domain::job_options::RunOptions;
 use ollim_bot::scheduling::Scheduler;
 use ollim_bot::scheduling::bg_job::BgJob;
 use ollim_bot::scheduling::files::{
     Commit, FileProblem, JobFile, LoadCache, Reminder, Routine, load_reminders_cached,
     load_routines_cached, write_reminder,
 };
-use ollim_bot::scheduling::job_sink::JobSink;
+use ollim_bot::scheduling::job_sink::{ForegroundJob, JobSink};
 use ollim_bot::scheduling::registry::Registry;
 use ollim_bot::state::paths::DataDir;
 use ollim_bot::tool_policy::Source;
@@ -81,7 +82,7 @@ struct CountingSink {
 }
 
 impl JobSink for CountingSink {
-    fn run_foreground(&self, _: String, _: Option<Reminder>) -> BoxFuture<'_, Result<(), String>> {
+    fn run_foreground(&self, _: ForegroundJob) -> BoxFuture<'_, Result<(), String>> {
         self.fires.fetch_add(1, Ordering::Relaxed);
         Box::pin(async { Ok(()) })
     }
@@ -99,8 +100,8 @@ impl JobSink for CountingSink {
         Box::pin(async { Vec::new() })
     }
 
-    fn foreground_refusal(&self, _: &Source, _: Option<&[String]>, _: &[String]) -> Option<String> {
-        None
+    fn admit_foreground(&self, _: &Source, _: &str, _: &RunOptions) -> Result<Vec<String>, String> {
+        Ok(Vec::new())
     }
 
     fn tell_owner(&self, _: String) -> BoxFuture<'_, ()> {

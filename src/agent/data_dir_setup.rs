@@ -19,6 +19,7 @@ use crate::{
         sessions::SessionStore,
         tool_approvals::ToolApprovals,
         unfinished::UnfinishedWork,
+        untrusted_sessions::UntrustedSessions,
     },
     tool_policy::ToolPolicyWatch,
 };
@@ -74,6 +75,7 @@ pub fn open_services(config: Config) -> Result<OpenedServices, StateError> {
             tool_policy: Arc::new(ToolPolicyWatch::new(data_dir.tool_policy_file())),
             tool_approvals: ToolApprovals::new(data_dir.tool_approvals_file()),
             content_approvals: ContentApprovals::new(data_dir.content_approvals_file()),
+            untrusted: UntrustedSessions::new(data_dir.untrusted_sessions_file()),
             cli_start: Arc::default(),
             unfinished: UnfinishedWork::open(data_dir.unfinished_file()),
             runtime: Arc::new(RuntimeSettings::new(data_dir.config_file())),

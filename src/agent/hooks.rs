@@ -11,6 +11,8 @@ use serde_json::Value;
 
 use super::{
     bash_rules::{bash_patterns, command_allowed},
+    live_rules::LiveRules,
+    outbound_hold::{HoldDeps, MAIL_TOOL, MailReadMarker, OUTBOUND_TOOLS, OutboundHold},
     permissions::{PermissionState, dont_ask_refusal, state_write_refusal, write_target},
     routine_guard::RoutineGuard,
     write_scope::WriteScopeGuard,
@@ -18,12 +20,13 @@ use super::{
 use crate::front_end::{CurrentTurn, TurnEvent};
 use crate::{
     claude::{BoxFuture, HookCallback, HookEvent, HookOutput, HookRegistration},
-    state::{git::GitRecorder, paths::DataDir},
-    tool_policy::ToolPolicyWatch,
+    state::{git::GitRecorder, paths::DataDir, untrusted_sessions::UntrustedSessions},
 };
 
 /// Seconds the CLI waits for these hooks.
 const HOOK_TIMEOUT_SECS: u32 = 30;
+/// Seconds the CLI waits for the outbound hold, which may wait for the owner's answer.
+const HOLD_TIMEOUT_SECS: u32 = 180;
 
 /// What the main-session hooks act on.
 pub struct MainHookDeps {
@@ -37,11 +40,15 @@ pub struct MainHookDeps {
     pub turn: CurrentTurn,
     /// The `--allowedTools` rules of the client.
     pub allowed_tools: Vec<String>,
-    /// `tool-policy.yaml`, whose additions apply live in `dontAsk` (PRM-11).
-    pub policy: Arc<ToolPolicyWatch>,
-    /// Whether its main-session additions apply to this client without a restart (PRM-11):
-    /// the main session and forks; not background runs, whose set is fixed at fire time.
-    pub live_additions: bool,
+    /// Rules that apply without a restart (PRM-11, issue 23 §4): the main session and its
+    /// forks have them; background runs (and clients resumed from one) have a set fixed at
+    /// start.
+    pub live_rules: Option<Arc<LiveRules>>,
+    /// Sessions that read mail: every client marks its own (issue 23 §4).
+    pub untrusted: UntrustedSessions,
+    /// For owner-facing clients, what holding their outbound tools after mail needs; `None`
+    /// for background runs, whose own tool set governs.
+    pub hold: Option<HoldDeps>,
 }
 
 /// The hooks for a main-session or interactive-fork client.
@@ -52,10 +59,10 @@ pub fn main_hooks(deps: MainHookDeps) -> Vec<HookRegistration> {
         permissions,
         turn,
         allowed_tools,
-        policy,
-        live_additions,
+        live_rules,
+        untrusted,
+        hold,
     } = deps;
-    let live_policy = live_additions.then(|| Arc::clone(&policy));
     let mut hooks = vec![
         HookRegistration {
             event: HookEvent::PreToolUse,
@@ -78,7 +85,7 @@ pub fn main_hooks(deps: MainHookDeps) -> Vec<HookRegistration> {
             callback: Arc::new(DontAskBashGuard {
                 permissions: Arc::clone(&permissions),
                 patterns: bash_patterns(&allowed_tools),
-                live_policy: live_policy.clone(),
+                live_rules: live_rules.clone(),
                 turn: turn.clone(),
             }),
         },
@@ -88,13 +95,36 @@ pub fn main_hooks(deps: MainHookDeps) -> Vec<HookRegistration> {
             timeout_secs: HOOK_TIMEOUT_SECS,
             callback: Arc::new(WriteScopeGuard {
                 data_dir: data_dir.clone(),
-                permissions,
+                permissions: Arc::clone(&permissions),
                 rules: allowed_tools,
-                live_policy,
-                turn,
+                live_rules,
+                turn: turn.clone(),
+            }),
+        },
+        HookRegistration {
+            event: HookEvent::PostToolUse,
+            matcher: Some(MAIL_TOOL.to_owned()),
+            timeout_secs: HOOK_TIMEOUT_SECS,
+            callback: Arc::new(MailReadMarker {
+                untrusted: untrusted.clone(),
             }),
         },
     ];
+    if let Some(HoldDeps { front_end, lineage }) = hold {
+        hooks.push(HookRegistration {
+            event: HookEvent::PreToolUse,
+            matcher: Some(OUTBOUND_TOOLS.to_owned()),
+            // The owner has a minute to answer (PRM-4), and this hook waits for them.
+            timeout_secs: HOLD_TIMEOUT_SECS,
+            callback: Arc::new(OutboundHold {
+                untrusted,
+                lineage,
+                permissions,
+                front_end,
+                turn,
+            }),
+        });
+    }
     if let Some(git) = git {
         hooks.push(HookRegistration {
             event: HookEvent::PostToolUse,
@@ -131,16 +161,17 @@ impl HookCallback for StateGuard {
 struct DontAskBashGuard {
     permissions: Arc<PermissionState>,
     patterns: Vec<String>,
-    live_policy: Option<Arc<ToolPolicyWatch>>,
+    live_rules: Option<Arc<LiveRules>>,
     turn: CurrentTurn,
 }
 
 impl DontAskBashGuard {
     fn covered(&self, command: &str) -> bool {
         command_allowed(command, &self.patterns)
-            || self.live_policy.as_ref().is_some_and(|watch| {
-                command_allowed(command, &bash_patterns(&watch.current().main_additional))
-            })
+            || self
+                .live_rules
+                .as_ref()
+                .is_some_and(|rules| command_allowed(command, &bash_patterns(&rules.current())))
     }
 }
 
@@ -276,7 +307,7 @@ mod tests {
         let guard = DontAskBashGuard {
             permissions: Arc::clone(&permissions),
             patterns: vec!["ollim-bot tasks *".to_owned()],
-            live_policy: None,
+            live_rules: None,
             turn: CurrentTurn::default(),
         };
         let call = |command: &str| {

@@ -43,6 +43,27 @@ pub fn entry_embed(topic: Option<&str>, note: Option<&str>) -> Embed {
     }
 }
 
+/// The embed that opens a fork resumed from a background run's session (issue 23 §4): it says
+/// which run it is and that it keeps that run's tools. It can't be saved as the main
+/// conversation, so it has no Save button.
+pub fn resumed_run_embed(job: &str, allowed_tools: &[String]) -> Embed {
+    let tools = if allowed_tools.is_empty() {
+        "no tools of its own".to_owned()
+    } else {
+        allowed_tools.join(", ")
+    };
+    let mut embed = entry_embed(None, None);
+    "Resumed Background Session".clone_into(&mut embed.title);
+    embed.description = Some(format!(
+        "This continues the background run of {job}, which may have read untrusted text. It \
+         keeps that run's tools ({tools}); anything more needs your approval. Report brings \
+         its findings to the main conversation."
+    ));
+    embed.color = EmbedColor::Yellow;
+    embed.buttons.retain(|button| button.action != "fork_save");
+    embed
+}
+
 /// The embed that closes a fork (IFK-7).
 pub fn exit_embed(action: ExitAction, description: Option<String>) -> Embed {
     let (title, color) = match action {

@@ -5,7 +5,8 @@ use std::sync::Arc;
 
 use super::{
     AgentError,
-    main_tools::main_allowed_tools,
+    live_rules::LiveRules,
+    main_tools::{job_offer_rules, main_allowed_tools},
     permissions::PermissionState,
     session::{MainSettings, cli_permission_mode},
     session_builder::{SessionDescription, SessionKind, connect_session},
@@ -17,9 +18,21 @@ use crate::{
     domain::fork_control::ForkControl,
     front_end::{CurrentTurn, FrontEnd},
     mcp::availability::ScopeCell,
+    sandbox::{Confinement, Sandbox},
     scheduling::chain::ChainSlot,
     services::Services,
 };
+
+/// The tools an owner-facing client runs with.
+#[derive(Clone)]
+pub(crate) enum ClientTools {
+    /// The main session's set (AGT-5), widened while the client runs by `tool-policy.yaml`
+    /// and by the foreground job whose turn is running (issue 23 §4).
+    Main(Arc<LiveRules>),
+    /// A background run's own `--allowedTools`, resumed by the owner (a reply to one of its
+    /// messages, a button on one): nothing widens it (issue 23 §4).
+    Run(Arc<[String]>),
+}
 
 /// What a main-session or interactive-fork client is made from.
 pub(crate) struct MainClientParts<'a> {
@@ -35,6 +48,8 @@ pub(crate) struct MainClientParts<'a> {
     pub scope: Arc<ScopeCell>,
     /// Branch `resume` into a new session id instead of continuing it (AGT-11).
     pub fork_session: bool,
+    /// The tool set it runs with.
+    pub tools: &'a ClientTools,
 }
 
 impl MainClientParts<'_> {
@@ -46,10 +61,13 @@ impl MainClientParts<'_> {
             permission_mode: Some(cli_permission_mode(self.settings.permission_mode)),
             fork_session: self.fork_session && resume.is_some(),
             resume,
-            allowed_tools: main_allowed_tools(self.services),
+            allowed_tools: match self.tools {
+                ClientTools::Main(_) => main_allowed_tools(self.services),
+                ClientTools::Run(tools) => tools.to_vec(),
+            },
             thinking: Some(self.settings.thinking),
             include_partial_messages: true,
-            ..base_options(self.services)
+            ..base_options(self.services, Confinement::Owner)
         }
     }
 
@@ -68,7 +86,13 @@ impl MainClientParts<'_> {
         resume: Option<SessionId>,
     ) -> Result<(ClaudeClient, Option<Vec<String>>), AgentError> {
         let options = self.options(resume);
-        let offered = interactive_offer(self.permissions, &options.allowed_tools);
+        let (live_rules, offer_rules) = match self.tools {
+            ClientTools::Main(rules) => (Some(Arc::clone(rules)), job_offer_rules(self.services)),
+            ClientTools::Run(_) => (None, Vec::new()),
+        };
+        let mut offer_basis = options.allowed_tools.clone();
+        offer_basis.extend(offer_rules.iter().cloned());
+        let offered = interactive_offer(self.permissions, &offer_basis);
         let description = SessionDescription {
             services: self.services,
             front_end: self.front_end,
@@ -78,6 +102,8 @@ impl MainClientParts<'_> {
                 turn: self.turn.clone(),
                 fork_control: Arc::clone(self.fork_control),
                 scope: Arc::clone(&self.scope),
+                live_rules,
+                offer_rules,
             },
         };
         let client = connect_session(description, &options).await?;
@@ -93,9 +119,13 @@ impl MainClientParts<'_> {
 }
 
 /// The hook that puts a CLI child into the agent's sandbox (issue 23, BOX-1).
-fn confine_in(sandbox: &crate::sandbox::Sandbox) -> crate::claude::Confine {
+fn confine_in(sandbox: &Sandbox, confinement: Confinement) -> crate::claude::Confine {
     let sandbox = sandbox.clone();
-    std::sync::Arc::new(move |command| sandbox.confine(command).map_err(std::io::Error::other))
+    std::sync::Arc::new(move |command| {
+        sandbox
+            .confine(command, confinement)
+            .map_err(std::io::Error::other)
+    })
 }
 
 /// Options every client shares (AGT-1, AGT-3, AGT-4): the data dir as cwd, no setting
@@ -103,7 +133,7 @@ fn confine_in(sandbox: &crate::sandbox::Sandbox) -> crate::claude::Confine {
 /// the first user message (so the system prompt is byte-identical across turns, days and
 /// restarts and the API can cache it, issue 17), the CLI's extra environment, and the
 /// `discord` (in-process) and `docs` MCP servers.
-pub(crate) fn base_options(services: &Services) -> ClientOptions {
+pub(crate) fn base_options(services: &Services, confinement: Confinement) -> ClientOptions {
     // First: the system prompt lists the approved skills this installs.
     let mut content = ClientOptions::default();
     super::executable_content::deliver(services, &mut content);
@@ -128,7 +158,7 @@ pub(crate) fn base_options(services: &Services) -> ClientOptions {
         agents: content.agents,
         settings: content.settings,
         env: config.cli_env.clone(),
-        confine: Some(confine_in(&services.sandbox)),
+        confine: Some(confine_in(&services.sandbox, confinement)),
         ..ClientOptions::default()
     };
     options

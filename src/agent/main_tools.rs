@@ -1,7 +1,9 @@
 //! The main session's `--allowedTools` (AGT-5) and the start-up check of every declared tool
-//! set (BOOT-10): the main rules, `tool-policy.yaml`, and the patterns each routine, reminder,
-//! skill and subagent file declares, of which only those the owner trusts or approved are
-//! merged (a bundled subagent's own tools count as trusted).
+//! set (BOOT-10): the main rules, `tool-policy.yaml`, and the patterns each approved skill and
+//! subagent declares that the owner trusts or approved (a bundled subagent's own tools count
+//! as trusted). What routines and reminders declare is not merged: a foreground job's granted
+//! tools are allowed during its own turn only (issue 23 §4, [`super::live_rules`]); the
+//! client is merely offered their tool names, so such a turn can call them.
 
 use crate::services::Services;
 use crate::{
@@ -23,8 +25,15 @@ pub fn main_allowed_tools(services: &Services) -> Vec<String> {
         IMPLEMENTED_TOOLS,
         services.config.docs_mcp_url.is_some(),
         &policy,
-        &granted,
+        &granted.content,
     )
+}
+
+/// The tools granted to routines and reminders, which a main-session client is offered (not
+/// allowed) so that a foreground job's turn can use them.
+pub fn job_offer_rules(services: &Services) -> Vec<String> {
+    let policy = services.tool_policy.current();
+    granted_patterns(services, &policy, false).jobs
 }
 
 /// Checks every declared tool set in the data dir and logs what is wrong, with its source
@@ -32,7 +41,11 @@ pub fn main_allowed_tools(services: &Services) -> Vec<String> {
 pub fn check_declared_tools(services: &Services) {
     let policy = services.tool_policy.current();
     let granted = granted_patterns(services, &policy, true);
-    tracing::info!(granted = granted.len(), "declared tool patterns checked");
+    tracing::info!(
+        content = granted.content.len(),
+        jobs = granted.jobs.len(),
+        "declared tool patterns checked"
+    );
 }
 
 /// A declared tool list: its source, the patterns, and the job version approvals must match
@@ -80,11 +93,24 @@ fn declared_lists(services: &Services, log: bool) -> Vec<Declared> {
     lists
 }
 
+/// Granted declared patterns, by who declared them.
+#[derive(Default)]
+struct Granted {
+    /// Approved skills and subagents: part of the main set.
+    content: Vec<String>,
+    /// Routines and reminders: their own turns only.
+    jobs: Vec<String>,
+}
+
 /// The declared patterns of every source that are usable and granted for it.
-fn granted_patterns(services: &Services, policy: &ToolPolicyFile, log: bool) -> Vec<String> {
-    let mut granted = Vec::new();
+fn granted_patterns(services: &Services, policy: &ToolPolicyFile, log: bool) -> Granted {
+    let mut all = Granted::default();
     let approvals = services.tool_approvals.snapshot();
     for (source, tools, version) in declared_lists(services, log) {
+        let granted = match &source {
+            Source::Routine(_) | Source::Reminder(_) => &mut all.jobs,
+            _ => &mut all.content,
+        };
         let (shipped, tools) = match &source {
             Source::Subagent(name) => split_by_template(name, tools),
             _ => (Vec::new(), tools),
@@ -104,5 +130,5 @@ fn granted_patterns(services: &Services, policy: &ToolPolicyFile, log: bool) -> 
         };
         granted.extend(grant(&checked.usable, policy, approval).granted);
     }
-    granted
+    all
 }

@@ -17,12 +17,11 @@ use parking_lot::Mutex;
 
 use serde_json::Value;
 
-use super::{labels::tool_label, rule_match::rules_cover};
+use super::{labels::tool_label, live_rules::LiveRules, rule_match::rules_cover};
 use crate::front_end::{Approval, CurrentTurn, FrontEnd, TurnEvent};
 use crate::{
     claude::{BoxFuture, PermissionDecision, PermissionHandler, PermissionRequest},
     state::paths::DataDir,
-    tool_policy::ToolPolicyWatch,
 };
 
 /// File tools whose target path is checked against `state/`.
@@ -111,7 +110,7 @@ pub struct PermissionPolicy {
     state: Arc<PermissionState>,
     front_end: Arc<dyn FrontEnd>,
     turn: CurrentTurn,
-    live_policy: Option<Arc<ToolPolicyWatch>>,
+    live_rules: Option<Arc<LiveRules>>,
 }
 
 impl PermissionPolicy {
@@ -127,15 +126,15 @@ impl PermissionPolicy {
             state,
             front_end,
             turn,
-            live_policy: None,
+            live_rules: None,
         }
     }
 
-    /// Also allows, in `dontAsk`, what `tool-policy.yaml` adds to the main session now,
-    /// without a restart (PRM-11).
+    /// Also allows what `tool-policy.yaml` adds to the main session now, without a restart
+    /// (PRM-11), and the tools of the foreground job whose turn is running (issue 23 §4).
     #[must_use]
-    pub fn with_live_policy(mut self, watch: Arc<ToolPolicyWatch>) -> Self {
-        self.live_policy = Some(watch);
+    pub fn with_live_rules(mut self, rules: Arc<LiveRules>) -> Self {
+        self.live_rules = Some(rules);
         self
     }
 
@@ -149,18 +148,17 @@ impl PermissionPolicy {
         if self.state.is_session_allowed(&request.tool_name) {
             return PermissionDecision::allow(&request);
         }
+        if self.live_rules.as_ref().is_some_and(|rules| {
+            rules_cover(
+                &rules.current(),
+                &request.tool_name,
+                &request.input,
+                &self.data_dir,
+            )
+        }) {
+            return PermissionDecision::allow(&request);
+        }
         if self.state.dont_ask() {
-            let live = self.live_policy.as_ref().map(|watch| watch.current());
-            if live.is_some_and(|policy| {
-                rules_cover(
-                    &policy.main_additional,
-                    &request.tool_name,
-                    &request.input,
-                    &self.data_dir,
-                )
-            }) {
-                return PermissionDecision::allow(&request);
-            }
             self.mark_denied(&request);
             return PermissionDecision::deny(dont_ask_refusal(&request.tool_name));
         }

@@ -15,6 +15,7 @@ use super::{
 use crate::{
     claude::{ClientOptions, PermissionMode, SystemPrompt, Thinking, UserContent},
     front_end::{CurrentTurn, FrontEnd},
+    sandbox::Confinement,
     scheduling::chain::ChainSlot,
     services::Services,
 };
@@ -51,7 +52,7 @@ fn screening_options(services: &Services) -> ClientOptions {
         // No skills, commands or subagents: one question, one answer.
         plugin_dirs: Vec::new(),
         agents: None,
-        ..base_options(services)
+        ..base_options(services, Confinement::Background)
     };
     options.mcp_servers.clear();
     options

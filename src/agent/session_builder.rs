@@ -11,6 +11,8 @@ use super::{
     AgentError,
     background_policy::{BgPolicy, stop_hook},
     hooks::{MainHookDeps, main_hooks},
+    live_rules::LiveRules,
+    outbound_hold::HoldDeps,
     permissions::{PermissionPolicy, PermissionState},
     tool_offer::{builtin_offer, discord_offer},
 };
@@ -43,6 +45,12 @@ pub enum SessionKind {
         fork_control: Arc<ForkControl>,
         /// Main or interactive fork.
         scope: Arc<ScopeCell>,
+        /// Rules that widen it while it runs (PRM-11, issue 23 §4); `None` for a client
+        /// resumed from a background run's session, whose set is that run's.
+        live_rules: Option<Arc<LiveRules>>,
+        /// Rules whose tools it is offered though they are not allowed (the tools granted to
+        /// foreground jobs, allowed during their turns only).
+        offer_rules: Vec<String>,
     },
     /// A background run (forked, isolated or a persistent routine's): never asks anyone,
     /// gates the Discord tools on its own state, and reports as its mode demands.
@@ -138,14 +146,15 @@ async fn start_session(
     let options = &options;
     let listed = discord_offer(&kind, &chain, &options.allowed_tools);
     let data_dir = &services.data_dir;
-    let hook_deps = |permissions, turn, live_additions| MainHookDeps {
+    let hook_deps = |permissions, turn, live_rules, hold| MainHookDeps {
         data_dir: data_dir.clone(),
         git: Some(services.git.clone()),
         permissions,
         turn,
         allowed_tools: options.allowed_tools.clone(),
-        policy: Arc::clone(&services.tool_policy),
-        live_additions,
+        live_rules,
+        untrusted: services.untrusted.clone(),
+        hold,
     };
     let (scope, session, policy, hooks): (_, _, Arc<dyn PermissionHandler>, _) = match kind {
         SessionKind::Screening => {
@@ -156,27 +165,35 @@ async fn start_session(
             turn,
             fork_control,
             scope,
+            live_rules,
+            ..
         } => {
-            let policy = PermissionPolicy::new(
+            let mut policy = PermissionPolicy::new(
                 data_dir.clone(),
                 Arc::clone(&permissions),
                 Arc::clone(front_end),
                 turn.clone(),
-            )
-            .with_live_policy(Arc::clone(&services.tool_policy));
+            );
+            if let Some(rules) = &live_rules {
+                policy = policy.with_live_rules(Arc::clone(rules));
+            }
             let session = ToolSession::Interactive {
                 services: Arc::clone(services),
                 fork_control,
                 chain,
             };
-            let hooks = main_hooks(hook_deps(permissions, turn, true));
+            let hold = HoldDeps {
+                front_end: Arc::clone(front_end),
+                lineage: options.resume.as_ref().map(|id| id.as_str().to_owned()),
+            };
+            let hooks = main_hooks(hook_deps(permissions, turn, live_rules, Some(hold)));
             (scope, session, Arc::new(Arc::new(policy)), hooks)
         }
         SessionKind::Background { run, scope } => {
             let policy = BgPolicy::new(data_dir.clone(), Arc::clone(&run), scope);
             // Always enforce the run's own rules: the CLI runs read-only Bash without asking.
             let permissions = Arc::new(PermissionState::new(true));
-            let mut hooks = main_hooks(hook_deps(permissions, CurrentTurn::default(), false));
+            let mut hooks = main_hooks(hook_deps(permissions, CurrentTurn::default(), None, None));
             hooks.push(stop_hook(Arc::clone(&run)));
             let session = ToolSession::Background {
                 services: Arc::clone(services),

@@ -37,7 +37,15 @@ pub(crate) fn builtin_offer(kind: &SessionKind, allowed: &[String]) -> Option<Ve
     match kind {
         SessionKind::Screening => Some(Vec::new()),
         _ if !narrowed() => None,
-        SessionKind::Interactive { permissions, .. } => interactive_offer(permissions, allowed),
+        SessionKind::Interactive {
+            permissions,
+            offer_rules,
+            ..
+        } => {
+            let mut basis = allowed.to_vec();
+            basis.extend(offer_rules.iter().cloned());
+            interactive_offer(permissions, &basis)
+        }
         SessionKind::Background { .. } => Some(builtin_tool_names(allowed)),
     }
 }

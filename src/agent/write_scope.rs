@@ -8,6 +8,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::{
+    live_rules::LiveRules,
     permissions::{PermissionState, dont_ask_refusal, write_target},
     rule_match::write_covered,
 };
@@ -15,7 +16,6 @@ use crate::front_end::{CurrentTurn, TurnEvent};
 use crate::{
     claude::{BoxFuture, HookCallback, HookOutput},
     state::paths::DataDir,
-    tool_policy::ToolPolicyWatch,
 };
 
 /// The write-scope guard of one client.
@@ -26,8 +26,8 @@ pub struct WriteScopeGuard {
     pub permissions: Arc<PermissionState>,
     /// The client's `--allowedTools`.
     pub rules: Vec<String>,
-    /// `tool-policy.yaml`, whose main-session additions apply without a restart.
-    pub live_policy: Option<Arc<ToolPolicyWatch>>,
+    /// Rules that apply without a restart (PRM-11, issue 23 §4).
+    pub live_rules: Option<Arc<LiveRules>>,
     /// The turn in progress, for struck-through labels.
     pub turn: CurrentTurn,
 }
@@ -52,9 +52,9 @@ impl HookCallback for WriteScopeGuard {
                 if self.permissions.dont_ask() && !self.permissions.is_session_allowed(tool) =>
             {
                 let live = self
-                    .live_policy
+                    .live_rules
                     .as_ref()
-                    .map(|watch| watch.current().main_additional.clone())
+                    .map(|rules| rules.current())
                     .unwrap_or_default();
                 !write_covered(&self.rules, &target, &self.data_dir)
                     && !write_covered(&live, &target, &self.data_dir)

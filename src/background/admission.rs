@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use super::tool_grant::{JobTools, ask_owner, judge, source_of};
 use crate::{
-    domain::job_options::ToolRestriction,
+    domain::job_options::{RunOptions, ToolRestriction},
     front_end::FrontEnd,
     scheduling::{bg_job::BgJob, job_sink::refusal_update},
     services::Services,
@@ -95,22 +95,26 @@ async fn check_subagent(
     Ok(())
 }
 
-/// Why a foreground job must not run, if it must not (SCH-8): a refused tool pattern or a
-/// missing skill. The caller tells the owner. (`subagent` is a background-only field.)
-pub fn foreground_refusal(
+/// The declared tools `version` of a foreground job is granted for its turn (issue 23 §4), or
+/// why it must not run (SCH-8): a refused tool pattern or a missing skill. The caller tells
+/// the owner. Undecided patterns were asked about when the file was read, and are withheld
+/// until then. (`subagent` is a background-only field.)
+pub fn admit_foreground(
     services: &Services,
     source: &Source,
-    declared: Option<&[String]>,
-    skills: &[String],
-) -> Option<String> {
-    if let Some(declared) = declared
-        && let JobTools::Refused { reason } = judge(services, source, None, declared)
-    {
-        return Some(reason);
-    }
-    resolve_skills(&services.data_dir.approved_skills_dir(), skills)
-        .err()
-        .map(|problems| skill_problems(services, &problems))
+    version: &str,
+    options: &RunOptions,
+) -> Result<Vec<String>, String> {
+    let granted = match options.tools.allowed() {
+        Some(declared) => match judge(services, source, Some(version), declared) {
+            JobTools::Refused { reason } => return Err(reason),
+            JobTools::Run { granted, .. } => granted,
+        },
+        None => Vec::new(),
+    };
+    resolve_skills(&services.data_dir.approved_skills_dir(), &options.skills)
+        .map_err(|problems| skill_problems(services, &problems))?;
+    Ok(granted)
 }
 
 async fn check_skills(

@@ -10,19 +10,19 @@
 use std::{collections::HashSet, path::PathBuf, sync::Arc};
 
 use super::{
-    admission::foreground_refusal,
+    admission::admit_foreground,
     runner::BgRunner,
     tool_grant::{JobTools, ask_owner, judge_quietly},
 };
 use crate::{
     agent::MainSession,
     claude::BoxFuture,
-    domain::job_options::job_version,
+    domain::job_options::{RunOptions, job_version},
     front_end::FrontEnd,
     scheduling::{
         bg_job::BgJob,
         files::{FileProblem, JobFile, Reminder, Routine},
-        job_sink::JobSink,
+        job_sink::{ForegroundJob, JobSink},
     },
     services::Services,
     state::tool_approvals::Decisions,
@@ -56,14 +56,10 @@ impl JobDispatch {
 }
 
 impl JobSink for JobDispatch {
-    fn run_foreground(
-        &self,
-        prompt: String,
-        chain: Option<Reminder>,
-    ) -> BoxFuture<'_, Result<(), String>> {
+    fn run_foreground(&self, job: ForegroundJob) -> BoxFuture<'_, Result<(), String>> {
         Box::pin(async move {
             self.session
-                .scheduled(prompt, chain)
+                .scheduled(job)
                 .await
                 .map(|_| ())
                 .map_err(|error| error.to_string())
@@ -90,13 +86,13 @@ impl JobSink for JobDispatch {
         ))
     }
 
-    fn foreground_refusal(
+    fn admit_foreground(
         &self,
         source: &Source,
-        declared: Option<&[String]>,
-        skills: &[String],
-    ) -> Option<String> {
-        foreground_refusal(&self.services, source, declared, skills)
+        version: &str,
+        options: &RunOptions,
+    ) -> Result<Vec<String>, String> {
+        admit_foreground(&self.services, source, version, options)
     }
 
     fn tell_owner(&self, text: String) -> BoxFuture<'_, ()> {

@@ -10,6 +10,7 @@ use tracing::Instrument;
 use super::{
     admission::{Admitted, admit},
     preamble::{PreambleInputs, build_preamble},
+    tool_grant::source_of,
 };
 use crate::{
     agent::{
@@ -23,14 +24,39 @@ use crate::{
     domain::job_options::{BgSession, ToolRestriction},
     front_end::{CurrentTurn, FrontEnd},
     mcp::{BgRunState, ToolScope},
+    sandbox::Confinement,
     scheduling::{bg_job::BgJob, chain::ChainSlot},
     services::Services,
     state::{
+        StateError,
+        fork_messages::{RecordedSession, SessionOrigin},
         history::SessionEventKind,
         sessions::RoutineSessionStore,
         unfinished::{Work, excerpt},
     },
 };
+
+/// Records the Discord messages a run sent under its session `(id, parent)` (SES-15), with
+/// the run's job and tools: a reply to one of them resumes the run with those tools only
+/// (issue 23 §4).
+fn record_messages(
+    services: &Services,
+    job: &BgJob,
+    allowed_tools: &[String],
+    (id, parent): (&SessionId, Option<&str>),
+    messages: &[u64],
+) -> Result<(), StateError> {
+    let origin = SessionOrigin::Background {
+        job: source_of(&job.tag).map_or_else(|| job.tag.to_string(), |s| s.to_string()),
+        allowed_tools: allowed_tools.to_vec(),
+    };
+    let session = RecordedSession {
+        id: id.as_str(),
+        parent,
+        origin: &origin,
+    };
+    services.fork_messages.record(messages, &session)
+}
 
 /// How a background run ended badly.
 #[derive(Debug, thiserror::Error)]
@@ -225,7 +251,7 @@ impl BgRunner {
             } else {
                 Thinking::Off
             }),
-            ..base_options(services)
+            ..base_options(services, Confinement::Background)
         };
         let handles = RunHandles {
             run: Arc::clone(&run),
@@ -250,6 +276,7 @@ impl BgRunner {
         {
             session_id = Some(self.compact(&options, &handles, &id, &instructions).await?);
         }
+        let messages = run.take_messages();
         if let Some(id) = &session_id {
             let (event, parent) = match job.session {
                 BgSession::Forked => (SessionEventKind::BgFork, main_id.as_ref()),
@@ -262,16 +289,14 @@ impl BgRunner {
                 }
             };
             services.sessions.log(id, event, parent)?;
-        }
-        let messages = run.take_messages();
-        if let Some(id) = &session_id {
-            let parent = match job.session {
-                BgSession::Forked => main_id.as_ref().map(SessionId::as_str),
-                BgSession::Isolated | BgSession::Persistent => None,
-            };
-            services
-                .fork_messages
-                .record(&messages, id.as_str(), parent)?;
+            let parent = parent.map(SessionId::as_str);
+            record_messages(
+                services,
+                &job,
+                &options.allowed_tools,
+                (id, parent),
+                &messages,
+            )?;
         }
         Ok(BgOutcome {
             session_id,

@@ -14,7 +14,9 @@ use super::{
 use crate::{
     domain::job_options::{BgSession, RunMode, ToolRestriction},
     scheduling::due_time::{DueInput, DueTimeError, resolve},
-    scheduling::files::{Commit, Reminder, load_reminders, remove_reminder, write_reminder},
+    scheduling::files::{
+        BACKGROUND_JOB_WRITE, Commit, Reminder, load_reminders, remove_reminder, write_reminder,
+    },
     state::paths::DataDir,
     tool_policy::Source,
 };
@@ -226,6 +228,9 @@ fn add_reminder(data_dir: &DataDir, tz: Tz, add: ReminderAdd) -> i32 {
         }
         Err(error) => {
             eprintln!("error: could not write the reminder: {error}");
+            if error.is_permission_denied() {
+                eprintln!("{BACKGROUND_JOB_WRITE}");
+            }
             1
         }
     }

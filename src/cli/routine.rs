@@ -188,6 +188,9 @@ fn add_routine(data_dir: &DataDir, add: RoutineAdd) -> i32 {
         }
         Err(error) => {
             eprintln!("error: could not write the routine: {error}");
+            if error.is_permission_denied() {
+                eprintln!("{}", crate::scheduling::files::BACKGROUND_JOB_WRITE);
+            }
             1
         }
     }

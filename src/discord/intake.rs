@@ -140,6 +140,7 @@ impl Bot {
             ForkLookup::Live {
                 fork_session_id,
                 recorded_at,
+                origin,
                 ..
             } if current_main.as_ref().map(SessionId::as_str) != Some(fork_session_id.as_str()) => {
                 if self.session.in_fork() {
@@ -159,7 +160,7 @@ impl Bot {
                     tracing::warn!(fork_session_id, "a fork record holds an invalid session id");
                     return self.session.exchange(quoted(prompt)).await;
                 };
-                match self.session.resume_fork(session_id, resume).await {
+                match self.session.resume_fork(session_id, origin, resume).await {
                     Ok(report) => Ok(report),
                     Err(ForkCommandError::Agent(error)) => Err(error),
                     Err(error) => {

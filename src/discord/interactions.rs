@@ -23,8 +23,12 @@ use crate::{
     agent::{ForkCommandError, Prompt, context::relative_age},
     claude::SessionId,
     domain::fork_control::ExitAction,
-    state::fork_messages::{ForkLookup, unix_now},
+    state::fork_messages::{ForkLookup, SessionOrigin, unix_now},
 };
+
+/// The fork session that sent a message: its id, when the message was recorded, and its
+/// origin (what resuming it runs with).
+type SessionOwning = (SessionId, f64, SessionOrigin);
 
 const NOT_AUTHORIZED: &str = "not authorized";
 const EXPIRED_INQUIRY: &str = "this option has expired — ask again to revisit.";
@@ -136,10 +140,11 @@ impl Bot {
     }
 
     /// The live fork session that sent `message_id`, unless it is the main session now.
-    fn fork_owning(&self, message_id: u64) -> Option<(SessionId, f64)> {
+    fn fork_owning(&self, message_id: u64) -> Option<SessionOwning> {
         let ForkLookup::Live {
             fork_session_id,
             recorded_at,
+            origin,
             ..
         } = self.services.fork_messages.lookup(message_id)
         else {
@@ -151,7 +156,7 @@ impl Bot {
         }
         SessionId::parse(&fork_session_id)
             .ok()
-            .map(|id| (id, recorded_at))
+            .map(|id| (id, recorded_at, origin))
     }
 
     /// Answers an agent button (BTN-4): on a fork session's message the session is resumed as
@@ -161,13 +166,13 @@ impl Bot {
         &self,
         component: &ComponentInteraction,
         prompt: String,
-        owner: Option<(SessionId, f64)>,
+        owner: Option<SessionOwning>,
     ) {
         if self.session.is_busy() {
             self.session.interrupt();
         }
         let outcome = match owner {
-            Some((session_id, recorded_at)) => {
+            Some((session_id, recorded_at, origin)) => {
                 #[allow(clippy::cast_possible_truncation)]
                 // whole seconds of an age; `as` saturates
                 let age = relative_age(chrono::Duration::seconds(
@@ -176,7 +181,7 @@ impl Bot {
                 let text = button_resume_prompt(&age, &prompt);
                 match self
                     .session
-                    .resume_fork(session_id, Prompt::text(text))
+                    .resume_fork(session_id, origin, Prompt::text(text))
                     .await
                 {
                     Ok(report) => Ok(report),

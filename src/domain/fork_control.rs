@@ -62,14 +62,27 @@ impl SaveBlocker {
     }
 }
 
+/// How the open fork began.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ForkBegin {
+    /// A branch of the main session (`/fork`, `enter_fork`).
+    #[default]
+    Branch,
+    /// One of the owner's finished forks, resumed (a reply or a button, IFK-19).
+    ResumedOwn,
+    /// A background run's session, resumed by the owner. It may carry untrusted text: it keeps
+    /// that run's tools and can't schedule anything into the main session (issue 23 §4).
+    ResumedRun,
+}
+
 /// What the tools need to know about the open interactive fork, readable without the session
 /// lock. The session reads its start facts from here too; it keeps no copy of them.
 #[derive(Debug, Clone, Default)]
 pub struct ForkFacts {
     /// Owner messages sent in the fork; the fork-started prompt is turn 0 (IFK-17).
     pub owner_turns: u32,
-    /// Whether it resumes a finished session rather than branching main (IFK-19).
-    pub resumed: bool,
+    /// Whether it branched main or resumes a finished session, and whose (IFK-19).
+    pub begin: ForkBegin,
     /// The main session id when the fork began: the parent of its records (SES-8, SES-16),
     /// compared by `save_context` (IFK-19).
     pub main_session_at_start: Option<String>,
@@ -142,6 +155,14 @@ impl ForkControl {
         self.lock().fork.is_some()
     }
 
+    /// Whether the open fork is a background run's session the owner resumed (issue 23 §4).
+    pub fn in_resumed_run(&self) -> bool {
+        self.lock()
+            .fork
+            .as_ref()
+            .is_some_and(|fork| fork.begin == ForkBegin::ResumedRun)
+    }
+
     /// Counts an owner message in the open fork.
     pub fn owner_spoke(&self) {
         if let Some(fork) = self.lock().fork.as_mut() {
@@ -195,7 +216,7 @@ impl ForkControl {
     ) -> Option<SaveBlocker> {
         let state = self.lock();
         let fork = state.fork.as_ref()?;
-        if fork.resumed {
+        if fork.begin != ForkBegin::Branch {
             Some(SaveBlocker::Resumed)
         } else if fork.main_session_at_start.as_deref() != current_main {
             Some(SaveBlocker::MainChanged)

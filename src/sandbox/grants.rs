@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::workspace::{ChildKind, classify_child};
+use super::workspace::{ChildKind, Confinement, classify_child, is_job_folder};
 
 /// The rights one [`Grant`] gives beneath its path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,7 +80,7 @@ const DEVICES: [&str; 8] = [
 /// top-level entries gets its own grant by [`classify_child`], read now (so the caller
 /// computes grants at each start). Broad paths that would cover the data dir or the owner's
 /// home (`/`, `$HOME`, an ancestor of the data dir) are never granted, whatever `PATH` says.
-pub fn grants(layout: &Layout) -> Vec<Grant> {
+pub fn grants(layout: &Layout, confinement: Confinement) -> Vec<Grant> {
     let mut out = Vec::new();
     let mut push = |path: PathBuf, access| out.push(Grant { path, access });
     for dir in SYSTEM_READ_EXEC {
@@ -111,7 +111,7 @@ pub fn grants(layout: &Layout) -> Vec<Grant> {
     if let Some(approved) = &layout.approved_dir {
         push(approved.clone(), Access::Read);
     }
-    out.extend(workspace_grants(layout));
+    out.extend(workspace_grants(layout, confinement));
     out
 }
 
@@ -131,8 +131,8 @@ fn entries_holding_secrets(layout: &Layout) -> Vec<std::ffi::OsString> {
         .collect()
 }
 
-/// One grant per top-level entry of the data dir, by its kind.
-fn workspace_grants(layout: &Layout) -> Vec<Grant> {
+/// One grant per top-level entry of the data dir, by its kind and the session's.
+fn workspace_grants(layout: &Layout, confinement: Confinement) -> Vec<Grant> {
     let workspace = &layout.workspace;
     let holding_secrets = entries_holding_secrets(layout);
     let Ok(entries) = std::fs::read_dir(workspace) else {
@@ -155,6 +155,11 @@ fn workspace_grants(layout: &Layout) -> Vec<Grant> {
         }
         let access = match classify_child(&name) {
             ChildKind::Private => continue,
+            ChildKind::Writable
+                if confinement == Confinement::Background && is_job_folder(&name) =>
+            {
+                Access::Read
+            }
             ChildKind::Drafts if is_dir => Access::ReadWriteTree,
             ChildKind::Writable if is_dir => Access::ReadWriteFlat,
             ChildKind::Writable if file_type.is_file() => Access::ReadWriteFile,

@@ -27,7 +27,7 @@ mod tests;
 pub use grants::{Access, Grant, Layout, grants};
 pub use install::{cli_install_dirs, locate_executable, path_dirs};
 pub use kernel::{Support, support};
-pub use workspace::{ChildKind, classify_child};
+pub use workspace::{ChildKind, Confinement, classify_child, is_job_folder};
 
 use std::{path::Path, sync::Arc};
 
@@ -83,13 +83,18 @@ impl Sandbox {
         &self.layout
     }
 
-    /// Confines the process `command` will start: sets its private `TMPDIR` and, where the
-    /// kernel supports Landlock, restricts it between fork and exec. The grants are computed
-    /// now, so files added to the data dir's top level since the last start are seen.
-    pub fn confine(&self, command: &mut tokio::process::Command) -> Result<(), SandboxError> {
+    /// Confines the process `command` will start, for a session of kind `confinement`: sets
+    /// its private `TMPDIR` and, where the kernel supports Landlock, restricts it between
+    /// fork and exec. The grants are computed now, so files added to the data dir's top level
+    /// since the last start are seen.
+    pub fn confine(
+        &self,
+        command: &mut tokio::process::Command,
+        confinement: Confinement,
+    ) -> Result<(), SandboxError> {
         command.env("TMPDIR", &self.layout.temp_dir);
         if let Support::Enforced { .. } = self.support {
-            let ruleset = kernel::ruleset(&grants(&self.layout))?;
+            let ruleset = kernel::ruleset(&grants(&self.layout, confinement))?;
             kernel::restrict_on_exec(command, ruleset);
         }
         Ok(())

@@ -99,7 +99,7 @@ fn grants_follow_the_data_dirs_entries() {
     std::fs::write(layout.workspace.join("USER.md"), "me").unwrap();
     std::fs::write(layout.workspace.join(".env"), "DISCORD_TOKEN=x").unwrap();
     std::fs::write(layout.workspace.join("project.env"), "DISCORD_TOKEN=x").unwrap();
-    let grants = grants(&layout);
+    let grants = grants(&layout, Confinement::Owner);
     let access = |path: PathBuf| {
         grants
             .iter()
@@ -126,6 +126,18 @@ fn grants_follow_the_data_dirs_entries() {
     assert!(access(tmp.path().to_path_buf()).is_empty());
     assert!(access(PathBuf::from("/")).is_empty());
     assert_eq!(access(tmp.path().join("bin")), [Access::ReadExec]);
+    // A background run reads the job folders but can't write a job (issue 23 §4).
+    let background = super::grants(&layout, Confinement::Background);
+    let routines: Vec<Access> = background
+        .iter()
+        .filter(|g| g.path == ws.join("routines"))
+        .map(|g| g.access)
+        .collect();
+    assert_eq!(routines, [Access::Read]);
+    assert!(background.contains(&Grant {
+        path: ws.join("USER.md"),
+        access: Access::ReadWriteFile
+    }));
 }
 
 /// The kernel boundary on its own: a shell confined by the box can't read a secret in the data
@@ -149,7 +161,7 @@ async fn a_confined_shell_cannot_reach_secrets() {
                   echo note > notes/a.md; cat notes/a.md; echo made > new.md; true";
     let mut command = tokio::process::Command::new("/bin/sh");
     command.args(["-c", script]).current_dir(&ws);
-    sandbox.confine(&mut command).unwrap();
+    sandbox.confine(&mut command, Confinement::Owner).unwrap();
     let output = command.output().await.unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(!stdout.contains("SECRET"), "{stdout}");

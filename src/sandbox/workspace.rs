@@ -20,6 +20,26 @@ pub enum ChildKind {
     Writable,
 }
 
+/// Which kind of session a domain is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Confinement {
+    /// The main session and its forks: the owner is in the conversation.
+    Owner,
+    /// Background runs and webhook screening, which may carry untrusted text: they also get
+    /// the job folders (`routines/`, `reminders/`) read-only, so nothing they run can write a
+    /// job that would put its text into the main session (issue 23 §4). They schedule
+    /// through the `discord` tools, which refuse foreground jobs.
+    Background,
+}
+
+/// The folders whose files the scheduler runs as jobs, whatever their case.
+const JOB_FOLDERS: [&str; 2] = ["routines", "reminders"];
+
+/// Whether the top-level entry `name` holds jobs the scheduler runs.
+pub fn is_job_folder(name: &OsStr) -> bool {
+    JOB_FOLDERS.contains(&name.to_string_lossy().to_lowercase().as_str())
+}
+
 /// Entries that are the bot's trust roots whatever their case.
 const READ_ONLY_NAMES: [&str; 6] = [
     "routine-reminder-spec.md",

@@ -9,17 +9,13 @@ use super::{
     bg_job::BgJob,
     files::{FileProblem, JobFile, Reminder, Routine},
 };
-use crate::{claude::BoxFuture, tool_policy::Source};
+use crate::{claude::BoxFuture, domain::job_options::RunOptions, tool_policy::Source};
 
 /// Where fired jobs go.
 pub trait JobSink: Send + Sync {
-    /// Runs `prompt` in the main session once its lock is free (RTN-3, REM-5); `chain` is the
-    /// chain reminder being run, for `follow_up_chain`. `Err` says why it was lost.
-    fn run_foreground(
-        &self,
-        prompt: String,
-        chain: Option<Reminder>,
-    ) -> BoxFuture<'_, Result<(), String>>;
+    /// Runs a foreground job's prompt in the main session once its lock is free (RTN-3,
+    /// REM-5). `Err` says why it was lost.
+    fn run_foreground(&self, job: ForegroundJob) -> BoxFuture<'_, Result<(), String>>;
 
     /// Runs a background job to its end; failures are the sink's to report (BGF-5).
     fn run_background(&self, job: BgJob) -> BoxFuture<'_, ()>;
@@ -32,17 +28,30 @@ pub trait JobSink: Send + Sync {
         reminders: &'a mut Vec<JobFile<Reminder>>,
     ) -> BoxFuture<'a, Vec<FileProblem>>;
 
-    /// Why a foreground job must not run, if it must not (SCH-8: a refused tool pattern or a
-    /// missing skill).
-    fn foreground_refusal(
+    /// The declared tools a foreground job's turn is granted (only that turn, issue 23 §4), or
+    /// why the job must not run (SCH-8: a refused tool pattern or a missing skill). `version`
+    /// is the job's version, which the owner's approvals are keyed by.
+    fn admit_foreground(
         &self,
         source: &Source,
-        declared: Option<&[String]>,
-        skills: &[String],
-    ) -> Option<String>;
+        version: &str,
+        options: &RunOptions,
+    ) -> Result<Vec<String>, String>;
 
     /// Tells the owner directly, e.g. that a foreground fire was lost.
     fn tell_owner(&self, text: String) -> BoxFuture<'_, ()>;
+}
+
+/// A foreground fire, ready for the main session.
+#[derive(Debug, Clone)]
+pub struct ForegroundJob {
+    /// The prompt the main session gets.
+    pub prompt: String,
+    /// The chain reminder being run, for `follow_up_chain` (REM-8).
+    pub chain: Option<Reminder>,
+    /// The declared tools the owner granted this job: allowed during its turn only, never to
+    /// the main session's other turns (issue 23 §4).
+    pub granted: Vec<String>,
 }
 
 /// The pending-update text for a job that was not run (PUP-7).

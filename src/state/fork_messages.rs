@@ -2,7 +2,11 @@
 //!
 //! `state/fork_messages.json` is a JSON array of `{"message_id": 1234567890123456789,
 //! "fork_session_id": "sess_fork_abc", "parent_session_id": "sess_main" | null,
-//! "ts": 1740000000.0}` (section D.2). Records older than seven days are pruned whenever the
+//! "ts": 1740000000.0, "origin": {"kind": "owner"}}` (section D.2), where `origin` says
+//! what a reply resumes the session with (issue 23 §4): `{"kind": "owner"}` for the owner's
+//! interactive forks, `{"kind": "background", "job": "routine:daily", "allowed_tools":
+//! […]}` for a background run. A record without `origin` (written before it existed) counts
+//! as a background run with no tools of its own. Records older than seven days are pruned whenever the
 //! file is rewritten, but never on read (F-33), so a lookup can still tell an expired record
 //! from an unknown message (RPL-3). Writes are atomic and serialised by a mutex shared by
 //! clones; lookups read without it, relying on the atomic replace. Operations are small
@@ -38,6 +42,48 @@ pub struct ForkMessageRecord {
     pub parent_session_id: Option<String>,
     /// When the record was flushed, unix seconds.
     pub ts: f64,
+    /// Where the session came from.
+    #[serde(default = "SessionOrigin::unrecorded")]
+    pub origin: SessionOrigin,
+}
+
+/// Where a recorded session came from: what a reply to one of its messages resumes it with
+/// (issue 23 §4).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum SessionOrigin {
+    /// One of the owner's interactive forks: resumed with the main session's tools.
+    Owner,
+    /// A background run, which may have read untrusted text: resumed with that run's own
+    /// tools, and the owner is shown that it is one.
+    Background {
+        /// The job, as the owner knows it (`routine:daily`, `webhook:github`).
+        job: String,
+        /// The run's `--allowedTools`.
+        allowed_tools: Vec<String>,
+    },
+}
+
+impl SessionOrigin {
+    /// The origin of a record from before origins were recorded: a background run with no
+    /// tools of its own, the safe reading.
+    pub fn unrecorded() -> Self {
+        Self::Background {
+            job: "an earlier run".to_owned(),
+            allowed_tools: Vec::new(),
+        }
+    }
+}
+
+/// The session a batch of messages came from.
+#[derive(Debug, Clone, Copy)]
+pub struct RecordedSession<'a> {
+    /// The session a reply resumes.
+    pub id: &'a str,
+    /// The main session it branched from, if any.
+    pub parent: Option<&'a str>,
+    /// Where it came from.
+    pub origin: &'a SessionOrigin,
 }
 
 /// What a reply's referenced message maps to (SES-17).
@@ -51,6 +97,8 @@ pub enum ForkLookup {
         parent_session_id: Option<String>,
         /// When the message was recorded (unix seconds), for the fork's age (IFK-20).
         recorded_at: f64,
+        /// What a reply resumes it with.
+        origin: SessionOrigin,
     },
     /// The message was a fork's, but its record is older than the TTL (RPL-3).
     Expired,
@@ -90,15 +138,14 @@ impl ForkMessageStore {
         &self.path
     }
 
-    /// Records that `message_ids` came from `fork_session_id` (SES-15), with one shared
-    /// timestamp. See [`ForkMessageStore::record_at`].
+    /// Records that `message_ids` came from `session` (SES-15), with one shared timestamp.
+    /// See [`ForkMessageStore::record_at`].
     pub fn record(
         &self,
         message_ids: &[u64],
-        fork_session_id: &str,
-        parent_session_id: Option<&str>,
+        session: &RecordedSession<'_>,
     ) -> Result<(), StateError> {
-        self.record_at(message_ids, fork_session_id, parent_session_id, unix_now())
+        self.record_at(message_ids, session, unix_now())
     }
 
     /// [`ForkMessageStore::record`] at `now` (unix seconds).
@@ -111,8 +158,7 @@ impl ForkMessageStore {
     pub fn record_at(
         &self,
         message_ids: &[u64],
-        fork_session_id: &str,
-        parent_session_id: Option<&str>,
+        session: &RecordedSession<'_>,
         now: f64,
     ) -> Result<(), StateError> {
         if message_ids.is_empty() {
@@ -135,9 +181,10 @@ impl ForkMessageStore {
         records.retain(|r| !expired(r.ts, now) && !new_ids.contains(&r.message_id));
         records.extend(new_ids.into_iter().map(|message_id| ForkMessageRecord {
             message_id,
-            fork_session_id: fork_session_id.to_owned(),
-            parent_session_id: parent_session_id.map(str::to_owned),
+            fork_session_id: session.id.to_owned(),
+            parent_session_id: session.parent.map(str::to_owned),
             ts: now,
+            origin: session.origin.clone(),
         }));
         self.save(&records)
     }
@@ -173,6 +220,7 @@ impl ForkMessageStore {
                 fork_session_id: r.fork_session_id,
                 parent_session_id: r.parent_session_id,
                 recorded_at: r.ts,
+                origin: r.origin,
             },
         }
     }

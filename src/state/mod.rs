@@ -28,6 +28,7 @@ pub mod sessions;
 pub mod set_aside;
 pub mod tool_approvals;
 pub mod unfinished;
+pub mod untrusted_sessions;
 
 use std::path::{Path, PathBuf};
 

@@ -108,6 +108,11 @@ impl DataDir {
         self.state_dir().join("tool_approvals.json")
     }
 
+    /// `state/untrusted_sessions.json`: sessions that have read untrusted text (issue 23 §4).
+    pub fn untrusted_sessions_file(&self) -> PathBuf {
+        self.state_dir().join("untrusted_sessions.json")
+    }
+
     /// `state/held_webhooks.json`: webhook requests the screening could not clear (WHK-12).
     pub fn held_webhooks_file(&self) -> PathBuf {
         self.state_dir().join("held_webhooks.json")

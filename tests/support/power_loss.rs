@@ -12,8 +12,13 @@ use ollim_bot::{
     claude::SessionId,
     scheduling::files::{Commit, Reminder, load_reminders, write_reminder},
     state::{
-        fork_messages::ForkMessageStore, history::SessionHistory, inquiries::InquiryStore,
-        paths::DataDir, pending::PendingUpdates, ping_budget::PingBudget, sessions::SessionStore,
+        fork_messages::{ForkMessageStore, RecordedSession, SessionOrigin},
+        history::SessionHistory,
+        inquiries::InquiryStore,
+        paths::DataDir,
+        pending::PendingUpdates,
+        ping_budget::PingBudget,
+        sessions::SessionStore,
     },
 };
 
@@ -46,7 +51,12 @@ pub fn write_forever(root: &Path) {
             .configure(Some(5 + (i % 3) as u32), Some(90))
             .unwrap();
         inquiries.register(&format!("prompt {i}")).unwrap();
-        forks.record(&[i + 1], id.as_str(), None).unwrap();
+        let session = RecordedSession {
+            id: id.as_str(),
+            parent: None,
+            origin: &SessionOrigin::Owner,
+        };
+        forks.record(&[i + 1], &session).unwrap();
         let reminder = Reminder::new_in(60, format!("reminder {i}"), tz);
         write_reminder(&data_dir, &reminder, Commit::Skip).unwrap();
     }

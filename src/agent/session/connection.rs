@@ -28,11 +28,10 @@ impl MainSession {
             .as_ref()
             .is_some_and(|c| !c.handle().is_closed())
         {
-            let live = self.services.tool_policy.current();
             if !offer_is_stale(
                 state.offered.as_deref(),
                 &self.permissions,
-                &live.main_additional,
+                &self.live_rules.current(),
             ) {
                 return Ok(());
             }
@@ -65,6 +64,7 @@ impl MainSession {
             chain: &self.chain,
             scope: Arc::clone(&self.main_scope),
             fork_session: false,
+            tools: &self.main_tools,
         };
         let (client, offered) = match parts.connect_offering(resume).await {
             Err(AgentError::Claude(ClaudeError::SessionNotFound { session_id })) => {

@@ -11,7 +11,8 @@ use crate::{
     },
     agent::{AgentError, TurnReport},
     domain::fork_control::ExitAction,
-    scheduling::files::Reminder,
+    scheduling::job_sink::ForegroundJob,
+    state::fork_messages::SessionOrigin,
 };
 
 /// Why a fork command could not run.
@@ -42,17 +43,17 @@ impl MainSession {
 
     /// A foreground routine or reminder (CTX-9): waits for the lock, so it never interrupts
     /// the owner, then runs like any turn (in the open fork if there is one). A chain
-    /// reminder is available to `follow_up_chain` for the duration of the turn (REM-8).
-    pub async fn scheduled(
-        &self,
-        prompt: String,
-        chain: Option<Reminder>,
-    ) -> Result<TurnReport, AgentError> {
+    /// reminder is available to `follow_up_chain` for the duration of the turn (REM-8), and
+    /// so are the tools the owner granted the job (issue 23 §4).
+    pub async fn scheduled(&self, job: ForegroundJob) -> Result<TurnReport, AgentError> {
         let mut state = self.state.lock().await;
-        self.chain.set(chain);
+        self.chain.set(job.chain);
+        // The job's own tools, for its turn only (issue 23 §4).
+        let grant = self.live_rules.grant_job_turn(job.granted);
         let report = self
-            .rendered_turn(&mut state, Prompt::text(prompt), PromptSource::System)
+            .rendered_turn(&mut state, Prompt::text(job.prompt), PromptSource::System)
             .await;
+        drop(grant);
         self.chain.set(None);
         self.settle(&mut state).await;
         report
@@ -86,13 +87,14 @@ impl MainSession {
     pub async fn resume_fork(
         &self,
         session_id: crate::claude::SessionId,
+        origin: SessionOrigin,
         prompt: Prompt,
     ) -> Result<TurnReport, ForkCommandError> {
         let mut state = self.state.lock().await;
         if state.fork.is_open() {
             return Err(ForkCommandError::AlreadyInFork);
         }
-        self.open_fork(&mut state, ForkStart::Resume { session_id })
+        self.open_fork(&mut state, ForkStart::Resume { session_id, origin })
             .await?;
         let report = self
             .rendered_turn(&mut state, prompt, PromptSource::Owner)

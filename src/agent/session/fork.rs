@@ -6,12 +6,21 @@ use std::sync::Arc;
 
 use super::{MainSession, MainSettings, MainState};
 use crate::{
-    agent::interactive_fork::{IdleClock, NOTHING_TO_SAVE, entry_embed, exit_embed},
-    agent::{AgentError, context_usage::HAIKU_CONTEXT_LIMIT, main_client::MainClientParts},
+    agent::interactive_fork::{
+        IdleClock, NOTHING_TO_SAVE, entry_embed, exit_embed, resumed_run_embed,
+    },
+    agent::{
+        AgentError,
+        context_usage::HAIKU_CONTEXT_LIMIT,
+        main_client::{ClientTools, MainClientParts},
+    },
     claude::{ClaudeClient, ClaudeError, PermissionMode, SessionId},
-    domain::fork_control::{ExitAction, ForkFacts},
+    domain::fork_control::{ExitAction, ForkBegin, ForkFacts},
     mcp::{ToolScope, availability::ScopeCell},
-    state::history::SessionEventKind,
+    state::{
+        fork_messages::{RecordedSession, SessionOrigin},
+        history::SessionEventKind,
+    },
 };
 
 use super::DISCONNECT_GRACE;
@@ -28,6 +37,8 @@ pub(super) struct ActiveFork {
     pub(super) idle: IdleClock,
     /// Model, thinking and permission mode its client runs with.
     settings: MainSettings,
+    /// Whose session it is: the main session's tools or a background run's (issue 23 §4).
+    origin: SessionOrigin,
 }
 
 /// Where the open fork's locked half is kept in [`MainState`]. Only
@@ -68,6 +79,8 @@ pub enum ForkStart {
     Resume {
         /// The session to continue.
         session_id: SessionId,
+        /// Whose it was: a background run's keeps that run's tools (issue 23 §4).
+        origin: SessionOrigin,
     },
 }
 
@@ -97,7 +110,7 @@ impl MainSession {
         };
         let fork_settings = settings.clone();
         let main_at_start = self.services.sessions.load();
-        let (resume, fork_session, topic, idle_minutes, resumed) = match start {
+        let (resume, fork_session, topic, idle_minutes, origin) = match start {
             ForkStart::Branch {
                 topic,
                 idle_timeout_minutes,
@@ -106,17 +119,24 @@ impl MainSession {
                 true,
                 topic,
                 idle_timeout_minutes,
-                false,
+                None,
             ),
-            ForkStart::Resume { session_id } => (
+            ForkStart::Resume { session_id, origin } => (
                 Some(session_id),
                 false,
                 None,
                 runtime.fork_idle_timeout,
-                true,
+                Some(origin),
             ),
         };
+        let begin = match &origin {
+            None => ForkBegin::Branch,
+            Some(SessionOrigin::Owner) => ForkBegin::ResumedOwn,
+            Some(SessionOrigin::Background { .. }) => ForkBegin::ResumedRun,
+        };
+        let origin = origin.unwrap_or(SessionOrigin::Owner);
         let scope = Arc::new(ScopeCell::new(ToolScope::InteractiveFork));
+        let tools = self.tools_of(&origin);
         let parts = MainClientParts {
             services: &self.services,
             front_end: &self.front_end,
@@ -127,10 +147,11 @@ impl MainSession {
             chain: &self.chain,
             scope: Arc::clone(&scope),
             fork_session,
+            tools: &tools,
         };
         let client = parts.connect(resume).await?;
         let facts = ForkFacts {
-            resumed,
+            begin,
             main_session_at_start: main_at_start.map(|id| id.as_str().to_owned()),
             newest_update_at_start: self.services.pending.peek().last().map(|u| u.ts),
             ..ForkFacts::default()
@@ -142,13 +163,16 @@ impl MainSession {
             logged: false,
             idle: IdleClock::new(idle_minutes),
             settings: fork_settings,
+            origin,
+        };
+        let embed = match &fork.origin {
+            SessionOrigin::Background { job, allowed_tools } => {
+                resumed_run_embed(job, allowed_tools)
+            }
+            SessionOrigin::Owner => entry_embed(topic.as_deref(), note),
         };
         self.install_fork(state, fork, facts);
-        match self
-            .front_end
-            .send_embed(entry_embed(topic.as_deref(), note))
-            .await
-        {
+        match self.front_end.send_embed(embed).await {
             Ok(id) => self.fork_control.note_message_opt(id),
             Err(error) => tracing::warn!(%error, "could not post the fork entry embed"),
         }
@@ -193,17 +217,36 @@ impl MainSession {
         };
         let ids = self.fork_control.take_messages();
         let parent = self.fork_control.main_session_at_start();
-        self.record_messages(&ids, session, parent.as_deref());
+        self.record_messages(&ids, session, parent.as_deref(), &fork.origin);
     }
 
-    /// Writes `ids` to `fork_messages.json` under the fork's session (SES-16).
-    fn record_messages(&self, ids: &[u64], session: &SessionId, parent: Option<&str>) {
-        if let Err(error) = self
-            .services
-            .fork_messages
-            .record(ids, session.as_str(), parent)
-        {
+    /// Writes `ids` to `fork_messages.json` under the fork's session (SES-16), with its
+    /// origin, so a reply resumes it with the same tools (issue 23 §4).
+    fn record_messages(
+        &self,
+        ids: &[u64],
+        session: &SessionId,
+        parent: Option<&str>,
+        origin: &SessionOrigin,
+    ) {
+        let session = RecordedSession {
+            id: session.as_str(),
+            parent,
+            origin,
+        };
+        if let Err(error) = self.services.fork_messages.record(ids, &session) {
             tracing::warn!(%error, "could not record the fork's messages");
+        }
+    }
+
+    /// The tools a fork of `origin` runs with: the main session's for the owner's own, the
+    /// run's own for a background run's session (issue 23 §4).
+    fn tools_of(&self, origin: &SessionOrigin) -> ClientTools {
+        match origin {
+            SessionOrigin::Owner => self.main_tools.clone(),
+            SessionOrigin::Background { allowed_tools, .. } => {
+                ClientTools::Run(allowed_tools.as_slice().into())
+            }
         }
     }
 
@@ -278,6 +321,7 @@ impl MainSession {
                 &facts.unrecorded_messages,
                 session,
                 facts.main_session_at_start.as_deref(),
+                &fork.origin,
             );
         }
         self.set_live(state.client.as_ref());
@@ -315,6 +359,7 @@ impl MainSession {
             return Ok(fork.client.handle().set_permission_mode(cli_mode).await?);
         };
         fork.settings.permission_mode = mode;
+        let tools = self.tools_of(&fork.origin);
         let parts = MainClientParts {
             services: &self.services,
             front_end: &self.front_end,
@@ -325,6 +370,7 @@ impl MainSession {
             chain: &self.chain,
             scope: Arc::clone(&fork.scope),
             fork_session: false,
+            tools: &tools,
         };
         let client = parts.connect(Some(resume)).await?;
         self.set_live(Some(&client));

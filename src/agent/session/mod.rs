@@ -29,6 +29,8 @@ use super::{
     AgentError,
     context::{UpdatesView, compose_prompt},
     context_usage::context_tokens,
+    live_rules::LiveRules,
+    main_client::ClientTools,
     permissions::PermissionState,
     turn::{TurnObserver, TurnReport, run_turn},
 };
@@ -132,6 +134,9 @@ pub struct MainSession {
     fork_control: Arc<ForkControl>,
     main_scope: Arc<ScopeCell>,
     chain: Arc<ChainSlot>,
+    /// The main session's tool set with its live rules (issue 23 §4).
+    main_tools: ClientTools,
+    live_rules: Arc<LiveRules>,
 }
 
 impl MainSession {
@@ -142,6 +147,7 @@ impl MainSession {
         settings: MainSettings,
     ) -> Self {
         let dont_ask = settings.permission_mode == PermissionMode::DontAsk;
+        let live_rules = Arc::new(LiveRules::new(Arc::clone(&services.tool_policy)));
         Self {
             services,
             front_end,
@@ -160,6 +166,8 @@ impl MainSession {
             fork_control: Arc::new(ForkControl::default()),
             main_scope: Arc::new(ScopeCell::new(ToolScope::Main)),
             chain: Arc::new(ChainSlot::default()),
+            main_tools: ClientTools::Main(Arc::clone(&live_rules)),
+            live_rules,
         }
     }
 

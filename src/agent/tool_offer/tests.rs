@@ -15,6 +15,8 @@ fn interactive(dont_ask: bool) -> (Arc<PermissionState>, SessionKind) {
         turn: CurrentTurn::default(),
         fork_control: Arc::new(ForkControl::default()),
         scope: Arc::new(ScopeCell::new(ToolScope::Main)),
+        live_rules: None,
+        offer_rules: Vec::new(),
     };
     (permissions, kind)
 }

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use super::{Check, Group};
-use crate::sandbox::{Layout, Sandbox, Support};
+use crate::sandbox::{Confinement, Layout, Sandbox, Support};
 
 /// The SANDBOX group.
 pub(super) async fn sandbox_checks(layout: &Layout) -> Vec<Check> {
@@ -61,7 +61,7 @@ async fn probe(sandbox: &Sandbox, secret: &Path) -> Check {
         .arg(secret)
         .stdin(std::process::Stdio::null())
         .stderr(std::process::Stdio::null());
-    if let Err(error) = sandbox.confine(&mut command) {
+    if let Err(error) = sandbox.confine(&mut command, Confinement::Background) {
         return Check::fail(
             Group::Sandbox,
             format!("could not prepare the sandbox: {error}"),

@@ -41,11 +41,14 @@ fn save_is_blocked_when_main_moved_updates_arrived_or_the_fork_was_resumed() {
         control.save_blocker(Some("main-1"), Some(at("2026-11-21T10:05:00+00:00"))),
         Some(SaveBlocker::NewUpdates)
     );
-    control.fork_opened(ForkFacts {
-        resumed: true,
-        ..ForkFacts::default()
-    });
-    assert_eq!(control.save_blocker(None, None), Some(SaveBlocker::Resumed));
+    for begin in [ForkBegin::ResumedOwn, ForkBegin::ResumedRun] {
+        control.fork_opened(ForkFacts {
+            begin,
+            ..ForkFacts::default()
+        });
+        assert_eq!(control.save_blocker(None, None), Some(SaveBlocker::Resumed));
+        assert_eq!(control.in_resumed_run(), begin == ForkBegin::ResumedRun);
+    }
 }
 
 #[test]

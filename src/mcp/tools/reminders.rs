@@ -18,8 +18,8 @@ use crate::{
     services::Services,
 };
 
-/// A background run asked for a foreground reminder: its prompt would run in the main
-/// session, with the main session's tools (issue 23 §4).
+/// A background run (or its session resumed by the owner) asked for a foreground reminder:
+/// its prompt would run in the main session, with the main session's tools (issue 23 §4).
 pub(super) const BACKGROUND_FOREGROUND: &str = "Error: a background run can't set a foreground \
     reminder (its text would run in the main session). Set a background reminder, or tell the \
     main session with report_updates.";
@@ -36,7 +36,12 @@ impl DiscordTools {
         let Some(services) = self.context.services() else {
             return "Error: reminders are not available in this session.".to_owned();
         };
-        if args.foreground == Some(true) && self.context.scope().is_background() {
+        let carries_run = self.context.scope().is_background()
+            || self
+                .context
+                .fork_control()
+                .is_some_and(|control| control.in_resumed_run());
+        if args.foreground == Some(true) && carries_run {
             return BACKGROUND_FOREGROUND.to_owned();
         }
         let tz = services.config.timezone;

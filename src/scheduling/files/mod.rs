@@ -194,6 +194,23 @@ pub enum FilesError {
     State(#[from] StateError),
 }
 
+impl FilesError {
+    /// Whether the filesystem refused the write: in a background run's sandbox the job
+    /// folders are read-only (issue 23 §4).
+    pub fn is_permission_denied(&self) -> bool {
+        matches!(
+            self,
+            Self::Io { source, .. } | Self::State(StateError::Io { source, .. })
+                if source.kind() == std::io::ErrorKind::PermissionDenied
+        )
+    }
+}
+
+/// What a command run by a background run is told when it tries to write a job.
+pub const BACKGROUND_JOB_WRITE: &str = "a background run can't write routines or reminders \
+    (their text would reach the main session): set a background reminder with the \
+    add_reminder tool, or tell the main session with report_updates";
+
 /// A fresh job id: 8 random lowercase hex characters (REM-3).
 pub fn new_id() -> String {
     let mut id = uuid::Uuid::new_v4().simple().to_string();

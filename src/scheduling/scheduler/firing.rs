@@ -11,11 +11,11 @@ use tracing::Instrument;
 
 use super::Scheduler;
 use crate::{
-    domain::job_options::{BgSession, RunOptions},
+    domain::job_options::{BgSession, RunOptions, job_version},
     scheduling::{
         bg_job::BgJob,
         files::{Commit, JobFile, Reminder, Routine, remove_reminder},
-        job_sink::refusal_update,
+        job_sink::{ForegroundJob, refusal_update},
         jobs::{reminder_job, reminder_prompt, routine_job, routine_prompt},
         persistent_guard::PersistentGuard,
         registry::Fire,
@@ -47,12 +47,19 @@ impl Scheduler {
         );
         let Some(session) = routine.run.background() else {
             let source = Source::Routine(routine.id.clone());
-            if self.refused_in_foreground(&source, &file.path, &routine.options) {
+            let version = job_version(&routine.message, &routine.options);
+            let Some(granted) =
+                self.admitted_in_foreground(&source, &version, &file.path, &routine.options)
+            else {
                 return;
-            }
+            };
             warn_foreground_model(&routine.id, &routine.options);
-            let prompt = routine_prompt(&routine);
-            self.spawn_foreground(prompt, None, None, stop);
+            let job = ForegroundJob {
+                prompt: routine_prompt(&routine),
+                chain: None,
+                granted,
+            };
+            self.spawn_foreground(job, None, stop);
             return;
         };
         let guard = if session == BgSession::Persistent {
@@ -89,33 +96,39 @@ impl Scheduler {
             let mut job = reminder_job(&reminder, late, Some(self.schedule_text(&reminder.id)));
             job.file = Some(file.path);
             self.spawn_background(job, Some(reminder.id.clone()), None, stop);
-        } else if self.refused_in_foreground(
-            &Source::Reminder(reminder.id.clone()),
-            &file.path,
-            &reminder.options,
-        ) {
-            remove_fired(&self.services, &reminder.id);
         } else {
+            let source = Source::Reminder(reminder.id.clone());
+            let version = job_version(&reminder.message, &reminder.options);
+            let Some(granted) =
+                self.admitted_in_foreground(&source, &version, &file.path, &reminder.options)
+            else {
+                remove_fired(&self.services, &reminder.id);
+                return;
+            };
             warn_foreground_model(&reminder.id, &reminder.options);
-            let prompt = reminder_prompt(&reminder, late);
             let id = reminder.id.clone();
-            self.spawn_foreground(prompt, Some(reminder), Some(id), stop);
+            let job = ForegroundJob {
+                prompt: reminder_prompt(&reminder, late),
+                chain: Some(reminder),
+                granted,
+            };
+            self.spawn_foreground(job, Some(id), stop);
         }
     }
 
-    /// Whether a foreground job must not run (SCH-8: a refused tool pattern, BGF-23, or a
-    /// missing skill, SKL-3); the owner hears why through a pending update.
-    fn refused_in_foreground(
+    /// The tools a foreground job's turn is granted, or `None` when it must not run (SCH-8: a
+    /// refused tool pattern, BGF-23, or a missing skill, SKL-3); the owner then hears why
+    /// through a pending update.
+    fn admitted_in_foreground(
         &self,
         source: &Source,
+        version: &str,
         path: &std::path::Path,
         options: &RunOptions,
-    ) -> bool {
-        let Some(reason) =
-            self.sink
-                .foreground_refusal(source, options.tools.allowed(), &options.skills)
-        else {
-            return false;
+    ) -> Option<Vec<String>> {
+        let reason = match self.sink.admit_foreground(source, version, options) {
+            Ok(granted) => return Some(granted),
+            Err(reason) => reason,
         };
         tracing::error!(%source, "{reason}; the job is not run");
         let update = refusal_update(source, Some(path), &reason);
@@ -125,13 +138,12 @@ impl Scheduler {
                 tracing::warn!(%error, "could not queue a pending update");
             }
         });
-        true
+        None
     }
 
     fn spawn_foreground(
         &self,
-        prompt: String,
-        chain: Option<Reminder>,
+        job: ForegroundJob,
         remove: Option<String>,
         stop: &CancellationToken,
     ) {
@@ -141,7 +153,7 @@ impl Scheduler {
         let fire = async move {
             tokio::select! {
                 () = stop.cancelled() => return,
-                outcome = sink.run_foreground(prompt, chain) => if let Err(error) = outcome {
+                outcome = sink.run_foreground(job) => if let Err(error) = outcome {
                     tracing::warn!(%error, "a foreground fire failed");
                     sink.tell_owner("a scheduled message couldn't be delivered — the connection to Claude was lost.".to_owned()).await;
                 },

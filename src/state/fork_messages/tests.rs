@@ -12,11 +12,23 @@ fn setup() -> (tempfile::TempDir, ForkMessageStore) {
     (dir, store)
 }
 
+const OWNER: SessionOrigin = SessionOrigin::Owner;
+
+/// An interactive fork's session.
+fn owner<'a>(id: &'a str, parent: Option<&'a str>) -> RecordedSession<'a> {
+    RecordedSession {
+        id,
+        parent,
+        origin: &OWNER,
+    }
+}
+
 fn live(fork: &str, parent: Option<&str>) -> ForkLookup {
     ForkLookup::Live {
         fork_session_id: fork.to_owned(),
         parent_session_id: parent.map(str::to_owned),
         recorded_at: 0.0,
+        origin: SessionOrigin::Owner,
     }
 }
 
@@ -26,11 +38,13 @@ fn undated(lookup: ForkLookup) -> ForkLookup {
         ForkLookup::Live {
             fork_session_id,
             parent_session_id,
+            origin,
             ..
         } => ForkLookup::Live {
             fork_session_id,
             parent_session_id,
             recorded_at: 0.0,
+            origin,
         },
         other => other,
     }
@@ -46,7 +60,11 @@ fn ids_in_file(store: &ForkMessageStore) -> Vec<u64> {
 fn round_trip_with_a_19_digit_id_and_exact_format() {
     let (_dir, store) = setup();
     store
-        .record_at(&[BIG_ID, u64::MAX], "sess_fork_abc", Some("sess_main"), T0)
+        .record_at(
+            &[BIG_ID, u64::MAX],
+            &owner("sess_fork_abc", Some("sess_main")),
+            T0,
+        )
         .unwrap();
     assert_eq!(
         undated(store.lookup_at(BIG_ID, T0 + DAY)),
@@ -70,14 +88,45 @@ fn round_trip_with_a_19_digit_id_and_exact_format() {
             "fork_session_id": "sess_fork_abc",
             "parent_session_id": "sess_main",
             "ts": T0,
+            "origin": {"kind": "owner"},
         })
     );
+}
+
+/// A background run's record carries its job and tools; a record from before origins were
+/// written reads as a background run with no tools of its own (issue 23 §4).
+#[test]
+fn origins_round_trip_and_a_missing_one_is_the_safe_reading() {
+    let (_dir, store) = setup();
+    let run = SessionOrigin::Background {
+        job: "routine:mail".to_owned(),
+        allowed_tools: vec!["Read(./**.md)".to_owned()],
+    };
+    let session = RecordedSession {
+        id: "sess_bg",
+        parent: None,
+        origin: &run,
+    };
+    store.record_at(&[5], &session, T0).unwrap();
+    let ForkLookup::Live { origin, .. } = store.lookup_at(5, T0) else {
+        panic!("not recorded");
+    };
+    assert_eq!(origin, run);
+    fs::write(
+        store.path(),
+        r#"[{"message_id": 6, "fork_session_id": "s", "parent_session_id": null, "ts": 1740000000.0}]"#,
+    )
+    .unwrap();
+    let ForkLookup::Live { origin, .. } = store.lookup_at(6, T0) else {
+        panic!("an old record is dropped");
+    };
+    assert_eq!(origin, SessionOrigin::unrecorded());
 }
 
 #[test]
 fn isolated_runs_store_null_parent_and_real_clock_works() {
     let (_dir, store) = setup();
-    store.record(&[7], "sess_iso", None).unwrap();
+    store.record(&[7], &owner("sess_iso", None)).unwrap();
     assert_eq!(undated(store.lookup(7)), live("sess_iso", None));
     let value: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(store.path()).unwrap()).unwrap();
@@ -88,7 +137,9 @@ fn isolated_runs_store_null_parent_and_real_clock_works() {
 fn expired_after_eight_days_and_unknown_otherwise() {
     let (_dir, store) = setup();
     assert_eq!(store.lookup_at(1, T0), ForkLookup::Unknown);
-    store.record_at(&[1], "sess_a", Some("m"), T0).unwrap();
+    store
+        .record_at(&[1], &owner("sess_a", Some("m")), T0)
+        .unwrap();
     assert_eq!(
         undated(store.lookup_at(1, T0 + 7.0 * DAY)),
         live("sess_a", Some("m"))
@@ -102,11 +153,13 @@ fn expired_after_eight_days_and_unknown_otherwise() {
 #[test]
 fn rewrite_prunes_old_records_and_keeps_fresh_ones() {
     let (_dir, store) = setup();
-    store.record_at(&[1, 2], "old", None, T0).unwrap();
+    store.record_at(&[1, 2], &owner("old", None), T0).unwrap();
     store
-        .record_at(&[3], "fresh", None, T0 + 2.0 * DAY)
+        .record_at(&[3], &owner("fresh", None), T0 + 2.0 * DAY)
         .unwrap();
-    store.record_at(&[4], "new", None, T0 + 8.0 * DAY).unwrap();
+    store
+        .record_at(&[4], &owner("new", None), T0 + 8.0 * DAY)
+        .unwrap();
     assert_eq!(ids_in_file(&store), [3, 4]);
     assert_eq!(store.lookup_at(1, T0 + 8.0 * DAY), ForkLookup::Unknown);
     assert_eq!(
@@ -118,16 +171,16 @@ fn rewrite_prunes_old_records_and_keeps_fresh_ones() {
 #[test]
 fn empty_flush_writes_nothing() {
     let (_dir, store) = setup();
-    store.record_at(&[], "sess", None, T0).unwrap();
+    store.record_at(&[], &owner("sess", None), T0).unwrap();
     assert!(!store.path().exists());
 }
 
 #[test]
 fn an_existing_id_is_replaced() {
     let (_dir, store) = setup();
-    store.record_at(&[5, 6], "first", None, T0).unwrap();
+    store.record_at(&[5, 6], &owner("first", None), T0).unwrap();
     store
-        .record_at(&[6, 6], "second", Some("m"), T0 + 1.0)
+        .record_at(&[6, 6], &owner("second", Some("m")), T0 + 1.0)
         .unwrap();
     assert_eq!(ids_in_file(&store), [5, 6]);
     assert_eq!(
@@ -145,9 +198,9 @@ fn corrupt_file_reads_empty_then_is_moved_aside_on_write() {
     fs::write(store.path(), b"[{\"message_id\": oops").unwrap();
     assert_eq!(store.lookup_at(1, T0), ForkLookup::Unknown);
     assert!(store.path().exists(), "lookup must not move the file");
-    store.record_at(&[9], "sess", None, T0).unwrap();
+    store.record_at(&[9], &owner("sess", None), T0).unwrap();
     fs::write(store.path(), b"{}").unwrap();
-    store.record_at(&[10], "sess", None, T0).unwrap();
+    store.record_at(&[10], &owner("sess", None), T0).unwrap();
     assert_eq!(ids_in_file(&store), [10]);
     let first = state.join("fork_messages.json.corrupt-1740000000");
     assert_eq!(fs::read(first).unwrap(), b"[{\"message_id\": oops");
@@ -161,11 +214,11 @@ fn malformed_entries_are_dropped_individually() {
     fs::create_dir_all(store.path().parent().unwrap()).unwrap();
     fs::write(
         store.path(),
-        r#"[{"message_id": "x"}, {"message_id": 3, "fork_session_id": "s", "parent_session_id": null, "ts": 1740000000}]"#,
+        r#"[{"message_id": "x"}, {"message_id": 3, "fork_session_id": "s", "parent_session_id": null, "ts": 1740000000, "origin": {"kind": "owner"}}]"#,
     )
     .unwrap();
     assert_eq!(undated(store.lookup_at(3, T0)), live("s", None));
-    store.record_at(&[4], "t", None, T0).unwrap();
+    store.record_at(&[4], &owner("t", None), T0).unwrap();
     assert_eq!(ids_in_file(&store), [3, 4]);
 }
 
@@ -177,7 +230,9 @@ fn concurrent_flushes_lose_nothing() {
             let store = store.clone();
             std::thread::spawn(move || {
                 for i in 0..5 {
-                    store.record_at(&[t * 100 + i], "s", None, T0).unwrap();
+                    store
+                        .record_at(&[t * 100 + i], &owner("s", None), T0)
+                        .unwrap();
                 }
             })
         })

@@ -1,0 +1,90 @@
+//! Which Claude sessions have read untrusted text (issue 23 §4): mail, so far. A session that
+//! has holds what the mail said for the rest of its life, across restarts, so the outbound
+//! tools (`WebFetch`, `WebSearch`) need the owner's say-so in it: a fetch could carry what it
+//! read out.
+//!
+//! `state/untrusted_sessions.json` maps a session id to when it first read untrusted text
+//! (unix seconds). The newest [`KEPT`] are kept; an older session is long out of use.
+
+use std::{collections::BTreeMap, path::PathBuf, sync::Arc};
+
+use parking_lot::Mutex;
+
+use super::{
+    StateError,
+    json_file::{read_or_set_aside, write_json},
+};
+
+/// How many sessions are remembered.
+const KEPT: usize = 500;
+
+/// Handle to `state/untrusted_sessions.json`. Cheap to clone; clones share one write lock.
+#[derive(Debug, Clone)]
+pub struct UntrustedSessions {
+    path: PathBuf,
+    lock: Arc<Mutex<()>>,
+}
+
+impl UntrustedSessions {
+    /// A store backed by `path` (`DataDir::untrusted_sessions_file()`).
+    pub fn new(path: impl Into<PathBuf>) -> Self {
+        Self {
+            path: path.into(),
+            lock: Arc::new(Mutex::new(())),
+        }
+    }
+
+    /// Whether any of `sessions` has read untrusted text.
+    pub fn any(&self, sessions: &[&str]) -> bool {
+        let _guard = self.lock.lock();
+        let known: BTreeMap<String, f64> = read_or_set_aside(&self.path);
+        sessions.iter().any(|id| known.contains_key(*id))
+    }
+
+    /// Records that `session` read untrusted text (once; the first time is kept).
+    pub fn mark(&self, session: &str) -> Result<(), StateError> {
+        self.mark_at(session, super::unix_now())
+    }
+
+    fn mark_at(&self, session: &str, now: f64) -> Result<(), StateError> {
+        let _guard = self.lock.lock();
+        let mut known: BTreeMap<String, f64> = read_or_set_aside(&self.path);
+        if known.contains_key(session) {
+            return Ok(());
+        }
+        known.insert(session.to_owned(), now);
+        if known.len() > KEPT {
+            let mut by_age: Vec<(String, f64)> = known.into_iter().collect();
+            by_age.sort_by(|a, b| b.1.total_cmp(&a.1));
+            by_age.truncate(KEPT);
+            known = by_age.into_iter().collect();
+        }
+        if let Some(dir) = self.path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| StateError::io(dir, e))?;
+        }
+        write_json(&self.path, &known)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_marked_session_stays_marked_and_the_oldest_go_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = UntrustedSessions::new(dir.path().join("state/untrusted_sessions.json"));
+        assert!(!store.any(&["a"]));
+        store.mark_at("a", 1.0).unwrap();
+        store.mark_at("a", 99.0).unwrap();
+        assert!(store.any(&["x", "a"]));
+        let reopened = UntrustedSessions::new(store.path.clone());
+        assert!(reopened.any(&["a"]), "it survives a restart");
+        for n in 0..KEPT {
+            #[allow(clippy::cast_precision_loss)]
+            store.mark_at(&format!("s{n}"), 2.0 + n as f64).unwrap();
+        }
+        assert!(!store.any(&["a"]), "the oldest was dropped");
+        assert!(store.any(&["s0", "s499"]));
+    }
+}
