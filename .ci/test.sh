@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The whole test suite. Installs the pinned Claude Code CLI (used by the end-to-end tests)
 # into .ci/claude-cli/ first when it is missing or has another version.
+# OLLIM_TEST_CLI_VERSION=2.1.332 .ci/test.sh runs the same suite against another release.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-CLI_VERSION=2.1.197
+CLI_VERSION="${OLLIM_TEST_CLI_VERSION:-2.1.197}"
 CLI_DIR=.ci/claude-cli
 CLI_BIN="$CLI_DIR/node_modules/.bin/claude"
 

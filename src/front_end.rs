@@ -46,6 +46,9 @@ pub enum TurnEvent {
     },
     /// A short note for the owner (e.g. `catching up on background activity...`).
     Notice(String),
+    /// The model API failed and the CLI is trying again (issue 24 §2): the line the owner
+    /// reads while it waits, e.g. `the Claude API isn't answering — retrying (2/10)`.
+    Retrying(String),
     /// The agent called `enter_fork`: the rest of this turn is cut short and the fork
     /// continues it, so an empty reply is not a failure (AGT-18, STR-10).
     ForkRequested,

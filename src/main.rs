@@ -134,7 +134,9 @@ fn google_env(launch: &Launch) -> anyhow::Result<google::GoogleContext> {
 
 /// The daemon: required variables (BOOT-2), configuration, Claude auth, then the bot.
 async fn run_bot(launch: &Launch) -> anyhow::Result<i32> {
-    if let Some(missing) = app::missing_required(|name| launch.var(name)) {
+    if let Some(missing) =
+        app::missing_required(|name| launch.var(name), &launch.env_file.describe())
+    {
         eprintln!("{missing}");
         return Ok(1);
     }
@@ -145,6 +147,15 @@ async fn run_bot(launch: &Launch) -> anyhow::Result<i32> {
             .ok()
             .filter(|url| !url.trim().is_empty()),
     };
+    // The network first: at boot it may not be up yet, and every later step would fail with
+    // a confusing cause (issue 24 §7).
+    let (host, port) = app::network_wait::discord_endpoint(discord.api_url.as_deref());
+    let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+    tokio::select! {
+        () = app::network_wait::wait_for(&host, port) => {}
+        _ = tokio::signal::ctrl_c() => return Ok(0),
+        _ = terminate.recv() => return Ok(0),
+    }
     let auth = auth::claude_is_authenticated(&config.claude_cli, &config.cli_env).await;
     let logged_in = match auth {
         Ok(true) => true,
@@ -224,8 +235,11 @@ fn usage_error(error: &clap::Error) -> ExitCode {
 
 fn init_logging() {
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("warn"));
+    // Colour only on a terminal: journald and log files get plain text (issue 24 §8).
+    let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        .with_ansi(ansi)
         .init();
 }

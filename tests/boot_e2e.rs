@@ -113,6 +113,11 @@ async fn missing_required_variables_are_listed_together() {
         "OLLIM_USER_NAME with a hint, indented: {log}"
     );
     assert!(!log.contains("OLLIM_BOT_NAME"), "{log}");
+    // Where it looked, and what writes the file (issue 24 §6).
+    assert!(
+        log.contains("Settings file: ") && log.contains("ollim-bot setup"),
+        "{log}"
+    );
     assert!(discord.requests().is_empty(), "Discord was contacted");
     assert!(
         !sandbox.data_dir.join("state").exists(),
@@ -842,4 +847,79 @@ async fn a_503_at_start_up_is_retried() {
     h.wait_for_bot_message("the greeting", |m| m.content.contains("plate today"))
         .await;
     assert!(h.terminate().await.success());
+}
+
+/// Issue 24 §7: started before the network is up (here: Discord's address refuses), the bot
+/// says what is wrong and keeps trying instead of exiting with a misleading cause; a stop
+/// while it waits ends it cleanly.
+#[tokio::test]
+async fn without_the_network_the_bot_waits_and_says_why() {
+    let discord = FakeDiscord::start(FakeConfig::default()).await;
+    let mock = MockApi::start().await;
+    let sandbox = CliSandbox::new();
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = closed.local_addr().unwrap().port();
+    drop(closed);
+    let url = format!("http://127.0.0.1:{port}/api");
+    let mut process = spawn_collecting(bot_command(
+        &discord,
+        &mock,
+        &sandbox,
+        &[("OLLIM_DISCORD_API_URL", url.as_str())],
+        &[],
+    ));
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !process.log().contains("waiting for the network") {
+        assert!(Instant::now() < deadline, "{}", process.log());
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let log = process.log();
+    assert!(
+        log.contains(&format!("can't connect to 127.0.0.1:{port}")),
+        "{log}"
+    );
+    assert!(!log.contains("Login failed"), "{log}");
+    process.signal("TERM");
+    let status = process.wait_exit(Duration::from_secs(10)).await;
+    assert_eq!(status.code(), Some(0), "{}", process.log());
+    assert_eq!(mock.model_requests().len(), 0);
+}
+
+/// Issue 24 §9 and §4: damaged state is found at start and the owner hears of it in the
+/// greeting's minute (not when the file is next used); a routine with a misspelt key still
+/// loads and the agent is told once, with the key it was meant to be.
+#[tokio::test]
+async fn damaged_state_and_misspelt_keys_are_told_at_start() {
+    let sandbox = CliSandbox::new();
+    let data = sandbox.data_dir.clone();
+    std::fs::create_dir_all(data.join("state")).unwrap();
+    std::fs::write(data.join("state/ping_budget.json"), "garbage").unwrap();
+    std::fs::create_dir_all(data.join("routines")).unwrap();
+    std::fs::write(
+        data.join("routines/walk.md"),
+        "---\nid: \"walk\"\ncron: \"0 8 * * *\"\nbackgroud: true\n---\nGo for a walk.\n",
+    )
+    .unwrap();
+    let h = BotHarness::start_parts(
+        FakeDiscord::start(FakeConfig::default()).await,
+        MockApi::start().await,
+        sandbox,
+        &[],
+    )
+    .await;
+    h.wait_for_bot_message_within("the set-aside notice", Duration::from_secs(30), |m| {
+        m.content.contains("heads-up") && m.content.contains("ping_budget.json")
+    })
+    .await;
+    assert!(!data.join("state/ping_budget.json").exists());
+    // The agent hears it as a pending update, which the log shows as it is queued.
+    let note = "Note on routines/walk.md: unknown key \"backgroud\" is ignored (did you mean \
+                \"background\"?)";
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !h.log().contains(note) {
+        assert!(Instant::now() < deadline, "never told\n{}", h.log());
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert_eq!(h.log().matches(note).count(), 1, "told once");
 }

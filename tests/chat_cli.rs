@@ -57,6 +57,13 @@ async fn slash_commands_work_in_the_terminal() {
     chat.say("hello", "First answer.").await;
     let before = mock.main_requests()[0].model().unwrap().to_owned();
 
+    // A typo is caught where it enters, with what is valid (issue 24 §3).
+    chat.say(
+        "/model sonet",
+        "[error] unknown model 'sonet' (did you mean 'sonnet'?)",
+    )
+    .await;
+    chat.say("/model", "model: default.").await;
     chat.say("/model haiku", "switched to haiku.").await;
     chat.say("/model", "model: haiku.").await;
     mock.push(Reply::text("Second answer."));
@@ -257,4 +264,63 @@ async fn help_and_unknown_commands() {
         all.lines().any(|l| l.trim_start().starts_with("chat")),
         "{all}"
     );
+}
+
+/// Only one process drives the main session (issue 24 §5): a second `chat` beside a running
+/// one is refused with the reason, and the first goes on.
+#[tokio::test]
+async fn a_second_chat_is_refused_with_the_reason() {
+    let mock = MockApi::start().await;
+    let sandbox = CliSandbox::new();
+    let mut chat = Chat::start(&sandbox, &mock);
+    chat.expect("you> ").await;
+    let second = chat_command(&sandbox, &mock)
+        .arg("chat")
+        .stdin(Stdio::null())
+        .output()
+        .await
+        .unwrap();
+    assert_eq!(second.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&second.stderr);
+    assert!(
+        said.contains("already drives this conversation") && said.contains("Discord"),
+        "{said}"
+    );
+    mock.push(Reply::text("Still here."));
+    chat.say("hello", "Still here.").await;
+    chat.eof();
+    chat.assert_exits_cleanly(&sandbox).await;
+}
+
+/// Ctrl-C while a reply streams stops that reply and the chat goes on in the same
+/// conversation; a second Ctrl-C during a reply leaves (issue 24 §8).
+#[tokio::test]
+async fn ctrl_c_stops_a_reply_and_a_second_one_leaves() {
+    let mock = MockApi::start().await;
+    let sandbox = CliSandbox::new();
+    let mut chat = Chat::start(&sandbox, &mock);
+    chat.expect("you> ").await;
+    let story = |word: &str| -> Vec<String> { (0..80).map(|i| format!("{word}{i} ")).collect() };
+    mock.push(Reply::text_chunks(
+        story("once"),
+        Duration::from_millis(100),
+    ));
+    chat.line("tell me a story").await;
+    chat.expect("once2 ").await;
+    chat.signal("-INT");
+    chat.expect("[interrupted]").await;
+    chat.expect("you> ").await;
+    mock.push(Reply::text("Still here."));
+    chat.say("hello", "Still here.").await;
+
+    mock.push(Reply::text_chunks(
+        story("again"),
+        Duration::from_millis(100),
+    ));
+    chat.line("another one").await;
+    chat.expect("again2 ").await;
+    chat.signal("-INT");
+    chat.expect("[interrupted]").await;
+    chat.signal("-INT");
+    chat.assert_exits_cleanly(&sandbox).await;
 }

@@ -70,7 +70,12 @@ impl Install {
             ),
         );
         write(data, "webhooks/ci.md", SPEC);
-        write(data, "state/sessions.json", "{}");
+        // What the bot writes after one conversation: a bare session id, not JSON.
+        write(
+            data,
+            "state/sessions.json",
+            "2f1c7a8e-55b1-4d3c-9e0a-1b2c3d4e5f60\n",
+        );
         write(data, "state/pending_updates.json", "[]");
         write(data, "state/config.json", "{\"bg_fork_timeout\": 45}");
         let _ = std::process::Command::new("git")
@@ -219,7 +224,9 @@ async fn a_healthy_install_passes_every_group() {
         "PASS reminders/stretch.md: fires ",
         "PASS webhooks/ci.md: POST /hook/ci",
         &format!("PASS port {} is free on 127.0.0.1", install.webhook_port),
-        "PASS state/pending_updates.json is valid JSON",
+        "PASS state/pending_updates.json reads fine",
+        // A bare session id is what the bot writes (issue 24 §1).
+        "PASS state/sessions.json reads fine",
         "PASS state/config.json loads",
         "PASS version 2.1.197 (the tested version)",
         "PASS ANTHROPIC_API_KEY is set",
@@ -260,6 +267,42 @@ async fn a_bad_tool_pattern_fails() {
         .doctor()
         .await
         .assert_fails_on(&["routines/tools.md", "\"Bash(*)\""]);
+}
+
+/// Issue 24 §4: a misspelt key is a warning with the key it was meant to be, and the file
+/// still loads (its next fire is shown); a model typo is the file's error.
+#[tokio::test]
+async fn a_misspelt_key_warns_and_a_model_typo_fails() {
+    let install = Install::healthy().await;
+    write(
+        install.data(),
+        "routines/walk.md",
+        "---\nid: \"w\"\ncron: \"0 8 * * *\"\nbackgroud: true\n---\nGo for a walk.\n",
+    );
+    let report = install.doctor().await;
+    assert!(
+        report
+            .lines("WARN")
+            .iter()
+            .any(|l| l.contains("routines/walk.md")
+                && l.contains("unknown key \"backgroud\"")
+                && l.contains("did you mean \"background\"")),
+        "{report}"
+    );
+    assert!(
+        report.stdout.contains("PASS routines/walk.md: next fire "),
+        "{report}"
+    );
+    write(
+        install.data(),
+        "routines/walk.md",
+        "---\nid: \"w\"\ncron: \"0 8 * * *\"\nmodel: sonet\n---\nGo for a walk.\n",
+    );
+    let line = install
+        .doctor()
+        .await
+        .assert_fails_on(&["routines/walk.md", "unknown model 'sonet'"]);
+    assert!(line.contains("did you mean 'sonnet'"), "{line}");
 }
 
 /// CMD-7: a missing CLI fails with the line that installs the tested version.
@@ -303,7 +346,7 @@ async fn a_corrupt_state_file_fails() {
     install
         .doctor()
         .await
-        .assert_fails_on(&["state/pending_updates.json", "not valid JSON"]);
+        .assert_fails_on(&["state/pending_updates.json", "is damaged"]);
 }
 
 /// CMD-7: a token Discord refuses fails without showing it.

@@ -99,3 +99,57 @@ async fn a_silent_turn_is_cut_off_and_the_next_message_works() {
     );
     assert!(h.log().contains("sent nothing for 3s"), "{}", h.log());
 }
+
+/// The API failing for a while (issue 24 §2): within seconds the owner sees what is
+/// happening on the reply's status line ("… retrying (1/3)"), and a refused key ends the turn
+/// at once instead of retrying for minutes.
+#[tokio::test]
+async fn retries_show_on_the_status_line_and_a_refused_key_stops_at_once() {
+    let h = BotHarness::start_with(
+        support::fake_discord::FakeConfig::default(),
+        &[("CLAUDE_CODE_MAX_RETRIES", "3")],
+    )
+    .await;
+    h.wait_for_bot_message("greeting", |m| m.content.contains("plate today"))
+        .await;
+    h.mock
+        .push(Reply::error(500, "api_error", "Internal server error"));
+    h.mock.push(Reply::text("Made it."));
+    h.discord.dm_from(h.owner(), "hi").await;
+    h.wait_for_bot_message_within("the answer", Duration::from_secs(60), |m| {
+        m.content.contains("Made it.")
+    })
+    .await;
+    let shown: Vec<String> = h
+        .discord
+        .requests()
+        .into_iter()
+        .filter_map(|r| r.body?.get("content")?.as_str().map(str::to_owned))
+        .collect();
+    assert!(
+        shown
+            .iter()
+            .any(|c| c.contains("Claude's API had a server error (500) — retrying (1/3)")),
+        "{shown:#?}"
+    );
+
+    for _ in 0..4 {
+        h.mock.push(Reply::error(
+            401,
+            "authentication_error",
+            "invalid x-api-key",
+        ));
+    }
+    h.discord.dm_from(h.owner(), "again").await;
+    h.wait_for_bot_message_within("the refusal", Duration::from_secs(60), |m| {
+        m.content.contains("Claude refused my credentials")
+    })
+    .await;
+    let tries = h
+        .mock
+        .model_requests()
+        .iter()
+        .filter(|r| r.user_prompts().last().is_some_and(|p| p.contains("again")))
+        .count();
+    assert!(tries <= 2, "retried a refused key {tries} times");
+}

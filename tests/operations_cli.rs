@@ -315,21 +315,28 @@ fn setup_writes_the_env_file_the_bot_reads() {
     };
     let env_file = home.join(".ollim-bot/.env");
 
-    let cut_short = setup("tok-secret-123\nJulia\n");
+    let token = "MTA0.tok-secret.123";
+    let cut_short = setup(&format!("{token}\nJulia\n"));
     assert_eq!(cut_short.status.code(), Some(1));
     assert!(text(&cut_short.stderr).contains("nothing was written"));
     assert!(!env_file.exists());
 
-    let out = setup("tok-secret-123\nJulia\n\nMars/Base\nEurope/Berlin\n\n");
+    // An empty first answer and an application id are asked again (issue 24 §8); a pasted
+    // `Bot ` prefix is dropped.
+    let out = setup(&format!(
+        "\n1234567890\nBot {token}\nJulia\n\nMars/Base\nEurope/Berlin\n\n"
+    ));
     assert!(out.status.success(), "{}", text(&out.stderr));
     let shown = text(&out.stdout);
-    assert!(!shown.contains("tok-secret-123"), "{shown}");
+    assert!(!shown.contains("tok-secret"), "{shown}");
+    assert!(shown.contains("can't start without its token"), "{shown}");
+    assert!(shown.contains("that isn't a bot token"), "{shown}");
     assert!(shown.contains("not an IANA timezone"), "{shown}");
     assert!(shown.contains("ollim-bot auth login"), "{shown}");
     let written = std::fs::read_to_string(&env_file).unwrap();
     assert_eq!(
         written,
-        "DISCORD_TOKEN=tok-secret-123\nOLLIM_USER_NAME=Julia\nOLLIM_BOT_NAME=Ollim\n\
+        "DISCORD_TOKEN=MTA0.tok-secret.123\nOLLIM_USER_NAME=Julia\nOLLIM_BOT_NAME=Ollim\n\
          OLLIM_TIMEZONE=Europe/Berlin\n"
     );
     let mode = std::fs::metadata(&env_file).unwrap().permissions().mode() & 0o777;

@@ -85,10 +85,12 @@ fn system_matches(frame: &Value, system: &SystemMessage) -> bool {
             "api_retry",
             SystemMessage::ApiRetry {
                 attempt,
+                max_retries,
                 error_status,
             },
         ) => {
             Some(*attempt) == frame["attempt"].as_u64()
+                && *max_retries == frame["max_retries"].as_u64()
                 && *error_status == frame["error_status"].as_u64()
         }
         (kind, SystemMessage::Other { subtype, raw }) => {

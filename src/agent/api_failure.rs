@@ -23,6 +23,24 @@ pub enum ApiFailure {
 }
 
 impl ApiFailure {
+    /// Whether retrying can't fix it: the key or login was refused (issue 24 §2).
+    pub fn is_permanent(status: Option<u64>) -> bool {
+        matches!(status, Some(401 | 403))
+    }
+
+    /// The status line while the CLI retries after `status` (attempt `attempt` of `max`).
+    pub fn retry_line(status: Option<u64>, attempt: u64, max: Option<u64>) -> String {
+        let what = match status {
+            Some(529) => "Claude is overloaded".to_owned(),
+            Some(429) => "Claude's rate limit was hit".to_owned(),
+            Some(code @ 500..=599) => format!("Claude's API had a server error ({code})"),
+            Some(code) => format!("Claude's API answered {code}"),
+            None => "the Claude API isn't answering".to_owned(),
+        };
+        let of = max.map_or_else(String::new, |max| format!("/{max}"));
+        format!("{what} — retrying ({attempt}{of})")
+    }
+
     /// Reads the result's HTTP status and the CLI's error text.
     pub fn classify(status: Option<u64>, text: &str) -> Self {
         let lower = text.to_ascii_lowercase();

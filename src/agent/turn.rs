@@ -80,6 +80,8 @@ pub(crate) async fn run_turn(
     let mut labelled: HashSet<String> = HashSet::new();
     // The CLI's own `API Error: …` text, held back for a plainer line at the result.
     let mut api_error: Option<String> = None;
+    // A failure retrying can't fix: the turn was interrupted instead of retried (issue 24 §2).
+    let mut stopped: Option<ApiFailure> = None;
 
     let cut_short = AtomicBool::new(false);
     let emit = |event: TurnEvent| {
@@ -207,6 +209,28 @@ pub(crate) async fn run_turn(
                 });
                 streamed_any = false;
             }
+            Message::System(SystemMessage::ApiRetry {
+                attempt,
+                max_retries,
+                error_status,
+            }) => {
+                if stopped.is_some() {
+                    continue;
+                }
+                tracing::info!(attempt, ?error_status, "the CLI retries the model API");
+                if ApiFailure::is_permanent(error_status) {
+                    stopped = Some(ApiFailure::classify(error_status, ""));
+                    if let Err(error) = client.handle().interrupt_nowait() {
+                        tracing::debug!(%error, "could not stop the retries");
+                    }
+                } else {
+                    emit(TurnEvent::Retrying(ApiFailure::retry_line(
+                        error_status,
+                        attempt,
+                        max_retries,
+                    )));
+                }
+            }
             Message::System(SystemMessage::Other { raw, .. }) => {
                 if let Some(text) = ["text", "message"]
                     .iter()
@@ -217,7 +241,13 @@ pub(crate) async fn run_turn(
             }
             Message::Result(result) => {
                 observer.compacting(false);
-                if result.is_error && (api_error.is_some() || result.api_error_status.is_some()) {
+                if let Some(failure) = stopped {
+                    tracing::warn!(?failure, "the model API refused the turn; not retrying");
+                    let separator = if shown.is_empty() { "" } else { "\n" };
+                    show(&format!("{separator}{}", failure.owner_text()), &mut shown);
+                } else if result.is_error
+                    && (api_error.is_some() || result.api_error_status.is_some())
+                {
                     let raw = api_error.take().unwrap_or_else(|| result.error_summary());
                     let failure = ApiFailure::classify(result.api_error_status, &raw);
                     tracing::warn!(?failure, error = %raw, "the model API failed the turn");

@@ -8,6 +8,7 @@ mod background_loops;
 pub mod claude_login;
 pub mod crash;
 pub mod hardening;
+pub mod network_wait;
 pub mod pid;
 
 use std::{
@@ -63,8 +64,10 @@ impl std::fmt::Debug for DiscordSettings {
     }
 }
 
-/// The lines of BOOT-2 for missing required variables, or `None` when all are set.
-pub fn missing_required(lookup: impl Fn(&str) -> Option<String>) -> Option<String> {
+/// The lines of BOOT-2 for missing required variables, or `None` when all are set: each
+/// variable, where the settings were looked for (`env_file`, as `Launch` describes it), and
+/// how to write them (issue 24 §6).
+pub fn missing_required(lookup: impl Fn(&str) -> Option<String>, env_file: &str) -> Option<String> {
     const REQUIRED: [(&str, &str); 3] = [
         (
             "DISCORD_TOKEN",
@@ -81,8 +84,14 @@ pub fn missing_required(lookup: impl Fn(&str) -> Option<String>) -> Option<Strin
         .filter(|(name, _)| lookup(name).is_none_or(|v| v.trim().is_empty()))
         .map(|(name, hint)| format!("  {name} — {hint}"))
         .collect();
-    (!missing.is_empty())
-        .then(|| format!("Missing required env vars in .env:\n{}", missing.join("\n")))
+    (!missing.is_empty()).then(|| {
+        format!(
+            "Missing required env vars in .env:\n{}\nSettings file: {env_file}.\nRun `ollim-bot \
+             setup` to write them (it asks for each and checks the token), or set them in the \
+             environment.",
+            missing.join("\n")
+        )
+    })
 }
 
 /// Runs the bot until a signal or a fatal error; returns the exit code. A panic anywhere in

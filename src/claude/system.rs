@@ -23,6 +23,8 @@ pub enum SystemMessage {
     ApiRetry {
         /// Attempt number.
         attempt: u64,
+        /// How many retries the CLI makes in all, when it says.
+        max_retries: Option<u64>,
         /// HTTP status of the failure, if any.
         error_status: Option<u64>,
     },
@@ -95,6 +97,7 @@ impl SystemMessage {
             },
             "api_retry" => Self::ApiRetry {
                 attempt: count(value, "attempt").unwrap_or(0),
+                max_retries: count(value, "max_retries"),
                 error_status: count(value, "error_status"),
             },
             _ => Self::Other {

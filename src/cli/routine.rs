@@ -58,8 +58,8 @@ pub struct RoutineAdd {
 /// How a background run behaves; shared by `routine add` and `reminder add`.
 #[derive(Debug, Args)]
 pub struct RunFlags {
-    /// Model for the run (opus, sonnet, haiku).
-    #[arg(long)]
+    /// Model for the run (opus, sonnet, haiku, opusplan or a full model id).
+    #[arg(long, value_parser = parse_model_flag)]
     pub model: Option<String>,
     /// Turn extended thinking off.
     #[arg(long)]
@@ -96,6 +96,11 @@ impl RunFlags {
             ..RunOptions::default()
         }
     }
+}
+
+/// A model name, checked where it enters (issue 24 §3).
+pub(crate) fn parse_model_flag(raw: &str) -> Result<String, String> {
+    crate::domain::model_name::check_model(raw).map_err(|error| error.to_string())
 }
 
 fn parse_update_mode(raw: &str) -> Result<UpdateMode, String> {

@@ -79,8 +79,7 @@ async fn ask_everything(launch: &Launch) -> Result<Vec<(&'static str, String)>, 
     let mut vars = Vec::new();
 
     println!("1. Discord: Developer Portal → your application → Bot → Reset Token.");
-    let token = input.secret("Bot token", current("DISCORD_TOKEN").is_some())?;
-    if let Some(token) = token {
+    if let Some(token) = input.token(current("DISCORD_TOKEN").is_some())? {
         vars.push(("DISCORD_TOKEN", token));
     }
     let user = input.text(
@@ -127,6 +126,33 @@ async fn ask_everything(launch: &Launch) -> Result<Vec<(&'static str, String)>, 
         }
     }
     Ok(vars)
+}
+
+/// A pasted bot token as the bot uses it: without a `Bot ` prefix, and shaped like one (three
+/// dot-separated parts of letters, digits, `-` and `_`).
+fn bot_token(pasted: &str) -> Result<String, &'static str> {
+    let token = pasted.trim();
+    let token = token
+        .strip_prefix("Bot ")
+        .or_else(|| token.strip_prefix("bot "))
+        .unwrap_or(token)
+        .trim();
+    let parts: Vec<&str> = token.split('.').collect();
+    let shaped = parts.len() == 3
+        && parts.iter().all(|part| {
+            !part.is_empty()
+                && part
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        });
+    if shaped {
+        Ok(token.to_owned())
+    } else {
+        Err(
+            "that isn't a bot token: it has three parts separated by dots (Bot → Reset Token \
+             → Copy); the application id or the client secret won't work",
+        )
+    }
 }
 
 /// Answers from a terminal or a pipe.
@@ -179,6 +205,26 @@ impl Answers {
         )))
     }
 
+    /// The bot token: required on a first run, a pasted `Bot ` prefix dropped, and the shape
+    /// of a token checked (three dot-separated parts), so a typo is caught here and not at
+    /// the first start (issue 24 §8). `None` keeps the current one.
+    fn token(&mut self, has_current: bool) -> Result<Option<String>, SetupError> {
+        for _ in 0..ATTEMPTS {
+            let Some(answer) = self.secret("Bot token", has_current)? else {
+                if has_current {
+                    return Ok(None);
+                }
+                println!("  the bot can't start without its token: paste it here");
+                continue;
+            };
+            match bot_token(&answer) {
+                Ok(token) => return Ok(Some(token)),
+                Err(why) => println!("  {why}"),
+            }
+        }
+        Err(SetupError::Refused("no usable bot token".to_owned()))
+    }
+
     /// A secret, not echoed on a terminal; `None` keeps the current one (or skips).
     fn secret(&mut self, question: &str, has_current: bool) -> Result<Option<String>, SetupError> {
         let shown = if has_current {
@@ -194,5 +240,27 @@ impl Answers {
             self.line()?
         };
         Ok((!answer.is_empty()).then_some(answer))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bot_token;
+
+    #[test]
+    fn a_pasted_token_loses_its_prefix_and_odd_shapes_are_refused() {
+        let token = "MTA0.Gx7_ab.c-d_ef";
+        assert_eq!(bot_token(&format!("Bot {token}")).unwrap(), token);
+        assert_eq!(bot_token(&format!("  {token} ")).unwrap(), token);
+        for bad in [
+            "",
+            "Bot abc.def",
+            "1234567890",
+            "a.b.c.d",
+            "a..c",
+            "a b.c.d",
+        ] {
+            assert!(bot_token(bad).is_err(), "{bad}");
+        }
     }
 }

@@ -34,6 +34,31 @@ pub fn split(text: &str) -> Result<(&str, &str), String> {
     })
 }
 
+/// The line of `text` (from 1) where `part`, a slice of it, starts; 1 when it isn't one.
+pub fn line_of(text: &str, part: &str) -> usize {
+    let offset = (part.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
+    text.get(..offset)
+        .map_or(1, |before| before.matches('\n').count() + 1)
+}
+
+/// `message` with every `line <n>` moved down by `by` lines.
+fn shift_lines(message: &str, by: usize) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(at) = rest.find("line ") {
+        let (before, after) = rest.split_at(at + "line ".len());
+        out.push_str(before);
+        let digits = after.len() - after.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        match after[..digits].parse::<usize>() {
+            Ok(line) => out.push_str(&(line + by).to_string()),
+            Err(_) => out.push_str(&after[..digits]),
+        }
+        rest = &after[digits..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// The frontmatter mapping with keys normalised to kebab-case.
 pub struct Fields {
     values: BTreeMap<String, Value>,
@@ -44,8 +69,16 @@ pub struct Fields {
 impl Fields {
     /// Parses the frontmatter YAML. `text_keys` are the (kebab-case) keys read as strings.
     pub fn parse(yaml: &str, text_keys: &[&str]) -> Result<Self, String> {
-        let value: Value = serde_yaml::from_str(yaml)
-            .map_err(|e| format!("the frontmatter is not valid YAML: {e}"))?;
+        Self::parse_at(yaml, text_keys, 1)
+    }
+
+    /// [`Self::parse`] for YAML that starts at line `first_line` of its file, so the line
+    /// numbers in a YAML error are the file's (issue 24 §4).
+    pub fn parse_at(yaml: &str, text_keys: &[&str], first_line: usize) -> Result<Self, String> {
+        let value: Value = serde_yaml::from_str(yaml).map_err(|e| {
+            let reason = shift_lines(&e.to_string(), first_line.saturating_sub(1));
+            format!("the frontmatter is not valid YAML: {reason}")
+        })?;
         let Value::Mapping(mapping) = value else {
             return Err("the frontmatter is not a YAML mapping of key: value lines".to_owned());
         };

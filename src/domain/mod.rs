@@ -6,4 +6,6 @@ pub mod embed;
 pub mod fork_control;
 pub mod frontmatter;
 pub mod job_options;
+pub mod model_name;
 pub mod prompt_tag;
+pub mod spelling;

@@ -113,10 +113,12 @@ mod tests {
             JobFile {
                 path: PathBuf::from("routines/stretch.md"),
                 item: hourly,
+                notes: Vec::new(),
             },
             JobFile {
                 path: PathBuf::from("routines/morning.md"),
                 item: daily,
+                notes: Vec::new(),
             },
         ];
         let since = tz

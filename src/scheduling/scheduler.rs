@@ -224,6 +224,20 @@ impl Scheduler {
             }
         }
         self.record_tick(now);
+        let notes: Vec<(String, String)> = routines
+            .iter()
+            .map(|f| (&f.path, &f.notes))
+            .chain(reminders.iter().map(|f| (&f.path, &f.notes)))
+            .flat_map(|(path, notes)| {
+                notes.iter().map(move |note| {
+                    let text = format!(
+                        "Note on {}: {note}. The file still runs as written.",
+                        path.display()
+                    );
+                    (format!("note\u{0}{}\u{0}{note}", path.display()), text)
+                })
+            })
+            .collect();
         let routine_ids: HashSet<String> = routines.iter().map(|f| f.item.id.clone()).collect();
         let tool_problems = self
             .sink
@@ -235,7 +249,7 @@ impl Scheduler {
         problems.extend(reminder_problems);
         problems.extend(tool_problems);
         problems.extend(outcome.problems);
-        self.report_problems(problems).await;
+        self.report_problems(problems, notes).await;
         if clean_routines {
             let sessions = RoutineSessionStore::new(data_dir);
             for id in sessions.routine_ids() {
@@ -251,10 +265,11 @@ impl Scheduler {
         }
     }
 
-    /// Tells the main session about each broken file once (RTN-6, SCH-7); a file that loads
-    /// again is forgotten, so a new break is reported again.
-    async fn report_problems(&self, problems: Vec<FileProblem>) {
-        let keys: Vec<(String, String)> = problems
+    /// Tells the main session about each broken file once (RTN-6, SCH-7), and each note on a
+    /// file that loads (`(key, text)`: an unknown key, issue 24 §4); a file that loads again,
+    /// or a note that went away, is forgotten, so it is reported again if it comes back.
+    async fn report_problems(&self, problems: Vec<FileProblem>, notes: Vec<(String, String)>) {
+        let mut keys: Vec<(String, String)> = problems
             .iter()
             .map(|p| {
                 let text = format!(
@@ -265,6 +280,7 @@ impl Scheduler {
                 (format!("{}\u{0}{}", p.path.display(), p.reason), text)
             })
             .collect();
+        keys.extend(notes);
         let fresh: Vec<String> = {
             let mut reported = self.reported.lock();
             let current: HashSet<&String> = keys.iter().map(|(key, _)| key).collect();

@@ -213,6 +213,11 @@ impl ContentApprovals {
     }
 }
 
+/// Why the file's bytes would be set aside by the bot, if they would (issue 24).
+pub(super) fn damage(bytes: &[u8]) -> Option<String> {
+    super::json_file::damage::<Stored>(bytes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -233,10 +233,7 @@ impl ForkMessageStore {
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Read::Ok(Vec::new())),
             Err(e) => return Err(StateError::io(&self.path, e)),
         };
-        if bytes.iter().all(u8::is_ascii_whitespace) {
-            return Ok(Read::Ok(Vec::new()));
-        }
-        let raw: Vec<serde_json::Value> = match serde_json::from_slice(&bytes) {
+        let raw = match parse(&bytes) {
             Ok(raw) => raw,
             Err(e) => return Ok(Read::Corrupt(e)),
         };
@@ -261,6 +258,20 @@ impl ForkMessageStore {
         let bytes = serde_json::to_vec(records).map_err(|e| StateError::json(&self.path, e))?;
         write_atomic(&self.path, &bytes)
     }
+}
+
+/// The records in the file's bytes, each still to be checked; blank means none.
+fn parse(bytes: &[u8]) -> Result<Vec<serde_json::Value>, serde_json::Error> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Ok(Vec::new());
+    }
+    serde_json::from_slice(bytes)
+}
+
+/// Why the file's bytes would be set aside by the bot, if they would (issue 24). A malformed
+/// record alone is dropped, not set aside.
+pub(super) fn damage(bytes: &[u8]) -> Option<String> {
+    parse(bytes).err().map(|e| e.to_string())
 }
 
 /// Whole seconds of a Unix time, for a file name.

@@ -137,7 +137,7 @@ impl InquiryStore {
                 return (Entries::new(), false);
             }
         };
-        let raw: serde_json::Map<String, serde_json::Value> = match serde_json::from_str(&text) {
+        let raw = match parse(text.as_bytes()) {
             Ok(raw) => raw,
             Err(e) => {
                 #[allow(clippy::cast_possible_truncation)]
@@ -173,6 +173,16 @@ impl InquiryStore {
             serde_json::to_vec_pretty(entries).map_err(|e| StateError::json(&self.path, e))?;
         write_atomic(&self.path, &bytes)
     }
+}
+
+/// The entries in the file's bytes, each still to be checked.
+fn parse(bytes: &[u8]) -> Result<serde_json::Map<String, serde_json::Value>, serde_json::Error> {
+    serde_json::from_slice(bytes)
+}
+
+/// Why the file's bytes would be set aside by the bot, if they would (issue 24).
+pub(super) fn damage(bytes: &[u8]) -> Option<String> {
+    parse(bytes).err().map(|e| e.to_string())
 }
 
 #[cfg(test)]

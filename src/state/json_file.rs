@@ -19,6 +19,13 @@ pub fn read_or_set_aside<T: DeserializeOwned + Default>(path: &Path) -> T {
     }
 }
 
+/// Why [`read_or_set_aside`] would set a file with `bytes` aside as a `T`, if it would.
+pub fn damage<T: DeserializeOwned>(bytes: &[u8]) -> Option<String> {
+    serde_json::from_slice::<T>(bytes)
+        .err()
+        .map(|e| e.to_string())
+}
+
 /// Writes `value` to `path` as pretty JSON, atomically.
 pub fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<(), StateError> {
     let json = serde_json::to_vec_pretty(value).map_err(|e| StateError::json(path, e))?;

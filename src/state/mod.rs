@@ -20,6 +20,8 @@ pub mod git;
 pub mod held_webhooks;
 pub mod history;
 pub mod inquiries;
+pub mod inspection;
+pub mod instance_lock;
 pub mod json_file;
 pub mod paths;
 pub mod pending;

@@ -86,6 +86,19 @@ pub struct PendingUpdates {
 }
 
 /// Outcome of reading the file.
+/// The updates in the file's bytes; blank means none.
+fn parse(bytes: &[u8]) -> Result<Vec<PendingUpdate>, serde_json::Error> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Ok(Vec::new());
+    }
+    serde_json::from_slice(bytes)
+}
+
+/// Why the file's bytes would be set aside by the bot, if they would (issue 24).
+pub(super) fn damage(bytes: &[u8]) -> Option<String> {
+    parse(bytes).err().map(|e| e.to_string())
+}
+
 enum Read {
     Ok(Vec<PendingUpdate>),
     Corrupt(serde_json::Error),
@@ -175,10 +188,7 @@ impl PendingUpdates {
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Read::Ok(Vec::new())),
             Err(e) => return Err(StateError::io(self.path(), e)),
         };
-        if bytes.iter().all(u8::is_ascii_whitespace) {
-            return Ok(Read::Ok(Vec::new()));
-        }
-        Ok(match serde_json::from_slice(&bytes) {
+        Ok(match parse(&bytes) {
             Ok(updates) => Read::Ok(updates),
             Err(e) => Read::Corrupt(e),
         })

@@ -29,16 +29,33 @@ fn read_id_file(path: &Path) -> Option<SessionId> {
             return None;
         }
     };
-    let trimmed = raw.trim();
-    if trimmed.is_empty() || trimmed.starts_with('{') {
-        return None;
-    }
-    match SessionId::parse(trimmed) {
-        Ok(id) => Some(id),
-        Err(e) => {
-            set_aside(path, &e.to_string(), chrono::Utc::now().timestamp());
+    match parse_id_text(&raw) {
+        Ok(id) => id,
+        Err(reason) => {
+            set_aside(path, &reason, chrono::Utc::now().timestamp());
             None
         }
+    }
+}
+
+/// The session id a bare id file's text holds: empty and `{`-prefixed text mean none; anything
+/// else must be a valid id.
+fn parse_id_text(text: &str) -> Result<Option<SessionId>, String> {
+    let trimmed = text.trim();
+    if trimmed.is_empty() || trimmed.starts_with('{') {
+        return Ok(None);
+    }
+    SessionId::parse(trimmed)
+        .map(Some)
+        .map_err(|e| e.to_string())
+}
+
+/// Why a session id file's bytes would be set aside by the bot, if they would (issue 24).
+pub(super) fn damage(bytes: &[u8]) -> Option<String> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => parse_id_text(text).err(),
+        // `read_id_file` can't read it as text: it counts as no session, left in place.
+        Err(_) => None,
     }
 }
 

@@ -279,5 +279,10 @@ impl ToolApprovals {
     }
 }
 
+/// Why the file's bytes would be set aside by the bot, if they would (issue 24).
+pub(super) fn damage(bytes: &[u8]) -> Option<String> {
+    super::json_file::damage::<Stored>(bytes)
+}
+
 #[cfg(test)]
 mod tests;

@@ -186,5 +186,10 @@ fn now_secs() -> i64 {
     unix_now() as i64
 }
 
+/// Why the ledger's bytes would be set aside by the bot, if they would (issue 24).
+pub(super) fn damage(bytes: &[u8]) -> Option<String> {
+    super::json_file::damage::<Ledger>(bytes)
+}
+
 #[cfg(test)]
 mod tests;

@@ -66,6 +66,11 @@ impl UntrustedSessions {
     }
 }
 
+/// Why the file's bytes would be set aside by the bot, if they would (issue 24).
+pub(super) fn damage(bytes: &[u8]) -> Option<String> {
+    super::json_file::damage::<BTreeMap<String, f64>>(bytes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::{schema::PayloadSchema, template::Template};
 use crate::domain::{
-    frontmatter::{Fields, split},
+    frontmatter::{Fields, line_of, split},
     job_options::{BgSession, JobKind, OPTION_TEXT_KEYS, RunMode, RunOptions},
 };
 
@@ -60,7 +60,7 @@ impl WebhookSpec {
         let (yaml, body) = split(text)?;
         let mut text_keys: Vec<&str> = vec!["id", "signature"];
         text_keys.extend_from_slice(OPTION_TEXT_KEYS);
-        let fields = Fields::parse(yaml, &text_keys)?;
+        let fields = Fields::parse_at(yaml, &text_keys, line_of(text, yaml))?;
         let id = fields.required_text("id")?.trim().to_owned();
         check_id(&id)?;
         let schema = match fields.get("fields") {

@@ -177,6 +177,16 @@ impl BotProcess {
         self.stderr.lock().unwrap().clone()
     }
 
+    /// Sends `signal` (`TERM`, `INT`, …) to the process.
+    pub fn signal(&self, signal: &str) {
+        let pid = self.child.id().expect("the bot still runs");
+        let sent = std::process::Command::new("kill")
+            .args([format!("-{signal}"), pid.to_string()])
+            .status()
+            .expect("run kill");
+        assert!(sent.success(), "kill -{signal} failed");
+    }
+
     /// Waits for the exit status (and the end of stderr); panics after `within`.
     pub async fn wait_exit(&mut self, within: Duration) -> std::process::ExitStatus {
         wait_exit(&mut self.child, &self.stderr, within).await

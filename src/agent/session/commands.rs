@@ -12,6 +12,7 @@ use crate::{
     },
     claude::{PermissionMode, Thinking, UserContent},
     config::runtime::{ConfigKey, ConfigUpdateError, RuntimeConfig, thinking_choice_name},
+    domain::model_name::check_model,
     state::now_in,
 };
 
@@ -39,10 +40,19 @@ impl MainSession {
                 let model = self.settings().await.model;
                 CommandReply::Done(format!("model: {}.", model.as_deref().unwrap_or("default")))
             }
-            Command::Model(Some(name)) => match self.set_model(Some(name.clone())).await {
-                Ok(()) => CommandReply::Done(format!("switched to {name}.")),
-                Err(error) => CommandReply::Failed(format!("could not switch the model: {error}")),
-            },
+            Command::Model(Some(name)) => {
+                // Checked where it enters, not at the next turn (issue 24 §3).
+                let name = match check_model(&name) {
+                    Ok(name) => name,
+                    Err(error) => return CommandReply::Failed(format!("{error}.")),
+                };
+                match self.set_model(Some(name.clone())).await {
+                    Ok(()) => CommandReply::Done(format!("switched to {name}.")),
+                    Err(error) => {
+                        CommandReply::Failed(format!("could not switch the model: {error}"))
+                    }
+                }
+            }
             Command::Thinking(None) => {
                 let thinking = self.settings().await.thinking;
                 CommandReply::Done(format!("thinking: {}.", thinking_choice_name(thinking)))

@@ -23,6 +23,10 @@ use crate::{
     },
     claude::{CliFit, CliVersionError, TESTED_CLI_VERSION, installed_cli_version},
     config::{Config, RuntimeConfig},
+    state::{
+        instance_lock::{InstanceLock, InstanceLockError},
+        paths::DataDir,
+    },
 };
 
 /// How long shutting down may wait for the CLI.
@@ -62,6 +66,9 @@ pub async fn run(config: Config, model: Option<String>) -> anyhow::Result<i32> {
         }
         Err(error) => eprintln!("[warn] {error}"),
     }
+    let Some(_instance) = drive_the_session(&config)? else {
+        return Ok(1);
+    };
     let opened = open_services(config)?;
     let runtime = RuntimeConfig::clone(&opened.services.runtime.current());
     if opened.initialised_git {
@@ -106,10 +113,23 @@ pub async fn run(config: Config, model: Option<String>) -> anyhow::Result<i32> {
         if line.is_empty() {
             continue;
         }
-        let keep_going = tokio::select! {
-            keep_going = handle_line(&session, &line) => keep_going,
-            _ = interrupt.recv() => { session.interrupt(); false }
-            _ = terminate.recv() => { session.interrupt(); false }
+        // Ctrl-C stops the reply in progress; a second one leaves (issue 24 §8).
+        let turn = handle_line(&session, &line);
+        tokio::pin!(turn);
+        let mut interrupted = false;
+        let keep_going = loop {
+            tokio::select! {
+                keep_going = &mut turn => break keep_going,
+                _ = interrupt.recv() => {
+                    session.interrupt();
+                    if interrupted {
+                        break false;
+                    }
+                    interrupted = true;
+                    println!("\n[interrupted] (Ctrl-C again to leave)");
+                }
+                _ = terminate.recv() => { session.interrupt(); break false; }
+            }
         };
         if !keep_going {
             break;
@@ -128,6 +148,26 @@ pub async fn run(config: Config, model: Option<String>) -> anyhow::Result<i32> {
     }
     opened.git_worker.shutdown().await;
     Ok(0)
+}
+
+/// The instance lock: one process drives the main session at a time (issue 24 §5). Beside
+/// the running bot, or a second `chat`, both would resume it and each miss the other's turns;
+/// `None` (after saying why) when another holds it.
+fn drive_the_session(config: &Config) -> anyhow::Result<Option<InstanceLock>> {
+    match InstanceLock::acquire(&DataDir::new(&config.data_dir).state_dir()) {
+        Ok(lock) => Ok(Some(lock)),
+        Err(InstanceLockError::AlreadyRunning { pid }) => {
+            let who = pid.map_or_else(String::new, |pid| format!(" (pid {pid})"));
+            eprintln!(
+                "error: another ollim-bot{who} already drives this conversation: the bot itself \
+                 or another `chat`. Talk to it in Discord, or stop it first (`systemctl --user \
+                 stop ollim-bot`, Ctrl-C where it runs, or /quit in the other chat); two at once \
+                 would each miss the other's turns."
+            );
+            Ok(None)
+        }
+        Err(error) => Err(error.into()),
+    }
 }
 
 /// Handles one input line; returns `false` to leave.

@@ -176,6 +176,7 @@ pub async fn render_events(mut events: mpsc::UnboundedReceiver<TurnEvent>) {
                 );
             }
             TurnEvent::Notice(text) => line(format!("[note] {text}"), &mut at_line_start),
+            TurnEvent::Retrying(text) => line(format!("[waiting] {text}…"), &mut at_line_start),
             _ => {}
         }
         let _ = out.flush();

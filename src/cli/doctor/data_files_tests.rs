@@ -170,21 +170,37 @@ fn tool_patterns_come_from_jobs_and_the_policy_file() {
 }
 
 #[test]
-fn state_files_parse_without_being_touched() {
+fn state_files_are_judged_by_the_bots_readers_without_being_touched() {
     let (dir, data) = data_dir();
     assert_eq!(
         state_files::state_file_checks(&data)[0].status,
         CheckStatus::Pass
     );
-    write(dir.path(), "state/sessions.json", "{\"main\": \"abc\"}");
+    // A bare session id is what the bot writes (issue 24 §1).
+    write(
+        dir.path(),
+        "state/sessions.json",
+        "2f1c7a8e-55b1-4d3c-9e0a-1b2c3d4e5f60",
+    );
     write(dir.path(), "state/pending_updates.json", "[{\"message\": ");
     write(dir.path(), "state/config.json", "{\"bg_fork_timeout\": 45}");
     let checks = state_files::state_file_checks(&data);
-    let failure = only_failure(&checks);
     assert!(
-        failure
+        checks
+            .iter()
+            .any(|c| c.text == "state/sessions.json reads fine" && c.status == CheckStatus::Pass),
+        "{checks:?}"
+    );
+    let damaged: Vec<_> = checks
+        .iter()
+        .filter(|c| c.status != CheckStatus::Pass)
+        .collect();
+    assert_eq!(damaged.len(), 1, "{checks:?}");
+    assert_eq!(damaged[0].status, CheckStatus::Fail);
+    assert!(
+        damaged[0]
             .text
-            .starts_with("state/pending_updates.json is not valid JSON")
+            .starts_with("state/pending_updates.json is damaged")
     );
     assert!(
         checks

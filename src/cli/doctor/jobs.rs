@@ -31,12 +31,26 @@ fn broken_file(group: Group, problem: &FileProblem) -> Check {
     )
 }
 
+/// A WARN per note on a file that loads (an unknown key, issue 24 §4).
+fn note_checks(group: Group, path: &std::path::Path, notes: &[String]) -> Vec<Check> {
+    notes
+        .iter()
+        .map(|note| {
+            Check::warn(
+                group,
+                format!("{}: {note}: fix the spelling or remove it", path.display()),
+            )
+        })
+        .collect()
+}
+
 /// Each routine file: parses, its cron is usable, and when it fires next after `now`.
 pub(super) fn routine_checks(data_dir: &DataDir, now: DateTime<Tz>) -> Vec<Check> {
     let group = Group::Routines;
     let (routines, problems) = load_routines(data_dir);
     let mut checks: Vec<Check> = problems.iter().map(|p| broken_file(group, p)).collect();
     for file in &routines {
+        checks.extend(note_checks(group, &file.path, &file.notes));
         let path = file.path.display();
         let cron = &file.item.cron;
         checks.push(match CronSchedule::parse(cron) {
@@ -71,6 +85,7 @@ pub(super) fn reminder_checks(data_dir: &DataDir, now: DateTime<Tz>) -> Vec<Chec
     let (reminders, problems) = load_reminders(data_dir, now.timezone());
     let mut checks: Vec<Check> = problems.iter().map(|p| broken_file(group, p)).collect();
     for file in &reminders {
+        checks.extend(note_checks(group, &file.path, &file.notes));
         let path = file.path.display();
         let at = file.item.run_at.with_timezone(&now.timezone());
         checks.push(if at < now {

@@ -1,20 +1,27 @@
-//! STATE FILES (CMD-7): every `state/*.json` is JSON, and `state/config.json` is what the
-//! runtime settings loader accepts. Nothing is changed: a broken file is reported, not moved
-//! aside, and no file's content is ever shown.
+//! STATE FILES (CMD-7): every state file the bot reads, judged by the reader the bot itself
+//! uses (`state::inspection`, issue 24 §1: `sessions.json` holds a bare session id, not JSON),
+//! and `state/config.json` as the runtime settings loader accepts it. Nothing is changed: a
+//! damaged file is reported (the bot sets it aside at its next start and says so), and no
+//! file's content is ever shown.
 
 use std::path::Path;
 
 use serde_json::Value;
 
 use super::{Check, Group};
-use crate::{config::RuntimeConfig, state::paths::DataDir};
+use crate::{
+    config::RuntimeConfig,
+    state::{
+        inspection::{Health, inspect},
+        paths::DataDir,
+    },
+};
 
 /// The STATE FILES group for `data_dir`.
 pub(super) fn state_file_checks(data_dir: &DataDir) -> Vec<Check> {
     let group = Group::StateFiles;
-    let state_dir = data_dir.state_dir();
-    let entries = match std::fs::read_dir(&state_dir) {
-        Ok(entries) => entries,
+    match std::fs::read_dir(data_dir.state_dir()) {
+        Ok(_) => {}
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
             return vec![Check::pass(group, "no state/ yet (created at first start)")];
         }
@@ -24,45 +31,31 @@ pub(super) fn state_file_checks(data_dir: &DataDir) -> Vec<Check> {
                 format!("state/ can't be read ({error}): fix its permissions"),
             )];
         }
-    };
-    let mut files: Vec<_> = entries
-        .filter_map(Result::ok)
-        .map(|entry| entry.path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "json") && path.is_file())
+    }
+    let mut checks: Vec<Check> = inspect(data_dir)
+        .into_iter()
+        .filter_map(|file| {
+            let name = format!("state/{}", file.name);
+            match file.health {
+                Health::Absent => None,
+                Health::Sound => Some(Check::pass(group, format!("{name} reads fine"))),
+                Health::Damaged(reason) => Some(Check::fail(
+                    group,
+                    format!(
+                        "{name} is damaged ({reason}): repair it now to keep its content; at its \
+                         next start the bot moves it aside as {name}.corrupt-<time>, starts it \
+                         fresh and tells you"
+                    ),
+                )),
+                Health::Unreadable(error) => Some(Check::fail(
+                    group,
+                    format!("{name} can't be read ({error}): fix its permissions"),
+                )),
+            }
+        })
         .collect();
-    files.sort();
-    let mut checks: Vec<Check> = files.iter().map(|path| json_file_check(path)).collect();
     checks.push(runtime_config_check(&data_dir.config_file()));
     checks
-}
-
-fn shown(path: &Path) -> String {
-    let name = path
-        .file_name()
-        .map_or_else(String::new, |name| name.to_string_lossy().into_owned());
-    format!("state/{name}")
-}
-
-/// One file parses as JSON.
-pub(super) fn json_file_check(path: &Path) -> Check {
-    let group = Group::StateFiles;
-    let name = shown(path);
-    match std::fs::read(path) {
-        Ok(bytes) => match serde_json::from_slice::<Value>(&bytes) {
-            Ok(_) => Check::pass(group, format!("{name} is valid JSON")),
-            Err(error) => Check::fail(
-                group,
-                format!(
-                    "{name} is not valid JSON ({error}): repair it, or stop the bot and move it \
-                     aside (the bot starts that file afresh)"
-                ),
-            ),
-        },
-        Err(error) => Check::fail(
-            group,
-            format!("{name} can't be read ({error}): fix its permissions"),
-        ),
-    }
 }
 
 /// `state/config.json` as the runtime settings loader reads it (without its moving a broken

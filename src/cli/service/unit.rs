@@ -69,10 +69,12 @@ pub fn render(params: &UnitParams) -> Result<String, UnitError> {
 
 [Unit]
 Description=ollim-bot, a personal assistant in your Discord DMs
-# A crash loop stops after 5 starts within 5 minutes; `systemctl --user reset-failed ollim-bot`
-# clears it.
-StartLimitIntervalSec=300
-StartLimitBurst=5
+# Starts again after a failure, waiting longer each time (below), so a boot without network
+# yet doesn't use up the start limit: it stops only after 10 starts within 10 minutes
+# (`systemctl --user reset-failed ollim-bot` clears it). A user service can't wait for the
+# system's network-online.target; the bot itself waits for the network at start.
+StartLimitIntervalSec=600
+StartLimitBurst=10
 
 [Service]
 Type=simple
@@ -81,10 +83,13 @@ ExecStart={command}
 # The data dir: where the Claude CLI keeps the bot's sessions.
 WorkingDirectory={working_dir}
 {path_line}\
-# Start again 10 s after a crash or a fatal error (any exit code but 0); a clean stop stays
+# Start again after a crash or a fatal error (any exit code but 0), 10 s after the first and up
+# to 5 minutes after later ones (systemd 254+; older ones keep 10 s); a clean stop stays
 # stopped.
 Restart=on-failure
 RestartSec=10
+RestartSteps=5
+RestartMaxDelaySec=300
 # Stopping sends SIGTERM to the bot alone (not to the Claude CLI under it): it lets the turn in
 # progress finish, stops the CLI itself and says goodbye in your DMs. Whatever is still running
 # after TimeoutStopSec gets SIGKILL.

@@ -2,6 +2,7 @@
 //! error texts the owner sees.
 
 use crate::claude::{PermissionMode, Thinking};
+use crate::domain::model_name::check_model;
 
 /// One runtime setting, in the display order of `/config` (CFG-3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -137,7 +138,9 @@ impl ConfigKey {
     /// The values the key accepts, for help lines (e.g. `opus / sonnet / haiku / default`).
     pub fn valid_values(self) -> &'static str {
         match self {
-            Self::ModelMain | Self::ModelFork => "opus / sonnet / haiku / default",
+            Self::ModelMain | Self::ModelFork => {
+                "opus / sonnet / haiku / opusplan / a full model id / default"
+            }
             Self::ThinkingMain | Self::ThinkingFork => "off / adaptive / <budget tokens>",
             Self::BgForkTimeout => "<seconds>, a positive integer",
             Self::BgMaxConcurrent => "a positive integer (each run is one Claude CLI, 200-300 MB)",
@@ -172,8 +175,6 @@ impl std::fmt::Display for ConfigKey {
     }
 }
 
-/// Error text for a bad model name.
-pub(crate) const MODEL_ERROR: &str = "must be one of: haiku, opus, sonnet";
 /// Error text for a bad thinking mode.
 pub(crate) const THINKING_ERROR: &str =
     "must be 'off', 'adaptive', or a positive integer (budget tokens)";
@@ -187,8 +188,6 @@ pub(crate) const BOOL_ERROR: &str = "must be on/off";
 pub(crate) const PERMISSION_ERROR: &str =
     "must be one of: acceptEdits, bypassPermissions, default, dontAsk";
 
-/// The model aliases a config value may name.
-pub(crate) const MODELS: [&str; 3] = ["opus", "sonnet", "haiku"];
 /// The permission modes `permission_mode` accepts (`plan` is not one of them).
 const PERMISSION_MODES: [PermissionMode; 4] = [
     PermissionMode::DontAsk,
@@ -207,13 +206,14 @@ fn digits(raw: &str) -> Option<&str> {
     (!raw.is_empty() && raw.bytes().all(|b| b.is_ascii_digit())).then_some(raw)
 }
 
-/// A model alias, or `None` for the reset words `""`, `null`, `none`, `default`.
-pub(crate) fn parse_model(raw: &str) -> Result<Option<String>, &'static str> {
-    let lowered = raw.trim().to_ascii_lowercase();
-    match lowered.as_str() {
+/// A model alias or full id (issue 24 §3), or `None` for the reset words `""`, `null`,
+/// `none`, `default`.
+pub(crate) fn parse_model(raw: &str) -> Result<Option<String>, String> {
+    match raw.trim().to_ascii_lowercase().as_str() {
         "" | "null" | "none" | "default" => Ok(None),
-        name if MODELS.contains(&name) => Ok(Some(lowered)),
-        _ => Err(MODEL_ERROR),
+        _ => check_model(raw)
+            .map(Some)
+            .map_err(|error| error.to_string()),
     }
 }
 

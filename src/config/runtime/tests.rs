@@ -64,7 +64,7 @@ fn keys_names_and_order() {
     assert!(!ConfigKey::GoogleCalendars.in_dropdown());
     assert_eq!(
         ConfigKey::ModelMain.help_line(),
-        "**model.main**: Default model for main session — `opus / sonnet / haiku / default`"
+        "**model.main**: Default model for main session — `opus / sonnet / haiku / opusplan / a full model id / default`"
     );
 }
 
@@ -136,7 +136,10 @@ fn parses_valid_values() {
 #[test]
 fn parse_errors_have_the_exact_texts() {
     use ConfigKey as K;
-    let model = "must be one of: haiku, opus, sonnet";
+    let model = "unknown model 'gpt4': use opus, sonnet, haiku or opusplan, or a full model id \
+                 such as claude-sonnet-4-5";
+    let near = "unknown model 'claude-opus': use opus, sonnet, haiku or opusplan, or a full \
+                model id such as claude-sonnet-4-5";
     let thinking = "must be 'off', 'adaptive', or a positive integer (budget tokens)";
     let positive = "must be a positive integer";
     let hour = "must be an integer 0-23";
@@ -144,7 +147,7 @@ fn parse_errors_have_the_exact_texts() {
     let permission = "must be one of: acceptEdits, bypassPermissions, default, dontAsk";
     let cases: &[(ConfigKey, &str, &str)] = &[
         (K::ModelMain, "gpt4", model),
-        (K::ModelFork, "claude-opus", model),
+        (K::ModelFork, "claude-opus", near),
         (K::ThinkingMain, "maybe", thinking),
         (K::ThinkingMain, "0", thinking),
         (K::ThinkingMain, "-1", thinking),

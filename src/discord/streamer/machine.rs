@@ -247,6 +247,7 @@ impl<'a> Streamer<'a> {
                 seconds,
             } => self.on_compacted(pre_tokens, seconds, now).await,
             TurnEvent::Notice(text) => self.on_notice(&text, now).await,
+            TurnEvent::Retrying(line) => self.show_status(line, now).await,
             TurnEvent::ForkRequested => self.handed_over = true,
         }
     }
@@ -275,6 +276,12 @@ impl<'a> Streamer<'a> {
         if !self.tools.begin(id, label.clone()) {
             return;
         }
+        self.show_status(label, now).await;
+    }
+
+    /// The status line shows `label` from now (a tool's, or the API being retried, issue 24
+    /// §2), edited in place like every status.
+    async fn show_status(&mut self, label: String, now: Instant) {
         match &mut self.phase {
             Phase::Waiting(status) => status.relabel(label, now),
             Phase::Text => {

@@ -2,7 +2,7 @@
 //! three file kinds share (E.1, E.2, E.3).
 
 use super::{BgSession, RunMode, RunOptions, ToolRestriction, UpdateMode};
-use crate::domain::frontmatter::Fields;
+use crate::domain::{frontmatter::Fields, model_name::check_model};
 
 /// The frontmatter keys [`RunOptions::read`] reads as text.
 pub const OPTION_TEXT_KEYS: &[&str] = &["model", "update-main-session", "subagent", "session"];
@@ -73,8 +73,14 @@ impl RunOptions {
             (None, Some(disallowed)) => ToolRestriction::Disallowed(disallowed),
             (None, None) => ToolRestriction::None,
         };
+        // Checked where it enters (issue 24 §3); a blank one is no model.
+        let model = match fields.text("model")? {
+            Some(name) if name.trim().is_empty() => None,
+            Some(name) => Some(check_model(&name).map_err(|error| error.to_string())?),
+            None => None,
+        };
         Ok(Self {
-            model: fields.text("model")?,
+            model,
             thinking: fields.flag("thinking", true)?,
             update_mode,
             allow_ping: fields.flag("allow-ping", true)?,

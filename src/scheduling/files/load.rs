@@ -10,6 +10,7 @@ use std::time::SystemTime;
 
 use chrono_tz::Tz;
 
+use super::keys::{reminder_notes, routine_notes};
 use super::store::{REMINDERS, ROUTINES};
 use super::{FileProblem, JobFile, Reminder, Routine, parse_reminder, parse_routine};
 use crate::state::paths::DataDir;
@@ -77,7 +78,32 @@ pub(super) fn read_text(path: &Path) -> Result<String, String> {
 /// against each file's modification time and size, so a sync re-parses only what changed.
 #[derive(Debug)]
 pub struct LoadCache<T> {
-    entries: BTreeMap<PathBuf, (Stamp, Result<T, String>)>,
+    entries: BTreeMap<PathBuf, (Stamp, Result<Parsed<T>, String>)>,
+}
+
+/// A job file that parsed, with its notes (unknown keys, issue 24 §4).
+#[derive(Debug)]
+struct Parsed<T> {
+    item: T,
+    notes: Vec<String>,
+}
+
+/// How one folder's files are read: the parser, and what is worth noting about a file that
+/// parsed.
+struct Reader<P> {
+    parse: P,
+    notes: fn(&str) -> Vec<String>,
+}
+
+impl<T, P: Fn(&str) -> Result<T, String>> Reader<P> {
+    fn read(&self, path: &Path) -> Result<Parsed<T>, String> {
+        let text = read_text(path)?;
+        let item = (self.parse)(&text)?;
+        Ok(Parsed {
+            item,
+            notes: (self.notes)(&text),
+        })
+    }
 }
 
 impl<T> Default for LoadCache<T> {
@@ -91,11 +117,11 @@ impl<T> Default for LoadCache<T> {
 impl<T> LoadCache<T> {
     /// Brings the entry of one file (path relative to the data dir) up to date: dropped when
     /// the file is gone or not a regular `*.md` file, parsed again when its stamp changed.
-    fn refresh_one(
+    fn refresh_one<P: Fn(&str) -> Result<T, String>>(
         &mut self,
         data_dir: &DataDir,
         rel: &Path,
-        parse: impl Fn(&str) -> Result<T, String>,
+        reader: &Reader<P>,
     ) {
         let is_md = rel
             .file_name()
@@ -111,7 +137,7 @@ impl<T> LoadCache<T> {
         if matches!(self.entries.get(rel), Some((seen, _)) if *seen == stamp && stamp.0.is_some()) {
             return;
         }
-        let parsed = read_text(&data_dir.root().join(rel)).and_then(|text| parse(&text));
+        let parsed = reader.read(&data_dir.root().join(rel));
         self.entries.insert(rel.to_path_buf(), (stamp, parsed));
     }
 }
@@ -124,7 +150,7 @@ pub fn load_routines_cached(
     load_dir(
         data_dir,
         ROUTINES,
-        parse_routine,
+        &routine_reader(),
         |routine| &routine.id,
         cache,
     )
@@ -139,7 +165,7 @@ pub fn load_reminders_cached(
     load_dir(
         data_dir,
         REMINDERS,
-        |text| parse_reminder(text, tz),
+        &reminder_reader(tz),
         |reminder| &reminder.id,
         cache,
     )
@@ -153,8 +179,9 @@ pub fn load_routines_changed(
     cache: &mut LoadCache<Routine>,
     changed: &BTreeSet<PathBuf>,
 ) -> (Vec<JobFile<Routine>>, Vec<FileProblem>) {
+    let reader = routine_reader();
     for rel in changed.iter().filter(|rel| rel.starts_with(ROUTINES)) {
-        cache.refresh_one(data_dir, rel, parse_routine);
+        cache.refresh_one(data_dir, rel, &reader);
     }
     collect(cache, |routine| &routine.id)
 }
@@ -166,16 +193,31 @@ pub fn load_reminders_changed(
     cache: &mut LoadCache<Reminder>,
     changed: &BTreeSet<PathBuf>,
 ) -> (Vec<JobFile<Reminder>>, Vec<FileProblem>) {
+    let reader = reminder_reader(tz);
     for rel in changed.iter().filter(|rel| rel.starts_with(REMINDERS)) {
-        cache.refresh_one(data_dir, rel, |text| parse_reminder(text, tz));
+        cache.refresh_one(data_dir, rel, &reader);
     }
     collect(cache, |reminder| &reminder.id)
 }
 
-fn load_dir<T: Clone>(
+fn routine_reader() -> Reader<impl Fn(&str) -> Result<Routine, String>> {
+    Reader {
+        parse: parse_routine,
+        notes: routine_notes,
+    }
+}
+
+fn reminder_reader(tz: Tz) -> Reader<impl Fn(&str) -> Result<Reminder, String>> {
+    Reader {
+        parse: move |text: &str| parse_reminder(text, tz),
+        notes: reminder_notes,
+    }
+}
+
+fn load_dir<T: Clone, P: Fn(&str) -> Result<T, String>>(
     data_dir: &DataDir,
     folder: &str,
-    parse: impl Fn(&str) -> Result<T, String>,
+    reader: &Reader<P>,
     id_of: impl Fn(&T) -> &String,
     cache: &mut LoadCache<T>,
 ) -> (Vec<JobFile<T>>, Vec<FileProblem>) {
@@ -195,7 +237,7 @@ fn load_dir<T: Clone>(
         match cache.entries.get(&rel) {
             Some((seen, _)) if *seen == stamp && stamp.0.is_some() => {}
             _ => {
-                let parsed = read_text(&data_dir.root().join(&rel)).and_then(|text| parse(&text));
+                let parsed = reader.read(&data_dir.root().join(&rel));
                 cache.entries.insert(rel, (stamp, parsed));
             }
         }
@@ -214,13 +256,13 @@ fn collect<T: Clone>(
     let mut problems = Vec::new();
     let mut files_of: HashMap<&String, Vec<&PathBuf>> = HashMap::new();
     for (rel, (_, parsed)) in &cache.entries {
-        if let Ok(item) = parsed {
-            files_of.entry(id_of(item)).or_default().push(rel);
+        if let Ok(parsed) = parsed {
+            files_of.entry(id_of(&parsed.item)).or_default().push(rel);
         }
     }
     for (rel, (_, parsed)) in &cache.entries {
         match parsed {
-            Ok(item) => {
+            Ok(Parsed { item, notes }) => {
                 let id = id_of(item);
                 let files = files_of.get(id).map_or(&[][..], Vec::as_slice);
                 if files.len() > 1 {
@@ -243,6 +285,7 @@ fn collect<T: Clone>(
                     items.push(JobFile {
                         path: rel.clone(),
                         item: item.clone(),
+                        notes: notes.clone(),
                     });
                 }
             }

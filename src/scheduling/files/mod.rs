@@ -13,6 +13,7 @@
 //!
 //! The YAML `id` is authoritative; file names are cosmetic (slug of the message).
 
+mod keys;
 mod load;
 mod parse;
 mod render;
@@ -39,6 +40,7 @@ use crate::domain::job_options::{BgSession, RunMode, RunOptions};
 use crate::state::StateError;
 use crate::state::git::GitRecorder;
 
+pub use keys::{reminder_notes, routine_notes, unknown_key_notes};
 pub use load::{
     LoadCache, load_reminders, load_reminders_cached, load_reminders_changed, load_routines,
     load_routines_cached, load_routines_changed,
@@ -147,6 +149,8 @@ pub struct JobFile<T> {
     pub path: PathBuf,
     /// The parsed routine or reminder.
     pub item: T,
+    /// What is worth telling about it though it loads (unknown keys, issue 24 §4).
+    pub notes: Vec<String>,
 }
 
 /// A file that could not be used, and why (for the warning log and the pending update, RTN-6).

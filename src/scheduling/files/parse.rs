@@ -5,7 +5,7 @@ use chrono::{DateTime, Duration, FixedOffset, NaiveDate, NaiveDateTime, Offset, 
 use chrono_tz::Tz;
 
 use super::{Reminder, Routine};
-use crate::domain::frontmatter::{Fields, split};
+use crate::domain::frontmatter::{Fields, line_of, split};
 use crate::domain::job_options::{BgSession, JobKind, OPTION_TEXT_KEYS, RunMode, RunOptions};
 
 /// Frontmatter keys (kebab-case) of the files themselves whose values are read as text; the
@@ -17,7 +17,7 @@ fn open(text: &str) -> Result<(Fields, String, &str), String> {
     let (yaml, body) = split(text)?;
     let mut text_keys = FILE_TEXT_KEYS.to_vec();
     text_keys.extend_from_slice(OPTION_TEXT_KEYS);
-    let fields = Fields::parse(yaml, &text_keys)?;
+    let fields = Fields::parse_at(yaml, &text_keys, line_of(text, yaml))?;
     let id = fields.required_text("id")?;
     if id.trim().is_empty() {
         return Err("\"id\" must not be empty".to_owned());

@@ -133,11 +133,11 @@ fn scalar_ids_are_taken_as_written() {
         assert_eq!(parse_routine(&text).unwrap().id, id, "id: {yaml}");
     }
     let text =
-        "---\nid: 42\ndescription: 7\nmodel: 3.5\nrun-at: 2026-02-24T13:00:00-08:00\n---\nx\n";
+        "---\nid: 42\ndescription: 7\nsubagent: 3.5\nrun-at: 2026-02-24T13:00:00-08:00\n---\nx\n";
     let reminder = parse_reminder(text, TZ).unwrap();
     assert_eq!(reminder.id, "42");
     assert_eq!(reminder.description, "7");
-    assert_eq!(reminder.options.model.as_deref(), Some("3.5"));
+    assert_eq!(reminder.options.subagent.as_deref(), Some("3.5"));
 }
 
 #[test]
@@ -373,4 +373,13 @@ fn the_project_example_routines_parse() {
             parse_routine(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
         }
     }
+}
+
+/// A YAML error names the line of the file, not of the frontmatter (issue 24 §4).
+#[test]
+fn yaml_errors_name_the_files_line() {
+    let text = "---\nid: a\ncron: \"0 9 * * *\"\ndescription: [unclosed\n---\nx\n";
+    let error = routine_err(text);
+    assert!(error.contains("line 4"), "{error}");
+    assert!(!error.contains("line 3 "), "{error}");
 }

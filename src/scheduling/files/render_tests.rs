@@ -197,7 +197,7 @@ fn strings_that_yaml_would_mangle_round_trip() {
     for text in awkward {
         let mut routine = minimal_routine();
         routine.description = text.into();
-        routine.options.model = Some(text.into());
+        routine.options.subagent = Some(text.into());
         routine.options.skills = vec![text.into(), "x".into()];
         let rendered = render_routine(&routine);
         assert_eq!(

@@ -8,13 +8,9 @@
 //! next to unscoped writes, legacy `snake_case` or unknown keys, files over 200 lines, and any
 //! other reason [`parse_routine`] would skip the file.
 
-use std::sync::LazyLock;
-
-use serde_yaml::Value;
-
-use super::{Routine, parse_routine, render_routine};
+use super::keys::{ROUTINE_KEYS, written_keys};
+use super::parse_routine;
 use crate::domain::frontmatter::{Fields, split};
-use crate::domain::job_options::{BgSession, RunMode, RunOptions, ToolRestriction, UpdateMode};
 use crate::scheduling::cron::{CronError, CronSchedule};
 
 /// Every denial reason starts with this (HKS-4).
@@ -96,17 +92,6 @@ fn check(content: &str) -> Result<Vec<String>, String> {
     Ok(warnings)
 }
 
-/// The frontmatter keys as written (string keys only).
-fn written_keys(yaml: &str) -> Vec<String> {
-    match serde_yaml::from_str::<Value>(yaml) {
-        Ok(Value::Mapping(mapping)) => mapping
-            .keys()
-            .filter_map(|key| key.as_str().map(str::to_owned))
-            .collect(),
-        _ => Vec::new(),
-    }
-}
-
 /// Legacy `snake_case` spellings of known keys, and keys the routine format does not have.
 fn key_warnings(keys: &[String]) -> Vec<String> {
     let mut warnings = Vec::new();
@@ -123,48 +108,6 @@ fn key_warnings(keys: &[String]) -> Vec<String> {
     }
     warnings
 }
-
-/// The keys of the routine format (E.1): those the canonical renderer writes for routines
-/// with every field away from its default, so the list lives in one place. Two routines are
-/// needed, since a run mode holds one session kind and a job one of the two tool lists.
-pub(super) static ROUTINE_KEYS: LazyLock<Vec<String>> = LazyLock::new(|| {
-    let every_field = |session, tools| Routine {
-        id: "id".to_owned(),
-        cron: "0 9 * * *".to_owned(),
-        description: "description".to_owned(),
-        run: RunMode::Background(session),
-        options: RunOptions {
-            model: Some("model".to_owned()),
-            thinking: false,
-            update_mode: UpdateMode::Always,
-            allow_ping: false,
-            tools,
-            skills: vec!["skill".to_owned()],
-            subagent: Some("subagent".to_owned()),
-            reflect: false,
-        },
-        message: "message".to_owned(),
-    };
-    let mut keys = Vec::new();
-    for routine in [
-        every_field(BgSession::Isolated, ToolRestriction::Allowed(Vec::new())),
-        every_field(
-            BgSession::Persistent,
-            ToolRestriction::Disallowed(Vec::new()),
-        ),
-    ] {
-        let rendered = render_routine(&routine);
-        let written = split(&rendered)
-            .map(|(yaml, _)| written_keys(yaml))
-            .unwrap_or_default();
-        for key in written {
-            if !keys.contains(&key) {
-                keys.push(key);
-            }
-        }
-    }
-    keys
-});
 
 /// Unscoped shell and write tools, and delegation next to unscoped writes.
 fn tool_warnings(tools: &[String]) -> Vec<String> {

@@ -1,6 +1,6 @@
 //! HKS-4 / RTN-9: the routine write validator's denials and warnings.
 
-use super::validator::ROUTINE_KEYS;
+use super::keys::ROUTINE_KEYS;
 use super::{RoutineVerdict, validate_routine_write};
 
 const CLEAN: &str = "---\nid: \"a1b2c3d4\"\ncron: \"0 9 * * 1-5\"\ndescription: \"Check-in\"\n\

@@ -18,6 +18,7 @@ fn routine(id: &str, cron: &str) -> JobFile<Routine> {
     JobFile {
         path: PathBuf::from(format!("routines/{id}.md")),
         item: routine,
+        notes: Vec::new(),
     }
 }
 
@@ -28,6 +29,7 @@ fn reminder(id: &str, run_at: DateTime<Tz>) -> JobFile<Reminder> {
     JobFile {
         path: PathBuf::from(format!("reminders/{id}.md")),
         item: reminder,
+        notes: Vec::new(),
     }
 }
 

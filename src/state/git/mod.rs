@@ -76,12 +76,59 @@ pub fn init_repo(root: &Path) -> Result<bool, StateError> {
 }
 
 pub(super) fn init_repo_with(root: &Path, env: &ExtraEnv) -> Result<bool, StateError> {
-    if root.join(".git").exists() {
-        return Ok(false);
-    }
     std::fs::create_dir_all(root).map_err(|e| StateError::io(root, e))?;
-    run(root, env, &["init".as_ref(), "-q".as_ref()])?;
-    Ok(true)
+    let created = !root.join(".git").exists();
+    if created {
+        run(root, env, &["init".as_ref(), "-q".as_ref()])?;
+    }
+    ensure_ignored_secrets(root)?;
+    Ok(created)
+}
+
+/// What the data dir's repository always ignores (`.git/info/exclude`, which is not a file of
+/// the work tree): the files with secrets, so a `git add -A` of the owner's never puts them in
+/// the history (issue 24 §8).
+const IGNORED_SECRETS: [&str; 9] = [
+    ".env",
+    ".env.*",
+    "*.env",
+    "*.pem",
+    "*.key",
+    "state/token.json",
+    "state/credentials.json",
+    "state/claude/",
+    "state/tmp/",
+];
+
+/// Adds to `root/.git/info/exclude` whichever of [`IGNORED_SECRETS`] it lacks; the owner's
+/// own lines stay.
+fn ensure_ignored_secrets(root: &Path) -> Result<(), StateError> {
+    let dir = root.join(".git/info");
+    std::fs::create_dir_all(&dir).map_err(|e| StateError::io(&dir, e))?;
+    let path = dir.join("exclude");
+    let current = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(StateError::io(&path, e)),
+    };
+    let present: Vec<&str> = current.lines().map(str::trim).collect();
+    let missing: Vec<&str> = IGNORED_SECRETS
+        .into_iter()
+        .filter(|line| !present.contains(line))
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let mut text = current.clone();
+    if !text.is_empty() && !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text.push_str("# Added by ollim-bot: files with secrets stay out of this history.\n");
+    for line in missing {
+        text.push_str(line);
+        text.push('\n');
+    }
+    super::atomic::write_atomic(&path, text.as_bytes())
 }
 
 /// Turns `rel` into a path relative to `root`; absolute paths must lie under `root`.
@@ -234,6 +281,28 @@ mod tests {
         let (repo, home, env) = temp_repo();
         assert!(!init_repo_with(repo.path(), &env).unwrap());
         (repo, home, env)
+    }
+
+    #[test]
+    fn the_secrets_are_ignored_and_the_owners_lines_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let exclude = dir.path().join(".git/info/exclude");
+        std::fs::create_dir_all(exclude.parent().unwrap()).unwrap();
+        std::fs::write(&exclude, "notes/private.md\n.env").unwrap();
+        ensure_ignored_secrets(dir.path()).unwrap();
+        ensure_ignored_secrets(dir.path()).unwrap();
+        let text = std::fs::read_to_string(&exclude).unwrap();
+        assert!(
+            text.starts_with("notes/private.md\n.env\n# Added by ollim-bot"),
+            "{text}"
+        );
+        for line in IGNORED_SECRETS {
+            assert_eq!(
+                text.lines().filter(|l| *l == line).count(),
+                1,
+                "{line}: {text}"
+            );
+        }
     }
 
     #[test]

@@ -308,11 +308,9 @@ impl PingBudget {
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(BudgetState::defaults(now)),
             Err(e) => return Err(StateError::io(path, e)),
         };
-        if bytes.iter().all(u8::is_ascii_whitespace) {
-            return Ok(BudgetState::defaults(now));
-        }
-        match serde_json::from_slice::<BudgetState>(&bytes) {
-            Ok(state) => Ok(state.sanitize()),
+        match parse(&bytes) {
+            Ok(None) => Ok(BudgetState::defaults(now)),
+            Ok(Some(state)) => Ok(state.sanitize()),
             Err(e) => {
                 set_aside(path, &e.to_string(), now.timestamp());
                 Ok(BudgetState::defaults(now))
@@ -329,6 +327,19 @@ impl PingBudget {
         let bytes = serde_json::to_vec(state).map_err(|e| StateError::json(path, e))?;
         write_atomic(path, &bytes)
     }
+}
+
+/// The budget in the file's bytes; blank means none (the defaults).
+fn parse(bytes: &[u8]) -> Result<Option<BudgetState>, serde_json::Error> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Ok(None);
+    }
+    serde_json::from_slice(bytes).map(Some)
+}
+
+/// Why the file's bytes would be set aside by the bot, if they would (issue 24).
+pub(crate) fn damage(bytes: &[u8]) -> Option<String> {
+    parse(bytes).err().map(|e| e.to_string())
 }
 
 #[cfg(test)]

@@ -109,8 +109,10 @@ fn restart_stop_and_hardening_directives_are_there() {
     for directive in [
         "Restart=on-failure",
         "RestartSec=10",
-        "StartLimitIntervalSec=300",
-        "StartLimitBurst=5",
+        "RestartSteps=5",
+        "RestartMaxDelaySec=300",
+        "StartLimitIntervalSec=600",
+        "StartLimitBurst=10",
         "KillMode=mixed",
         "KillSignal=SIGTERM",
         "TimeoutStopSec=90",

@@ -1,0 +1,167 @@
+//! The frontmatter keys of the job formats (E.1, E.2), and the keys a file has that its format
+//! doesn't: a misspelt `backgroud: true` is otherwise silently ignored and the job runs in
+//! the main conversation (issue 24 §4). Such a file still loads; the note is for the owner
+//! (`doctor`) and the agent (told once, like a broken file).
+
+use std::sync::LazyLock;
+
+use serde_yaml::Value;
+
+use super::{Reminder, Routine, render_reminder, render_routine};
+use crate::domain::{
+    frontmatter::split,
+    job_options::{BgSession, RunMode, RunOptions, ToolRestriction, UpdateMode},
+    spelling::nearest,
+};
+
+/// The frontmatter keys as written (string keys only).
+pub(super) fn written_keys(yaml: &str) -> Vec<String> {
+    match serde_yaml::from_str::<Value>(yaml) {
+        Ok(Value::Mapping(mapping)) => mapping
+            .keys()
+            .filter_map(|key| key.as_str().map(str::to_owned))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Every option of a job away from its default, so that rendering it writes every key.
+fn every_option(tools: ToolRestriction) -> RunOptions {
+    RunOptions {
+        model: Some("model".to_owned()),
+        thinking: false,
+        update_mode: UpdateMode::Always,
+        allow_ping: false,
+        tools,
+        skills: vec!["skill".to_owned()],
+        subagent: Some("subagent".to_owned()),
+        reflect: false,
+    }
+}
+
+/// The keys `rendered` files write, each once.
+fn keys_of(rendered: impl IntoIterator<Item = String>) -> Vec<String> {
+    let mut keys = Vec::new();
+    for text in rendered {
+        let written = split(&text)
+            .map(|(yaml, _)| written_keys(yaml))
+            .unwrap_or_default();
+        for key in written {
+            if !keys.contains(&key) {
+                keys.push(key);
+            }
+        }
+    }
+    keys
+}
+
+/// The keys of the routine format (E.1): those the canonical renderer writes for routines
+/// with every field away from its default, so the list lives in one place. Two routines are
+/// needed, since a run mode holds one session kind and a job one of the two tool lists.
+pub(super) static ROUTINE_KEYS: LazyLock<Vec<String>> = LazyLock::new(|| {
+    let every_field = |session, tools| Routine {
+        id: "id".to_owned(),
+        cron: "0 9 * * *".to_owned(),
+        description: "description".to_owned(),
+        run: RunMode::Background(session),
+        options: every_option(tools),
+        message: "message".to_owned(),
+    };
+    keys_of([
+        render_routine(&every_field(
+            BgSession::Isolated,
+            ToolRestriction::Allowed(Vec::new()),
+        )),
+        render_routine(&every_field(
+            BgSession::Persistent,
+            ToolRestriction::Disallowed(Vec::new()),
+        )),
+    ])
+});
+
+/// The keys of the reminder format (E.2), from the canonical renderer as for routines: an
+/// isolated reminder writes `isolated`, a foreground one `background`.
+pub(super) static REMINDER_KEYS: LazyLock<Vec<String>> = LazyLock::new(|| {
+    let every_field = |run, tools| {
+        let mut reminder = Reminder::new_at(chrono::DateTime::UNIX_EPOCH.fixed_offset(), "m");
+        "description".clone_into(&mut reminder.description);
+        reminder.chain_depth = 1;
+        reminder.max_chain = 2;
+        reminder.chain_parent = Some("parent".to_owned());
+        reminder.run = run;
+        reminder.options = every_option(tools);
+        render_reminder(&reminder)
+    };
+    keys_of([
+        every_field(
+            RunMode::Background(BgSession::Isolated),
+            ToolRestriction::Allowed(Vec::new()),
+        ),
+        every_field(RunMode::Foreground, ToolRestriction::Disallowed(Vec::new())),
+    ])
+});
+
+/// One note per key of `text`'s frontmatter that `known` (kebab-case) lacks, with the
+/// nearest known key when one is close. `snake_case` spellings of known keys are fine.
+pub fn unknown_key_notes(text: &str, known: &[String]) -> Vec<String> {
+    let Ok((yaml, _)) = split(text) else {
+        return Vec::new();
+    };
+    written_keys(yaml)
+        .into_iter()
+        .filter(|key| !known.contains(&key.replace('_', "-")))
+        .map(|key| {
+            let hint = nearest(&key.replace('_', "-"), known.iter().map(String::as_str))
+                .map(|near| format!(" (did you mean \"{near}\"?)"))
+                .unwrap_or_default();
+            format!("unknown key \"{key}\" is ignored{hint}")
+        })
+        .collect()
+}
+
+/// [`unknown_key_notes`] for a routine file.
+pub fn routine_notes(text: &str) -> Vec<String> {
+    unknown_key_notes(text, &ROUTINE_KEYS)
+}
+
+/// [`unknown_key_notes`] for a reminder file.
+pub fn reminder_notes(text: &str) -> Vec<String> {
+    unknown_key_notes(text, &REMINDER_KEYS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn misspelt_keys_are_noted_with_the_nearest_and_known_ones_not() {
+        let routine = "---\nid: a\ncron: \"0 9 * * *\"\nbackgroud: true\nallow_ping: false\n\
+                       colour: red\n---\nHi\n";
+        assert_eq!(
+            routine_notes(routine),
+            [
+                "unknown key \"backgroud\" is ignored (did you mean \"background\"?)",
+                "unknown key \"colour\" is ignored",
+            ]
+        );
+        let reminder = "---\nid: a\nrun-at: \"2026-01-01T09:00:00Z\"\nbackground: false\n\
+                        max-chain: 2\nisolated: true\nmodle: opus\n---\nHi\n";
+        assert_eq!(
+            reminder_notes(reminder),
+            ["unknown key \"modle\" is ignored (did you mean \"model\"?)"]
+        );
+        for key in [
+            "run-at",
+            "chain-depth",
+            "chain-parent",
+            "skills",
+            "subagent",
+            "reflect",
+        ] {
+            assert!(REMINDER_KEYS.contains(&key.to_owned()), "{key}");
+        }
+        for key in ["cron", "session", "background", "disallowed-tools"] {
+            assert!(ROUTINE_KEYS.contains(&key.to_owned()), "{key}");
+        }
+    }
+}

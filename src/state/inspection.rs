@@ -1,0 +1,169 @@
+//! Every state file the bot reads and sets aside when damaged, judged by the reader the bot
+//! itself uses (issue 24 §1, §9): `doctor` reports them without touching anything, and the
+//! bot sets the damaged ones aside at start, so the owner hears of it with the greeting rather
+//! than whenever the file is next used. Files other modules read (`config.json`,
+//! `scheduler.json`, `update.json`, the Google files) are checked by those modules' readers.
+
+use std::path::{Path, PathBuf};
+
+use super::{paths::DataDir, set_aside::set_aside};
+
+/// A state file and how the bot's reader tells a damaged copy (the reason, or `None`).
+struct Known {
+    name: &'static str,
+    damage: fn(&[u8]) -> Option<String>,
+}
+
+/// The state files this module's stores read.
+const KNOWN: [Known; 10] = [
+    Known {
+        name: "sessions.json",
+        damage: super::sessions::damage,
+    },
+    Known {
+        name: "pending_updates.json",
+        damage: super::pending::damage,
+    },
+    Known {
+        name: "fork_messages.json",
+        damage: super::fork_messages::damage,
+    },
+    Known {
+        name: "inquiries.json",
+        damage: super::inquiries::damage,
+    },
+    Known {
+        name: "ping_budget.json",
+        damage: super::ping_budget::damage,
+    },
+    Known {
+        name: "unfinished.json",
+        damage: super::unfinished::damage,
+    },
+    Known {
+        name: "held_webhooks.json",
+        damage: super::held_webhooks::damage,
+    },
+    Known {
+        name: "content_approvals.json",
+        damage: super::content_approvals::damage,
+    },
+    Known {
+        name: "tool_approvals.json",
+        damage: super::tool_approvals::damage,
+    },
+    Known {
+        name: "untrusted_sessions.json",
+        damage: super::untrusted_sessions::damage,
+    },
+];
+
+/// What one state file is like now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Health {
+    /// Not there (the store starts empty).
+    Absent,
+    /// Its reader accepts it.
+    Sound,
+    /// Its reader would set it aside: why.
+    Damaged(String),
+    /// It can't be read at all: the error.
+    Unreadable(String),
+}
+
+/// One state file's name, path and health.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Inspected {
+    /// The file name inside `state/`.
+    pub name: &'static str,
+    /// Its path.
+    pub path: PathBuf,
+    /// What it is like.
+    pub health: Health,
+}
+
+/// Every known state file's health. Reads only.
+pub fn inspect(data_dir: &DataDir) -> Vec<Inspected> {
+    let state_dir = data_dir.state_dir();
+    KNOWN
+        .iter()
+        .map(|known| {
+            let path = state_dir.join(known.name);
+            let health = health(&path, known.damage);
+            Inspected {
+                name: known.name,
+                path,
+                health,
+            }
+        })
+        .collect()
+}
+
+fn health(path: &Path, damage: fn(&[u8]) -> Option<String>) -> Health {
+    match std::fs::read(path) {
+        Ok(bytes) => damage(&bytes).map_or(Health::Sound, Health::Damaged),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Health::Absent,
+        Err(error) => Health::Unreadable(error.to_string()),
+    }
+}
+
+/// Sets every damaged state file aside now (the owner is told through the set-aside notice),
+/// as its store would on first use. Returns the names set aside.
+pub fn set_aside_damaged(data_dir: &DataDir, now_secs: i64) -> Vec<&'static str> {
+    inspect(data_dir)
+        .into_iter()
+        .filter_map(|file| match file.health {
+            Health::Damaged(reason) => {
+                tracing::warn!(file = file.name, %reason, "damaged state file set aside at start");
+                set_aside(&file.path, &reason, now_secs);
+                Some(file.name)
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each file as the bot writes it is sound; garbage in any of them is damaged; a bare
+    /// session id (not JSON) is what `sessions.json` holds by design.
+    #[test]
+    fn files_are_judged_by_the_bots_own_readers() {
+        let dir = tempfile::tempdir().unwrap();
+        let data_dir = DataDir::new(dir.path());
+        let state = data_dir.state_dir();
+        std::fs::create_dir_all(&state).unwrap();
+        assert!(
+            inspect(&data_dir)
+                .iter()
+                .all(|f| f.health == Health::Absent)
+        );
+        std::fs::write(
+            state.join("sessions.json"),
+            "2f1c7a8e-55b1-4d3c-9e0a-1b2c3d4e5f60",
+        )
+        .unwrap();
+        std::fs::write(state.join("pending_updates.json"), "[]").unwrap();
+        std::fs::write(state.join("ping_budget.json"), "garbage").unwrap();
+        let health = |name: &str| {
+            inspect(&data_dir)
+                .into_iter()
+                .find(|f| f.name == name)
+                .unwrap()
+                .health
+        };
+        assert_eq!(health("sessions.json"), Health::Sound);
+        assert_eq!(health("pending_updates.json"), Health::Sound);
+        assert!(matches!(health("ping_budget.json"), Health::Damaged(_)));
+
+        assert_eq!(
+            set_aside_damaged(&data_dir, 1_700_000_000),
+            ["ping_budget.json"]
+        );
+        assert_eq!(health("ping_budget.json"), Health::Absent);
+        assert!(state.join("ping_budget.json.corrupt-1700000000").exists());
+        assert_eq!(health("sessions.json"), Health::Sound, "left alone");
+    }
+}
