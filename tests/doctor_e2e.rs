@@ -15,6 +15,7 @@ use std::{
 use support::{
     cli::{CliSandbox, claude_cli_path},
     fake_discord::{FakeConfig, FakeDiscord},
+    mock_api::MockApi,
 };
 use tokio::process::Command;
 
@@ -45,6 +46,8 @@ const SPEC: &str = "---\nid: ci\nfields:\n  type: object\n  properties:\n    rep
 struct Install {
     sandbox: CliSandbox,
     discord: FakeDiscord,
+    /// The model API the key check asks.
+    mock: MockApi,
     webhook_port: u16,
 }
 
@@ -90,6 +93,7 @@ impl Install {
         Self {
             sandbox,
             discord,
+            mock: MockApi::start().await,
             webhook_port,
         }
     }
@@ -112,6 +116,7 @@ impl Install {
             .env("OLLIM_DATA_DIR", self.data())
             .env("OLLIM_CLAUDE_CLI", claude_cli_path())
             .env("ANTHROPIC_API_KEY", API_KEY)
+            .env("ANTHROPIC_BASE_URL", self.mock.base_url())
             .env("DISCORD_TOKEN", TOKEN)
             .env("OLLIM_DISCORD_API_URL", self.discord.base_url())
             .env("WEBHOOK_PORT", self.webhook_port.to_string())
@@ -230,6 +235,8 @@ async fn a_healthy_install_passes_every_group() {
         "PASS state/config.json loads",
         "PASS version 2.1.197 (the tested version)",
         "PASS ANTHROPIC_API_KEY is set",
+        // One real request with the key (issue 24 §2), to the mock API here.
+        "PASS the Claude API accepts ANTHROPIC_API_KEY",
         "PASS token accepted (bot ollim)",
         "PASS Message Content Intent is on",
         "PASS not set up (optional)",

@@ -190,6 +190,11 @@ async fn without_credentials_the_setup_steps_are_printed() {
         "{stderr}"
     );
     assert!(stderr.contains("Desktop app"), "{stderr}");
+    // The step newcomers miss (issue 24 §8).
+    assert!(
+        stderr.contains("consent screen") && stderr.contains("test user"),
+        "{stderr}"
+    );
     assert!(output.stdout.is_empty());
     assert!(fake.requests().is_empty());
 

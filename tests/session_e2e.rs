@@ -258,6 +258,13 @@ async fn cost_passes_through_the_cli_text() {
         cost.contains('$') || cost.to_lowercase().contains("cost"),
         "{cost}"
     );
+    // After a restart the answer is this /cost's alone, not the earlier ones replayed with
+    // it (issue 24 §8).
+    let h = h.restart().await;
+    h.session.cost().await.unwrap();
+    let again = h.session.cost().await.unwrap();
+    let lines = |text: &str| text.lines().filter(|l| !l.trim().is_empty()).count();
+    assert!(lines(&again) <= lines(&cost), "{cost:?}\nthen\n{again:?}");
     h.close().await;
 }
 

@@ -29,8 +29,15 @@ pub enum WebhookCommand {
     },
 }
 
-/// Runs a webhook command; returns the exit code.
+/// Runs a webhook command; returns the exit code. What the store logs about a broken spec is
+/// what these commands print themselves, so the log is silenced here (said once, issue 24 §8).
 pub fn run(data_dir: &DataDir, command: WebhookCommand) -> i32 {
+    tracing::dispatcher::with_default(&tracing::Dispatch::none(), || {
+        run_quietly(data_dir, command)
+    })
+}
+
+fn run_quietly(data_dir: &DataDir, command: WebhookCommand) -> i32 {
     let store = SpecStore::new(data_dir.webhooks_dir());
     match command {
         WebhookCommand::List => {

@@ -96,7 +96,8 @@ impl Bot {
                 let text = format!(
                     "Google isn't set up: no OAuth client file at `{}`.\nCreate OAuth \
                      credentials of type **Desktop app** at https://console.cloud.google.com/ \
-                     (APIs & Services → Credentials; enable the Tasks, Calendar and Gmail APIs), \
+                     (enable the Tasks, Calendar and Gmail APIs; configure the consent screen: \
+                     External, with your account as a test user; then Clients → Create client), \
                      download the JSON, save it there, then run /google-auth again.",
                     path.display()
                 );

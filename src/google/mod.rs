@@ -185,8 +185,11 @@ pub fn setup_instructions(files: &GoogleFiles) -> String {
          To set up Google integration:\n  \
          1. Go to https://console.cloud.google.com/ and create a project\n  \
          2. Enable the Google Tasks API, Google Calendar API and Gmail API\n  \
-         3. Create OAuth credentials (application type: Desktop app) and download the JSON\n  \
-         4. Save the JSON file to {path}\n  \
-         5. Run `ollim-bot google auth` here, or /google-auth in Discord"
+         3. Configure the OAuth consent screen (Google Auth Platform → Branding / Audience): \
+         External, and add your Google account as a test user\n  \
+         4. Create OAuth credentials (Clients → Create client, type: Desktop app) and download \
+         the JSON\n  \
+         5. Save the JSON file to {path}\n  \
+         6. Run `ollim-bot google auth` here, or /google-auth in Discord"
     )
 }

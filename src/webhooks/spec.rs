@@ -130,15 +130,25 @@ fn check_id(id: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// The `id` of a spec that failed to parse, when its frontmatter still names one.
+/// The `id` of a spec that failed to parse, when its frontmatter still names one: read as YAML,
+/// or, when the YAML itself is broken, from a plain `id: value` line, so a request for it gets
+/// the broken spec's 500 rather than a 404 (issue 24 §8).
 pub fn declared_id(text: &str) -> Option<String> {
-    let (yaml, _) = split(text).ok()?;
-    let fields = Fields::parse(yaml, &["id"]).ok()?;
-    fields
-        .text("id")
+    let yaml = split(text).map_or(text, |(yaml, _)| yaml);
+    if let Some(id) = Fields::parse(yaml, &["id"])
         .ok()
-        .flatten()
-        .map(|id| id.trim().to_owned())
+        .and_then(|fields| fields.text("id").ok().flatten())
+    {
+        return Some(id.trim().to_owned());
+    }
+    yaml.lines().find_map(|line| {
+        let id = line.strip_prefix("id:")?.trim();
+        if id.starts_with(['[', '{']) {
+            return None;
+        }
+        let id = id.trim_matches(|c| c == '"' || c == '\'');
+        (!id.is_empty()).then(|| id.to_owned())
+    })
 }
 
 #[cfg(test)]

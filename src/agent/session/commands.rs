@@ -155,11 +155,20 @@ impl MainSession {
             .run_once(&mut state, &UserContent::Text("/cost".to_owned()))
             .await;
         let report = self.finish_turn(&mut state, outcome).await?;
-        let mut parts = report.command_output;
-        if !report.text.is_empty() {
-            parts.push(report.text);
-        }
-        let text = parts.join("\n").trim().to_owned();
+        // The command's own output is the last block: a resumed session replays earlier
+        // commands' output first (issue 24 §8).
+        let own = report
+            .command_output
+            .into_iter()
+            .rev()
+            .find(|part| !part.trim().is_empty());
+        let text = own
+            .into_iter()
+            .chain(Some(report.text).filter(|text| !text.is_empty()))
+            .collect::<Vec<_>>()
+            .join("\n")
+            .trim()
+            .to_owned();
         Ok(if text.is_empty() {
             "done.".to_owned()
         } else {

@@ -88,12 +88,23 @@ fn webhook_specs_and_the_port() {
         "---\nid: ci\nfields:\n  type: object\n  properties:\n    repo: {type: string}\n---\nCI for {repo}.\n",
     );
     write(dir.path(), "webhooks/bad.md", "---\nid: bad\n---\nx\n");
-    let checks = jobs::webhook_spec_checks(&data);
+    let on = WebhookSetting::On {
+        port: 8080,
+        secret: crate::config::WebhookSecret::new("s"),
+    };
+    let checks = jobs::webhook_spec_checks(&data, &on);
     assert!(only_failure(&checks).text.contains("bad.md"));
     assert!(
         checks
             .iter()
             .any(|c| c.text == "webhooks/ci.md: POST /hook/ci")
+    );
+    // With the server off a good spec can't be reached (issue 24 §8).
+    let off = jobs::webhook_spec_checks(&data, &WebhookSetting::Off);
+    assert!(
+        off.iter()
+            .any(|c| c.status == CheckStatus::Warn && c.text.contains("server is off")),
+        "{off:?}"
     );
 
     let taken = TcpListener::bind(("127.0.0.1", 0)).unwrap();

@@ -108,16 +108,27 @@ pub(super) fn reminder_checks(data_dir: &DataDir, now: DateTime<Tz>) -> Vec<Chec
     checks
 }
 
-/// Each spec in `webhooks/`, read by the server's own store.
-pub(super) fn webhook_spec_checks(data_dir: &DataDir) -> Vec<Check> {
+/// Each spec in `webhooks/`, read by the server's own store; with the server off a valid
+/// spec is a warning, since nothing can reach it (issue 24 §8).
+pub(super) fn webhook_spec_checks(data_dir: &DataDir, setting: &WebhookSetting) -> Vec<Check> {
     let group = Group::Webhooks;
+    let server_on = matches!(setting, WebhookSetting::On { .. });
     let mut checks: Vec<Check> = SpecStore::new(data_dir.webhooks_dir())
         .scan()
         .into_iter()
         .map(|parsed| match parsed {
-            Ok(spec) => Check::pass(
+            Ok(spec) if server_on => Check::pass(
                 group,
                 format!("webhooks/{}: POST /hook/{}", spec.file_name(), spec.id),
+            ),
+            Ok(spec) => Check::warn(
+                group,
+                format!(
+                    "webhooks/{}: the webhook server is off, so nothing reaches /hook/{}: set \
+                     WEBHOOK_PORT and WEBHOOK_SECRET in .env",
+                    spec.file_name(),
+                    spec.id
+                ),
             ),
             Err(error) => Check::fail(
                 group,

@@ -7,6 +7,7 @@
 //! take what they found as input, so they are tested without a terminal. No line ever shows a
 //! secret (the Discord token, an API key, the webhook secret): only variable names.
 
+mod api_key;
 mod claude_cli;
 mod discord_app;
 mod environment;
@@ -283,10 +284,11 @@ pub async fn run(launch: &Launch) -> i32 {
         |setup| setup.claude_cli.clone(),
     );
     printer.group(Group::ClaudeCli, claude_cli::cli_checks(&cli).await);
-    printer.group(
-        Group::ClaudeAuth,
-        vec![claude_cli::auth_check(launch, &cli).await],
-    );
+    let mut auth = vec![claude_cli::auth_check(launch, &cli).await];
+    if let Some(name) = claude_cli::credential_var(|name| launch.var(name)) {
+        auth.push(api_key::key_check(launch, name).await);
+    }
+    printer.group(Group::ClaudeAuth, auth);
     printer.group(Group::Discord, discord_app::discord_checks(launch).await);
     match &setup {
         Some(setup) => printer.group(Group::Google, google_files::google_checks(&setup.data_dir)),
@@ -343,7 +345,7 @@ fn local_groups(printer: &mut Printer, launch: &Launch, setup: &Setup) {
     }
     printer.group(Group::Routines, jobs::routine_checks(data_dir, now));
     printer.group(Group::Reminders, jobs::reminder_checks(data_dir, now));
-    let mut webhooks = jobs::webhook_spec_checks(data_dir);
+    let mut webhooks = jobs::webhook_spec_checks(data_dir, &setup.webhook);
     webhooks.extend(port);
     printer.group(Group::Webhooks, webhooks);
     printer.group(

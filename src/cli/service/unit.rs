@@ -69,10 +69,9 @@ pub fn render(params: &UnitParams) -> Result<String, UnitError> {
 
 [Unit]
 Description=ollim-bot, a personal assistant in your Discord DMs
-# Starts again after a failure, waiting longer each time (below), so a boot without network
-# yet doesn't use up the start limit: it stops only after 10 starts within 10 minutes
-# (`systemctl --user reset-failed ollim-bot` clears it). A user service can't wait for the
-# system's network-online.target; the bot itself waits for the network at start.
+# A crash loop stops after 10 starts within 10 minutes (`systemctl --user reset-failed
+# ollim-bot` clears it). A user service can't wait for the system's network-online.target:
+# the bot itself waits for the network at start, so a late network is no failure.
 StartLimitIntervalSec=600
 StartLimitBurst=10
 
@@ -83,13 +82,10 @@ ExecStart={command}
 # The data dir: where the Claude CLI keeps the bot's sessions.
 WorkingDirectory={working_dir}
 {path_line}\
-# Start again after a crash or a fatal error (any exit code but 0), 10 s after the first and up
-# to 5 minutes after later ones (systemd 254+; older ones keep 10 s); a clean stop stays
+# Start again 15 s after a crash or a fatal error (any exit code but 0); a clean stop stays
 # stopped.
 Restart=on-failure
-RestartSec=10
-RestartSteps=5
-RestartMaxDelaySec=300
+RestartSec=15
 # Stopping sends SIGTERM to the bot alone (not to the Claude CLI under it): it lets the turn in
 # progress finish, stops the CLI itself and says goodbye in your DMs. Whatever is still running
 # after TimeoutStopSec gets SIGKILL.

@@ -113,6 +113,11 @@ fn the_declared_id_of_a_broken_spec_is_found_when_the_yaml_reads() {
         Some("a")
     );
     assert_eq!(declared_id("---\nid: [unclosed\n---\nx"), None);
+    // YAML broken elsewhere: the plain `id:` line still names the spec (issue 24 §8).
+    assert_eq!(
+        declared_id("---\nid: \"ci\"\nfields: {type: [\n---\nx").as_deref(),
+        Some("ci")
+    );
     assert_eq!(declared_id("no frontmatter"), None);
 }
 

@@ -108,9 +108,7 @@ fn restart_stop_and_hardening_directives_are_there() {
     .unwrap();
     for directive in [
         "Restart=on-failure",
-        "RestartSec=10",
-        "RestartSteps=5",
-        "RestartMaxDelaySec=300",
+        "RestartSec=15",
         "StartLimitIntervalSec=600",
         "StartLimitBurst=10",
         "KillMode=mixed",
