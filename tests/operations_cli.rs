@@ -289,30 +289,10 @@ fn chat_with_a_cli_that_cannot_start_exits_at_once() {
 /// input ending early writes nothing.
 #[test]
 fn setup_writes_the_env_file_the_bot_reads() {
-    use std::{io::Write as _, os::unix::fs::PermissionsExt, process::Stdio};
+    use std::os::unix::fs::PermissionsExt;
     let home = tempfile::tempdir().unwrap();
     let home = home.path();
-    let setup = |answers: &str| {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ollim-bot"))
-            .env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("HOME", home)
-            .env("OLLIM_CLAUDE_CLI", "/nonexistent/claude")
-            .current_dir(home)
-            .arg("setup")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(answers.as_bytes())
-            .unwrap();
-        child.wait_with_output().unwrap()
-    };
+    let setup = |answers: &str| run_setup(home, &[], answers);
     let env_file = home.join(".ollim-bot/.env");
 
     let token = "MTA0.tok-secret.123";
@@ -358,4 +338,54 @@ fn setup_writes_the_env_file_the_bot_reads() {
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(home.join(".ollim-bot/reminders").is_dir());
+}
+
+/// Issue 24 §2: a pasted API key is checked with one request; one that can't be checked now
+/// (here the API's address refuses) is kept, and `setup` says so.
+#[test]
+fn setup_checks_a_pasted_api_key() {
+    let home = tempfile::tempdir().unwrap();
+    let home = home.path();
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://127.0.0.1:{}", closed.local_addr().unwrap().port());
+    drop(closed);
+    let out = run_setup(
+        home,
+        &[("ANTHROPIC_BASE_URL", base.as_str())],
+        "MTA0.tok-secret.123\nJulia\n\nEurope/Berlin\nsk-ant-pasted\n",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let shown = text(&out.stdout);
+    assert!(shown.contains("couldn't check it now"), "{shown}");
+    assert!(!shown.contains("sk-ant-pasted"), "{shown}");
+    let written = std::fs::read_to_string(home.join(".ollim-bot/.env")).unwrap();
+    assert!(
+        written.contains("ANTHROPIC_API_KEY=sk-ant-pasted"),
+        "{written}"
+    );
+}
+
+/// `ollim-bot setup` in `home` with a clean environment plus `env`, fed `answers` on a pipe.
+fn run_setup(home: &Path, env: &[(&str, &str)], answers: &str) -> std::process::Output {
+    use std::{io::Write as _, process::Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ollim-bot"))
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", home)
+        .env("OLLIM_CLAUDE_CLI", "/nonexistent/claude")
+        .envs(env.iter().copied())
+        .current_dir(home)
+        .arg("setup")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(answers.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
 }

@@ -121,7 +121,10 @@ async fn ask_everything(launch: &Launch) -> Result<Vec<(&'static str, String)>, 
             "5. Claude is not logged in. Paste an Anthropic API key, or press Enter and run \
              `ollim-bot auth login` afterwards (a Claude subscription works too)."
         );
-        if let Some(key) = input.secret("API key", false)? {
+        if let Some(key) = input
+            .api_key(current("ANTHROPIC_BASE_URL").as_deref())
+            .await?
+        {
             vars.push(("ANTHROPIC_API_KEY", key));
         }
     }
@@ -223,6 +226,37 @@ impl Answers {
             }
         }
         Err(SetupError::Refused("no usable bot token".to_owned()))
+    }
+
+    /// An API key, checked with one free request (issue 24 §2): a refused key is asked again,
+    /// a key that can't be checked now is kept. `None` skips.
+    async fn api_key(&mut self, base: Option<&str>) -> Result<Option<String>, SetupError> {
+        for _ in 0..ATTEMPTS {
+            let Some(key) = self.secret("API key", false)? else {
+                return Ok(None);
+            };
+            match crate::cli::doctor::api_key::probe(base, "ANTHROPIC_API_KEY", &key).await {
+                Ok(200..=299) => {
+                    println!("  the Claude API accepts it.");
+                    return Ok(Some(key));
+                }
+                Ok(code @ (401 | 403)) => {
+                    println!(
+                        "  the Claude API refused that key ({code}): paste it again, or \
+                              press Enter to skip"
+                    );
+                }
+                Ok(code) => {
+                    println!("  couldn't check it now (the API answered {code}); keeping it.");
+                    return Ok(Some(key));
+                }
+                Err(error) => {
+                    println!("  couldn't check it now ({error}); keeping it.");
+                    return Ok(Some(key));
+                }
+            }
+        }
+        Err(SetupError::Refused("no usable API key".to_owned()))
     }
 
     /// A secret, not echoed on a terminal; `None` keeps the current one (or skips).

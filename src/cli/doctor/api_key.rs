@@ -40,13 +40,21 @@ pub(super) async fn key_check(launch: &Launch, name: &str) -> Check {
     let Some(secret) = launch.var(name).filter(|v| !v.trim().is_empty()) else {
         return Check::warn(Group::ClaudeAuth, format!("{name} is empty"));
     };
-    let base = launch
-        .var("ANTHROPIC_BASE_URL")
+    let base = launch.var("ANTHROPIC_BASE_URL");
+    verdict(name, probe(base.as_deref(), name, &secret).await)
+}
+
+/// One free request with the credential `secret` of variable `name` to the API at `base`
+/// (`None` or blank: Anthropic's): the HTTP status, or why there was none. `setup` asks it
+/// too, right after a key is pasted.
+pub(crate) async fn probe(base: Option<&str>, name: &str, secret: &str) -> Result<u16, String> {
+    let base = base
         .filter(|v| !v.trim().is_empty())
-        .unwrap_or_else(|| API.to_owned());
+        .unwrap_or(API)
+        .to_owned();
     let url = format!("{}/v1/messages/count_tokens", base.trim_end_matches('/'));
     let client = reqwest::Client::builder().timeout(TIMEOUT).build();
-    let outcome = match client {
+    match client {
         Ok(client) => {
             let request = client
                 .post(url)
@@ -67,8 +75,7 @@ pub(super) async fn key_check(launch: &Launch, name: &str) -> Check {
                 .map_err(|error| error.without_url().to_string())
         }
         Err(error) => Err(error.to_string()),
-    };
-    verdict(name, outcome)
+    }
 }
 
 #[cfg(test)]

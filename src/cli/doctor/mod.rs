@@ -7,7 +7,7 @@
 //! take what they found as input, so they are tested without a terminal. No line ever shows a
 //! secret (the Discord token, an API key, the webhook secret): only variable names.
 
-mod api_key;
+pub(crate) mod api_key;
 mod claude_cli;
 mod discord_app;
 mod environment;
