@@ -179,12 +179,7 @@ impl BotProcess {
 
     /// Sends `signal` (`TERM`, `INT`, …) to the process.
     pub fn signal(&self, signal: &str) {
-        let pid = self.child.id().expect("the bot still runs");
-        let sent = std::process::Command::new("kill")
-            .args([format!("-{signal}"), pid.to_string()])
-            .status()
-            .expect("run kill");
-        assert!(sent.success(), "kill -{signal} failed");
+        send_signal(self.child.id().expect("the bot still runs"), signal);
     }
 
     /// Waits for the exit status (and the end of stderr); panics after `within`.
@@ -361,11 +356,7 @@ impl BotHarness {
 
     /// Sends `signal` (`"TERM"`, `"INT"`, …) to the bot.
     pub fn signal(&self, signal: &str) {
-        let sent = std::process::Command::new("kill")
-            .args([format!("-{signal}"), self.pid().to_string()])
-            .status()
-            .expect("run kill");
-        assert!(sent.success(), "kill -{signal} failed");
+        send_signal(self.pid(), signal);
     }
 
     /// Waits for the exit status (and the end of stderr); panics after `within`.
@@ -390,4 +381,13 @@ impl BotHarness {
     pub fn sandbox_processes(&self) -> Vec<u32> {
         self.sandbox.processes()
     }
+}
+
+/// Sends `signal` (`TERM`, `INT`, …) to process `pid`.
+fn send_signal(pid: u32, signal: &str) {
+    let sent = std::process::Command::new("kill")
+        .args([format!("-{signal}"), pid.to_string()])
+        .status()
+        .expect("run kill");
+    assert!(sent.success(), "kill -{signal} failed");
 }

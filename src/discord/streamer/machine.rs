@@ -24,6 +24,9 @@ use crate::{
 };
 
 mod messages;
+mod phase;
+
+use phase::{Phase, Status, elapsed_secs};
 
 /// Streams `timeline`'s events through `sink` until the turn ends.
 pub(super) async fn run<T: Timeline>(
@@ -43,49 +46,6 @@ pub(super) async fn run<T: Timeline>(
         }
     }
     streamer.finish(&mut timeline).await
-}
-
-/// A status phase: what the status line says and since when.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Status {
-    label: String,
-    since: Instant,
-}
-
-impl Status {
-    fn new(label: String, since: Instant) -> Self {
-        Self { label, since }
-    }
-
-    /// A new label restarts the timer; the same label keeps it running (STR-2).
-    fn relabel(&mut self, label: String, now: Instant) {
-        if self.label != label {
-            *self = Self::new(label, now);
-        }
-    }
-}
-
-/// What the turn is doing, as the owner sees it.
-#[derive(Debug)]
-enum Phase {
-    /// Waiting on the model or a tool; the status line shows it.
-    Waiting(Status),
-    /// The CLI is compacting the context (STR-9).
-    Compacting {
-        status: Status,
-        pre_tokens: Option<u64>,
-    },
-    /// Text is streaming, or the turn is over: no live status.
-    Text,
-}
-
-impl Phase {
-    fn status(&self) -> Option<&Status> {
-        match self {
-            Self::Waiting(status) | Self::Compacting { status, .. } => Some(status),
-            Self::Text => None,
-        }
-    }
 }
 
 /// The posted status message and what it shows.
@@ -396,8 +356,4 @@ impl<'a> Streamer<'a> {
             compacted: self.compacted,
         }
     }
-}
-
-fn elapsed_secs(status: &Status, now: Instant) -> u64 {
-    now.saturating_duration_since(status.since).as_secs()
 }
