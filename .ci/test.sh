@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The whole test suite. Installs the pinned Claude Code CLI (used by the end-to-end tests)
 # into .ci/claude-cli/ first when it is missing or has another version.
-# OLLIM_TEST_CLI_VERSION=2.1.332 .ci/test.sh runs the same suite against another release.
+# OLLIM_TEST_CLI_VERSION=2.1.197 .ci/test.sh runs the same suite against another release.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-CLI_VERSION="${OLLIM_TEST_CLI_VERSION:-2.1.197}"
+CLI_VERSION="${OLLIM_TEST_CLI_VERSION:-2.1.332}"
 CLI_DIR=.ci/claude-cli
 CLI_BIN="$CLI_DIR/node_modules/.bin/claude"
 
@@ -18,7 +18,7 @@ installed=$("$CLI_BIN" --version 2>/dev/null | cut -d' ' -f1 || true)
 if [ "$installed" != "$CLI_VERSION" ]; then
   for tool in node npm; do
     if ! command -v "$tool" >/dev/null 2>&1; then
-      echo "error: $tool not found: install Node.js 18 or newer (with npm) to fetch the pinned Claude Code CLI $CLI_VERSION the tests run" >&2
+      echo "error: $tool not found: install Node.js 20 or newer (with npm) to fetch the pinned Claude Code CLI $CLI_VERSION the tests run" >&2
       exit 1
     fi
   done

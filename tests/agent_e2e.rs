@@ -209,7 +209,7 @@ async fn images_are_sent_as_image_blocks_before_the_text() {
         .position(|b| {
             b["text"]
                 .as_str()
-                .is_some_and(|t| t.ends_with("what is this?"))
+                .is_some_and(|t| t.trim_end().ends_with("what is this?"))
         })
         .expect("the prompt text");
     assert!(image_at < text_at, "images come before the text (AGT-17)");

@@ -12,6 +12,7 @@ use std::{
     time::Duration,
 };
 
+use ollim_bot::claude::TESTED_CLI_VERSION;
 use support::{
     cli::{CliSandbox, claude_cli_path},
     fake_discord::{FakeConfig, FakeDiscord},
@@ -233,7 +234,7 @@ async fn a_healthy_install_passes_every_group() {
         // A bare session id is what the bot writes (issue 24 §1).
         "PASS state/sessions.json reads fine",
         "PASS state/config.json loads",
-        "PASS version 2.1.197 (the tested version)",
+        &format!("PASS version {TESTED_CLI_VERSION} (the tested version)"),
         "PASS ANTHROPIC_API_KEY is set",
         // One real request with the key (issue 24 §2), to the mock API here.
         "PASS the Claude API accepts ANTHROPIC_API_KEY",
@@ -276,8 +277,9 @@ async fn a_bad_tool_pattern_fails() {
         .assert_fails_on(&["routines/tools.md", "\"Bash(*)\""]);
 }
 
-/// Issue 24 §4: a misspelt key is a warning with the key it was meant to be, and the file
-/// still loads (its next fire is shown); a model typo is the file's error.
+/// Issue 24 §4: a misspelt key in a routine or a webhook spec is a warning with the key it was
+/// meant to be, and the file still loads (its next fire or its path is shown); a model typo is
+/// the file's error.
 #[tokio::test]
 async fn a_misspelt_key_warns_and_a_model_typo_fails() {
     let install = Install::healthy().await;
@@ -302,6 +304,24 @@ async fn a_misspelt_key_warns_and_a_model_typo_fails() {
     );
     write(
         install.data(),
+        "webhooks/ci.md",
+        &SPEC.replacen("id: ci\n", "id: ci\nisolted: true\n", 1),
+    );
+    let report = install.doctor().await;
+    let warned = |file: &str, key: &str, meant: &str| {
+        report.lines("WARN").iter().any(|l| {
+            l.contains(file)
+                && l.contains(&format!("unknown key \"{key}\""))
+                && l.contains(&format!("did you mean \"{meant}\""))
+        })
+    };
+    assert!(warned("webhooks/ci.md", "isolted", "isolated"), "{report}");
+    assert!(
+        report.stdout.contains("PASS webhooks/ci.md: POST /hook/ci"),
+        "{report}"
+    );
+    write(
+        install.data(),
         "routines/walk.md",
         "---\nid: \"w\"\ncron: \"0 8 * * *\"\nmodel: sonet\n---\nGo for a walk.\n",
     );
@@ -320,7 +340,7 @@ async fn a_missing_cli_fails_with_the_install_line() {
     command.env("OLLIM_CLAUDE_CLI", "/nonexistent");
     install.run(command).await.assert_fails_on(&[
         "/nonexistent",
-        "npm install -g @anthropic-ai/claude-code@2.1.197",
+        &format!("npm install -g @anthropic-ai/claude-code@{TESTED_CLI_VERSION}"),
     ]);
 }
 

@@ -154,7 +154,7 @@ async fn writes_into_state_are_refused_in_dont_ask() {
         let results = request.tool_results();
         assert_eq!(results.len(), 1);
         assert!(results[0].is_error, "{results:?}");
-        assert_eq!(results[0].content, STATE_REFUSAL);
+        assert_eq!(results[0].refusal(), STATE_REFUSAL);
     }
     assert!(!state.join("config.json").exists());
     assert!(!absolute_md.exists());
@@ -181,7 +181,7 @@ async fn the_state_guard_hook_blocks_even_in_accept_edits() {
     let requests = h.mock.main_requests();
     let blocked = requests[1].tool_results();
     assert!(blocked[0].is_error, "{blocked:?}");
-    assert_eq!(blocked[0].content, STATE_REFUSAL);
+    assert_eq!(blocked[0].refusal(), STATE_REFUSAL);
     assert!(!target.exists());
     let allowed = requests[2].tool_results();
     assert!(

@@ -25,7 +25,7 @@ async fn hks4_a_routine_without_cron_is_refused() {
     assert_eq!(results.len(), 1);
     assert!(results[0].is_error, "{results:?}");
     assert_eq!(
-        results[0].content,
+        results[0].refusal(),
         "routine-validator: missing required field \"cron\""
     );
     assert!(!target.exists());

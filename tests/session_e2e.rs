@@ -7,7 +7,12 @@ mod support;
 
 use std::time::Duration;
 
-use ollim_bot::{claude::Thinking, front_end::TurnEvent, state::history::SessionEventKind};
+use ollim_bot::{
+    agent::command::{Command, CommandReply},
+    claude::Thinking,
+    front_end::TurnEvent,
+    state::history::SessionEventKind,
+};
 use serde_json::json;
 use support::{agent::AgentHarness, mock_api::Reply};
 
@@ -269,14 +274,25 @@ async fn cost_passes_through_the_cli_text() {
 }
 
 /// AGT-10, SLC-6: changing thinking restarts the CLI on the same session, and the next
-/// request carries the new thinking setting.
+/// request carries the new thinking setting. Thinking off is honest about models that can't
+/// turn it off (CLI 2.1.332's): the request still thinks, and `/thinking off` says so.
 #[tokio::test]
 async fn a_thinking_change_reconnects_on_the_same_session() {
     let h = AgentHarness::new().await;
     h.mock.push(Reply::text("One."));
     h.send("first").await.unwrap();
     let before = h.mock.main_requests().pop().unwrap();
-    assert_eq!(before.body["thinking"], json!({"type": "disabled"}));
+    let reply = h
+        .session
+        .run_command(Command::Thinking(Some(Thinking::Off)))
+        .await;
+    if before.body["thinking"] == json!({"type": "disabled"}) {
+        assert_eq!(reply, CommandReply::Done("thinking: off.".into()));
+    } else {
+        assert_eq!(before.body["thinking"]["type"], "adaptive");
+        let said = reply.text();
+        assert!(said.contains("can't turn thinking off"), "{said}");
+    }
     let pid = h.session.cli_pid().expect("a running CLI");
     let id = h.stored_session().unwrap();
 
@@ -292,7 +308,7 @@ async fn a_thinking_change_reconnects_on_the_same_session() {
     let turn = h.send("second").await.unwrap();
     assert_eq!(turn.report.text, "Two.");
     let after = h.mock.main_requests().pop().unwrap();
-    assert_eq!(after.body["thinking"], json!({"type": "adaptive"}));
+    assert_eq!(after.body["thinking"]["type"], "adaptive");
     assert!(after.all_text().contains("first"), "history kept");
     assert_eq!(h.stored_session().as_deref(), Some(id.as_str()));
     assert_eq!(turn.report.result.session_id, id);

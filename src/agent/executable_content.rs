@@ -26,13 +26,29 @@ pub(crate) fn deliver(services: &Services, options: &mut ClientOptions) {
         Ok(prepared) => {
             options.plugin_dirs = vec![prepared.delivery.plugin_dir];
             options.agents = prepared.delivery.agents;
-            options.settings = Some(prepared.delivery.settings);
+            options.settings = Some(with_forced_settings(&prepared.delivery.settings));
         }
         Err(error) => {
             tracing::warn!(%error, "could not install the approved skills and commands: the CLI starts without them");
-            options.settings = Some(FALLBACK_SETTINGS.to_owned());
+            options.settings = Some(with_forced_settings(FALLBACK_SETTINGS));
         }
     }
+}
+
+/// `settings` with what every CLI of the bot's runs with, whatever was approved: no
+/// compaction while idle (CLI 2.1.290 and later compact a long conversation on their own
+/// after about 54 idle minutes; a session's work happens in the turns the bot starts, where
+/// compaction is counted and reported, SES-13).
+fn with_forced_settings(settings: &str) -> String {
+    let mut value = match serde_json::from_str::<serde_json::Value>(settings) {
+        Ok(value) if value.is_object() => value,
+        // The approval store writes an object; anything else goes through as it was.
+        _ => return settings.to_owned(),
+    };
+    if let Some(object) = value.as_object_mut() {
+        object.insert("idleCompaction".into(), serde_json::Value::Bool(false));
+    }
+    value.to_string()
 }
 
 /// The items that wait for the owner: neither approved nor bundled, and not denied.
@@ -46,4 +62,21 @@ pub(crate) fn pending_content(services: &Services) -> Vec<ContentItem> {
             loadable(item, &decisions, &config.user_name, &config.bot_name) == Trust::Pending
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn idle_compaction_is_off_whatever_was_approved() {
+        let forced: serde_json::Value =
+            serde_json::from_str(&with_forced_settings(r#"{"idleCompaction":true,"a":1}"#))
+                .unwrap();
+        assert_eq!(forced, serde_json::json!({"idleCompaction": false, "a": 1}));
+        let fallback: serde_json::Value =
+            serde_json::from_str(&with_forced_settings(FALLBACK_SETTINGS)).unwrap();
+        assert_eq!(fallback["autoMemoryEnabled"], false);
+        assert_eq!(fallback["idleCompaction"], false);
+    }
 }

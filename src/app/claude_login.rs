@@ -2,11 +2,11 @@
 //! starts `claude auth login` itself, DMs the owner the login link through the Discord REST
 //! API (the gateway is not connected yet), and hands the CLI the code the owner replies with.
 //!
-//! The pinned CLI (2.1.197) needs no terminal for this: with the browser suppressed it prints
-//! `If the browser didn't open, visit: https://…` (the manual flow, whose page ends by showing
-//! a code), then reads that code from stdin and exits 0 when logged in, 1 otherwise. The code
-//! comes from the owner's next DM, read by polling the channel, or from this terminal when it
-//! is one. Also here: the CLI version logged at start (issue 15).
+//! The CLI (2.1.197 and the pinned 2.1.332 alike) needs no terminal for this: with the browser
+//! suppressed it prints `If the browser didn't open, visit: https://…` (the manual flow, whose
+//! page ends by showing a code), then reads that code from stdin and exits 0 when logged in,
+//! 1 otherwise. The code comes from the owner's next DM, read by polling the channel, or from
+//! this terminal when it is one. Also here: the CLI version logged at start (issue 15).
 
 mod rest;
 
@@ -19,10 +19,7 @@ use tokio::{
 };
 
 use self::rest::DiscordRest;
-use crate::{
-    claude::{CliFit, TESTED_CLI_VERSION, installed_cli_version},
-    discord::client::ConnectError,
-};
+use crate::{claude::installed_cli_version, discord::client::ConnectError};
 
 /// The DM with the link (BOOT-4).
 pub const LOGIN_REQUIRED: &str = "claude login required — click to authenticate:";
@@ -75,12 +72,9 @@ pub enum LoginError {
 /// Logs the installed CLI's version at start, warning when it is not the tested one.
 pub async fn log_cli_version(cli: &Path) {
     match installed_cli_version(cli).await {
-        Ok(version) => match version.fit() {
-            CliFit::Tested => tracing::info!("Claude Code CLI {version}"),
-            CliFit::Untested(_) => tracing::warn!(
-                "Claude Code CLI {version} is not the tested version {TESTED_CLI_VERSION}; \
-                 it may speak the protocol differently"
-            ),
+        Ok(version) => match version.fit().concern() {
+            None => tracing::info!("Claude Code CLI {version} (the tested version)"),
+            Some(concern) => tracing::warn!("{concern}"),
         },
         Err(error) => tracing::warn!(%error, "could not read the Claude Code CLI version"),
     }
@@ -193,8 +187,11 @@ async fn run_login(
     tokio::pin!(deadline);
     let grace = tokio::time::sleep(PROMPT_GRACE);
     tokio::pin!(grace);
-    // The CLI drops what arrives before it asks, so a code waits for its prompt.
+    // The CLI drops what arrives before it asks, so a code waits for its prompt; one written
+    // after the grace but before a late prompt (a slow start) is written again at the prompt.
     let mut reading = false;
+    let mut prompted = false;
+    let mut unprompted: Option<String> = None;
     let mut pending: Option<String> = None;
     let status = loop {
         let code = tokio::select! {
@@ -206,8 +203,12 @@ async fn run_login(
             }
             Some(line) = lines.recv() => {
                 tracing::info!("claude auth login: {line}");
-                reading |= line.contains("Paste code");
-                None
+                if !prompted && line.contains("Paste code") {
+                    (prompted, reading) = (true, true);
+                    unprompted.take()
+                } else {
+                    None
+                }
             }
             Some(line) = typed.recv() => code_from_reply(&line),
             _ = poll.tick() => {
@@ -234,6 +235,9 @@ async fn run_login(
             let written = pipe.write_all(format!("{code}\n").as_bytes()).await;
             if written.is_err() || pipe.flush().await.is_err() {
                 stdin = None;
+            }
+            if !prompted {
+                unprompted = Some(code);
             }
         }
     };

@@ -12,9 +12,22 @@ use super::process::AGENT_CHILD_ENV;
 /// runs nested inside Claude Code.
 const NEVER_PASSED: [&str; 3] = ["CLAUDECODE", "DISCORD_TOKEN", "WEBHOOK_SECRET"];
 
-/// Set in every CLI child whatever the environment says: the bot runs the CLI version it was
-/// tested with, and a CLI updating itself in the middle of a session would change that.
-const FORCED: [(&str, &str); 1] = [("DISABLE_AUTOUPDATER", "1")];
+/// Set in every CLI child whatever the environment says:
+/// - no self-update: the bot runs the CLI version it was tested with, and a CLI updating
+///   itself in the middle of a session would change that;
+/// - no background tasks of the CLI's own (2.1.332 runs subagents in the background by
+///   default and starts a turn by itself when one ends): a session's work happens inside the
+///   turn the bot started, where its output, approvals and locks belong; background work is
+///   the bot's (routines, reminders, background forks);
+/// - no `@path` mentions: the CLI reads a file named `@like/this` in a prompt into the
+///   model's context with no tool call and no permission check, and prompts carry untrusted
+///   text (webhook payloads, mail, files the agent wrote) that could name the CLI's own
+///   credentials.
+const FORCED: [(&str, &str); 3] = [
+    ("DISABLE_AUTOUPDATER", "1"),
+    ("CLAUDE_CODE_DISABLE_BACKGROUND_TASKS", "1"),
+    ("CLAUDE_CODE_DISABLE_FILE_MENTIONS", "1"),
+];
 
 /// Inherited variables the CLI (a node program running shells) may need, by exact name.
 const PASSED_NAMES: [&str; 32] = [
@@ -187,6 +200,8 @@ mod tests {
             [
                 "ANTHROPIC_API_KEY",
                 "ANTHROPIC_BASE_URL",
+                "CLAUDE_CODE_DISABLE_BACKGROUND_TASKS",
+                "CLAUDE_CODE_DISABLE_FILE_MENTIONS",
                 "CLAUDE_CODE_OAUTH_TOKEN",
                 "CLAUDE_CONFIG_DIR",
                 "DISABLE_AUTOUPDATER",

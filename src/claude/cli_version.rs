@@ -8,7 +8,7 @@ use std::{fmt, path::Path, process::Stdio, time::Duration};
 pub const TESTED_CLI_VERSION: CliVersion = CliVersion {
     major: 2,
     minor: 1,
-    patch: 197,
+    patch: 332,
 };
 
 /// How long `claude --version` may take.
@@ -36,12 +36,37 @@ impl fmt::Display for CliVersion {
 pub enum CliFit {
     /// Exactly the tested version.
     Tested,
-    /// Another version: it may speak the protocol differently.
-    Untested(CliVersion),
+    /// An older one: it lacks switches the bot sets (2.1.197 still reads files named with
+    /// `@path` in a prompt into the model's context).
+    Older(CliVersion),
+    /// A newer one: it may speak the protocol differently.
+    Newer(CliVersion),
+}
+
+impl CliFit {
+    /// What to tell the owner about an untested version (`None` for the tested one); the same
+    /// words at start, in `chat` and in `doctor`.
+    pub fn concern(self) -> Option<String> {
+        let install = format!("npm install -g @anthropic-ai/claude-code@{TESTED_CLI_VERSION}");
+        match self {
+            Self::Tested => None,
+            Self::Older(version) => Some(format!(
+                "Claude Code CLI {version} is older than {TESTED_CLI_VERSION}, the version this \
+                 build is tested with, and lacks switches the bot relies on (older CLIs read \
+                 files named with @ in a prompt into the model's context): update it with \
+                 `{install}`"
+            )),
+            Self::Newer(version) => Some(format!(
+                "Claude Code CLI {version} is newer than {TESTED_CLI_VERSION}, the version this \
+                 build is tested with, and may speak the protocol differently: `{install}` \
+                 installs the tested one"
+            )),
+        }
+    }
 }
 
 impl CliVersion {
-    /// Reads the first `x.y.z` of `claude --version` output (`2.1.197 (Claude Code)`).
+    /// Reads the first `x.y.z` of `claude --version` output (`2.1.332 (Claude Code)`).
     pub fn parse(output: &str) -> Option<Self> {
         let word = output.split_whitespace().next()?;
         let mut parts = word.trim_start_matches('v').splitn(3, '.');
@@ -58,12 +83,12 @@ impl CliVersion {
         })
     }
 
-    /// Whether this is the tested version.
+    /// How this version stands against the tested one.
     pub fn fit(self) -> CliFit {
-        if self == TESTED_CLI_VERSION {
-            CliFit::Tested
-        } else {
-            CliFit::Untested(self)
+        match self.cmp(&TESTED_CLI_VERSION) {
+            std::cmp::Ordering::Equal => CliFit::Tested,
+            std::cmp::Ordering::Less => CliFit::Older(self),
+            std::cmp::Ordering::Greater => CliFit::Newer(self),
         }
     }
 }
@@ -132,7 +157,7 @@ mod tests {
     #[test]
     fn reads_the_cli_answer() {
         assert_eq!(
-            CliVersion::parse("2.1.197 (Claude Code)\n"),
+            CliVersion::parse("2.1.332 (Claude Code)\n"),
             Some(TESTED_CLI_VERSION)
         );
         assert_eq!(
@@ -148,10 +173,23 @@ mod tests {
     }
 
     #[test]
-    fn only_the_tested_version_fits() {
+    fn only_the_tested_version_fits_and_an_older_one_is_told_to_update() {
         assert_eq!(TESTED_CLI_VERSION.fit(), CliFit::Tested);
-        let newer = CliVersion::parse("2.1.198").unwrap();
-        assert_eq!(newer.fit(), CliFit::Untested(newer));
-        assert_eq!(TESTED_CLI_VERSION.to_string(), "2.1.197");
+        assert_eq!(TESTED_CLI_VERSION.fit().concern(), None);
+        let older = CliVersion::parse("2.1.197").unwrap();
+        assert_eq!(older.fit(), CliFit::Older(older));
+        let said = older.fit().concern().unwrap();
+        assert!(said.contains("older than 2.1.332"), "{said}");
+        assert!(said.contains("@anthropic-ai/claude-code@2.1.332"), "{said}");
+        let newer = CliVersion::parse("2.2.0").unwrap();
+        assert_eq!(newer.fit(), CliFit::Newer(newer));
+        assert!(
+            newer
+                .fit()
+                .concern()
+                .unwrap()
+                .contains("newer than 2.1.332")
+        );
+        assert_eq!(TESTED_CLI_VERSION.to_string(), "2.1.332");
     }
 }

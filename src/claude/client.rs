@@ -244,6 +244,11 @@ impl ClaudeClient {
         &self.initialize_response
     }
 
+    /// The models this CLI offers, from its `initialize` answer.
+    pub fn models(&self) -> Vec<super::CliModel> {
+        super::offered_models(&self.initialize_response)
+    }
+
     /// The OS process id of the CLI, while it runs.
     pub fn pid(&self) -> Option<u32> {
         self.process.pid()

@@ -14,6 +14,7 @@ pub mod control;
 mod error;
 mod frame_fields;
 mod message;
+mod models;
 mod options;
 mod process;
 mod result;
@@ -38,6 +39,7 @@ pub use message::{
     AssistantMessage, CompactBoundary, ContentBlock, InitInfo, McpServerStatus, Message,
     PermissionDenial, ResultMessage, StreamEvent, SystemMessage, Usage, UserMessage,
 };
+pub use models::{CliModel, find_model, offered_models};
 pub use options::{
     ClientOptions, Confine, McpServerConfig, PermissionMode, SystemPrompt, Thinking,
 };

@@ -67,7 +67,7 @@ pub struct Cli {
 pub enum Command {
     /// Chat with the main session in the terminal (the same conversation as in Discord).
     Chat {
-        /// Model for this terminal session (opus, sonnet, haiku, opusplan or a full model id).
+        /// Model for this terminal session (opus, sonnet, haiku, fable, opusplan or a full model id).
         #[arg(long, value_parser = routine::parse_model_flag)]
         model: Option<String>,
     },

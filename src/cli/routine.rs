@@ -58,7 +58,7 @@ pub struct RoutineAdd {
 /// How a background run behaves; shared by `routine add` and `reminder add`.
 #[derive(Debug, Args)]
 pub struct RunFlags {
-    /// Model for the run (opus, sonnet, haiku, opusplan or a full model id).
+    /// Model for the run (opus, sonnet, haiku, fable, opusplan or a full model id).
     #[arg(long, value_parser = parse_model_flag)]
     pub model: Option<String>,
     /// Turn extended thinking off.

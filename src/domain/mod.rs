@@ -5,6 +5,7 @@
 pub mod embed;
 pub mod fork_control;
 pub mod frontmatter;
+pub mod frontmatter_keys;
 pub mod job_options;
 pub mod model_name;
 pub mod prompt_tag;

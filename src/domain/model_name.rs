@@ -2,15 +2,15 @@
 //! model.main|model.fork`, a job's `model:`. A typo is caught there, with what is valid and
 //! the nearest alias, instead of failing the next turn or fire.
 //!
-//! Valid: the Claude Code CLI's aliases (`opus`, `sonnet`, `haiku`, `opusplan`, and `opus` /
-//! `sonnet` with `[1m]` for the long context) and full model ids — `claude-` followed by the
+//! Valid: the Claude Code CLI's aliases (`opus`, `sonnet`, `haiku`, `fable` (CLI 2.1.332 on),
+//! `opusplan`, and `opus` / `sonnet` with `[1m]` for the long context) and full model ids — `claude-` followed by the
 //! family and version (`claude-sonnet-4-5-20250929`), as the API and the cloud providers spell
 //! them (`us.anthropic.claude-…-v1:0`, `claude-opus-4-1@20250805`).
 
 use super::spelling::nearest;
 
 /// The CLI's model aliases.
-pub const ALIASES: [&str; 4] = ["opus", "sonnet", "haiku", "opusplan"];
+pub const ALIASES: [&str; 5] = ["opus", "sonnet", "haiku", "fable", "opusplan"];
 
 /// The aliases that take the long-context suffix.
 const LONG_CONTEXT: [&str; 2] = ["opus", "sonnet"];
@@ -18,7 +18,7 @@ const LONG_CONTEXT: [&str; 2] = ["opus", "sonnet"];
 /// Why a name is not a model.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "unknown model '{name}'{hint}: use opus, sonnet, haiku or opusplan, or a full model id such as claude-sonnet-4-5"
+    "unknown model '{name}'{hint}: use opus, sonnet, haiku, fable or opusplan, or a full model id such as claude-sonnet-4-5"
 )]
 pub struct UnknownModel {
     name: String,
@@ -85,8 +85,8 @@ mod tests {
         let error = check_model("sonet").unwrap_err().to_string();
         assert_eq!(
             error,
-            "unknown model 'sonet' (did you mean 'sonnet'?): use opus, sonnet, haiku or \
-             opusplan, or a full model id such as claude-sonnet-4-5"
+            "unknown model 'sonet' (did you mean 'sonnet'?): use opus, sonnet, haiku, \
+             fable or opusplan, or a full model id such as claude-sonnet-4-5"
         );
         for bad in ["gpt4", "claude-opus", "haiku[1m]", "", "claude 3"] {
             assert!(check_model(bad).is_err(), "{bad}");

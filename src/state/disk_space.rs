@@ -2,8 +2,8 @@
 //! size limit makes state writes fail; [`write_atomic`](super::atomic::write_atomic) keeps the
 //! previous content whole either way. Every state write reports here, and the daemon asks for
 //! news on a tick: the owner hears once that saving stopped working and once that it works
-//! again. While writes fail, [`probe`] tries a tiny write so recovery is noticed even when
-//! nothing else is being saved.
+//! again. While writes fail, [`probe`] tries a write the size of a state file, and only
+//! that tells that saving works again.
 
 use std::{
     io,
@@ -71,14 +71,6 @@ impl SpaceWatch {
     pub fn note_write(&self, path: &Path, outcome: &Result<(), StateError>) {
         let mut state = self.state.lock();
         match outcome {
-            Ok(()) => {
-                *state = match std::mem::replace(&mut *state, SpaceState::Fine) {
-                    SpaceState::FullTold | SpaceState::RecoveredUntold => {
-                        SpaceState::RecoveredUntold
-                    }
-                    SpaceState::Fine | SpaceState::FullUntold { .. } => SpaceState::Fine,
-                };
-            }
             Err(StateError::Io { source, .. }) if is_out_of_space(source) => {
                 tracing::error!(path = %path.display(), error = %source, "the disk has no room for a state file");
                 *state = match std::mem::replace(&mut *state, SpaceState::Fine) {
@@ -89,8 +81,20 @@ impl SpaceWatch {
                     SpaceState::FullTold | SpaceState::RecoveredUntold => SpaceState::FullTold,
                 };
             }
-            Err(_) => {}
+            // Not about space; and a small write that worked can land in the last free
+            // block of a disk that is still full (or one another program freed for a
+            // moment): only the probe's room decides that saving works again.
+            Ok(()) | Err(_) => {}
         }
+    }
+
+    /// Records that the disk has room again ([`probe`]'s write fitted).
+    pub fn note_room(&self) {
+        let mut state = self.state.lock();
+        *state = match std::mem::replace(&mut *state, SpaceState::Fine) {
+            SpaceState::FullTold | SpaceState::RecoveredUntold => SpaceState::RecoveredUntold,
+            SpaceState::Fine | SpaceState::FullUntold { .. } => SpaceState::Fine,
+        };
     }
 
     /// What the owner hasn't heard yet; marks it told.
@@ -138,16 +142,21 @@ pub fn is_out_of_space(error: &io::Error) -> bool {
     ) || matches!(error.raw_os_error(), Some(28 | 27 | 122))
 }
 
-/// While writes fail, tries a tiny write in `state_dir` so that space coming back is noticed
-/// even when nothing else is saved.
+/// How much a probe writes: room for any state file the bot keeps, so a disk with a block or
+/// two free now and then (the CLI's temp files come and go) doesn't count as recovered.
+const PROBE_BYTES: usize = 64 * 1024;
+
+/// While writes fail, tries a [`PROBE_BYTES`] write in `state_dir`, so that space coming
+/// back is noticed even when nothing else is saved; the only way back from full.
 pub fn probe(state_dir: &Path) {
     if !SPACE.is_full() {
         return;
     }
     let path = state_dir.join(".space-probe");
-    // write_atomic reports the outcome itself.
-    if write_atomic(&path, b"ok\n").is_ok() {
+    // write_atomic reports a failure itself.
+    if write_atomic(&path, &vec![b'.'; PROBE_BYTES]).is_ok() {
         let _ = std::fs::remove_file(&path);
+        SPACE.note_room();
     }
 }
 

@@ -9,7 +9,8 @@ use serde_json::Value;
 use super::{schema::PayloadSchema, template::Template};
 use crate::domain::{
     frontmatter::{Fields, line_of, split},
-    job_options::{BgSession, JobKind, OPTION_TEXT_KEYS, RunMode, RunOptions},
+    frontmatter_keys::unknown_key_notes,
+    job_options::{BgSession, JobKind, OPTION_KEYS, OPTION_TEXT_KEYS, RunMode, RunOptions},
 };
 
 /// How a request for a spec proves it comes from someone who holds the secret.
@@ -51,7 +52,16 @@ pub struct WebhookSpec {
     pub signature: Signature,
     /// The body: the instruction template.
     pub template: Template,
+    /// What is off in a spec that still loads: a key the format doesn't have (issue 24 §4).
+    pub notes: Vec<String>,
     payload_schema: PayloadSchema,
+}
+
+/// The keys of a spec's frontmatter (E.3): its own and the options jobs share.
+fn spec_keys() -> Vec<&'static str> {
+    let mut keys = vec!["id", "fields", "signature", "isolated"];
+    keys.extend_from_slice(OPTION_KEYS);
+    keys
 }
 
 impl WebhookSpec {
@@ -96,6 +106,7 @@ impl WebhookSpec {
             options,
             signature,
             template,
+            notes: unknown_key_notes(text, &spec_keys()),
             payload_schema,
         })
     }

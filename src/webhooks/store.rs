@@ -137,9 +137,12 @@ fn load(path: &Path) -> Parsed {
         Ok(text) => text,
         Err(error) => return Err(broken(None, format!("can't be read: {error}"))),
     };
-    WebhookSpec::parse(path, &text)
-        .map(Arc::new)
-        .map_err(|reason| broken(declared_id(&text), reason))
+    let spec =
+        WebhookSpec::parse(path, &text).map_err(|reason| broken(declared_id(&text), reason))?;
+    for note in &spec.notes {
+        tracing::warn!("webhook spec {}: {note}", spec.file_name());
+    }
+    Ok(Arc::new(spec))
 }
 
 #[cfg(test)]

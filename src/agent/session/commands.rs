@@ -10,7 +10,7 @@ use crate::{
         compaction::{self, stats_line},
         tool_offer::offer_changes,
     },
-    claude::{PermissionMode, Thinking, UserContent},
+    claude::{PermissionMode, Thinking, UserContent, find_model},
     config::runtime::{ConfigKey, ConfigUpdateError, RuntimeConfig, thinking_choice_name},
     domain::model_name::check_model,
     state::now_in,
@@ -41,13 +41,24 @@ impl MainSession {
                 CommandReply::Done(format!("model: {}.", model.as_deref().unwrap_or("default")))
             }
             Command::Model(Some(name)) => {
-                // Checked where it enters, not at the next turn (issue 24 §3).
-                let name = match check_model(&name) {
-                    Ok(name) => name,
-                    Err(error) => return CommandReply::Failed(format!("{error}.")),
+                // Checked where it enters, not at the next turn (issue 24 §3); an alias the
+                // running CLI lists counts even when our own list doesn't know it yet.
+                let model = if name.trim().eq_ignore_ascii_case("default") {
+                    None
+                } else {
+                    match check_model(&name) {
+                        Ok(name) => Some(name),
+                        Err(error) => match self.cli_alias(&name).await {
+                            Some(alias) => Some(alias),
+                            None => return CommandReply::Failed(format!("{error}.")),
+                        },
+                    }
                 };
-                match self.set_model(Some(name.clone())).await {
-                    Ok(()) => CommandReply::Done(format!("switched to {name}.")),
+                let said = model
+                    .clone()
+                    .unwrap_or_else(|| "the default model".to_owned());
+                match self.set_model(model).await {
+                    Ok(()) => CommandReply::Done(format!("switched to {said}.")),
                     Err(error) => {
                         CommandReply::Failed(format!("could not switch the model: {error}"))
                     }
@@ -58,9 +69,11 @@ impl MainSession {
                 CommandReply::Done(format!("thinking: {}.", thinking_choice_name(thinking)))
             }
             Command::Thinking(Some(thinking)) => match self.set_thinking(thinking).await {
-                Ok(()) => {
-                    CommandReply::Done(format!("thinking: {}.", thinking_choice_name(thinking)))
-                }
+                Ok(()) => CommandReply::Done(format!(
+                    "thinking: {}.{}",
+                    thinking_choice_name(thinking),
+                    self.thinking_caveat(thinking).await
+                )),
                 Err(error) => CommandReply::Failed(format!("could not change thinking: {error}")),
             },
             Command::Permissions(None) => {
@@ -100,7 +113,40 @@ impl MainSession {
         if let Err(error) = self.apply_config(&config, key).await {
             tracing::warn!(%error, "could not apply the new setting live");
         }
-        CommandReply::Done(config.render_line(key))
+        let caveat = match key {
+            ConfigKey::ThinkingMain => self.thinking_caveat(config.thinking_main).await,
+            _ => String::new(),
+        };
+        CommandReply::Done(format!("{}{caveat}", config.render_line(key)))
+    }
+
+    /// `name` as an alias the running CLI lists (its `initialize` answer), if it is one.
+    async fn cli_alias(&self, name: &str) -> Option<String> {
+        let state = self.state.lock().await;
+        let models = state.client.as_ref()?.models();
+        let model = find_model(&models, Some(name.trim()))?;
+        Some(model.value.clone())
+    }
+
+    /// What to add when `thinking` is off but main's model can't turn thinking off (CLI
+    /// 2.1.332's models report `supportsThinkingOff: false`): the CLI then thinks adaptively
+    /// anyway, and the owner should know rather than believe it is off.
+    async fn thinking_caveat(&self, thinking: Thinking) -> String {
+        if thinking != Thinking::Off {
+            return String::new();
+        }
+        let state = self.state.lock().await;
+        let Some(client) = &state.client else {
+            return String::new();
+        };
+        let models = client.models();
+        match find_model(&models, state.settings.model.as_deref()) {
+            Some(model) if !model.thinking_off => {
+                let name = model.resolved.as_deref().unwrap_or(&model.display_name);
+                format!(" ({name} can't turn thinking off: it still thinks when a task needs it.)")
+            }
+            _ => String::new(),
+        }
     }
 
     /// Applies a changed setting now where it has an immediate effect (CFG-4).

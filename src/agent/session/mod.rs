@@ -335,7 +335,7 @@ impl MainSession {
                 if let Some(id) = state.client.as_ref().and_then(|c| c.session_id().cloned()) {
                     let saved = self.services.sessions.save(&id)?;
                     if report.compaction.is_some() && saved == SaveOutcome::Unchanged {
-                        // CLI 2.1.197 keeps the id on compaction; log it here instead (F-32:
+                        // CLIs 2.1.197 to 2.1.332 keep the id on compaction; log it here (F-32:
                         // exactly one `compacted` per compaction, manual or automatic).
                         self.services
                             .sessions

@@ -21,7 +21,7 @@ use crate::{
         command::{self, CommandReply},
         open_services,
     },
-    claude::{CliFit, CliVersionError, TESTED_CLI_VERSION, installed_cli_version},
+    claude::{CliVersionError, TESTED_CLI_VERSION, installed_cli_version},
     config::{Config, RuntimeConfig},
     state::{
         instance_lock::{InstanceLock, InstanceLockError},
@@ -50,11 +50,8 @@ commands:
 pub async fn run(config: Config, model: Option<String>) -> anyhow::Result<i32> {
     match installed_cli_version(&config.claude_cli).await {
         Ok(version) => {
-            if let CliFit::Untested(version) = version.fit() {
-                eprintln!(
-                    "[warn] Claude Code {version} is installed; ollim-bot is tested with \
-                     {TESTED_CLI_VERSION}"
-                );
+            if let Some(concern) = version.fit().concern() {
+                eprintln!("[warn] {concern}");
             }
         }
         Err(error @ CliVersionError::Spawn { .. }) => {

@@ -51,13 +51,9 @@ pub(super) fn version_check(version: Result<CliVersion, CliVersionError>) -> Che
             group,
             format!("version {TESTED_CLI_VERSION} (the tested version)"),
         ),
-        Ok(CliFit::Untested(other)) => Check::warn(
+        Ok(fit @ (CliFit::Older(other) | CliFit::Newer(other))) => Check::warn(
             group,
-            format!(
-                "version {other}: this build is tested with {TESTED_CLI_VERSION}, other versions \
-                 may speak the protocol differently; install the tested one with `{}`",
-                install_line()
-            ),
+            format!("version {other}: {}", fit.concern().unwrap_or_default()),
         ),
         Err(error) => Check::fail(
             group,

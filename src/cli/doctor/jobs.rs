@@ -113,29 +113,31 @@ pub(super) fn reminder_checks(data_dir: &DataDir, now: DateTime<Tz>) -> Vec<Chec
 pub(super) fn webhook_spec_checks(data_dir: &DataDir, setting: &WebhookSetting) -> Vec<Check> {
     let group = Group::Webhooks;
     let server_on = matches!(setting, WebhookSetting::On { .. });
-    let mut checks: Vec<Check> = SpecStore::new(data_dir.webhooks_dir())
-        .scan()
-        .into_iter()
-        .map(|parsed| match parsed {
-            Ok(spec) if server_on => Check::pass(
-                group,
-                format!("webhooks/{}: POST /hook/{}", spec.file_name(), spec.id),
-            ),
-            Ok(spec) => Check::warn(
-                group,
-                format!(
-                    "webhooks/{}: the webhook server is off, so nothing reaches /hook/{}: set \
-                     WEBHOOK_PORT and WEBHOOK_SECRET in .env",
-                    spec.file_name(),
-                    spec.id
-                ),
-            ),
-            Err(error) => Check::fail(
-                group,
-                format!("{error}: fix the spec (requests for it are refused until then)"),
-            ),
-        })
+    let specs = SpecStore::new(data_dir.webhooks_dir()).scan();
+    let mut checks: Vec<Check> = specs
+        .iter()
+        .filter_map(|parsed| parsed.as_ref().ok())
+        .flat_map(|spec| note_checks(group, &spec.file, &spec.notes))
         .collect();
+    checks.extend(specs.into_iter().map(|parsed| match parsed {
+        Ok(spec) if server_on => Check::pass(
+            group,
+            format!("webhooks/{}: POST /hook/{}", spec.file_name(), spec.id),
+        ),
+        Ok(spec) => Check::warn(
+            group,
+            format!(
+                "webhooks/{}: the webhook server is off, so nothing reaches /hook/{}: set \
+                     WEBHOOK_PORT and WEBHOOK_SECRET in .env",
+                spec.file_name(),
+                spec.id
+            ),
+        ),
+        Err(error) => Check::fail(
+            group,
+            format!("{error}: fix the spec (requests for it are refused until then)"),
+        ),
+    }));
     if checks.is_empty() {
         checks.push(Check::pass(group, "no webhook specs"));
     }

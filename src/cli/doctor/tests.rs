@@ -184,7 +184,7 @@ fn the_cli_is_found_and_its_version_compared() {
     assert!(
         missing
             .text
-            .contains("npm install -g @anthropic-ai/claude-code@2.1.197")
+            .contains("npm install -g @anthropic-ai/claude-code@2.1.332")
     );
     assert_eq!(
         claude_cli::version_check(Ok(TESTED_CLI_VERSION)).status,
@@ -192,7 +192,7 @@ fn the_cli_is_found_and_its_version_compared() {
     );
     let other = claude_cli::version_check(Ok(CliVersion::parse("2.2.0").unwrap()));
     assert_eq!(other.status, CheckStatus::Warn);
-    assert!(other.text.contains("tested with 2.1.197"), "{}", other.text);
+    assert!(other.text.contains("newer than 2.1.332"), "{}", other.text);
 }
 
 #[test]

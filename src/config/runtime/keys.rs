@@ -139,7 +139,7 @@ impl ConfigKey {
     pub fn valid_values(self) -> &'static str {
         match self {
             Self::ModelMain | Self::ModelFork => {
-                "opus / sonnet / haiku / opusplan / a full model id / default"
+                "opus / sonnet / haiku / fable / opusplan / a full model id / default"
             }
             Self::ThinkingMain | Self::ThinkingFork => "off / adaptive / <budget tokens>",
             Self::BgForkTimeout => "<seconds>, a positive integer",

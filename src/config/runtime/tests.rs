@@ -64,7 +64,7 @@ fn keys_names_and_order() {
     assert!(!ConfigKey::GoogleCalendars.in_dropdown());
     assert_eq!(
         ConfigKey::ModelMain.help_line(),
-        "**model.main**: Default model for main session — `opus / sonnet / haiku / opusplan / a full model id / default`"
+        "**model.main**: Default model for main session — `opus / sonnet / haiku / fable / opusplan / a full model id / default`"
     );
 }
 
@@ -136,9 +136,9 @@ fn parses_valid_values() {
 #[test]
 fn parse_errors_have_the_exact_texts() {
     use ConfigKey as K;
-    let model = "unknown model 'gpt4': use opus, sonnet, haiku or opusplan, or a full model id \
+    let model = "unknown model 'gpt4': use opus, sonnet, haiku, fable or opusplan, or a full model id \
                  such as claude-sonnet-4-5";
-    let near = "unknown model 'claude-opus': use opus, sonnet, haiku or opusplan, or a full \
+    let near = "unknown model 'claude-opus': use opus, sonnet, haiku, fable or opusplan, or a full \
                 model id such as claude-sonnet-4-5";
     let thinking = "must be 'off', 'adaptive', or a positive integer (budget tokens)";
     let positive = "must be a positive integer";

@@ -9,7 +9,7 @@ mod read;
 #[cfg(test)]
 mod tests;
 
-pub use read::{JobKind, OPTION_TEXT_KEYS};
+pub use read::{JobKind, OPTION_KEYS, OPTION_TEXT_KEYS};
 
 /// Where a background run's conversation comes from (BGF-3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -7,6 +7,19 @@ use crate::domain::{frontmatter::Fields, model_name::check_model};
 /// The frontmatter keys [`RunOptions::read`] reads as text.
 pub const OPTION_TEXT_KEYS: &[&str] = &["model", "update-main-session", "subagent", "session"];
 
+/// Every frontmatter key [`RunOptions::read`] reads (the job formats' shared options).
+pub const OPTION_KEYS: &[&str] = &[
+    "model",
+    "thinking",
+    "update-main-session",
+    "allow-ping",
+    "allowed-tools",
+    "disallowed-tools",
+    "skills",
+    "subagent",
+    "reflect",
+];
+
 /// Which kind of file the options come from; it decides the run mode's keys and defaults.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum JobKind {

@@ -1,29 +1,16 @@
 //! The frontmatter keys of the job formats (E.1, E.2), and the keys a file has that its format
-//! doesn't: a misspelt `backgroud: true` is otherwise silently ignored and the job runs in
-//! the main conversation (issue 24 §4). Such a file still loads; the note is for the owner
-//! (`doctor`) and the agent (told once, like a broken file).
+//! doesn't (`domain::frontmatter_keys`): a misspelt `backgroud: true` is otherwise silently
+//! ignored and the job runs in the main conversation (issue 24 §4). Such a file still loads;
+//! the note is for the owner (`doctor`) and the agent (told once, like a broken file).
 
 use std::sync::LazyLock;
-
-use serde_yaml::Value;
 
 use super::{Reminder, Routine, render_reminder, render_routine};
 use crate::domain::{
     frontmatter::split,
+    frontmatter_keys::{unknown_key_notes, written_keys},
     job_options::{BgSession, RunMode, RunOptions, ToolRestriction, UpdateMode},
-    spelling::nearest,
 };
-
-/// The frontmatter keys as written (string keys only).
-pub(super) fn written_keys(yaml: &str) -> Vec<String> {
-    match serde_yaml::from_str::<Value>(yaml) {
-        Ok(Value::Mapping(mapping)) => mapping
-            .keys()
-            .filter_map(|key| key.as_str().map(str::to_owned))
-            .collect(),
-        _ => Vec::new(),
-    }
-}
 
 /// Every option of a job away from its default, so that rendering it writes every key.
 fn every_option(tools: ToolRestriction) -> RunOptions {
@@ -101,32 +88,18 @@ pub(super) static REMINDER_KEYS: LazyLock<Vec<String>> = LazyLock::new(|| {
     ])
 });
 
-/// One note per key of `text`'s frontmatter that `known` (kebab-case) lacks, with the
-/// nearest known key when one is close. `snake_case` spellings of known keys are fine.
-pub fn unknown_key_notes(text: &str, known: &[String]) -> Vec<String> {
-    let Ok((yaml, _)) = split(text) else {
-        return Vec::new();
-    };
-    written_keys(yaml)
-        .into_iter()
-        .filter(|key| !known.contains(&key.replace('_', "-")))
-        .map(|key| {
-            let hint = nearest(&key.replace('_', "-"), known.iter().map(String::as_str))
-                .map(|near| format!(" (did you mean \"{near}\"?)"))
-                .unwrap_or_default();
-            format!("unknown key \"{key}\" is ignored{hint}")
-        })
-        .collect()
-}
-
 /// [`unknown_key_notes`] for a routine file.
 pub fn routine_notes(text: &str) -> Vec<String> {
-    unknown_key_notes(text, &ROUTINE_KEYS)
+    unknown_key_notes(text, &as_strs(&ROUTINE_KEYS))
 }
 
 /// [`unknown_key_notes`] for a reminder file.
 pub fn reminder_notes(text: &str) -> Vec<String> {
-    unknown_key_notes(text, &REMINDER_KEYS)
+    unknown_key_notes(text, &as_strs(&REMINDER_KEYS))
+}
+
+fn as_strs(keys: &[String]) -> Vec<&str> {
+    keys.iter().map(String::as_str).collect()
 }
 
 #[cfg(test)]
@@ -162,6 +135,12 @@ mod tests {
         }
         for key in ["cron", "session", "background", "disallowed-tools"] {
             assert!(ROUTINE_KEYS.contains(&key.to_owned()), "{key}");
+        }
+        // The shared options' list (webhook specs know their keys from it) is the one the
+        // renderer writes.
+        for key in crate::domain::job_options::OPTION_KEYS {
+            assert!(ROUTINE_KEYS.contains(&(*key).to_owned()), "{key}");
+            assert!(REMINDER_KEYS.contains(&(*key).to_owned()), "{key}");
         }
     }
 }

@@ -40,7 +40,7 @@ use crate::domain::job_options::{BgSession, RunMode, RunOptions};
 use crate::state::StateError;
 use crate::state::git::GitRecorder;
 
-pub use keys::{reminder_notes, routine_notes, unknown_key_notes};
+pub use keys::{reminder_notes, routine_notes};
 pub use load::{
     LoadCache, load_reminders, load_reminders_cached, load_reminders_changed, load_routines,
     load_routines_cached, load_routines_changed,

@@ -8,9 +8,10 @@
 //! next to unscoped writes, legacy `snake_case` or unknown keys, files over 200 lines, and any
 //! other reason [`parse_routine`] would skip the file.
 
-use super::keys::{ROUTINE_KEYS, written_keys};
+use super::keys::ROUTINE_KEYS;
 use super::parse_routine;
 use crate::domain::frontmatter::{Fields, split};
+use crate::domain::frontmatter_keys::written_keys;
 use crate::scheduling::cron::{CronError, CronSchedule};
 
 /// Every denial reason starts with this (HKS-4).

@@ -54,6 +54,22 @@ fn every_e3_key_is_read() {
         json!(["success", "failure", "cancelled"])
     );
     assert_eq!(spec.schema["additionalProperties"], json!(false));
+    assert!(
+        spec.notes.is_empty(),
+        "every E.3 key is known: {:?}",
+        spec.notes
+    );
+}
+
+#[test]
+fn a_misspelt_key_is_noted_and_the_spec_still_loads() {
+    let spec =
+        parse("---\nid: plain\nisolted: true\nfields:\n  type: object\n---\nCheck.\n").unwrap();
+    assert_eq!(spec.session, BgSession::Forked);
+    assert_eq!(
+        spec.notes,
+        ["unknown key \"isolted\" is ignored (did you mean \"isolated\"?)"]
+    );
 }
 
 #[test]

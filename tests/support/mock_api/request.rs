@@ -7,6 +7,9 @@ use serde_json::Value;
 
 use super::{COMPACTION_MARKER, SIDE_REQUEST_MARKER};
 
+/// The reserved entry newer CLIs put in every tool list (see [`RecordedRequest::tool_names`]).
+const DEFERRED_TOOL_PLACEHOLDER: &str = "DeferredToolPlaceholder";
+
 /// Which part of the script answered a request.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AnsweredBy {
@@ -41,6 +44,18 @@ pub struct ToolResult {
     pub content: String,
     /// `is_error` (false when absent).
     pub is_error: bool,
+}
+
+impl ToolResult {
+    /// The reason a `PreToolUse` hook gave for refusing the call: the content without the
+    /// `PreToolUse:<Tool> hook error: ` that CLI 2.1.332 and later put before it.
+    pub fn refusal(&self) -> &str {
+        let Some(rest) = self.content.strip_prefix("PreToolUse:") else {
+            return &self.content;
+        };
+        rest.split_once(" hook error: ")
+            .map_or(&self.content, |(_, reason)| reason)
+    }
 }
 
 /// A request the mock received.
@@ -134,9 +149,12 @@ impl RecordedRequest {
             .map_or_else(Vec::new, |m| content_texts(&m["content"]))
     }
 
-    /// The last text block of the last `role: "user"` message (the prompt, normally).
+    /// The last text block of the last `role: "user"` message (the prompt, normally), not
+    /// counting the `[Image: source: <path>]` note CLI 2.1.332 and later add after it for
+    /// each image.
     pub fn last_user_text(&self) -> Option<&str> {
-        self.last_user_texts().pop()
+        let texts = self.last_user_texts().into_iter();
+        texts.rev().find(|t| !t.starts_with("[Image: source: "))
     }
 
     /// Text blocks of every user message, except `<system-reminder>` blocks.
@@ -172,10 +190,16 @@ impl RecordedRequest {
         (self.body_bytes() / 4).max(1) as u64
     }
 
-    /// `tools[].name`.
+    /// `tools[].name`: the tools the model may call. CLI 2.1.332 and later add a reserved
+    /// `DeferredToolPlaceholder` entry (`defer_loading`, "never call this tool") to every
+    /// request to keep deferred tool loading on; it is no capability, so it is left out.
     pub fn tool_names(&self) -> Vec<&str> {
         let tools = self.body["tools"].as_array().map_or(&[][..], Vec::as_slice);
-        tools.iter().filter_map(|t| t["name"].as_str()).collect()
+        tools
+            .iter()
+            .filter(|t| t["name"] != DEFERRED_TOOL_PLACEHOLDER)
+            .filter_map(|t| t["name"].as_str())
+            .collect()
     }
 
     /// The `tool_result` blocks of the last user message.
