@@ -74,6 +74,8 @@ async fn with_the_real_cli_a_wrong_code_fails_the_login_and_the_start() {
         log.contains("Login failed — run `ollim-bot auth login` to try again"),
         "{log}"
     );
+    // What the CLI said is passed on (offline: the name that didn't resolve), issue 24 §7.
+    assert!(log.contains("`claude auth login` failed: "), "{log}");
     assert_eq!(discord.identify_count(), 0, "never connected\n{log}");
     sandbox.assert_no_process_left(Duration::from_secs(5)).await;
 }

@@ -277,9 +277,9 @@ async fn a_bad_tool_pattern_fails() {
         .assert_fails_on(&["routines/tools.md", "\"Bash(*)\""]);
 }
 
-/// Issue 24 §4: a misspelt key in a routine or a webhook spec is a warning with the key it was
-/// meant to be, and the file still loads (its next fire or its path is shown); a model typo is
-/// the file's error.
+/// Issue 24 §4: a misspelt key in a routine, a webhook spec, a skill or a subagent is a
+/// warning with the key it was meant to be, and the file still loads (its next fire or its
+/// path is shown); a model typo is the file's error.
 #[tokio::test]
 async fn a_misspelt_key_warns_and_a_model_typo_fails() {
     let install = Install::healthy().await;
@@ -316,6 +316,39 @@ async fn a_misspelt_key_warns_and_a_model_typo_fails() {
         })
     };
     assert!(warned("webhooks/ci.md", "isolted", "isolated"), "{report}");
+    // The CLI's own formats: only a near miss of a key it documents is noted.
+    write(
+        install.data(),
+        "skills/standup/SKILL.md",
+        "---\nname: standup\ndescription: Daily standup\nallowed_tool: Read\n\
+         license: MIT\n---\nAsk what's next.\n",
+    );
+    write(
+        install.data(),
+        ".claude/agents/helper.md",
+        "---\nname: helper\ndescription: Helps\nmodle: haiku\n---\nHelp.\n",
+    );
+    let report = install.doctor().await;
+    let warned = |file: &str, key: &str, meant: &str| {
+        report.lines("WARN").iter().any(|l| {
+            l.contains(file)
+                && l.contains(&format!("unknown key \"{key}\""))
+                && l.contains(&format!("did you mean \"{meant}\""))
+        })
+    };
+    assert!(
+        warned("skills/standup/SKILL.md", "allowed_tool", "allowed-tools"),
+        "{report}"
+    );
+    assert!(
+        warned(".claude/agents/helper.md", "modle", "model"),
+        "{report}"
+    );
+    assert!(!report.stdout.contains("\"license\""), "{report}");
+    assert!(
+        report.stdout.contains("PASS skills/standup/SKILL.md loads"),
+        "{report}"
+    );
     assert!(
         report.stdout.contains("PASS webhooks/ci.md: POST /hook/ci"),
         "{report}"

@@ -38,12 +38,13 @@ async fn files_named_with_at_in_a_payload_never_reach_the_model() {
         format!("{NOTE_CANARY}\n"),
     )
     .unwrap();
-    // A file the CLI itself may read (its HOME), as its OAuth login keeps one.
-    let credentials = sandbox.home.path().join(".claude/.credentials.json");
+    // Where the CLI keeps its login (its config dir, `state/claude`): readable by the CLI,
+    // never by the agent's tools. (A shape the CLI ignores: the tests log in with a key.)
+    let credentials = sandbox.data_dir.join("state/claude/.credentials.json");
     std::fs::create_dir_all(credentials.parent().unwrap()).unwrap();
     std::fs::write(
         &credentials,
-        format!("{{\"token\": \"{CREDENTIAL_CANARY}\"}}"),
+        format!("{{\"note\": \"{CREDENTIAL_CANARY}\"}}"),
     )
     .unwrap();
 

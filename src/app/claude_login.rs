@@ -37,6 +37,8 @@ const URL_TIMEOUT: Duration = Duration::from_secs(60);
 const LOGIN_TIMEOUT: Duration = Duration::from_secs(30 * 60);
 /// How often the DM is read for the owner's code.
 const REPLY_POLL: Duration = Duration::from_secs(2);
+/// How long the CLI may take to exit after it said the login failed.
+const EXIT_GRACE: Duration = Duration::from_secs(3);
 /// How long after the link the CLI is taken to read codes even without its `Paste code`
 /// prompt (a code written before it reads is lost).
 const PROMPT_GRACE: Duration = Duration::from_secs(3);
@@ -64,9 +66,57 @@ pub enum LoginError {
     /// The owner did not finish in time.
     #[error("the login was not finished within {} minutes", LOGIN_TIMEOUT.as_secs() / 60)]
     TimedOut,
-    /// The CLI said no.
-    #[error("`claude auth login` failed")]
-    Refused,
+    /// The CLI said no; `said` is its last words, when it printed any.
+    #[error("`claude auth login` failed{}", refusal_detail(said.as_deref()))]
+    Refused {
+        /// The CLI's last output line (`Couldn't log in: getaddrinfo ENOTFOUND …`).
+        said: Option<String>,
+    },
+}
+
+/// `: <the CLI's words>`, with the cause in plain words when it is the network (issue 24 §7:
+/// offline, "Login failed" alone named the wrong cause).
+fn refusal_detail(said: Option<&str>) -> String {
+    let Some(said) = said else {
+        return String::new();
+    };
+    let cause = if ["ENOTFOUND", "EAI_AGAIN"]
+        .iter()
+        .any(|code| said.contains(code))
+    {
+        " (Claude's login server's name doesn't resolve: no network or no DNS)"
+    } else if [
+        "ECONNREFUSED",
+        "ETIMEDOUT",
+        "ENETUNREACH",
+        "ECONNRESET",
+        "EHOSTUNREACH",
+    ]
+    .iter()
+    .any(|code| said.contains(code))
+    {
+        " (Claude's login server can't be reached: check the network)"
+    } else {
+        ""
+    };
+    format!(": {said}{cause}")
+}
+
+/// Whether `line` is the CLI saying the login failed (`Couldn't log in: …`, `Login failed`).
+fn says_failed(line: &str) -> bool {
+    let line = line.to_ascii_lowercase();
+    line.contains("couldn't log in") || line.contains("login failed")
+}
+
+/// What an output line of `claude auth login` says, without a `Paste code … >` prompt the
+/// line may start with; `None` when nothing is left.
+fn last_words(line: &str) -> Option<String> {
+    let text = match line.rsplit_once("> ") {
+        Some((prompt, rest)) if prompt.contains("Paste code") => rest,
+        _ => line,
+    };
+    let text = text.trim();
+    (!text.is_empty() && !text.contains("Paste code")).then(|| text.to_owned())
 }
 
 /// Logs the installed CLI's version at start, warning when it is not the tested one.
@@ -187,28 +237,35 @@ async fn run_login(
     tokio::pin!(deadline);
     let grace = tokio::time::sleep(PROMPT_GRACE);
     tokio::pin!(grace);
-    // The CLI drops what arrives before it asks, so a code waits for its prompt; one written
-    // after the grace but before a late prompt (a slow start) is written again at the prompt.
+    // The CLI drops what arrives before it asks, so a code waits for its prompt.
     let mut reading = false;
-    let mut prompted = false;
-    let mut unprompted: Option<String> = None;
     let mut pending: Option<String> = None;
-    let status = loop {
+    let mut said: Option<String> = None;
+    // CLI 2.1.332 can stay alive after it said the login failed (its sign-in callback server
+    // keeps it up): it gets a moment to exit by itself, then is ended.
+    let mut gave_up: Option<std::pin::Pin<Box<tokio::time::Sleep>>> = None;
+    let ok = loop {
         let code = tokio::select! {
-            status = child.wait() => break status,
+            status = child.wait() => break status.is_ok_and(|status| status.success()),
             () = &mut deadline => return Err(LoginError::TimedOut),
+            () = async { gave_up.as_mut().expect("armed").await }, if gave_up.is_some() => {
+                if let Err(error) = child.kill().await {
+                    tracing::debug!(%error, "could not end `claude auth login`");
+                }
+                break false;
+            }
             () = &mut grace, if !reading => {
                 reading = true;
                 None
             }
             Some(line) = lines.recv() => {
                 tracing::info!("claude auth login: {line}");
-                if !prompted && line.contains("Paste code") {
-                    (prompted, reading) = (true, true);
-                    unprompted.take()
-                } else {
-                    None
+                said = last_words(&line).or(said);
+                if gave_up.is_none() && says_failed(&line) {
+                    gave_up = Some(Box::pin(tokio::time::sleep(EXIT_GRACE)));
                 }
+                reading |= line.contains("Paste code");
+                None
             }
             Some(line) = typed.recv() => code_from_reply(&line),
             _ = poll.tick() => {
@@ -236,21 +293,26 @@ async fn run_login(
             if written.is_err() || pipe.flush().await.is_err() {
                 stdin = None;
             }
-            if !prompted {
-                unprompted = Some(code);
-            }
         }
     };
-    let ok = status.is_ok_and(|status| status.success());
-    let answer = if ok {
-        "claude login successful, starting up."
-    } else {
-        "claude login failed — run `ollim-bot auth login` on the machine to try again."
+    // The CLI's last lines may still be on their way when it exits.
+    let drained = async {
+        while let Some(line) = lines.recv().await {
+            tracing::info!("claude auth login: {line}");
+            said = last_words(&line).or(said.take());
+        }
     };
-    if let Err(error) = discord.send(channel, answer).await {
+    let _ = tokio::time::timeout(Duration::from_secs(1), drained).await;
+    let refusal = LoginError::Refused { said };
+    let answer = if ok {
+        "claude login successful, starting up.".to_owned()
+    } else {
+        format!("{refusal} — run `ollim-bot auth login` on the machine to try again.")
+    };
+    if let Err(error) = discord.send(channel, &answer).await {
         tracing::debug!(%error, "could not confirm the login in the DM");
     }
-    if ok { Ok(()) } else { Err(LoginError::Refused) }
+    if ok { Ok(()) } else { Err(refusal) }
 }
 
 async fn forward_lines(

@@ -53,6 +53,8 @@ pub struct Skill {
     pub body: String,
     /// The skill's directory (`skills/<name>`), for its reference files.
     pub dir: PathBuf,
+    /// Frontmatter keys that look like misspellings of the CLI's skill keys (issue 24 §4).
+    pub notes: Vec<String>,
 }
 
 /// Why a referenced skill cannot be used (SKL-3). `Display` is one line for the pending
@@ -163,22 +165,33 @@ pub fn skill_prompt(
 /// Every skill in `skills_dir` that loads, sorted by name. Directories with a bad name or a
 /// missing or corrupt `SKILL.md` are skipped (logged at debug level).
 pub fn list_skills(skills_dir: &Path) -> Vec<Skill> {
-    let Ok(entries) = fs::read_dir(skills_dir) else {
-        return Vec::new();
-    };
-    let mut skills: Vec<Skill> = entries
-        .filter_map(Result::ok)
-        .filter_map(|entry| entry.file_name().into_string().ok())
-        .filter_map(|name| match load_skill(skills_dir, &name) {
+    scan_skills(skills_dir)
+        .into_iter()
+        .filter_map(|loaded| match loaded {
             Ok(skill) => Some(skill),
             Err(problem) => {
                 tracing::debug!(%problem, "skill skipped");
                 None
             }
         })
+        .collect()
+}
+
+/// Every directory in `skills_dir`, loaded or why not, sorted by directory name (`doctor`).
+pub fn scan_skills(skills_dir: &Path) -> Vec<Result<Skill, SkillProblem>> {
+    let Ok(entries) = fs::read_dir(skills_dir) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = entries
+        .filter_map(Result::ok)
+        .filter(|entry| entry.path().is_dir())
+        .filter_map(|entry| entry.file_name().into_string().ok())
         .collect();
-    skills.sort_by(|a, b| a.name.cmp(&b.name));
-    skills
+    names.sort();
+    names
+        .iter()
+        .map(|name| load_skill(skills_dir, name))
+        .collect()
 }
 
 /// Loads one skill by name.

@@ -31,6 +31,7 @@ fn skl3_resolves_a_skill_with_its_frontmatter_and_body() {
             allowed_tools: names(&["Bash(ollim-bot cal *)", "Read"]),
             body: "# Plan\nDo it.".into(),
             dir: dir.path().join("weekly-plan"),
+            notes: Vec::new(),
         }]
     );
 }

@@ -9,7 +9,7 @@ use serde_yaml::Value;
 
 use super::Skill;
 use super::name::{NameIssue, check_name};
-use crate::tool_policy::split_tool_list;
+use crate::{domain::frontmatter_keys::typo_notes, tool_policy::split_tool_list};
 
 /// Why a `SKILL.md` could not be used.
 #[derive(Debug, PartialEq, Eq)]
@@ -82,8 +82,31 @@ pub(super) fn parse_skill_file(
         allowed_tools,
         body: body.to_owned(),
         dir: dir.to_path_buf(),
+        notes: typo_notes(text, &SKILL_KEYS),
     })
 }
+
+/// The `SKILL.md` frontmatter keys Claude Code documents; a key close to one of these but not
+/// it is a likely typo (the CLI may honour keys not listed here, so others pass unremarked).
+const SKILL_KEYS: [&str; 17] = [
+    "name",
+    "description",
+    "allowed-tools",
+    "argument-hint",
+    "disable-model-invocation",
+    "user-invocable",
+    "when_to_use",
+    "model",
+    "effort",
+    "context",
+    "agent",
+    "hooks",
+    "paths",
+    "shell",
+    "version",
+    "license",
+    "metadata",
+];
 
 /// The YAML between an opening `---` first line and the next `---` line, and the trimmed
 /// body after it. A leading BOM is ignored.

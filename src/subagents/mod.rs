@@ -13,7 +13,10 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use crate::state::{StateError, atomic::write_atomic};
+use crate::{
+    domain::frontmatter_keys::typo_notes,
+    state::{StateError, atomic::write_atomic},
+};
 
 pub use frontmatter::{SpecFields, parse_spec, spec_body};
 
@@ -64,7 +67,30 @@ pub struct SubagentSpec {
     pub model: Option<String>,
     /// `description:`, if set.
     pub description: Option<String>,
+    /// Frontmatter keys that look like misspellings of the CLI's subagent keys (issue 24 §4).
+    pub notes: Vec<String>,
 }
+
+/// The subagent frontmatter keys Claude Code documents; a key close to one of these but not it
+/// is a likely typo (the CLI may honour keys not listed here, so others pass unremarked).
+const SPEC_KEYS: [&str; 16] = [
+    "name",
+    "description",
+    "tools",
+    "disallowedTools",
+    "model",
+    "permissionMode",
+    "skills",
+    "hooks",
+    "color",
+    "mcpServers",
+    "memory",
+    "maxTurns",
+    "background",
+    "effort",
+    "isolation",
+    "initialPrompt",
+];
 
 /// A spec file that could not be read or parsed; the others still load.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -243,6 +269,7 @@ fn load_spec(path: &Path) -> Result<SubagentSpec, String> {
         path: path.to_path_buf(),
         model: fields.model,
         description: fields.description,
+        notes: typo_notes(&text, &SPEC_KEYS),
     })
 }
 

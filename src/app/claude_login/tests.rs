@@ -35,3 +35,42 @@ fn a_refused_token_reads_like_the_start_up_message() {
             .starts_with("Invalid Discord token. Check DISCORD_TOKEN in .env")
     );
 }
+
+#[test]
+fn a_refused_login_says_what_the_cli_said_and_names_a_network_cause() {
+    let offline = last_words(
+        "Paste code here if prompted > Couldn't log in: getaddrinfo ENOTFOUND platform.claude.com",
+    );
+    assert_eq!(
+        offline.as_deref(),
+        Some("Couldn't log in: getaddrinfo ENOTFOUND platform.claude.com")
+    );
+    let said = LoginError::Refused { said: offline }.to_string();
+    assert!(
+        said.starts_with("`claude auth login` failed: Couldn't log in"),
+        "{said}"
+    );
+    assert!(said.contains("no network or no DNS"), "{said}");
+    assert_eq!(last_words("Paste code here if prompted > "), None);
+    let refused = LoginError::Refused {
+        said: Some("Invalid code".into()),
+    };
+    assert_eq!(
+        refused.to_string(),
+        "`claude auth login` failed: Invalid code"
+    );
+    assert_eq!(
+        LoginError::Refused { said: None }.to_string(),
+        "`claude auth login` failed"
+    );
+}
+
+#[test]
+fn the_cli_saying_the_login_failed_is_recognised() {
+    assert!(says_failed(
+        "Paste code here if prompted > Couldn't log in: getaddrinfo ENOTFOUND platform.claude.com"
+    ));
+    assert!(says_failed("Login failed: invalid code"));
+    assert!(!says_failed("Paste code here if prompted > "));
+    assert!(!says_failed("Login successful"));
+}

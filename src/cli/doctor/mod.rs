@@ -14,6 +14,7 @@ mod environment;
 mod google_files;
 mod jobs;
 mod sandbox_checks;
+mod skill_checks;
 mod state_files;
 mod tool_patterns;
 
@@ -69,6 +70,8 @@ pub enum Group {
     Reminders,
     /// `webhooks/`: each spec parses; the port is free.
     Webhooks,
+    /// `skills/` and `.claude/agents/`: each loads; misspelt keys.
+    Skills,
     /// Declared tool patterns.
     ToolPolicy,
     /// `state/*.json`.
@@ -95,6 +98,7 @@ impl Group {
             Self::Routines => "ROUTINES",
             Self::Reminders => "REMINDERS",
             Self::Webhooks => "WEBHOOKS",
+            Self::Skills => "SKILLS & SUBAGENTS",
             Self::ToolPolicy => "TOOL POLICY",
             Self::StateFiles => "STATE FILES",
             Self::ClaudeCli => "CLAUDE CLI",
@@ -267,6 +271,7 @@ pub async fn run(launch: &Launch) -> i32 {
                 Group::Routines,
                 Group::Reminders,
                 Group::Webhooks,
+                Group::Skills,
                 Group::ToolPolicy,
                 Group::StateFiles,
             ] {
@@ -332,6 +337,7 @@ fn local_groups(printer: &mut Printer, launch: &Launch, setup: &Setup) {
             Group::Routines,
             Group::Reminders,
             Group::Webhooks,
+            Group::Skills,
             Group::ToolPolicy,
             Group::StateFiles,
         ] {
@@ -348,6 +354,7 @@ fn local_groups(printer: &mut Printer, launch: &Launch, setup: &Setup) {
     let mut webhooks = jobs::webhook_spec_checks(data_dir, &setup.webhook);
     webhooks.extend(port);
     printer.group(Group::Webhooks, webhooks);
+    printer.group(Group::Skills, skill_checks::skill_checks(data_dir));
     printer.group(
         Group::ToolPolicy,
         tool_patterns::tool_pattern_checks(data_dir, setup.timezone),
