@@ -22,7 +22,7 @@
     clippy::cast_sign_loss
 )]
 
-#[path = "../tests/support/mod.rs"]
+#[path = "../tests/e2e/support/mod.rs"]
 mod support;
 
 use std::sync::Arc;

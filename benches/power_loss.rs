@@ -3,7 +3,7 @@
 //! counts the files that don't read back whole and the temporary files left behind.
 //! Prints figures; asserts nothing.
 
-#[path = "../tests/support/mod.rs"]
+#[path = "../tests/e2e/support/mod.rs"]
 mod support;
 
 use std::{path::Path, process::Command, time::Instant};

@@ -21,6 +21,9 @@ pub use webhook::{WebhookSecret, WebhookSetting};
 
 /// The default remote MCP server with the ollim-bot documentation (AGT-4).
 pub const DEFAULT_DOCS_MCP_URL: &str = "https://docs.ollim.ai/mcp";
+/// The variable overriding the Google API host (`google::client::DEFAULT_API_BASE`): the fake
+/// Google in tests.
+pub const GOOGLE_API_URL_ENV: &str = "OLLIM_GOOGLE_API_URL";
 
 /// A configuration problem, phrased for the person fixing it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -282,7 +285,7 @@ impl Config {
                 .filter(|secs| *secs > 0)
                 .map_or(DEFAULT_TURN_IDLE_LIMIT, std::time::Duration::from_secs),
             webhook: WebhookSetting::read(get)?,
-            google_api_url: get(crate::google::client::API_URL_ENV),
+            google_api_url: get(GOOGLE_API_URL_ENV),
         })
     }
 

@@ -19,12 +19,10 @@ use super::{
     files::GoogleFiles,
     oauth::{RefreshFailure, refresh, refresh_client},
 };
-use crate::state::paths::DataDir;
+use crate::{config::GOOGLE_API_URL_ENV, state::paths::DataDir};
 
 /// Google's API host.
 pub const DEFAULT_API_BASE: &str = "https://www.googleapis.com";
-/// The variable overriding [`DEFAULT_API_BASE`].
-pub const API_URL_ENV: &str = "OLLIM_GOOGLE_API_URL";
 
 /// Attempts per call for retryable answers (the first try included).
 const MAX_ATTEMPTS: u32 = 4;
@@ -101,7 +99,7 @@ impl GoogleClient {
 
     /// A client reading `OLLIM_GOOGLE_API_URL` from this process's environment.
     pub fn from_env(data_dir: &DataDir) -> Self {
-        Self::new(data_dir, std::env::var(API_URL_ENV).ok().as_deref())
+        Self::new(data_dir, std::env::var(GOOGLE_API_URL_ENV).ok().as_deref())
     }
 
     /// The Google files.

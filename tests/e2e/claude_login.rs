@@ -1,0 +1,181 @@
+//! BOOT-4 end to end: a daemon whose Claude CLI is not logged in DMs the owner the login link
+//! through the fake Discord's REST API before it connects, hands the CLI the code the owner
+//! replies with, and either starts (`Login successful!`) or exits 1 (`Login failed — …`).
+//!
+//! The failure path runs the real pinned CLI: offline it prints its real link, reads the code
+//! and fails to exchange it. Signing in for real needs Anthropic's servers, so the success
+//! path uses a small shell script as `claude` for `auth status` / `auth login` only (it
+//! prints a link like the CLI's and waits for the code); every other call goes to the real
+//! CLI against the mock model.
+
+use crate::support;
+
+use std::{os::unix::fs::PermissionsExt, path::Path, time::Duration};
+
+use support::{
+    bot::{bot_command, spawn_collecting},
+    cli::{CliSandbox, claude_cli_path},
+    fake_discord::{FakeConfig, FakeDiscord, FakeMessage},
+    mock_api::MockApi,
+};
+
+const LOGIN_REQUIRED: &str = "claude login required — click to authenticate:\n";
+
+/// Waits for a bot message in the owner's DM whose content starts with `prefix`.
+async fn wait_for_dm(discord: &FakeDiscord, prefix: &str, log: impl Fn() -> String) -> FakeMessage {
+    let owner = discord.config().owner_id;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let dm = discord.dm_channel_id(owner);
+        if let Some(found) = discord
+            .channel_messages(dm)
+            .into_iter()
+            .find(|m| m.by_bot && m.content.starts_with(prefix))
+        {
+            return found;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no DM starting {prefix:?}\n{}",
+            log()
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test]
+async fn with_the_real_cli_a_wrong_code_fails_the_login_and_the_start() {
+    let discord = FakeDiscord::start(FakeConfig::default()).await;
+    let mock = MockApi::start().await;
+    let sandbox = CliSandbox::new();
+    let mut bot = spawn_collecting(bot_command(
+        &discord,
+        &mock,
+        &sandbox,
+        &[],
+        &["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"],
+    ));
+    let link = wait_for_dm(&discord, LOGIN_REQUIRED, || bot.log()).await;
+    let url = link.content.strip_prefix(LOGIN_REQUIRED).unwrap();
+    assert!(
+        url.starts_with("https://") && !url.contains(char::is_whitespace),
+        "{url}"
+    );
+    assert_eq!(
+        discord.identify_count(),
+        0,
+        "the link comes before connecting"
+    );
+    discord.dm_from_offline(discord.config().owner_id, "not-a-real-code#nope");
+    let status = bot.wait_exit(Duration::from_secs(60)).await;
+    let log = bot.log();
+    assert_eq!(status.code(), Some(1), "{log}");
+    assert!(
+        log.contains("Login failed — run `ollim-bot auth login` to try again"),
+        "{log}"
+    );
+    // What the CLI said is passed on (offline: the name that didn't resolve), issue 24 §7.
+    assert!(log.contains("`claude auth login` failed: "), "{log}");
+    assert_eq!(discord.identify_count(), 0, "never connected\n{log}");
+    sandbox.assert_no_process_left(Duration::from_secs(5)).await;
+}
+
+/// A `claude` that is logged out until its `auth login` got a code; everything else is the
+/// real CLI with the sandbox's API key.
+fn fake_login_cli(dir: &Path) -> std::path::PathBuf {
+    let script = dir.join("claude-login");
+    let mark = dir.join("login-code");
+    std::fs::write(
+        &script,
+        format!(
+            r#"#!/bin/sh
+if [ "$1" = auth ] && [ "$2" = status ]; then
+  if [ -f '{mark}' ]; then echo '{{"loggedIn": true}}'; else echo '{{"loggedIn": false}}'; fi
+  exit 0
+fi
+if [ "$1" = auth ] && [ "$2" = login ]; then
+  echo "Opening browser to sign in…"
+  echo "If the browser didn't open, visit: https://login.example/oauth?code=true&state=s1"
+  printf 'Paste code here if prompted > '
+  read -r code
+  printf '%s' "$code" > '{mark}'
+  echo "Login successful."
+  exit 0
+fi
+ANTHROPIC_API_KEY=sk-test exec '{real}' "$@"
+"#,
+            mark = mark.display(),
+            real = claude_cli_path().display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    script
+}
+
+#[tokio::test]
+async fn the_code_replied_in_the_dm_completes_the_login_and_the_bot_starts() {
+    let discord = FakeDiscord::start(FakeConfig::default()).await;
+    let mock = MockApi::start().await;
+    let sandbox = CliSandbox::new();
+    let cli = fake_login_cli(sandbox.home.path());
+    let cli = cli.to_str().unwrap();
+    let mut bot = spawn_collecting(bot_command(
+        &discord,
+        &mock,
+        &sandbox,
+        &[("OLLIM_CLAUDE_CLI", cli)],
+        &["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"],
+    ));
+    let link = wait_for_dm(&discord, LOGIN_REQUIRED, || bot.log()).await;
+    assert_eq!(
+        link.content,
+        format!("{LOGIN_REQUIRED}https://login.example/oauth?code=true&state=s1")
+    );
+    wait_for_dm(&discord, "after signing in", || bot.log()).await;
+    assert_eq!(
+        discord.identify_count(),
+        0,
+        "the link comes before connecting"
+    );
+    discord.dm_from_offline(discord.config().owner_id, "`abc123#s1`");
+    wait_for_dm(&discord, "hey julia!", || bot.log()).await;
+    let log = bot.log();
+    assert!(log.contains("Login successful!"), "{log}");
+    assert_eq!(
+        std::fs::read_to_string(sandbox.home.path().join("login-code")).unwrap(),
+        "abc123#s1"
+    );
+    assert!(discord.identify_count() >= 1);
+    bot.child.start_kill().unwrap();
+    let _ = bot.wait_exit(Duration::from_secs(20)).await;
+}
+
+#[tokio::test]
+async fn a_refused_bot_token_is_named_before_any_login_starts() {
+    let discord = FakeDiscord::start(FakeConfig::default()).await;
+    let mock = MockApi::start().await;
+    let sandbox = CliSandbox::new();
+    let mut bot = spawn_collecting(bot_command(
+        &discord,
+        &mock,
+        &sandbox,
+        &[("DISCORD_TOKEN", "not-the-right-token")],
+        &["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"],
+    ));
+    let status = bot.wait_exit(Duration::from_secs(30)).await;
+    let log = bot.log();
+    assert_eq!(status.code(), Some(1), "{log}");
+    assert!(
+        log.contains("Invalid Discord token. Check DISCORD_TOKEN in .env"),
+        "{log}"
+    );
+    assert!(!log.contains("Login failed"), "{log}");
+    assert!(
+        discord
+            .requests_matching("POST /channels/*/messages")
+            .is_empty(),
+        "nothing sent"
+    );
+    sandbox.assert_no_process_left(Duration::from_secs(5)).await;
+}

@@ -1,0 +1,233 @@
+//! Forks through Discord: the real binary against the fake Discord and the mock model
+//! (SLC-4, SLC-9, IFK-2, IFK-5, IFK-10, IFK-14, RPL-1…4, PNG-8/9).
+
+use crate::support;
+
+use support::{bot::BotHarness, mock_api::Reply};
+
+async fn greeted() -> BotHarness {
+    let h = BotHarness::start().await;
+    h.wait_for_bot_message("greeting", |m| m.content.contains("plate today"))
+        .await;
+    h
+}
+
+fn stored_session(h: &BotHarness) -> Option<String> {
+    std::fs::read_to_string(h.sandbox.data_dir.join("state/sessions.json"))
+        .ok()
+        .map(|s| s.trim().to_owned())
+}
+
+#[tokio::test]
+async fn slash_fork_routes_dms_and_its_buttons_end_it() {
+    let mut h = greeted().await;
+    h.mock.push(Reply::text("Hello from main."));
+    h.discord.dm_from(h.owner(), "hello").await;
+    h.wait_for_bot_message("main reply", |m| m.content == "Hello from main.")
+        .await;
+    let main_id = stored_session(&h).unwrap();
+
+    h.mock.push(Reply::text("Fork ready for meal prep."));
+    let fork = h
+        .discord
+        .slash(
+            h.owner(),
+            "fork",
+            serde_json::json!([{"name": "topic", "type": 3, "value": "meal prep"}]),
+        )
+        .await;
+    let entry = h
+        .wait_for_bot_message("the entry embed", |m| {
+            m.embeds
+                .first()
+                .is_some_and(|e| e["title"] == "Forked Session")
+        })
+        .await;
+    assert_eq!(entry.embeds[0]["description"], "Topic: meal prep");
+    assert_eq!(
+        entry.custom_ids(),
+        ["act:fork_save:_", "act:fork_report:_", "act:fork_exit:_"]
+    );
+    h.wait_for_bot_message("the fork's first reply", |m| {
+        m.content == "Fork ready for meal prep."
+    })
+    .await;
+    assert!(h.discord.interaction_acked(fork));
+
+    h.mock.push(Reply::text("Tuesday: lentils."));
+    h.discord.dm_from(h.owner(), "what about tuesday?").await;
+    h.wait_for_bot_message("the fork answers", |m| m.content == "Tuesday: lentils.")
+        .await;
+    assert_eq!(stored_session(&h).as_deref(), Some(main_id.as_str()));
+
+    let model = h
+        .discord
+        .slash(
+            h.owner(),
+            "model",
+            serde_json::json!([{"name": "name", "type": 3, "value": "haiku"}]),
+        )
+        .await;
+    let refused = h.discord.wait_for_callback(model).await;
+    assert!(
+        refused.to_string().contains("exit fork first."),
+        "{refused}"
+    );
+
+    h.discord
+        .click_button(h.owner(), h.dm(), entry.id, "act:fork_exit:_")
+        .await;
+    h.wait_for_bot_message("the exit embed", |m| {
+        m.embeds
+            .first()
+            .is_some_and(|e| e["title"] == "Fork Ended — discarded")
+    })
+    .await;
+    assert_eq!(stored_session(&h).as_deref(), Some(main_id.as_str()));
+    let again = h
+        .discord
+        .click_button(h.owner(), h.dm(), entry.id, "act:fork_exit:_")
+        .await;
+    let callback = h.discord.wait_for_callback(again).await;
+    assert!(
+        callback.to_string().contains("no active fork."),
+        "{callback}"
+    );
+
+    let budget = h
+        .discord
+        .slash(h.owner(), "ping-budget", serde_json::json!([]))
+        .await;
+    let callback = h.discord.wait_for_callback(budget).await;
+    assert!(
+        callback.to_string().contains("ping budget: budget: 5/5."),
+        "{callback}"
+    );
+    let set = h
+        .discord
+        .slash(
+            h.owner(),
+            "ping-budget",
+            serde_json::json!([{"name": "capacity", "type": 4, "value": 8}]),
+        )
+        .await;
+    let callback = h.discord.wait_for_callback(set).await;
+    assert!(
+        callback
+            .to_string()
+            .contains("ping budget updated: budget: 5/8"),
+        "{callback}"
+    );
+    h.terminate().await;
+}
+
+#[tokio::test]
+async fn a_reply_to_a_fork_message_resumes_it_and_an_expired_one_is_quoted() {
+    let mut h = greeted().await;
+    h.mock.push(Reply::text("Noted: PINEAPPLE."));
+    h.discord
+        .dm_from(h.owner(), "remember the word PINEAPPLE")
+        .await;
+    let noted = h
+        .wait_for_bot_message("the reply", |m| m.content == "Noted: PINEAPPLE.")
+        .await;
+    let earlier = stored_session(&h).unwrap();
+    // That conversation becomes a finished fork session: main moves on (/clear) and the
+    // message is recorded as the fork's, as a background run's ping would be.
+    let clear = h
+        .discord
+        .slash(h.owner(), "clear", serde_json::json!([]))
+        .await;
+    h.discord.wait_for_callback(clear).await;
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs_f64();
+    let records = h.sandbox.data_dir.join("state/fork_messages.json");
+    let write_record = |ts: f64| {
+        let record = serde_json::json!([{"message_id": noted.id, "fork_session_id": earlier,
+            "parent_session_id": null, "ts": ts, "origin": {"kind": "owner"}}]);
+        std::fs::write(&records, record.to_string()).unwrap();
+    };
+    write_record(now);
+
+    h.mock.push(Reply::text("Because of the PINEAPPLE."));
+    h.discord.reply_to(h.owner(), "why?", noted.id).await;
+    h.wait_for_bot_message("the entry embed", |m| {
+        m.embeds
+            .first()
+            .is_some_and(|e| e["title"] == "Forked Session")
+    })
+    .await;
+    h.wait_for_bot_message("the resumed fork's answer", |m| {
+        m.content == "Because of the PINEAPPLE."
+    })
+    .await;
+    let request = h.mock.main_requests().pop().unwrap();
+    assert!(request.all_text().contains("remember the word PINEAPPLE"));
+    let prompt = request.last_user_text().unwrap();
+    assert!(prompt.contains("[fork-started]"), "{prompt}");
+    assert!(prompt.ends_with("why?"), "{prompt}");
+    assert!(
+        !prompt.contains("> Noted"),
+        "a resumed fork needs no quote: {prompt}"
+    );
+    let history =
+        std::fs::read_to_string(h.sandbox.data_dir.join("state/session_history.jsonl")).unwrap();
+    assert!(history.contains("interactive_fork"), "{history}");
+
+    // A second reply while that fork is open is quoted into it (RPL-2).
+    h.mock.push(Reply::text("Still the same fork."));
+    h.discord.reply_to(h.owner(), "and this?", noted.id).await;
+    h.wait_for_bot_message("the already-in-a-fork note", |m| {
+        m.content == "-# already in a fork — reply added as context instead."
+    })
+    .await;
+    h.wait_for_bot_message("the fork's answer", |m| m.content == "Still the same fork.")
+        .await;
+    let quoted = h.mock.main_requests().pop().unwrap();
+    let quoted = quoted.last_user_text().unwrap();
+    assert!(quoted.contains("> Noted: PINEAPPLE."), "{quoted}");
+
+    h.mock.push(Reply::tool_use(
+        "mcp__discord__exit_fork",
+        serde_json::json!({}),
+    ));
+    h.mock.push(Reply::text("Leaving."));
+    h.discord.dm_from(h.owner(), "ok, close it").await;
+    let exit = h
+        .wait_for_bot_message("the exit embed", |m| {
+            m.embeds
+                .first()
+                .is_some_and(|e| e["title"] == "Fork Ended — discarded")
+        })
+        .await;
+    // The bot records the exit embed as the fork's (SES-16); wait for that write before
+    // rewriting the file, or the two writers race.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !std::fs::read_to_string(&records)
+        .unwrap_or_default()
+        .contains(&exit.id.to_string())
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "exit embed never recorded"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+
+    write_record(now - 8.0 * 86_400.0);
+    h.mock.push(Reply::text("Starting fresh."));
+    h.discord.reply_to(h.owner(), "and now?", noted.id).await;
+    h.wait_for_bot_message("the expiry note", |m| {
+        m.content == "-# this session has expired — starting fresh with quoted context."
+    })
+    .await;
+    h.wait_for_bot_message("the answer", |m| m.content == "Starting fresh.")
+        .await;
+    let prompt = h.mock.main_requests().pop().unwrap();
+    let prompt = prompt.last_user_text().unwrap();
+    assert!(prompt.contains("> Noted: PINEAPPLE."), "{prompt}");
+    assert!(prompt.ends_with("and now?"), "{prompt}");
+    h.terminate().await;
+}

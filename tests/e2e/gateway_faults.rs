@@ -1,0 +1,219 @@
+//! The gateway misbehaving (issue 16), through the real binary, serenity's real gateway client
+//! against the fake Discord, and the real CLI against the mock model: an invalid session
+//! (resumable or not), a zombied connection (no heartbeat ACK, nothing delivered) and a storm
+//! of dropped connections. Each time the bot comes back on its own (resume or re-identify),
+//! a DM the owner sent in the gap is answered exactly once (MSG-1; replayed on RESUME or
+//! fetched after a new READY), a DM afterwards is answered too, and nothing says it shut down
+//! (BOOT-8).
+
+use crate::support;
+
+/// Connections dropped in a row in the storm.
+const DROPS: usize = 10;
+
+use std::time::Duration;
+
+use support::{bot::BotHarness, fake_discord::FakeConfig, mock_api::Reply};
+
+/// A bot whose gateway heartbeats every second (so a zombie is noticed quickly), greeted,
+/// and past one exchange when `warm_up`.
+async fn greeted_bot(warm_up: bool) -> BotHarness {
+    let config = FakeConfig {
+        heartbeat_interval_ms: 1_000,
+        wait_timeout: Duration::from_secs(30),
+        ..FakeConfig::default()
+    };
+    let h = BotHarness::start_with(config, &[]).await;
+    h.wait_for_bot_message("greeting", |m| m.content.contains("plate today"))
+        .await;
+    if warm_up {
+        h.converse("warm up", "warm").await;
+    }
+    h
+}
+
+/// Waits for the bot's reply `answer`, then a while longer, and checks it is there once and
+/// that the DM `sent` got its 👀 once: the DM was handled exactly once.
+async fn answered_exactly_once(h: &BotHarness, sent: u64, answer: &str) {
+    h.wait_for_bot_message_within(answer, Duration::from_secs(40), |m| {
+        m.content.trim() == answer
+    })
+    .await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let replies = h
+        .bot_messages()
+        .into_iter()
+        .filter(|m| m.content.trim() == answer)
+        .count();
+    assert_eq!(
+        replies,
+        1,
+        "{answer:?} answered {replies} times\n{}",
+        h.log()
+    );
+    let seen = format!("PUT /channels/*/messages/{sent}/reactions/*/@me");
+    let eyes = h.discord.requests_matching(&seen);
+    let eyes = eyes.iter().filter(|r| r.status < 300).count();
+    assert_eq!(eyes, 1, "the DM was taken up {eyes} times\n{}", h.log());
+}
+
+/// How many times the owner was told that DMs were missed while the gateway was away.
+fn missed_notes(h: &BotHarness) -> usize {
+    h.bot_messages()
+        .iter()
+        .filter(|m| m.content.contains("lost my connection to Discord"))
+        .count()
+}
+
+/// The bot is still running, answers a new DM, and never said it was shutting down.
+async fn still_answering(h: &mut BotHarness, prompt: &str, answer: &str) {
+    h.discord.wait_for_ready().await;
+    let sent = h.converse(prompt, answer).await;
+    answered_exactly_once(h, sent, answer).await;
+    assert!(
+        h.child.try_wait().unwrap().is_none(),
+        "the bot exited\n{}",
+        h.log()
+    );
+    assert!(
+        !h.bot_messages()
+            .iter()
+            .any(|m| m.content.starts_with("shutting down")),
+        "a shutdown notice went out\n{}",
+        h.log()
+    );
+}
+
+#[tokio::test]
+async fn a_non_resumable_invalid_session_re_identifies_and_answers_the_gap_once() {
+    // No DM yet: the catch-up after the new READY starts from the greeting.
+    let mut h = greeted_bot(false).await;
+    let identifies = h.discord.identify_count();
+    h.discord.invalid_session(false).await;
+    // Written while the bot has no session: Discord will never deliver it as an event.
+    h.mock.push(Reply::text("gap answered"));
+    let gap = h
+        .discord
+        .dm_from_offline(h.owner(), "sent while the session was invalid");
+    h.discord
+        .wait_for_gateway(|g| g.identifies.len() > identifies)
+        .await;
+    answered_exactly_once(&h, gap, "gap answered").await;
+    assert_eq!(
+        h.discord.identify_count(),
+        identifies + 1,
+        "one new IDENTIFY"
+    );
+    assert_eq!(missed_notes(&h), 1, "told once\n{}", h.log());
+    still_answering(&mut h, "after the new session", "fresh session").await;
+}
+
+#[tokio::test]
+async fn a_resumable_invalid_session_resumes_and_replays_the_gap_once() {
+    let mut h = greeted_bot(true).await;
+    let (identifies, resumes) = (h.discord.identify_count(), h.discord.resume_count());
+    // The RESUME waits until the DM below is in the session: it is then replayed on RESUME,
+    // and the catch-up after RESUMED sees it too — one answer all the same.
+    h.discord.hold_resumes(true);
+    h.discord.invalid_session(true).await;
+    h.discord
+        .wait_for_gateway(|g| g.resumes.len() > resumes)
+        .await;
+    h.mock.push(Reply::text("replayed answered"));
+    let gap = h
+        .discord
+        .dm_from(h.owner(), "sent while the session was resuming")
+        .await;
+    h.discord.hold_resumes(false);
+    answered_exactly_once(&h, gap, "replayed answered").await;
+    assert_eq!(
+        h.discord.identify_count(),
+        identifies,
+        "resumed, not re-identified"
+    );
+    assert!(
+        h.discord.gateway_stats().replayed >= 1,
+        "the DM was replayed"
+    );
+    assert_eq!(missed_notes(&h), 0, "replayed, so not missed\n{}", h.log());
+    still_answering(&mut h, "after the resume", "resumed session").await;
+}
+
+#[tokio::test]
+async fn a_zombied_connection_is_noticed_and_the_dm_it_swallowed_is_answered_once() {
+    let mut h = greeted_bot(true).await;
+    let connections = h.discord.gateway_stats().connections.len();
+    h.discord.zombie_connection().await;
+    h.mock.push(Reply::text("zombie gap answered"));
+    // Goes into the session but never down the dead link.
+    let gap = h
+        .discord
+        .dm_from(h.owner(), "sent while the link was dead")
+        .await;
+    // No ACK to its heartbeat: serenity drops the link and connects again by itself.
+    h.discord
+        .wait_for_gateway(|g| g.connections.len() > connections)
+        .await;
+    answered_exactly_once(&h, gap, "zombie gap answered").await;
+    assert_eq!(missed_notes(&h), 1, "told once\n{}", h.log());
+    still_answering(&mut h, "after the zombie", "alive again").await;
+}
+
+#[tokio::test]
+async fn a_storm_of_dropped_connections_is_ridden_out_without_hammering() {
+    let mut h = greeted_bot(true).await;
+    let before = h.discord.gateway_stats().connections.len();
+    for _ in 0..DROPS {
+        // Each waits for the bot to be connected again before dropping it.
+        h.discord.drop_connection().await;
+    }
+    h.discord.wait_for_ready().await;
+    let stats = h.discord.gateway_stats();
+    let storm = &stats.connected_at[before..];
+    assert!(storm.len() >= DROPS, "{stats:?}");
+    let span = storm[storm.len() - 1].saturating_sub(storm[0]);
+    eprintln!("storm: {} connections in {span:?}: {storm:?}", storm.len());
+    assert!(
+        span >= Duration::from_secs(1),
+        "{} connections within {span:?}: no backoff\n{}",
+        storm.len(),
+        h.log()
+    );
+    // A DM sent while the bot is pausing would be missed (and answered after the pause, with
+    // a note); this one is meant to be answered right away, so wait for the pause to end.
+    let settled = tokio::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let log = h.log();
+        if log.matches("pausing before connecting again").count()
+            == log
+                .matches("connecting to the Discord gateway again")
+                .count()
+        {
+            break;
+        }
+        assert!(tokio::time::Instant::now() < settled, "still paused\n{log}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    still_answering(&mut h, "after the storm", "weathered").await;
+    assert_eq!(missed_notes(&h), 0, "nothing was missed\n{}", h.log());
+}
+
+/// SIGTERM while the shard is paused after a storm (no shard running, so serenity's client
+/// would wait forever for one to confirm its shutdown): the bot still exits, cleanly (BOOT-8).
+#[tokio::test]
+async fn sigterm_while_paused_after_a_storm_still_exits() {
+    let mut h = greeted_bot(true).await;
+    let pausing = "pausing before connecting again";
+    // Two storms: the second pause (4 s) is long enough to land the signal in.
+    for _ in 0..20 {
+        if h.log().matches(pausing).count() >= 2 {
+            break;
+        }
+        h.discord.drop_connection().await;
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    assert_eq!(h.log().matches(pausing).count(), 2, "{}", h.log());
+    h.signal("TERM");
+    let status = h.wait_exit(Duration::from_secs(40)).await;
+    assert!(status.success(), "{status:?}\n{}", h.log());
+}

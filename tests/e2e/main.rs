@@ -1,0 +1,60 @@
+//! Every end-to-end test, in one binary so the shared support code (the mock Messages API, the
+//! fake Discord and Google, the harnesses) compiles once: a module per area. They drive the
+//! real `ollim-bot` binary or the library with the real Claude Code CLI (`OLLIM_TEST_CLAUDE_CLI`,
+//! installed by `.ci/test.sh`) against the fakes.
+//!
+//! One area: `cargo test --test e2e webhooks::`; one test: `cargo test --test e2e -- --exact
+//! webhooks::every_status_code_has_its_exact_body`.
+
+mod support;
+
+mod agent;
+mod agent_box;
+mod approval;
+mod background;
+mod background_cap;
+mod boot;
+mod chat_cli;
+mod claude_login;
+mod cli_start_faults;
+mod climb;
+mod crash;
+mod discord;
+mod discord_faults;
+mod discord_forks;
+mod disk_full;
+mod doctor;
+mod driver;
+mod fake_discord_smoke;
+mod file_mention;
+mod forks;
+mod gateway_faults;
+mod google_auth_discord;
+mod google_buttons;
+mod google_cal_gmail;
+mod google_cli;
+mod google_mcp;
+mod history;
+mod kill;
+mod live_policy;
+mod mock_api_smoke;
+mod model_errors;
+mod operations_cli;
+mod permissions;
+mod power_loss;
+mod reminder_tools;
+mod routine_validator;
+mod scheduling;
+mod scheduling_watch;
+mod secrets;
+mod service;
+mod session;
+mod setup;
+mod state_faults;
+mod subagents;
+mod tool_offer;
+mod tool_policy;
+mod transcript_replay;
+mod update;
+mod webhook_server;
+mod webhooks;
