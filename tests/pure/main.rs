@@ -1,5 +1,7 @@
 //! The tests that need no CLI, no fakes and no binary, one test binary: generated input for
-//! every parser, and the import layering of `src/` against `docs/architecture.md`.
+//! every parser, the import layering of `src/` against `docs/architecture.md`, and the
+//! behaviour index `docs/behaviour.md` against the IDs the code names.
 
+mod behaviour_index;
 mod layers;
 mod parsers_proptest;

@@ -1,0 +1,127 @@
+//! The behaviour index can't fall behind (issue 25 §1): every ID that code, tests or benches
+//! name (`SES-3`, `F-21`, …) with a prefix `docs/behaviour.md` has a section for is listed
+//! there, once.
+
+use std::{
+    collections::{BTreeMap, BTreeSet},
+    path::{Path, PathBuf},
+};
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The prefixes (`## SES — …` headers) and the IDs (`| SES-1 | …` rows) of the index.
+fn index(text: &str) -> (BTreeSet<String>, Vec<String>) {
+    let prefixes = text
+        .lines()
+        .filter_map(|line| line.strip_prefix("## "))
+        .filter_map(|header| {
+            header
+                .split_once(" — ")
+                .map(|(prefix, _)| prefix.to_owned())
+        })
+        .collect();
+    let ids = text
+        .lines()
+        .filter_map(|line| line.strip_prefix("| "))
+        .filter_map(|row| row.split_once(" |").map(|(id, _)| id.to_owned()))
+        .filter(|id| id.contains('-') && id != "ID")
+        .collect();
+    (prefixes, ids)
+}
+
+/// The `PREFIX-<digits>` words of `text` whose prefix is in `prefixes`, with their lines.
+fn ids_in(text: &str, prefixes: &BTreeSet<String>) -> Vec<(String, usize)> {
+    let mut found = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let bytes = line.as_bytes();
+        for (at, _) in line.match_indices('-') {
+            // ASCII bytes never occur inside a multi-byte character, so walking bytes is safe.
+            let mut start = at;
+            while start > 0 && bytes[start - 1].is_ascii_uppercase() {
+                start -= 1;
+            }
+            let mut digits = at + 1;
+            while digits < bytes.len() && bytes[digits].is_ascii_digit() {
+                digits += 1;
+            }
+            let word_before =
+                start > 0 && (bytes[start - 1].is_ascii_alphanumeric() || bytes[start - 1] == b'_');
+            let word_after = digits < line.len()
+                && (bytes[digits].is_ascii_alphanumeric() || bytes[digits] == b'_');
+            let prefix = &line[start..at];
+            if digits > at + 1 && !word_before && !word_after && prefixes.contains(prefix) {
+                found.push((line[start..digits].to_owned(), number + 1));
+            }
+        }
+    }
+    found
+}
+
+fn rust_files(dir: &Path, into: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for path in entries.flatten().map(|entry| entry.path()) {
+        if path.is_dir() {
+            if !path.ends_with("fixtures") {
+                rust_files(&path, into);
+            }
+        } else if path.extension().is_some_and(|ext| ext == "rs") {
+            into.push(path);
+        }
+    }
+}
+
+#[test]
+fn every_behaviour_id_the_code_names_is_in_docs_behaviour_md() {
+    let text = std::fs::read_to_string(repo().join("docs/behaviour.md")).unwrap();
+    let (prefixes, listed) = index(&text);
+    assert!(prefixes.len() > 20, "{prefixes:?}");
+    let mut seen = BTreeSet::new();
+    let twice: Vec<&String> = listed.iter().filter(|id| !seen.insert(*id)).collect();
+    assert!(
+        twice.is_empty(),
+        "listed twice in docs/behaviour.md: {twice:?}"
+    );
+    let mut files = Vec::new();
+    for dir in ["src", "tests", "benches"] {
+        rust_files(&repo().join(dir), &mut files);
+    }
+    let mut missing: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut named = 0;
+    for file in files {
+        let source = std::fs::read_to_string(&file).unwrap();
+        for (id, line) in ids_in(&source, &prefixes) {
+            named += 1;
+            if !seen.contains(&id) {
+                let shown = file.strip_prefix(repo()).unwrap_or(&file).display();
+                missing
+                    .entry(id)
+                    .or_default()
+                    .push(format!("{shown}:{line}"));
+            }
+        }
+    }
+    assert!(named > 500, "the scan found the IDs: {named}");
+    assert!(
+        missing.is_empty(),
+        "IDs named in code but missing from docs/behaviour.md (add a line each):\n{}",
+        missing
+            .iter()
+            .map(|(id, places)| format!("{id}: {}", places.join(", ")))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+#[test]
+fn ids_are_whole_words_with_a_known_prefix() {
+    let prefixes: BTreeSet<String> = ["SES", "F"].map(str::to_owned).into();
+    let found: Vec<String> = ids_in("SES-3, (F-21) xSES-4 SES-5a UTF-8 SES- F-2_", &prefixes)
+        .into_iter()
+        .map(|(id, _)| id)
+        .collect();
+    assert_eq!(found, ["SES-3", "F-21"]);
+}
