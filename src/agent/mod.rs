@@ -1,5 +1,9 @@
-//! The channel-agnostic agent core: the main session, context injection, the system prompt,
-//! permissions and hooks, and the front-end trait shared by Discord and the terminal.
+//! The channel-agnostic session runtime: the main session and its commands (`session`),
+//! interactive forks, turns, context injection, compaction, the system prompt, the tool offer
+//! and the live tool rules, permissions, hooks and the guards on what the agent writes
+//! (`permissions`, `hooks`, `routine_guard`, `write_scope`, `outbound_hold`), the sandbox and
+//! the approved content each CLI starts with, and the screening session for webhook payloads.
+//! The front ends reach the owner through `front_end::FrontEnd`.
 
 pub mod api_failure;
 pub mod background_policy;

@@ -8,6 +8,7 @@
 //! 1 otherwise. The code comes from the owner's next DM, read by polling the channel, or from
 //! this terminal when it is one. Also here: the CLI version logged at start (issue 15).
 
+mod output;
 mod rest;
 
 use std::{io::IsTerminal, path::Path, process::Stdio, time::Duration};
@@ -18,7 +19,10 @@ use tokio::{
     sync::mpsc,
 };
 
-use self::rest::DiscordRest;
+use self::{
+    output::{last_words, refusal_detail, says_failed},
+    rest::DiscordRest,
+};
 use crate::{claude::installed_cli_version, discord::client::ConnectError};
 
 /// The DM with the link (BOOT-4).
@@ -72,51 +76,6 @@ pub enum LoginError {
         /// The CLI's last output line (`Couldn't log in: getaddrinfo ENOTFOUND …`).
         said: Option<String>,
     },
-}
-
-/// `: <the CLI's words>`, with the cause in plain words when it is the network (issue 24 §7:
-/// offline, "Login failed" alone named the wrong cause).
-fn refusal_detail(said: Option<&str>) -> String {
-    let Some(said) = said else {
-        return String::new();
-    };
-    let cause = if ["ENOTFOUND", "EAI_AGAIN"]
-        .iter()
-        .any(|code| said.contains(code))
-    {
-        " (Claude's login server's name doesn't resolve: no network or no DNS)"
-    } else if [
-        "ECONNREFUSED",
-        "ETIMEDOUT",
-        "ENETUNREACH",
-        "ECONNRESET",
-        "EHOSTUNREACH",
-    ]
-    .iter()
-    .any(|code| said.contains(code))
-    {
-        " (Claude's login server can't be reached: check the network)"
-    } else {
-        ""
-    };
-    format!(": {said}{cause}")
-}
-
-/// Whether `line` is the CLI saying the login failed (`Couldn't log in: …`, `Login failed`).
-fn says_failed(line: &str) -> bool {
-    let line = line.to_ascii_lowercase();
-    line.contains("couldn't log in") || line.contains("login failed")
-}
-
-/// What an output line of `claude auth login` says, without a `Paste code … >` prompt the
-/// line may start with; `None` when nothing is left.
-fn last_words(line: &str) -> Option<String> {
-    let text = match line.rsplit_once("> ") {
-        Some((prompt, rest)) if prompt.contains("Paste code") => rest,
-        _ => line,
-    };
-    let text = text.trim();
-    (!text.is_empty() && !text.contains("Paste code")).then(|| text.to_owned())
 }
 
 /// Logs the installed CLI's version at start, warning when it is not the tested one.
@@ -219,7 +178,11 @@ async fn run_login(
     let asked = discord
         .send(channel, &format!("{LOGIN_REQUIRED}\n{url}"))
         .await?;
-    let asked = discord.send(channel, CODE_REQUEST).await.unwrap_or(asked);
+    // Replies are read from the link on: an owner who answers before the code request below
+    // is posted is still heard.
+    if let Err(error) = discord.send(channel, CODE_REQUEST).await {
+        tracing::debug!(%error, "could not ask for the code in the DM");
+    }
     eprintln!(
         "Sent the login link to your Discord DMs: {url}\nAfter signing in, reply to that DM with \
          the code the page shows{}.",

@@ -10,6 +10,15 @@
 //! - [`sessions`]: the main-session id store with change detection (SES-1..5, 10, 11) and
 //!   persistent routine session files (PRS-2).
 //! - [`pending`]: pending updates from forks to the main session (PUP-1..6).
+//! - [`fork_messages`]: which fork session posted a Discord message, and where its text came
+//!   from (SES-15, SES-17, BOX-3); [`untrusted_sessions`]: sessions that read mail (BOX-3).
+//! - [`ping_budget`], [`inquiries`], [`held_webhooks`], [`tool_approvals`],
+//!   [`content_approvals`] (BOX-2), [`unfinished`]: the other stores of `state/`.
+//! - [`json_file`], [`set_aside`], [`inspection`]: reading a state file, setting a damaged one
+//!   aside, and judging each at start and in `doctor` by its store's own reader.
+//! - [`disk_space`]: whether the disk takes writes, told to the owner once each way.
+//! - [`instance_lock`]: one process drives the main session; [`env_file`]: setting variables
+//!   in a `.env` in place.
 
 pub mod atomic;
 pub mod content_approvals;

@@ -1,6 +1,6 @@
-//! The behaviour index can't fall behind (issue 25 §1): every ID that code, tests or benches
+//! The look-up pages can't fall behind (issue 25 §1): every ID that code, tests or benches
 //! name (`SES-3`, `F-21`, …) with a prefix `docs/behaviour.md` has a section for is listed
-//! there, once.
+//! there, once; and every "issue N" they cite has its section in `docs/decisions.md`.
 
 use std::{
     collections::{BTreeMap, BTreeSet},
@@ -74,6 +74,42 @@ fn rust_files(dir: &Path, into: &mut Vec<PathBuf>) {
     }
 }
 
+/// What `find` finds in every `.rs` file of `src/`, `tests/` and `benches/`, each with its
+/// `file:line`.
+fn citations<T>(find: impl Fn(&str) -> Vec<(T, usize)>) -> Vec<(T, String)> {
+    let mut files = Vec::new();
+    for dir in ["src", "tests", "benches"] {
+        rust_files(&repo().join(dir), &mut files);
+    }
+    let mut found = Vec::new();
+    for file in files {
+        let source = std::fs::read_to_string(&file).unwrap();
+        let shown = file
+            .strip_prefix(repo())
+            .unwrap_or(&file)
+            .display()
+            .to_string();
+        for (item, line) in find(&source) {
+            found.push((item, format!("{shown}:{line}")));
+        }
+    }
+    found
+}
+
+/// The citations whose item `listed` doesn't know, with where each is cited.
+fn unlisted<T: Ord>(
+    cited: Vec<(T, String)>,
+    listed: impl Fn(&T) -> bool,
+) -> BTreeMap<T, Vec<String>> {
+    let mut missing: BTreeMap<T, Vec<String>> = BTreeMap::new();
+    for (item, place) in cited {
+        if !listed(&item) {
+            missing.entry(item).or_default().push(place);
+        }
+    }
+    missing
+}
+
 #[test]
 fn every_behaviour_id_the_code_names_is_in_docs_behaviour_md() {
     let text = std::fs::read_to_string(repo().join("docs/behaviour.md")).unwrap();
@@ -85,26 +121,10 @@ fn every_behaviour_id_the_code_names_is_in_docs_behaviour_md() {
         twice.is_empty(),
         "listed twice in docs/behaviour.md: {twice:?}"
     );
-    let mut files = Vec::new();
-    for dir in ["src", "tests", "benches"] {
-        rust_files(&repo().join(dir), &mut files);
-    }
-    let mut missing: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    let mut named = 0;
-    for file in files {
-        let source = std::fs::read_to_string(&file).unwrap();
-        for (id, line) in ids_in(&source, &prefixes) {
-            named += 1;
-            if !seen.contains(&id) {
-                let shown = file.strip_prefix(repo()).unwrap_or(&file).display();
-                missing
-                    .entry(id)
-                    .or_default()
-                    .push(format!("{shown}:{line}"));
-            }
-        }
-    }
-    assert!(named > 500, "the scan found the IDs: {named}");
+    let named = citations(|source| ids_in(source, &prefixes));
+    let count = named.len();
+    let missing = unlisted(named, |id| seen.contains(id));
+    assert!(count > 500, "the scan found the IDs: {count}");
     assert!(
         missing.is_empty(),
         "IDs named in code but missing from docs/behaviour.md (add a line each):\n{}",
@@ -116,6 +136,46 @@ fn every_behaviour_id_the_code_names_is_in_docs_behaviour_md() {
     );
 }
 
+/// The issue numbers `text` cites as "issue N" / "Issue N", with their lines.
+fn issues_in(text: &str) -> Vec<(u32, usize)> {
+    let mut found = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        for (at, _) in line.match_indices("ssue ") {
+            let cited = at > 0 && matches!(line.as_bytes()[at - 1], b'i' | b'I');
+            let word_before = at > 1 && line.as_bytes()[at - 2].is_ascii_alphanumeric();
+            let digits: String = line[at + "ssue ".len()..]
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            if cited
+                && !word_before
+                && let Ok(issue) = digits.parse()
+            {
+                found.push((issue, number + 1));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn every_issue_the_code_cites_has_a_decision_record() {
+    let text = std::fs::read_to_string(repo().join("docs/decisions.md")).unwrap();
+    let recorded: BTreeSet<u32> = text
+        .lines()
+        .filter_map(|line| line.strip_prefix("## Issue "))
+        .filter_map(|rest| rest.split_whitespace().next()?.parse().ok())
+        .collect();
+    let cited = citations(issues_in);
+    let count = cited.len();
+    let missing = unlisted(cited, |issue| recorded.contains(issue));
+    assert!(count > 100, "the scan found the citations: {count}");
+    assert!(
+        missing.is_empty(),
+        "issues cited in code without a section in docs/decisions.md:\n{missing:?}"
+    );
+}
+
 #[test]
 fn ids_are_whole_words_with_a_known_prefix() {
     let prefixes: BTreeSet<String> = ["SES", "F"].map(str::to_owned).into();
@@ -124,4 +184,9 @@ fn ids_are_whole_words_with_a_known_prefix() {
         .map(|(id, _)| id)
         .collect();
     assert_eq!(found, ["SES-3", "F-21"]);
+    let issues: Vec<u32> = issues_in("(issue 23 §4) Issue 24, tissue 9, issue x")
+        .into_iter()
+        .map(|(issue, _)| issue)
+        .collect();
+    assert_eq!(issues, [23, 24]);
 }

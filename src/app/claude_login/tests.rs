@@ -1,4 +1,7 @@
-use super::*;
+use super::{
+    output::{last_words, says_failed},
+    *,
+};
 
 #[test]
 fn the_first_https_link_is_taken_whole() {
