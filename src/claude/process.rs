@@ -11,6 +11,7 @@ use tokio::{
     process::{Child, ChildStdin, ChildStdout, Command},
     task::JoinHandle,
 };
+use tracing::Instrument;
 
 use super::{ClaudeError, ClientOptions, child_env::child_env, stderr_tail};
 
@@ -74,7 +75,9 @@ pub(crate) fn spawn(
         });
     };
     let stderr_tail = stderr_tail::new_tail();
-    let stderr_task = tokio::spawn(stderr_tail::drain(stderr, Arc::clone(&stderr_tail)));
+    let stderr_task = tokio::spawn(
+        stderr_tail::drain(stderr, Arc::clone(&stderr_tail)).instrument(tracing::Span::current()),
+    );
     tracing::debug!(pid = child.id(), cwd = %options.cwd.display(), "started the Claude Code CLI");
     Ok((
         CliProcess {

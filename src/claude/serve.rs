@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use serde_json::{Value, json};
+use tracing::Instrument;
 
 use super::{
     control::{ControlHandlers, PermissionDecision, PermissionRequest},
@@ -28,28 +29,34 @@ pub(super) fn serve_request(
         return;
     };
     let request = frame.get_mut("request").map_or(Value::Null, Value::take);
-    let inner = tokio::spawn(answer(request, Arc::clone(handlers)));
+    let inner =
+        tokio::spawn(answer(request, Arc::clone(handlers)).instrument(tracing::Span::current()));
     connection
         .handlers_in_flight
         .lock()
         .insert(request_id.clone(), inner.abort_handle());
     let connection = Arc::clone(connection);
-    tokio::spawn(async move {
-        let outcome = inner.await;
-        connection.handlers_in_flight.lock().remove(&request_id);
-        let response = match outcome {
-            Ok(Ok(body)) => {
-                json!({"subtype": "success", "request_id": request_id, "response": body})
-            }
-            Ok(Err(message)) => {
-                json!({"subtype": "error", "request_id": request_id, "error": message})
-            }
-            Err(join) if join.is_cancelled() => return,
-            Err(_) => json!({"subtype": "error", "request_id": request_id,
+    let span = tracing::Span::current();
+    tokio::spawn(
+        async move {
+            let outcome = inner.await;
+            connection.handlers_in_flight.lock().remove(&request_id);
+            let response = match outcome {
+                Ok(Ok(body)) => {
+                    json!({"subtype": "success", "request_id": request_id, "response": body})
+                }
+                Ok(Err(message)) => {
+                    json!({"subtype": "error", "request_id": request_id, "error": message})
+                }
+                Err(join) if join.is_cancelled() => return,
+                Err(_) => json!({"subtype": "error", "request_id": request_id,
                              "error": "the host's handler failed"}),
-        };
-        let _ = connection.send_json(&json!({"type": "control_response", "response": response}));
-    });
+            };
+            let _ =
+                connection.send_json(&json!({"type": "control_response", "response": response}));
+        }
+        .instrument(span),
+    );
 }
 
 async fn answer(request: Value, handlers: Arc<ControlHandlers>) -> Result<Value, String> {

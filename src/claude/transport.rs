@@ -21,6 +21,7 @@ use tokio::{
     sync::{mpsc, oneshot},
     task::{AbortHandle, JoinHandle},
 };
+use tracing::Instrument;
 
 use super::{ClaudeError, Message, control::ControlHandlers, serve::serve_request};
 
@@ -89,13 +90,19 @@ where
         handlers_in_flight: Mutex::new(HashMap::new()),
         counter: AtomicU64::new(0),
     });
-    let writer = tokio::spawn(write_lines(stdin, line_rx));
-    let reader = tokio::spawn(read_lines(
-        BufReader::with_capacity(256 * 1024, stdout),
-        Arc::clone(&connection),
-        Arc::new(handlers),
-        message_tx,
-    ));
+    // The tasks carry the span of whoever connected (a turn, a fire, a run), so what the CLI
+    // does shows under the work that started it.
+    let span = tracing::Span::current();
+    let writer = tokio::spawn(write_lines(stdin, line_rx).instrument(span.clone()));
+    let reader = tokio::spawn(
+        read_lines(
+            BufReader::with_capacity(256 * 1024, stdout),
+            Arc::clone(&connection),
+            Arc::new(handlers),
+            message_tx,
+        )
+        .instrument(span),
+    );
     (
         connection,
         message_rx,
@@ -337,3 +344,6 @@ fn route(
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
