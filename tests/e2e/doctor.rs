@@ -40,11 +40,11 @@ const GROUPS: [&str; 12] = [
 ];
 
 const ROUTINE: &str = "---\nid: \"plan\"\ncron: \"0 9 * * 1-5\"\n---\nPlan my day.\n";
-const SPEC: &str = "---\nid: ci\nfields:\n  type: object\n  properties:\n    repo: {type: string}\n\
+pub(crate) const SPEC: &str = "---\nid: ci\nfields:\n  type: object\n  properties:\n    repo: {type: string}\n\
     allowed-tools: [\"mcp__discord__google_tasks\"]\n---\nCI finished for {repo}.\n";
 
 /// A sandbox with a healthy data dir, and the fake Discord.
-struct Install {
+pub(crate) struct Install {
     sandbox: CliSandbox,
     discord: FakeDiscord,
     /// The model API the key check asks.
@@ -53,7 +53,7 @@ struct Install {
 }
 
 impl Install {
-    async fn healthy() -> Self {
+    pub(crate) async fn healthy() -> Self {
         Self::with_discord(FakeConfig::default()).await
     }
 
@@ -99,7 +99,7 @@ impl Install {
         }
     }
 
-    fn data(&self) -> &Path {
+    pub(crate) fn data(&self) -> &Path {
         &self.sandbox.data_dir
     }
 
@@ -128,7 +128,7 @@ impl Install {
         command
     }
 
-    async fn doctor(&self) -> Report {
+    pub(crate) async fn doctor(&self) -> Report {
         self.run(self.command()).await
     }
 
@@ -147,16 +147,16 @@ impl Install {
     }
 }
 
-fn write(root: &Path, rel: &str, text: &str) {
+pub(crate) fn write(root: &Path, rel: &str, text: &str) {
     let path = root.join(rel);
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(path, text).unwrap();
 }
 
 /// What one run printed.
-struct Report {
+pub(crate) struct Report {
     code: Option<i32>,
-    stdout: String,
+    pub(crate) stdout: String,
     stderr: String,
 }
 
@@ -172,7 +172,7 @@ impl Report {
         }
     }
 
-    fn lines(&self, status: &str) -> Vec<&str> {
+    pub(crate) fn lines(&self, status: &str) -> Vec<&str> {
         self.stdout
             .lines()
             .filter(|line| line.starts_with(&format!("{status} ")))
@@ -180,7 +180,7 @@ impl Report {
     }
 
     /// The one FAIL line, which must mention every word of `naming`; exit 1.
-    fn assert_fails_on(&self, naming: &[&str]) -> String {
+    pub(crate) fn assert_fails_on(&self, naming: &[&str]) -> String {
         assert_eq!(self.code, Some(1), "{self}");
         let failures = self.lines("FAIL");
         assert_eq!(failures.len(), 1, "one failure expected\n{self}");
@@ -275,94 +275,6 @@ async fn a_bad_tool_pattern_fails() {
         .doctor()
         .await
         .assert_fails_on(&["routines/tools.md", "\"Bash(*)\""]);
-}
-
-/// Issue 24 §4: a misspelt key in a routine, a webhook spec, a skill or a subagent is a
-/// warning with the key it was meant to be, and the file still loads (its next fire or its
-/// path is shown); a model typo is the file's error.
-#[tokio::test]
-async fn a_misspelt_key_warns_and_a_model_typo_fails() {
-    let install = Install::healthy().await;
-    write(
-        install.data(),
-        "routines/walk.md",
-        "---\nid: \"w\"\ncron: \"0 8 * * *\"\nbackgroud: true\n---\nGo for a walk.\n",
-    );
-    let report = install.doctor().await;
-    assert!(
-        report
-            .lines("WARN")
-            .iter()
-            .any(|l| l.contains("routines/walk.md")
-                && l.contains("unknown key \"backgroud\"")
-                && l.contains("did you mean \"background\"")),
-        "{report}"
-    );
-    assert!(
-        report.stdout.contains("PASS routines/walk.md: next fire "),
-        "{report}"
-    );
-    write(
-        install.data(),
-        "webhooks/ci.md",
-        &SPEC.replacen("id: ci\n", "id: ci\nisolted: true\n", 1),
-    );
-    let report = install.doctor().await;
-    let warned = |file: &str, key: &str, meant: &str| {
-        report.lines("WARN").iter().any(|l| {
-            l.contains(file)
-                && l.contains(&format!("unknown key \"{key}\""))
-                && l.contains(&format!("did you mean \"{meant}\""))
-        })
-    };
-    assert!(warned("webhooks/ci.md", "isolted", "isolated"), "{report}");
-    // The CLI's own formats: only a near miss of a key it documents is noted.
-    write(
-        install.data(),
-        "skills/standup/SKILL.md",
-        "---\nname: standup\ndescription: Daily standup\nallowed_tool: Read\n\
-         license: MIT\n---\nAsk what's next.\n",
-    );
-    write(
-        install.data(),
-        ".claude/agents/helper.md",
-        "---\nname: helper\ndescription: Helps\nmodle: haiku\n---\nHelp.\n",
-    );
-    let report = install.doctor().await;
-    let warned = |file: &str, key: &str, meant: &str| {
-        report.lines("WARN").iter().any(|l| {
-            l.contains(file)
-                && l.contains(&format!("unknown key \"{key}\""))
-                && l.contains(&format!("did you mean \"{meant}\""))
-        })
-    };
-    assert!(
-        warned("skills/standup/SKILL.md", "allowed_tool", "allowed-tools"),
-        "{report}"
-    );
-    assert!(
-        warned(".claude/agents/helper.md", "modle", "model"),
-        "{report}"
-    );
-    assert!(!report.stdout.contains("\"license\""), "{report}");
-    assert!(
-        report.stdout.contains("PASS skills/standup/SKILL.md loads"),
-        "{report}"
-    );
-    assert!(
-        report.stdout.contains("PASS webhooks/ci.md: POST /hook/ci"),
-        "{report}"
-    );
-    write(
-        install.data(),
-        "routines/walk.md",
-        "---\nid: \"w\"\ncron: \"0 8 * * *\"\nmodel: sonet\n---\nGo for a walk.\n",
-    );
-    let line = install
-        .doctor()
-        .await
-        .assert_fails_on(&["routines/walk.md", "unknown model 'sonet'"]);
-    assert!(line.contains("did you mean 'sonnet'"), "{line}");
 }
 
 /// CMD-7: a missing CLI fails with the line that installs the tested version.

@@ -24,6 +24,7 @@ mod discord_faults;
 mod discord_forks;
 mod disk_full;
 mod doctor;
+mod doctor_keys;
 mod driver;
 mod fake_discord_smoke;
 mod file_mention;
