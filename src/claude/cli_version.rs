@@ -43,11 +43,16 @@ pub enum CliFit {
     Newer(CliVersion),
 }
 
+/// The command that installs [`TESTED_CLI_VERSION`].
+pub fn install_command() -> String {
+    format!("npm install -g @anthropic-ai/claude-code@{TESTED_CLI_VERSION}")
+}
+
 impl CliFit {
     /// What to tell the owner about an untested version (`None` for the tested one); the same
     /// words at start, in `chat` and in `doctor`.
     pub fn concern(self) -> Option<String> {
-        let install = format!("npm install -g @anthropic-ai/claude-code@{TESTED_CLI_VERSION}");
+        let install = install_command();
         match self {
             Self::Tested => None,
             Self::Older(version) => Some(format!(

@@ -27,7 +27,7 @@ mod system;
 mod transport;
 
 pub use cli_version::{
-    CliFit, CliVersion, CliVersionError, TESTED_CLI_VERSION, installed_cli_version,
+    CliFit, CliVersion, CliVersionError, TESTED_CLI_VERSION, install_command, installed_cli_version,
 };
 pub use client::{ClaudeClient, ClientHandle, ImageAttachment, StreamConnection, UserContent};
 pub use control::{

@@ -2,14 +2,9 @@
 //! name (`SES-3`, `F-21`, …) with a prefix `docs/behaviour.md` has a section for is listed
 //! there, once; and every "issue N" they cite has its section in `docs/decisions.md`.
 
-use std::{
-    collections::{BTreeMap, BTreeSet},
-    path::{Path, PathBuf},
-};
+use std::collections::{BTreeMap, BTreeSet};
 
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+use crate::source_tree::{repo, rust_files};
 
 /// The prefixes (`## SES — …` headers) and the IDs (`| SES-1 | …` rows) of the index.
 fn index(text: &str) -> (BTreeSet<String>, Vec<String>) {
@@ -57,21 +52,6 @@ fn ids_in(text: &str, prefixes: &BTreeSet<String>) -> Vec<(String, usize)> {
         }
     }
     found
-}
-
-fn rust_files(dir: &Path, into: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for path in entries.flatten().map(|entry| entry.path()) {
-        if path.is_dir() {
-            if !path.ends_with("fixtures") {
-                rust_files(&path, into);
-            }
-        } else if path.extension().is_some_and(|ext| ext == "rs") {
-            into.push(path);
-        }
-    }
 }
 
 /// What `find` finds in every `.rs` file of `src/`, `tests/` and `benches/`, each with its

@@ -10,12 +10,10 @@ use std::{
     path::{Path, PathBuf},
 };
 
+use crate::source_tree::{repo, rust_files};
+
 /// Where module names end and the description starts on a diagram line.
 const NAME_COLUMNS: usize = 30;
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 /// The layers of the diagram, top first.
 fn layers(architecture: &str) -> Vec<Vec<String>> {
@@ -62,19 +60,7 @@ fn module_files(src: &Path, module: &str) -> Vec<PathBuf> {
     } else {
         Vec::new()
     };
-    let mut dirs = vec![src.join(module)];
-    while let Some(dir) = dirs.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for path in entries.flatten().map(|entry| entry.path()) {
-            if path.is_dir() {
-                dirs.push(path);
-            } else if path.extension().is_some_and(|ext| ext == "rs") {
-                files.push(path);
-            }
-        }
-    }
+    rust_files(&src.join(module), &mut files);
     files.retain(|path| {
         let name = path
             .file_name()

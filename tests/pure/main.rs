@@ -5,3 +5,4 @@
 mod behaviour_index;
 mod layers;
 mod parsers_proptest;
+mod source_tree;

@@ -21,7 +21,7 @@ use crate::{
         command::{self, CommandReply},
         open_services,
     },
-    claude::{CliVersionError, TESTED_CLI_VERSION, installed_cli_version},
+    claude::{CliVersionError, install_command, installed_cli_version},
     config::{Config, RuntimeConfig},
     state::{
         instance_lock::{InstanceLock, InstanceLockError},
@@ -56,8 +56,8 @@ pub async fn run(config: Config, model: Option<String>) -> anyhow::Result<i32> {
         }
         Err(error @ CliVersionError::Spawn { .. }) => {
             eprintln!(
-                "error: {error}\nset OLLIM_CLAUDE_CLI to the `claude` executable, or install it: \
-                 npm install -g @anthropic-ai/claude-code@{TESTED_CLI_VERSION}"
+                "error: {error}\nset OLLIM_CLAUDE_CLI to the `claude` executable, or install it: {}",
+                install_command()
             );
             return Ok(1);
         }

@@ -11,9 +11,7 @@ use crate::{
 };
 
 /// The command that installs the tested CLI.
-pub(super) fn install_line() -> String {
-    format!("npm install -g @anthropic-ai/claude-code@{TESTED_CLI_VERSION}")
-}
+pub(super) use crate::claude::install_command as install_line;
 
 pub(super) use crate::sandbox::locate_executable as locate_cli;
 

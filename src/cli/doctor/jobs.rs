@@ -31,14 +31,19 @@ fn broken_file(group: Group, problem: &FileProblem) -> Check {
     )
 }
 
-/// A WARN per note on a file that loads (an unknown key, issue 24 §4).
-fn note_checks(group: Group, path: &std::path::Path, notes: &[String]) -> Vec<Check> {
+/// A WARN per note on a file that loads (an unknown key, issue 24 §4), the file shown as
+/// `shown`.
+pub(super) fn note_checks(
+    group: Group,
+    shown: &dyn std::fmt::Display,
+    notes: &[String],
+) -> Vec<Check> {
     notes
         .iter()
         .map(|note| {
             Check::warn(
                 group,
-                format!("{}: {note}: fix the spelling or remove it", path.display()),
+                format!("{shown}: {note}: fix the spelling or remove it"),
             )
         })
         .collect()
@@ -50,7 +55,7 @@ pub(super) fn routine_checks(data_dir: &DataDir, now: DateTime<Tz>) -> Vec<Check
     let (routines, problems) = load_routines(data_dir);
     let mut checks: Vec<Check> = problems.iter().map(|p| broken_file(group, p)).collect();
     for file in &routines {
-        checks.extend(note_checks(group, &file.path, &file.notes));
+        checks.extend(note_checks(group, &file.path.display(), &file.notes));
         let path = file.path.display();
         let cron = &file.item.cron;
         checks.push(match CronSchedule::parse(cron) {
@@ -85,7 +90,7 @@ pub(super) fn reminder_checks(data_dir: &DataDir, now: DateTime<Tz>) -> Vec<Chec
     let (reminders, problems) = load_reminders(data_dir, now.timezone());
     let mut checks: Vec<Check> = problems.iter().map(|p| broken_file(group, p)).collect();
     for file in &reminders {
-        checks.extend(note_checks(group, &file.path, &file.notes));
+        checks.extend(note_checks(group, &file.path.display(), &file.notes));
         let path = file.path.display();
         let at = file.item.run_at.with_timezone(&now.timezone());
         checks.push(if at < now {
@@ -117,7 +122,7 @@ pub(super) fn webhook_spec_checks(data_dir: &DataDir, setting: &WebhookSetting) 
     let mut checks: Vec<Check> = specs
         .iter()
         .filter_map(|parsed| parsed.as_ref().ok())
-        .flat_map(|spec| note_checks(group, &spec.file, &spec.notes))
+        .flat_map(|spec| note_checks(group, &spec.file.display(), &spec.notes))
         .collect();
     checks.extend(specs.into_iter().map(|parsed| match parsed {
         Ok(spec) if server_on => Check::pass(

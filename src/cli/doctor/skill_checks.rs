@@ -3,25 +3,12 @@
 //! one is a warning, not a failure: the bot runs without it, and only the jobs that name it
 //! stop.
 
-use super::{Check, Group};
+use super::{Check, Group, jobs::note_checks};
 use crate::{
     skills::scan_skills,
     state::paths::DataDir,
     subagents::{agents_dir, load_subagents},
 };
-
-/// A WARN per note on a file that loads.
-fn note_checks(shown: &str, notes: &[String]) -> Vec<Check> {
-    notes
-        .iter()
-        .map(|note| {
-            Check::warn(
-                Group::Skills,
-                format!("{shown}: {note}: fix the spelling or remove it"),
-            )
-        })
-        .collect()
-}
 
 /// Every skill and subagent spec in the data dir.
 pub(super) fn skill_checks(data_dir: &DataDir) -> Vec<Check> {
@@ -31,7 +18,7 @@ pub(super) fn skill_checks(data_dir: &DataDir) -> Vec<Check> {
         match loaded {
             Ok(skill) => {
                 let shown = format!("skills/{}/SKILL.md", skill.name);
-                checks.extend(note_checks(&shown, &skill.notes));
+                checks.extend(note_checks(group, &shown, &skill.notes));
                 checks.push(Check::pass(group, format!("{shown} loads")));
             }
             Err(problem) => checks.push(Check::warn(
@@ -46,7 +33,7 @@ pub(super) fn skill_checks(data_dir: &DataDir) -> Vec<Check> {
             |_| spec.path.display().to_string(),
             |relative| relative.display().to_string(),
         );
-        checks.extend(note_checks(&shown, &spec.notes));
+        checks.extend(note_checks(group, &shown, &spec.notes));
         checks.push(Check::pass(
             group,
             format!("{shown}: subagent {}", spec.name),
