@@ -26,8 +26,9 @@ mod support;
 use std::{process::Command, sync::Arc, time::Duration};
 
 use ollim_bot::{
-    agent::{screening::screen, tool_offer::OFFER_EVERY_TOOL_ENV},
+    agent::screening::screen,
     background::BgRunner,
+    config::environment::OFFER_EVERY_TOOL_ENV,
     domain::{job_options::BgSession, prompt_tag::PromptTag},
     front_end::FrontEnd,
     scheduling::bg_job::BgJob,

@@ -3,6 +3,7 @@
 use std::process::ExitCode;
 
 use clap::{Parser, error::ErrorKind};
+use ollim_bot::config::environment;
 use ollim_bot::{
     app,
     cli::{
@@ -142,10 +143,8 @@ async fn run_bot(launch: &Launch) -> anyhow::Result<i32> {
     }
     let config = Config::from_launch(launch)?;
     let discord = app::DiscordSettings {
-        token: std::env::var("DISCORD_TOKEN").unwrap_or_default(),
-        api_url: std::env::var("OLLIM_DISCORD_API_URL")
-            .ok()
-            .filter(|url| !url.trim().is_empty()),
+        token: environment::discord_token().unwrap_or_default(),
+        api_url: environment::discord_api_url(),
     };
     // The network first: at boot it may not be up yet, and every later step would fail with
     // a confusing cause (issue 24 §7).

@@ -1,5 +1,6 @@
-//! The configuration and the file-backed stores every session, tool and job shares, opened
-//! once per process (see `agent::data_dir_setup::open_services`).
+//! The configuration and the file-backed stores every session, tool and job shares, each
+//! opened once per process, in one place (`agent::data_dir_setup::open_services`), so the
+//! clones handed out share one lock per file (`state::state_file`).
 
 use std::sync::Arc;
 
@@ -9,9 +10,17 @@ use crate::{
     google::GoogleClient,
     sandbox::Sandbox,
     state::{
-        content_approvals::ContentApprovals, fork_messages::ForkMessageStore, git::GitRecorder,
-        paths::DataDir, pending::PendingUpdates, ping_budget::PingBudget, sessions::SessionStore,
-        tool_approvals::ToolApprovals, unfinished::UnfinishedWork,
+        content_approvals::ContentApprovals,
+        fork_messages::ForkMessageStore,
+        git::GitRecorder,
+        held_webhooks::HeldWebhooks,
+        inquiries::InquiryStore,
+        paths::DataDir,
+        pending::PendingUpdates,
+        ping_budget::PingBudget,
+        sessions::{RoutineSessionStore, SessionStore},
+        tool_approvals::ToolApprovals,
+        unfinished::UnfinishedWork,
         untrusted_sessions::UntrustedSessions,
     },
     tool_policy::ToolPolicyWatch,
@@ -29,6 +38,12 @@ pub struct Services {
     pub data_dir: DataDir,
     /// The main session id and its lifecycle log.
     pub sessions: SessionStore,
+    /// The session ids of persistent routines (PRS-2).
+    pub routine_sessions: RoutineSessionStore,
+    /// The prompts behind `agent:` buttons (BTN-3).
+    pub inquiries: InquiryStore,
+    /// Webhook requests held for the owner's say-so.
+    pub held_webhooks: HeldWebhooks,
     /// Updates left for the main session by forks.
     pub pending: PendingUpdates,
     /// The data-dir git recorder.

@@ -3,6 +3,7 @@
 //! and the one-time move of the CLI's login and this data dir's sessions into the bot's own
 //! CLI config dir.
 
+use crate::config::environment;
 use std::path::{Path, PathBuf};
 
 use crate::{
@@ -50,7 +51,7 @@ pub fn open_sandbox(
 
 /// The sandbox's layout for `config`, without touching the disk (`doctor` uses it too).
 pub fn layout(config: &Config, data_dir: &DataDir) -> Layout {
-    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let home = environment::home_dir();
     let cli_config_dir = config
         .claude_config_dir()
         .unwrap_or_else(|| bot_cli_config_dir(data_dir.root()));
@@ -59,7 +60,7 @@ pub fn layout(config: &Config, data_dir: &DataDir) -> Layout {
         .cli_env
         .get("PATH")
         .map(std::ffi::OsString::from)
-        .or_else(|| std::env::var_os("PATH"));
+        .or_else(environment::search_path);
     let mut read_exec = cli_install_dirs(&config.claude_cli, path_var.as_deref());
     if let Some(dir) = std::env::current_exe()
         .ok()

@@ -21,14 +21,12 @@ use crate::{
     tool_policy::builtin_tool_names,
 };
 
-/// Set (to anything) in the bot's environment, every session is offered every tool as before
-/// issue 17 and the preset system prompt keeps its per-machine sections: for measuring what
-/// the narrowing saves (`benches/prompt.rs`), not for normal use.
-pub const OFFER_EVERY_TOOL_ENV: &str = "OLLIM_OFFER_EVERY_TOOL";
-
-/// Whether sessions are offered only what they may use (the default).
+/// Whether sessions are offered only what they may use (the default). With
+/// [`crate::config::environment::OFFER_EVERY_TOOL_ENV`] set, every session is offered every
+/// tool as before issue 17 and the preset system prompt keeps its per-machine sections: for
+/// measuring what the narrowing saves (`benches/prompt.rs`), not for normal use.
 pub fn narrowed() -> bool {
-    std::env::var_os(OFFER_EVERY_TOOL_ENV).is_none()
+    !crate::config::environment::offers_every_tool()
 }
 
 /// The built-in tools a session of `kind` is offered (`--tools`); `None` = the CLI's default

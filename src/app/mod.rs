@@ -34,7 +34,7 @@ use crate::{
     },
     front_end::FrontEnd,
     scheduling::Scheduler,
-    state::{inquiries::InquiryStore, paths::DataDir},
+    state::paths::DataDir,
     webhooks::SpecStore,
 };
 use background_loops::{check_fork_idle, run_scheduler, run_webhooks};
@@ -162,7 +162,7 @@ async fn run_daemon(
     let dm_channel = Arc::new(OnceLock::new());
     reach.connect(Arc::clone(&http), Arc::clone(&dm_channel));
     let approvals = Arc::new(Approvals::default());
-    let inquiries = Arc::new(InquiryStore::new(services.data_dir.inquiries_file()));
+    let inquiries = Arc::new(services.inquiries.clone());
     let front_end = Arc::new(DiscordFrontEnd::new(
         Arc::clone(&http),
         Arc::clone(&dm_channel),

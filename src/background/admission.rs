@@ -47,7 +47,7 @@ pub async fn admit(
         .await
         {
             Ok(split) => split,
-            Err(reason) => return Err(refuse(services, &source, file.as_deref(), reason).await),
+            Err(reason) => return Err(refuse(services, &source, file.as_deref(), reason)),
         };
         job.options.tools = ToolRestriction::Allowed(granted.clone());
         admitted.granted.extend(granted);
@@ -55,12 +55,12 @@ pub async fn admit(
     }
     if let Err(reason) = check_skills(services, front_end, &job.options.skills, &mut admitted).await
     {
-        return Err(refuse(services, &source, file.as_deref(), reason).await);
+        return Err(refuse(services, &source, file.as_deref(), reason));
     }
     if let Some(name) = job.options.subagent.as_deref()
         && let Err(reason) = check_subagent(services, front_end, name, &mut admitted).await
     {
-        return Err(refuse(services, &source, file.as_deref(), reason).await);
+        return Err(refuse(services, &source, file.as_deref(), reason));
     }
     Ok(admitted)
 }
@@ -194,15 +194,10 @@ async fn decide(
     }
 }
 
-async fn refuse(
-    services: &Services,
-    source: &Source,
-    file: Option<&Path>,
-    reason: String,
-) -> String {
+fn refuse(services: &Services, source: &Source, file: Option<&Path>, reason: String) -> String {
     tracing::error!(%source, "{reason}; the job is not run");
     let update = refusal_update(source, file, &reason);
-    if let Err(error) = services.pending.append(&update).await {
+    if let Err(error) = services.pending.append(&update) {
         tracing::warn!(%error, "could not queue a pending update");
     }
     reason

@@ -31,7 +31,6 @@ use crate::{
         StateError,
         fork_messages::{RecordedSession, SessionOrigin},
         history::SessionEventKind,
-        sessions::RoutineSessionStore,
         unfinished::{Work, excerpt},
     },
 };
@@ -212,7 +211,7 @@ impl BgRunner {
             tracing::info!(tag = %job.tag, "owner is mid-conversation; running quietly");
         }
         let main_id = services.sessions.load();
-        let routine_sessions = RoutineSessionStore::new(&services.data_dir);
+        let routine_sessions = &services.routine_sessions;
         let (resume, fork_session, scope) = match job.session {
             BgSession::Forked => (main_id.clone(), true, ToolScope::Background),
             BgSession::Isolated => (None, false, ToolScope::Background),

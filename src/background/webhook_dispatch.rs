@@ -74,7 +74,7 @@ impl WebhookDispatch {
         scheduler: Arc<Scheduler>,
         specs: Arc<SpecStore>,
     ) -> Self {
-        let held = HeldWebhooks::new(services.data_dir.held_webhooks_file());
+        let held = services.held_webhooks.clone();
         Self(Arc::new(Inner {
             services,
             runner,

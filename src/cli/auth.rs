@@ -16,7 +16,7 @@ pub async fn claude_is_authenticated(
 ) -> Result<bool, String> {
     let has_env_credentials = CREDENTIAL_VARS
         .iter()
-        .any(|name| std::env::var(name).is_ok_and(|v| !v.trim().is_empty()));
+        .any(|name| crate::config::environment::is_set(name));
     if has_env_credentials {
         return Ok(true);
     }

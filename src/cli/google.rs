@@ -11,7 +11,6 @@ use clap::Subcommand;
 use tokio::io::AsyncBufReadExt;
 
 use crate::{
-    claude::AGENT_CHILD_ENV,
     config::runtime::RuntimeConfig,
     google::{
         GoogleClient, GoogleError, GoogleFiles, RequestError,
@@ -99,7 +98,7 @@ pub async fn ensure_connected(context: &GoogleContext) -> Result<(), GoogleError
     let files = context.client.files();
     match files.check_connected() {
         Err(GoogleError::NotConnected)
-            if std::env::var_os(AGENT_CHILD_ENV).is_none() && std::io::stderr().is_terminal() =>
+            if !crate::config::environment::is_agent_child() && std::io::stderr().is_terminal() =>
         {
             consent(context, files).await
         }

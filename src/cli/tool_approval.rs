@@ -5,7 +5,6 @@
 //! clear the mark.
 
 use crate::{
-    claude::AGENT_CHILD_ENV,
     state::{paths::DataDir, tool_approvals::ToolApprovals},
     tool_policy::{Source, ToolPolicyFile, check_all, grant},
 };
@@ -22,7 +21,7 @@ pub enum Invoker {
 impl Invoker {
     /// Reads the mark from this process's environment.
     pub fn from_env() -> Self {
-        Self::from_mark(std::env::var_os(AGENT_CHILD_ENV).is_some())
+        Self::from_mark(crate::config::environment::is_agent_child())
     }
 
     /// The invoker given whether the mark is present.

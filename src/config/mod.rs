@@ -2,6 +2,7 @@
 //!
 //! Every invalid or missing value yields one line naming the variable and an example value.
 
+pub mod environment;
 mod launch;
 pub mod runtime;
 mod timezone;

@@ -127,7 +127,7 @@ impl Bot {
         };
         let answer = match outcome {
             Ok((update, answer)) => {
-                if let Err(error) = self.services.pending.append(&update).await {
+                if let Err(error) = self.services.pending.append(&update) {
                     tracing::warn!(%error, "could not record the button's pending update");
                 }
                 answer.to_owned()

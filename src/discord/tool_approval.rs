@@ -34,7 +34,7 @@ impl Bot {
             request.file,
             patterns.join(", ")
         );
-        if let Err(error) = self.services.pending.append(&note).await {
+        if let Err(error) = self.services.pending.append(&note) {
             tracing::warn!(%error, "could not queue a pending update");
         }
         let update = CreateInteractionResponseMessage::new()

@@ -19,7 +19,7 @@ use super::{
     files::GoogleFiles,
     oauth::{RefreshFailure, refresh, refresh_client},
 };
-use crate::{config::GOOGLE_API_URL_ENV, state::paths::DataDir};
+use crate::state::paths::DataDir;
 
 /// Google's API host.
 pub const DEFAULT_API_BASE: &str = "https://www.googleapis.com";
@@ -99,7 +99,10 @@ impl GoogleClient {
 
     /// A client reading `OLLIM_GOOGLE_API_URL` from this process's environment.
     pub fn from_env(data_dir: &DataDir) -> Self {
-        Self::new(data_dir, std::env::var(GOOGLE_API_URL_ENV).ok().as_deref())
+        Self::new(
+            data_dir,
+            crate::config::environment::google_api_url().as_deref(),
+        )
     }
 
     /// The Google files.

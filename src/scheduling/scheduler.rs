@@ -35,7 +35,7 @@ use super::{
     missed::{jumped_forward, last_tick, missed_fire_reports, record_tick},
     registry::Registry,
 };
-use crate::{config::FsEvents, services::Services, state::sessions::RoutineSessionStore};
+use crate::{config::FsEvents, services::Services};
 use watch::{FULL_SCAN_WITH_EVENTS, FolderWatch, LONGEST_SLEEP, SyncKind, SyncPlan};
 
 /// Fires routines and reminders.
@@ -111,7 +111,7 @@ impl Scheduler {
             let now = self.now();
             let look = (now, tokio::time::Instant::now());
             if jumped_forward(look.0 - last_look.0, look.1 - last_look.1) {
-                self.pass_over_gap(last_look.0, now).await;
+                self.pass_over_gap(last_look.0, now);
             }
             last_look = look;
             let due = self.registry.lock().take_due(now);
@@ -175,7 +175,7 @@ impl Scheduler {
 
     /// The clock jumped forward from `since` (issue 16): the gap counts as time offline, so
     /// routines due in it don't all fire now; the main session hears which were missed.
-    async fn pass_over_gap(&self, since: DateTime<Tz>, now: DateTime<Tz>) {
+    fn pass_over_gap(&self, since: DateTime<Tz>, now: DateTime<Tz>) {
         tracing::warn!(
             %since, %now,
             "the clock jumped forward (a suspend or a clock change); treating the gap as time offline"
@@ -183,7 +183,7 @@ impl Scheduler {
         let passed = self.registry.lock().pass_over_gap(since, now);
         for report in missed_fire_reports(&passed, since.fixed_offset(), now) {
             tracing::warn!("{report}");
-            self.tell_main(&report).await;
+            self.tell_main(&report);
         }
     }
 
@@ -220,7 +220,7 @@ impl Scheduler {
         if first && let Some(since) = last_tick(&data_dir.scheduler_file()) {
             for report in missed_fire_reports(&routines, since, now) {
                 tracing::warn!("{report}");
-                self.tell_main(&report).await;
+                self.tell_main(&report);
             }
         }
         self.record_tick(now);
@@ -249,9 +249,9 @@ impl Scheduler {
         problems.extend(reminder_problems);
         problems.extend(tool_problems);
         problems.extend(outcome.problems);
-        self.report_problems(problems, notes).await;
+        self.report_problems(&problems, notes);
         if clean_routines {
-            let sessions = RoutineSessionStore::new(data_dir);
+            let sessions = &self.services.routine_sessions;
             for id in sessions.routine_ids() {
                 if !routine_ids.contains(&id) && !self.running_persistent.lock().contains(&id) {
                     match sessions.remove(&id) {
@@ -268,7 +268,7 @@ impl Scheduler {
     /// Tells the main session about each broken file once (RTN-6, SCH-7), and each note on a
     /// file that loads (`(key, text)`: an unknown key, issue 24 §4); a file that loads again,
     /// or a note that went away, is forgotten, so it is reported again if it comes back.
-    async fn report_problems(&self, problems: Vec<FileProblem>, notes: Vec<(String, String)>) {
+    fn report_problems(&self, problems: &[FileProblem], notes: Vec<(String, String)>) {
         let mut keys: Vec<(String, String)> = problems
             .iter()
             .map(|p| {
@@ -292,12 +292,12 @@ impl Scheduler {
         };
         for text in fresh {
             tracing::warn!("{text}");
-            self.tell_main(&text).await;
+            self.tell_main(&text);
         }
     }
 
-    async fn tell_main(&self, text: &str) {
-        if let Err(error) = self.services.pending.append(text).await {
+    fn tell_main(&self, text: &str) {
+        if let Err(error) = self.services.pending.append(text) {
             tracing::warn!(%error, "could not queue a pending update");
         }
     }

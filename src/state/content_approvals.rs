@@ -8,14 +8,13 @@
 //! write. A file that can't be read counts as empty: nothing is then loaded until approved
 //! again, the safe direction.
 
-use std::{collections::BTreeMap, path::PathBuf, sync::Arc};
+use std::{collections::BTreeMap, path::PathBuf};
 
-use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};
 
 use super::{
     StateError,
-    json_file::{read_or_set_aside, write_json},
+    state_file::{Json, StateFile},
 };
 
 /// The owner's decision on one version of an item.
@@ -79,22 +78,20 @@ impl ContentDecisions {
 /// The approval store; clones share one lock.
 #[derive(Debug, Clone)]
 pub struct ContentApprovals {
-    path: PathBuf,
-    lock: Arc<Mutex<()>>,
+    file: StateFile<Json<Stored>>,
 }
 
 impl ContentApprovals {
     /// A store backed by `path` (`DataDir::content_approvals_file()`).
     pub fn new(path: impl Into<PathBuf>) -> Self {
         Self {
-            path: path.into(),
-            lock: Arc::new(Mutex::new(())),
+            file: StateFile::new(path),
         }
     }
 
     /// Every decision, read once.
     pub fn decisions(&self) -> ContentDecisions {
-        let _guard = self.lock.lock();
+        let _guard = self.file.lock();
         let stored = self.load();
         ContentDecisions {
             approved: stored.approved,
@@ -109,7 +106,7 @@ impl ContentApprovals {
     }
 
     fn record(&self, key: &str, hash: &str, approve: bool) -> Result<(), StateError> {
-        let _guard = self.lock.lock();
+        let _guard = self.file.lock();
         let mut stored = self.load();
         if approve {
             stored.denied.remove(key);
@@ -129,7 +126,7 @@ impl ContentApprovals {
         hash: &str,
         file: &str,
     ) -> Result<Option<String>, StateError> {
-        let _guard = self.lock.lock();
+        let _guard = self.file.lock();
         let mut stored = self.load();
         if stored
             .requests
@@ -161,7 +158,7 @@ impl ContentApprovals {
 
     /// Remembers the message that carries request `id`'s buttons.
     pub fn set_message(&self, id: &str, message_id: u64) -> Result<(), StateError> {
-        let _guard = self.lock.lock();
+        let _guard = self.file.lock();
         let mut stored = self.load();
         let Some(request) = stored.requests.get_mut(id) else {
             return Ok(());
@@ -173,7 +170,7 @@ impl ContentApprovals {
     /// Drops request `id` without a decision (its message could not be posted), so the next
     /// start asks again.
     pub fn withdraw(&self, id: &str) -> Result<(), StateError> {
-        let _guard = self.lock.lock();
+        let _guard = self.file.lock();
         let mut stored = self.load();
         if stored.requests.remove(id).is_some() {
             self.save(&stored)?;
@@ -190,7 +187,7 @@ impl ContentApprovals {
         message_id: u64,
     ) -> Result<ContentOutcome, StateError> {
         let request = {
-            let _guard = self.lock.lock();
+            let _guard = self.file.lock();
             let stored = self.load();
             match stored.requests.get(id) {
                 None => return Ok(ContentOutcome::NotPending),
@@ -205,17 +202,17 @@ impl ContentApprovals {
     }
 
     fn load(&self) -> Stored {
-        read_or_set_aside(&self.path)
+        self.file.load_or_empty(chrono::Utc::now().timestamp())
     }
 
     fn save(&self, stored: &Stored) -> Result<(), StateError> {
-        write_json(&self.path, stored)
+        self.file.save(stored)
     }
 }
 
 /// Why the file's bytes would be set aside by the bot, if they would (issue 24).
 pub(super) fn damage(bytes: &[u8]) -> Option<String> {
-    super::json_file::damage::<Stored>(bytes)
+    StateFile::<Json<Stored>>::damage(bytes)
 }
 
 #[cfg(test)]

@@ -161,4 +161,5 @@ pub fn probe(state_dir: &Path) {
 }
 
 #[cfg(test)]
+#[path = "disk_space_tests.rs"]
 mod tests;

@@ -70,4 +70,5 @@ fn quoted(value: &str) -> String {
 }
 
 #[cfg(test)]
+#[path = "env_file_tests.rs"]
 mod tests;

@@ -9,23 +9,17 @@
 //! as a background run with no tools of its own. Records older than seven days are pruned whenever the
 //! file is rewritten, but never on read (F-33), so a lookup can still tell an expired record
 //! from an unknown message (RPL-3). Writes are atomic and serialised by a mutex shared by
-//! clones; lookups read without it, relying on the atomic replace. Operations are small
-//! blocking file I/O.
+//! clones ([`StateFile`]); lookups read without it, relying on the atomic replace. Operations
+//! are small blocking file I/O.
 
-use crate::state::set_aside::set_aside;
 use std::collections::HashSet;
-
-use parking_lot::Mutex;
-use std::fs;
-use std::io;
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
 use super::StateError;
-use super::atomic::write_atomic;
 use super::paths::DataDir;
+use super::state_file::{JsonList, StateFile};
 pub use super::unix_now;
 
 /// How long a fork message stays resumable by reply, in seconds (7 days, SES-17).
@@ -111,31 +105,23 @@ fn expired(ts: f64, now: f64) -> bool {
     now - ts > FORK_MESSAGE_TTL_SECS
 }
 
-/// Outcome of reading the file.
-enum Read {
-    Ok(Vec<ForkMessageRecord>),
-    Corrupt(serde_json::Error),
-}
-
 /// Handle to `state/fork_messages.json`. Cheap to clone; clones share one write lock.
 #[derive(Debug, Clone)]
 pub struct ForkMessageStore {
-    path: PathBuf,
-    lock: Arc<Mutex<()>>,
+    file: StateFile<JsonList<ForkMessageRecord>>,
 }
 
 impl ForkMessageStore {
     /// A handle for `state/fork_messages.json` under `data_dir`. Touches nothing yet.
     pub fn new(data_dir: &DataDir) -> Self {
         Self {
-            path: data_dir.fork_messages_file(),
-            lock: Arc::new(Mutex::new(())),
+            file: StateFile::new(data_dir.fork_messages_file()),
         }
     }
 
     /// The backing file.
     pub fn path(&self) -> &Path {
-        &self.path
+        self.file.path()
     }
 
     /// Records that `message_ids` came from `session` (SES-15), with one shared timestamp.
@@ -164,29 +150,22 @@ impl ForkMessageStore {
         if message_ids.is_empty() {
             return Ok(());
         }
-        let _guard = self.lock.lock();
-        let mut records = match self.read()? {
-            Read::Ok(records) => records,
-            Read::Corrupt(e) => {
-                set_aside(&self.path, &e.to_string(), whole_seconds(now));
-                Vec::new()
-            }
-        };
         let mut new_ids = HashSet::new();
         let new_ids: Vec<u64> = message_ids
             .iter()
             .copied()
             .filter(|id| new_ids.insert(*id))
             .collect();
-        records.retain(|r| !expired(r.ts, now) && !new_ids.contains(&r.message_id));
-        records.extend(new_ids.into_iter().map(|message_id| ForkMessageRecord {
-            message_id,
-            fork_session_id: session.id.to_owned(),
-            parent_session_id: session.parent.map(str::to_owned),
-            ts: now,
-            origin: session.origin.clone(),
-        }));
-        self.save(&records)
+        self.file.update(whole_seconds(now), |records| {
+            records.retain(|r| !expired(r.ts, now) && !new_ids.contains(&r.message_id));
+            records.extend(new_ids.into_iter().map(|message_id| ForkMessageRecord {
+                message_id,
+                fork_session_id: session.id.to_owned(),
+                parent_session_id: session.parent.map(str::to_owned),
+                ts: now,
+                origin: session.origin.clone(),
+            }));
+        })
     }
 
     /// What `message_id` maps to now (SES-17). Never writes; an unreadable or corrupt file is
@@ -197,17 +176,7 @@ impl ForkMessageStore {
 
     /// [`ForkMessageStore::lookup`] at `now` (unix seconds).
     pub fn lookup_at(&self, message_id: u64, now: f64) -> ForkLookup {
-        let records = match self.read() {
-            Ok(Read::Ok(records)) => records,
-            Ok(Read::Corrupt(e)) => {
-                tracing::warn!(path = %self.path.display(), error = %e, "fork messages file is corrupt");
-                return ForkLookup::Unknown;
-            }
-            Err(e) => {
-                tracing::warn!(error = %e, "cannot read fork messages");
-                return ForkLookup::Unknown;
-            }
-        };
+        let records = self.file.peek();
         // The newest record wins should a hand edit have left duplicates.
         match records
             .into_iter()
@@ -224,54 +193,12 @@ impl ForkMessageStore {
             },
         }
     }
-
-    /// Reads the file; missing or blank means empty. Malformed entries inside a valid array
-    /// are dropped one by one with a warning; anything but an array is [`Read::Corrupt`].
-    fn read(&self) -> Result<Read, StateError> {
-        let bytes = match fs::read(&self.path) {
-            Ok(bytes) => bytes,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Read::Ok(Vec::new())),
-            Err(e) => return Err(StateError::io(&self.path, e)),
-        };
-        let raw = match parse(&bytes) {
-            Ok(raw) => raw,
-            Err(e) => return Ok(Read::Corrupt(e)),
-        };
-        let records = raw
-            .into_iter()
-            .filter_map(|value| match serde_json::from_value(value) {
-                Ok(record) => Some(record),
-                Err(e) => {
-                    tracing::warn!(error = %e, "dropping malformed fork message record");
-                    None
-                }
-            })
-            .collect();
-        Ok(Read::Ok(records))
-    }
-
-    /// Writes `records` atomically, creating `state/` if needed.
-    fn save(&self, records: &[ForkMessageRecord]) -> Result<(), StateError> {
-        if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            fs::create_dir_all(dir).map_err(|e| StateError::io(dir, e))?;
-        }
-        let bytes = serde_json::to_vec(records).map_err(|e| StateError::json(&self.path, e))?;
-        write_atomic(&self.path, &bytes)
-    }
-}
-
-/// The records in the file's bytes, each still to be checked; blank means none.
-fn parse(bytes: &[u8]) -> Result<Vec<serde_json::Value>, serde_json::Error> {
-    if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Ok(Vec::new());
-    }
-    serde_json::from_slice(bytes)
 }
 
 /// Why the file's bytes would be set aside by the bot, if they would (issue 24). A malformed
 /// record alone is dropped, not set aside.
 pub(super) fn damage(bytes: &[u8]) -> Option<String> {
-    parse(bytes).err().map(|e| e.to_string())
+    StateFile::<JsonList<ForkMessageRecord>>::damage(bytes)
 }
 
 /// Whole seconds of a Unix time, for a file name.
@@ -281,4 +208,5 @@ fn whole_seconds(now: f64) -> i64 {
 }
 
 #[cfg(test)]
+#[path = "fork_messages_tests.rs"]
 mod tests;

@@ -8,15 +8,14 @@
 //! can't be read counts as empty: a lost hold means a request is not run, never that one runs
 //! unasked.
 
-use std::{collections::BTreeMap, path::PathBuf, sync::Arc};
+use std::{collections::BTreeMap, path::PathBuf};
 
 use chrono::{DateTime, Utc};
-use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};
 
 use super::{
     StateError,
-    json_file::{read_or_set_aside, write_json},
+    state_file::{Json, StateFile},
 };
 
 /// How many held requests are kept.
@@ -58,22 +57,20 @@ struct Stored {
 /// The store; clones share one lock.
 #[derive(Debug, Clone)]
 pub struct HeldWebhooks {
-    path: PathBuf,
-    lock: Arc<Mutex<()>>,
+    file: StateFile<Json<Stored>>,
 }
 
 impl HeldWebhooks {
     /// A store backed by `path` (`DataDir::held_webhooks_file()`).
     pub fn new(path: impl Into<PathBuf>) -> Self {
         Self {
-            path: path.into(),
-            lock: Arc::new(Mutex::new(())),
+            file: StateFile::new(path),
         }
     }
 
     /// Holds `request`; returns its id, which the caller posts buttons for.
     pub fn hold(&self, request: HeldRequest) -> Result<String, StateError> {
-        let _guard = self.lock.lock();
+        let _guard = self.file.lock();
         let mut stored = self.load();
         while stored.held.len() >= MAX_HELD {
             let oldest = stored
@@ -99,7 +96,7 @@ impl HeldWebhooks {
 
     /// Remembers the message that carries request `id`'s buttons.
     pub fn set_message(&self, id: &str, message_id: u64) -> Result<(), StateError> {
-        let _guard = self.lock.lock();
+        let _guard = self.file.lock();
         let mut stored = self.load();
         let Some(held) = stored.held.get_mut(id) else {
             return Ok(());
@@ -110,7 +107,7 @@ impl HeldWebhooks {
 
     /// Takes request `id` out of the store for a click on `message_id`.
     pub fn release(&self, id: &str, message_id: u64) -> Result<ReleaseOutcome, StateError> {
-        let _guard = self.lock.lock();
+        let _guard = self.file.lock();
         let mut stored = self.load();
         match stored.held.get(id) {
             None => return Ok(ReleaseOutcome::NotHeld),
@@ -128,23 +125,24 @@ impl HeldWebhooks {
 
     /// The held requests by id.
     pub fn list(&self) -> BTreeMap<String, HeldRequest> {
-        let _guard = self.lock.lock();
+        let _guard = self.file.lock();
         self.load().held
     }
 
     fn load(&self) -> Stored {
-        read_or_set_aside(&self.path)
+        self.file.load_or_empty(chrono::Utc::now().timestamp())
     }
 
     fn save(&self, stored: &Stored) -> Result<(), StateError> {
-        write_json(&self.path, stored)
+        self.file.save(stored)
     }
 }
 
 /// Why the file's bytes would be set aside by the bot, if they would (issue 24).
 pub(super) fn damage(bytes: &[u8]) -> Option<String> {
-    super::json_file::damage::<Stored>(bytes)
+    StateFile::<Json<Stored>>::damage(bytes)
 }
 
 #[cfg(test)]
+#[path = "held_webhooks_tests.rs"]
 mod tests;

@@ -6,18 +6,12 @@
 //! so concurrent registers and pops never lose entries. Entries older than seven days are
 //! dropped on every read and write. Operations are small blocking file I/O.
 
-use crate::state::set_aside::set_aside;
 use std::collections::BTreeMap;
-
-use parking_lot::Mutex;
-use std::fs;
-use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::state::atomic::write_atomic;
+use crate::state::state_file::{JsonMap, StateFile};
 use crate::state::{StateError, unix_now};
 
 /// How long an inquiry stays clickable, in seconds (7 days, BTN-12).
@@ -41,8 +35,7 @@ type Entries = BTreeMap<String, Inquiry>;
 /// and hand out clones.
 #[derive(Debug, Clone)]
 pub struct InquiryStore {
-    path: PathBuf,
-    lock: Arc<Mutex<()>>,
+    file: StateFile<JsonMap<Inquiry>>,
 }
 
 /// A fresh random id of [`INQUIRY_ID_LEN`] lowercase hex characters.
@@ -61,14 +54,13 @@ impl InquiryStore {
     /// A store backed by `path` (normally `DataDir::inquiries_file()`). Touches nothing yet.
     pub fn new(path: impl Into<PathBuf>) -> Self {
         Self {
-            path: path.into(),
-            lock: Arc::new(Mutex::new(())),
+            file: StateFile::new(path),
         }
     }
 
     /// The backing file.
     pub fn path(&self) -> &Path {
-        &self.path
+        self.file.path()
     }
 
     /// Registers `prompt` and returns its new 8-hex id (BTN-2/3).
@@ -78,7 +70,7 @@ impl InquiryStore {
 
     /// [`InquiryStore::register`] at a given time (unix seconds).
     pub fn register_at(&self, prompt: &str, now: f64) -> Result<String, StateError> {
-        let _guard = self.lock.lock();
+        let _guard = self.file.lock();
         let (mut entries, _) = self.load(now);
         let id = loop {
             let candidate = random_id();
@@ -93,7 +85,7 @@ impl InquiryStore {
                 ts: now,
             },
         );
-        self.save(&entries)?;
+        self.file.save(&entries)?;
         Ok(id)
     }
 
@@ -108,11 +100,11 @@ impl InquiryStore {
 
     /// [`InquiryStore::pop`] at a given time (unix seconds).
     pub fn pop_at(&self, id: &str, now: f64) -> Option<String> {
-        let _guard = self.lock.lock();
+        let _guard = self.file.lock();
         let (mut entries, pruned) = self.load(now);
         let popped = entries.remove(id).map(|inquiry| inquiry.prompt);
         if (popped.is_some() || pruned)
-            && let Err(e) = self.save(&entries)
+            && let Err(e) = self.file.save(&entries)
         {
             tracing::warn!(error = %e, "could not persist inquiry removal");
         }
@@ -121,73 +113,32 @@ impl InquiryStore {
 
     /// Number of live (unexpired) inquiries at `now`; for status and tests.
     pub fn len_at(&self, now: f64) -> usize {
-        let _guard = self.lock.lock();
+        let _guard = self.file.lock();
         self.load(now).0.len()
     }
 
-    /// Reads the file and drops expired or malformed entries; the flag says whether anything
-    /// was dropped (so the file should be rewritten). A missing file is empty; a file that is
-    /// not a JSON object is moved aside as `<name>.corrupt-<ts>` and treated as empty.
+    /// The live entries; the flag says whether expired ones were dropped (so the file should
+    /// be rewritten). A damaged file is set aside and reads as empty; the caller holds the
+    /// lock.
+    #[allow(clippy::cast_possible_truncation)] // whole seconds for a file name; `as` saturates
     fn load(&self, now: f64) -> (Entries, bool) {
-        let text = match fs::read_to_string(&self.path) {
-            Ok(text) => text,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return (Entries::new(), false),
-            Err(e) => {
-                tracing::warn!(path = %self.path.display(), error = %e, "cannot read inquiries");
-                return (Entries::new(), false);
-            }
-        };
-        let raw = match parse(text.as_bytes()) {
-            Ok(raw) => raw,
-            Err(e) => {
-                #[allow(clippy::cast_possible_truncation)]
-                // whole seconds for a file name; `as` saturates
-                set_aside(&self.path, &e.to_string(), now as i64);
-                return (Entries::new(), false);
-            }
-        };
-        let total = raw.len();
-        let entries: Entries = raw
-            .into_iter()
-            .filter_map(
-                |(id, value)| match serde_json::from_value::<Inquiry>(value) {
-                    Ok(inquiry) if !expired(inquiry.ts, now) => Some((id, inquiry)),
-                    Ok(_) => None,
-                    Err(e) => {
-                        tracing::warn!(%id, error = %e, "dropping malformed inquiry");
-                        None
-                    }
-                },
-            )
-            .collect();
+        let mut entries = self.file.load_or_empty(now as i64);
+        let total = entries.len();
+        entries.retain(|_, inquiry| !expired(inquiry.ts, now));
         let pruned = entries.len() != total;
         (entries, pruned)
     }
-
-    /// Writes `entries` atomically, creating the parent directory if needed.
-    fn save(&self, entries: &Entries) -> Result<(), StateError> {
-        if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            fs::create_dir_all(dir).map_err(|e| StateError::io(dir, e))?;
-        }
-        let bytes =
-            serde_json::to_vec_pretty(entries).map_err(|e| StateError::json(&self.path, e))?;
-        write_atomic(&self.path, &bytes)
-    }
-}
-
-/// The entries in the file's bytes, each still to be checked.
-fn parse(bytes: &[u8]) -> Result<serde_json::Map<String, serde_json::Value>, serde_json::Error> {
-    serde_json::from_slice(bytes)
 }
 
 /// Why the file's bytes would be set aside by the bot, if they would (issue 24).
 pub(super) fn damage(bytes: &[u8]) -> Option<String> {
-    parse(bytes).err().map(|e| e.to_string())
+    StateFile::<JsonMap<Inquiry>>::damage(bytes)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs;
 
     const T0: f64 = 1_740_000_000.0;
     const DAY: f64 = 24.0 * 60.0 * 60.0;

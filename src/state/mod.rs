@@ -14,8 +14,10 @@
 //!   from (SES-15, SES-17, BOX-3); [`untrusted_sessions`]: sessions that read mail (BOX-3).
 //! - [`ping_budget`], [`inquiries`], [`held_webhooks`], [`tool_approvals`],
 //!   [`content_approvals`] (BOX-2), [`unfinished`]: the other stores of `state/`.
-//! - [`json_file`], [`set_aside`], [`inspection`]: reading a state file, setting a damaged one
-//!   aside, and judging each at start and in `doctor` by its store's own reader.
+//! - [`state_file`]: the one way every store keeps its file (a typed load that sets aside
+//!   what it can't read, a lock its clones share, an atomic save); [`set_aside`] moves a
+//!   damaged file aside and tells the owner; [`inspection`] judges each file at start and in
+//!   `doctor` by its store's own format.
 //! - [`disk_space`]: whether the disk takes writes, told to the owner once each way.
 //! - [`instance_lock`]: one process drives the main session; [`env_file`]: setting variables
 //!   in a `.env` in place.
@@ -31,12 +33,12 @@ pub mod history;
 pub mod inquiries;
 pub mod inspection;
 pub mod instance_lock;
-pub mod json_file;
 pub mod paths;
 pub mod pending;
 pub mod ping_budget;
 pub mod sessions;
 pub mod set_aside;
+pub mod state_file;
 pub mod tool_approvals;
 pub mod unfinished;
 pub mod untrusted_sessions;

@@ -1,20 +1,16 @@
 //! Pending updates (PUP): short summaries that forks leave for the main session.
 //!
 //! Stored as a JSON array in `state/pending_updates.json` (PUP-1). Appends, pops and clears are
-//! serialised by one async lock shared by every clone of [`PendingUpdates`] (PUP-2, D.4); peeks
-//! read without it, relying on the atomic replace of the file.
+//! serialised by the lock every clone of [`PendingUpdates`] shares (PUP-2, D.4); peeks read
+//! without it, relying on the atomic replace of the file.
 
-use std::fs;
-use std::io;
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::path::Path;
 
 use chrono::{DateTime, FixedOffset};
 use serde::{Deserialize, Serialize};
 
-use super::atomic::{remove_if_exists, write_atomic};
 use super::paths::DataDir;
-use super::set_aside::set_aside;
+use super::state_file::{Json, StateFile};
 use super::{StateError, now_in};
 
 /// One pending update as stored in `state/pending_updates.json` (PUP-1).
@@ -72,144 +68,77 @@ fn apply_cap(mut updates: Vec<PendingUpdate>, now: DateTime<FixedOffset>) -> Vec
     capped
 }
 
-#[derive(Debug)]
-struct Inner {
-    path: PathBuf,
-    tz: chrono_tz::Tz,
-    lock: tokio::sync::Mutex<()>,
-}
+/// The file's format: a JSON array of updates; blank means none.
+type Format = Json<Vec<PendingUpdate>>;
 
 /// Handle to the pending-updates file. Clones share one lock (PUP-2).
 #[derive(Debug, Clone)]
 pub struct PendingUpdates {
-    inner: Arc<Inner>,
-}
-
-/// Outcome of reading the file.
-/// The updates in the file's bytes; blank means none.
-fn parse(bytes: &[u8]) -> Result<Vec<PendingUpdate>, serde_json::Error> {
-    if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Ok(Vec::new());
-    }
-    serde_json::from_slice(bytes)
+    file: StateFile<Format>,
+    tz: chrono_tz::Tz,
 }
 
 /// Why the file's bytes would be set aside by the bot, if they would (issue 24).
 pub(super) fn damage(bytes: &[u8]) -> Option<String> {
-    parse(bytes).err().map(|e| e.to_string())
-}
-
-enum Read {
-    Ok(Vec<PendingUpdate>),
-    Corrupt(serde_json::Error),
+    StateFile::<Format>::damage(bytes)
 }
 
 impl PendingUpdates {
     /// A handle for `state/pending_updates.json` under `data_dir`, timestamping in `tz`.
     pub fn new(data_dir: &DataDir, tz: chrono_tz::Tz) -> Self {
         Self {
-            inner: Arc::new(Inner {
-                path: data_dir.pending_updates_file(),
-                tz,
-                lock: tokio::sync::Mutex::new(()),
-            }),
+            file: StateFile::new(data_dir.pending_updates_file()),
+            tz,
         }
     }
 
     /// The file's path.
     pub fn path(&self) -> &Path {
-        &self.inner.path
+        self.file.path()
     }
 
     /// Appends `message` timestamped now, applying the cap (PUP-2, PUP-3).
-    pub async fn append(&self, message: &str) -> Result<(), StateError> {
-        self.append_at(message, now_in(self.inner.tz)).await
+    pub fn append(&self, message: &str) -> Result<(), StateError> {
+        self.append_at(message, now_in(self.tz))
     }
 
     /// [`PendingUpdates::append`] at a given time (`now` as [`super::stored_time_in`] gives
-    /// it): the entry's `ts` and, when the cap is reached, the sentinel's.
-    pub async fn append_at(
-        &self,
-        message: &str,
-        now: DateTime<FixedOffset>,
-    ) -> Result<(), StateError> {
-        let _guard = self.inner.lock.lock().await;
-        self.write_appended(message, now)
-    }
-
-    /// The read-modify-write of [`PendingUpdates::append_at`]; the caller holds the lock.
-    fn write_appended(&self, message: &str, now: DateTime<FixedOffset>) -> Result<(), StateError> {
-        let mut updates = self.read_or_quarantine()?;
+    /// it): the entry's `ts` and, when the cap is reached, the sentinel's. A damaged file is
+    /// set aside first (`state::set_aside`).
+    pub fn append_at(&self, message: &str, now: DateTime<FixedOffset>) -> Result<(), StateError> {
+        let _guard = self.file.lock();
+        let mut updates = self.file.load(now.timestamp())?;
         updates.push(PendingUpdate {
             ts: now,
             message: message.to_owned(),
         });
-        let updates = apply_cap(updates, now);
-        let bytes = serde_json::to_vec(&updates).map_err(|e| StateError::json(self.path(), e))?;
-        if let Some(dir) = self.path().parent() {
-            fs::create_dir_all(dir).map_err(|e| StateError::io(dir, e))?;
-        }
-        write_atomic(self.path(), &bytes)
+        self.file.save(&apply_cap(updates, now))
     }
 
     /// Reads and deletes the file under the lock, so each update is consumed once (PUP-4).
-    pub async fn pop(&self) -> Result<Vec<PendingUpdate>, StateError> {
-        let _guard = self.inner.lock.lock().await;
-        let updates = self.read_or_quarantine()?;
-        remove_if_exists(self.path())?;
+    pub fn pop(&self) -> Result<Vec<PendingUpdate>, StateError> {
+        let _guard = self.file.lock();
+        let updates = self.file.load(chrono::Utc::now().timestamp())?;
+        self.file.remove()?;
         Ok(updates)
     }
 
     /// Reads without deleting and without the lock (PUP-5). A corrupt file reads as empty.
     pub fn peek(&self) -> Vec<PendingUpdate> {
-        match self.read() {
-            Ok(Read::Ok(updates)) => updates,
-            Ok(Read::Corrupt(e)) => {
-                tracing::warn!(path = %self.path().display(), error = %e, "pending updates file is corrupt");
-                Vec::new()
-            }
-            Err(e) => {
-                tracing::warn!(error = %e, "cannot read pending updates");
-                Vec::new()
-            }
-        }
+        self.file.peek()
     }
 
     /// Deletes the file under the lock (PUP-6).
-    pub async fn clear(&self) -> Result<(), StateError> {
-        let _guard = self.inner.lock.lock().await;
-        remove_if_exists(self.path()).map(|_| ())
-    }
-
-    /// Reads the file; missing or blank means empty.
-    fn read(&self) -> Result<Read, StateError> {
-        let bytes = match fs::read(self.path()) {
-            Ok(bytes) => bytes,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Read::Ok(Vec::new())),
-            Err(e) => return Err(StateError::io(self.path(), e)),
-        };
-        Ok(match parse(&bytes) {
-            Ok(updates) => Read::Ok(updates),
-            Err(e) => Read::Corrupt(e),
-        })
-    }
-
-    /// Reads the file; a corrupt one is set aside (`state::set_aside`: kept as
-    /// `<name>.corrupt-<unix ts>`, the owner told) and reads as empty. The caller holds the lock.
-    fn read_or_quarantine(&self) -> Result<Vec<PendingUpdate>, StateError> {
-        match self.read()? {
-            Read::Ok(updates) => Ok(updates),
-            Read::Corrupt(e) => {
-                set_aside(self.path(), &e.to_string(), chrono::Utc::now().timestamp());
-                Ok(Vec::new())
-            }
-        }
+    pub fn clear(&self) -> Result<(), StateError> {
+        let _guard = self.file.lock();
+        self.file.remove().map(drop)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs;
 
     fn setup() -> (tempfile::TempDir, PendingUpdates) {
         let dir = tempfile::tempdir().unwrap();
@@ -243,7 +172,7 @@ mod tests {
     async fn cap_keeps_nine_newest_with_cumulative_sentinel() {
         let (_dir, p) = setup();
         for i in 1..=12 {
-            p.append_at(&format!("u{i}"), at(i)).await.unwrap();
+            p.append_at(&format!("u{i}"), at(i)).unwrap();
         }
         let got = p.peek();
         assert_eq!(got.len(), MAX_PENDING_UPDATES);
@@ -255,8 +184,8 @@ mod tests {
         let expected: Vec<String> = (4..=12).map(|i| format!("u{i}")).collect();
         assert_eq!(messages(&got[1..]), expected);
 
-        p.append_at("u13", at(13)).await.unwrap();
-        p.append_at("u14", at(14)).await.unwrap();
+        p.append_at("u13", at(13)).unwrap();
+        p.append_at("u14", at(14)).unwrap();
         let got = p.peek();
         assert_eq!(got.len(), MAX_PENDING_UPDATES);
         assert_eq!(
@@ -271,7 +200,6 @@ mod tests {
     async fn file_format_matches_spec() {
         let (_dir, p) = setup();
         p.append_at("Checked your morning emails — 3 need replies.", at(15))
-            .await
             .unwrap();
         let text = fs::read_to_string(p.path()).unwrap();
         let value: serde_json::Value = serde_json::from_str(&text).unwrap();
@@ -291,7 +219,7 @@ mod tests {
         let tasks: Vec<_> = (0..5)
             .map(|i| {
                 let p = p.clone();
-                tokio::spawn(async move { p.append(&format!("job {i}")).await })
+                tokio::spawn(async move { p.append(&format!("job {i}")) })
             })
             .collect();
         for t in tasks {
@@ -305,19 +233,19 @@ mod tests {
     #[tokio::test]
     async fn pop_consumes_once_and_peek_does_not() {
         let (_dir, p) = setup();
-        assert!(p.pop().await.unwrap().is_empty());
-        p.append_at("a", at(1)).await.unwrap();
-        p.append_at("b", at(2)).await.unwrap();
+        assert!(p.pop().unwrap().is_empty());
+        p.append_at("a", at(1)).unwrap();
+        p.append_at("b", at(2)).unwrap();
         assert_eq!(messages(&p.peek()), ["a", "b"]);
         assert_eq!(p.peek()[1].ts, at(2));
         assert_eq!(messages(&p.peek()), ["a", "b"]);
-        assert_eq!(messages(&p.pop().await.unwrap()), ["a", "b"]);
+        assert_eq!(messages(&p.pop().unwrap()), ["a", "b"]);
         assert!(!p.path().exists());
-        assert!(p.pop().await.unwrap().is_empty());
-        p.append_at("c", at(3)).await.unwrap();
-        p.clear().await.unwrap();
+        assert!(p.pop().unwrap().is_empty());
+        p.append_at("c", at(3)).unwrap();
+        p.clear().unwrap();
         assert!(p.peek().is_empty());
-        p.clear().await.unwrap();
+        p.clear().unwrap();
     }
 
     #[tokio::test]
@@ -327,7 +255,7 @@ mod tests {
         fs::write(p.path(), "[{\"ts\": oops").unwrap();
         assert!(p.peek().is_empty());
         assert!(p.path().exists(), "peek must not move the file");
-        p.append_at("fresh", at(4)).await.unwrap();
+        p.append_at("fresh", at(4)).unwrap();
         assert_eq!(messages(&p.peek()), ["fresh"]);
         let aside: Vec<String> = fs::read_dir(dir.path().join("state"))
             .unwrap()
@@ -339,7 +267,7 @@ mod tests {
         assert_eq!(kept, "[{\"ts\": oops");
 
         fs::write(p.path(), "not json").unwrap();
-        assert!(p.pop().await.unwrap().is_empty());
+        assert!(p.pop().unwrap().is_empty());
         assert!(!p.path().exists());
         let aside_count = fs::read_dir(dir.path().join("state"))
             .unwrap()

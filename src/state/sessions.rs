@@ -6,65 +6,56 @@
 
 use std::fs;
 
-use parking_lot::{Mutex, MutexGuard};
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use super::StateError;
-use super::atomic::{remove_if_exists, write_atomic};
 use super::history::{SessionEventKind, SessionHistory};
 use super::paths::DataDir;
-use super::set_aside::set_aside;
+use super::state_file::{FileFormat, StateFile};
 use crate::claude::SessionId;
 
-/// Reads a bare session id file: missing, unreadable, empty, `{`-prefixed or invalid content
-/// all mean "no session" (SES-2, PRS-2); invalid content is set aside and the owner told.
-fn read_id_file(path: &Path) -> Option<SessionId> {
-    let raw = match fs::read_to_string(path) {
-        Ok(raw) => raw,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return None,
-        Err(e) => {
-            tracing::warn!(path = %path.display(), error = %e, "cannot read session id file");
-            return None;
-        }
-    };
-    match parse_id_text(&raw) {
-        Ok(id) => id,
-        Err(reason) => {
-            set_aside(path, &reason, chrono::Utc::now().timestamp());
-            None
-        }
-    }
-}
+/// A bare session id file: empty and `{`-prefixed text mean no session (SES-2, PRS-2), as does
+/// text that isn't UTF-8 (left in place); anything else must be a valid id, or the file is
+/// set aside and the owner told.
+pub struct BareSessionId;
 
-/// The session id a bare id file's text holds: empty and `{`-prefixed text mean none; anything
-/// else must be a valid id.
-fn parse_id_text(text: &str) -> Result<Option<SessionId>, String> {
-    let trimmed = text.trim();
-    if trimmed.is_empty() || trimmed.starts_with('{') {
-        return Ok(None);
+impl FileFormat for BareSessionId {
+    type Value = Option<SessionId>;
+
+    fn empty() -> Option<SessionId> {
+        None
     }
-    SessionId::parse(trimmed)
-        .map(Some)
-        .map_err(|e| e.to_string())
+
+    fn decode(bytes: &[u8]) -> Result<Option<SessionId>, String> {
+        let Ok(text) = std::str::from_utf8(bytes) else {
+            tracing::warn!("a session id file is not text; reading it as no session");
+            return Ok(None);
+        };
+        let trimmed = text.trim();
+        if trimmed.is_empty() || trimmed.starts_with('{') {
+            return Ok(None);
+        }
+        SessionId::parse(trimmed)
+            .map(Some)
+            .map_err(|e| e.to_string())
+    }
+
+    fn encode(value: &Option<SessionId>) -> Result<Vec<u8>, serde_json::Error> {
+        Ok(value
+            .as_ref()
+            .map(|id| id.as_str().as_bytes().to_vec())
+            .unwrap_or_default())
+    }
 }
 
 /// Why a session id file's bytes would be set aside by the bot, if they would (issue 24).
 pub(super) fn damage(bytes: &[u8]) -> Option<String> {
-    match std::str::from_utf8(bytes) {
-        Ok(text) => parse_id_text(text).err(),
-        // `read_id_file` can't read it as text: it counts as no session, left in place.
-        Err(_) => None,
-    }
+    StateFile::<BareSessionId>::damage(bytes)
 }
 
-/// Writes a bare session id file atomically, creating its directory if needed.
-fn write_id_file(path: &Path, id: &SessionId) -> Result<(), StateError> {
-    if let Some(dir) = path.parent() {
-        fs::create_dir_all(dir).map_err(|e| StateError::io(dir, e))?;
-    }
-    write_atomic(path, id.as_str().as_bytes())
+fn now_secs() -> i64 {
+    chrono::Utc::now().timestamp()
 }
 
 /// What [`SessionStore::save`] found on disk and logged (SES-3).
@@ -85,24 +76,22 @@ pub enum SaveOutcome {
 /// the compare-then-write of [`SessionStore::save`] is not interleaved within the process.
 #[derive(Debug, Clone)]
 pub struct SessionStore {
-    path: PathBuf,
+    file: StateFile<BareSessionId>,
     history: SessionHistory,
-    lock: Arc<Mutex<()>>,
 }
 
 impl SessionStore {
     /// A store for `state/sessions.json` under `data_dir`, logging to `history`.
     pub fn new(data_dir: &DataDir, history: SessionHistory) -> Self {
         Self {
-            path: data_dir.sessions_file(),
+            file: StateFile::new(data_dir.sessions_file()),
             history,
-            lock: Arc::new(Mutex::new(())),
         }
     }
 
     /// The session file's path.
     pub fn path(&self) -> &Path {
-        &self.path
+        self.file.path()
     }
 
     /// The history log this store appends to.
@@ -110,14 +99,9 @@ impl SessionStore {
         &self.history
     }
 
-    fn guard(&self) -> MutexGuard<'_, ()> {
-        // The guarded data is `()`, so a poisoned lock carries no broken state.
-        self.lock.lock()
-    }
-
     /// The stored main session id, if any (SES-1, SES-2).
     pub fn load(&self) -> Option<SessionId> {
-        read_id_file(&self.path)
+        self.file.load_or_empty(now_secs())
     }
 
     /// Stores `id`, logging `created` (nothing stored before) or `compacted` (a different id
@@ -126,13 +110,13 @@ impl SessionStore {
     /// A failure to append the history line is logged but does not fail the save: the id on
     /// disk is what matters for resuming.
     pub fn save(&self, id: &SessionId) -> Result<SaveOutcome, StateError> {
-        let _guard = self.guard();
+        let _guard = self.file.lock();
         let outcome = match self.load() {
             None => SaveOutcome::Created,
             Some(previous) if previous == *id => return Ok(SaveOutcome::Unchanged),
             Some(previous) => SaveOutcome::Compacted { previous },
         };
-        write_id_file(&self.path, id)?;
+        self.file.save(&Some(id.clone()))?;
         let (kind, parent) = match &outcome {
             SaveOutcome::Compacted { previous } => (SessionEventKind::Compacted, Some(previous)),
             _ => (SessionEventKind::Created, None),
@@ -148,8 +132,8 @@ impl SessionStore {
         id: &SessionId,
         previous: Option<&SessionId>,
     ) -> Result<(), StateError> {
-        let _guard = self.guard();
-        write_id_file(&self.path, id)?;
+        let _guard = self.file.lock();
+        self.file.save(&Some(id.clone()))?;
         self.log_quietly(id, SessionEventKind::Swapped, previous);
         Ok(())
     }
@@ -157,12 +141,12 @@ impl SessionStore {
     /// Logs `cleared` for the current id (only if one is stored), then deletes the session
     /// file (SES-5, SES-11). Returns the id that was cleared.
     pub fn clear(&self) -> Result<Option<SessionId>, StateError> {
-        let _guard = self.guard();
+        let _guard = self.file.lock();
         let current = self.load();
         if let Some(id) = &current {
             self.log_quietly(id, SessionEventKind::Cleared, None);
         }
-        remove_if_exists(&self.path)?;
+        self.file.remove()?;
         Ok(current)
     }
 
@@ -205,9 +189,9 @@ impl RoutineSessionStore {
         }
     }
 
-    fn file(&self, routine_id: &str) -> Result<PathBuf, StateError> {
+    fn file(&self, routine_id: &str) -> Result<StateFile<BareSessionId>, StateError> {
         if valid_routine_id(routine_id) {
-            Ok(self.dir.join(routine_id))
+            Ok(StateFile::new(self.dir.join(routine_id)))
         } else {
             Err(StateError::InvalidRoutineId(routine_id.to_owned()))
         }
@@ -217,7 +201,7 @@ impl RoutineSessionStore {
     /// invalid routine id (PRS-3: first fire starts fresh).
     pub fn load(&self, routine_id: &str) -> Option<SessionId> {
         match self.file(routine_id) {
-            Ok(path) => read_id_file(&path),
+            Ok(file) => file.load_or_empty(now_secs()),
             Err(e) => {
                 tracing::warn!(error = %e, "not loading routine session");
                 None
@@ -227,12 +211,12 @@ impl RoutineSessionStore {
 
     /// Stores the routine's session id atomically (PRS-3, PRS-4).
     pub fn save(&self, routine_id: &str, id: &SessionId) -> Result<(), StateError> {
-        write_id_file(&self.file(routine_id)?, id)
+        self.file(routine_id)?.save(&Some(id.clone()))
     }
 
     /// Deletes the routine's session file; `true` if one existed (PRS-10).
     pub fn remove(&self, routine_id: &str) -> Result<bool, StateError> {
-        remove_if_exists(&self.file(routine_id)?)
+        self.file(routine_id)?.remove()
     }
 
     /// Routine ids that currently have a session file, sorted (for PRS-10 cleanup).
@@ -258,4 +242,5 @@ impl RoutineSessionStore {
 }
 
 #[cfg(test)]
+#[path = "sessions_tests.rs"]
 mod tests;

@@ -152,4 +152,5 @@ pub fn forget_notices(dir: &Path, told: usize) -> Result<(), super::StateError> 
 }
 
 #[cfg(test)]
+#[path = "set_aside_tests.rs"]
 mod tests;

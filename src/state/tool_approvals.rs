@@ -11,16 +11,13 @@
 use std::{
     collections::{BTreeMap, BTreeSet},
     path::PathBuf,
-    sync::Arc,
 };
-
-use parking_lot::Mutex;
 
 use serde::{Deserialize, Serialize};
 
 use super::{
     StateError,
-    json_file::{read_or_set_aside, write_json},
+    state_file::{Json, StateFile},
 };
 use crate::tool_policy::Approval;
 
@@ -120,16 +117,14 @@ struct Stored {
 /// The approval store; clones share one lock.
 #[derive(Debug, Clone)]
 pub struct ToolApprovals {
-    path: PathBuf,
-    lock: Arc<Mutex<()>>,
+    file: StateFile<Json<Stored>>,
 }
 
 impl ToolApprovals {
     /// A store backed by `path` (`DataDir::tool_approvals_file()`).
     pub fn new(path: impl Into<PathBuf>) -> Self {
         Self {
-            path: path.into(),
-            lock: Arc::new(Mutex::new(())),
+            file: StateFile::new(path),
         }
     }
 
@@ -267,22 +262,23 @@ impl ToolApprovals {
     }
 
     fn guard(&self) -> parking_lot::MutexGuard<'_, ()> {
-        self.lock.lock()
+        self.file.lock()
     }
 
     fn load(&self) -> Stored {
-        read_or_set_aside(&self.path)
+        self.file.load_or_empty(chrono::Utc::now().timestamp())
     }
 
     fn save(&self, stored: &Stored) -> Result<(), StateError> {
-        write_json(&self.path, stored)
+        self.file.save(stored)
     }
 }
 
 /// Why the file's bytes would be set aside by the bot, if they would (issue 24).
 pub(super) fn damage(bytes: &[u8]) -> Option<String> {
-    super::json_file::damage::<Stored>(bytes)
+    StateFile::<Json<Stored>>::damage(bytes)
 }
 
 #[cfg(test)]
+#[path = "tool_approvals_tests.rs"]
 mod tests;

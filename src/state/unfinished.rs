@@ -13,7 +13,11 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
-use super::{StateError, atomic::write_atomic, set_aside::set_aside, unix_now};
+use super::{
+    StateError,
+    state_file::{Json, StateFile},
+    unix_now,
+};
 
 /// What was being done.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -55,7 +59,7 @@ struct Ledger {
 /// The ledger of unfinished work; clones share it.
 #[derive(Debug, Clone)]
 pub struct UnfinishedWork {
-    path: PathBuf,
+    file: StateFile<Json<Ledger>>,
     ledger: watch::Sender<Ledger>,
 }
 
@@ -93,18 +97,13 @@ impl UnfinishedWork {
     /// Opens the ledger at `path`: whatever a previous process left running counts as
     /// interrupted now. An unreadable file is set aside and the ledger starts empty.
     pub fn open(path: PathBuf) -> Self {
-        let mut ledger = match std::fs::read(&path) {
-            Ok(bytes) => serde_json::from_slice::<Ledger>(&bytes).unwrap_or_else(|error| {
-                set_aside(&path, &error.to_string(), now_secs());
-                Ledger::default()
-            }),
-            Err(_) => Ledger::default(),
-        };
+        let file = StateFile::new(path);
+        let mut ledger: Ledger = file.load_or_empty(now_secs());
         let running = std::mem::take(&mut ledger.running);
         ledger.interrupted.extend(running.into_values());
         ledger.interrupted.sort_by_key(|entry| entry.started);
         Self {
-            path,
+            file,
             ledger: watch::Sender::new(ledger),
         }
     }
@@ -166,13 +165,10 @@ impl UnfinishedWork {
     }
 
     async fn write(&self, ledger: Ledger) {
-        let path = self.path.clone();
-        let written = tokio::task::spawn_blocking(move || -> Result<(), StateError> {
-            let bytes =
-                serde_json::to_vec_pretty(&ledger).map_err(|e| StateError::json(&path, e))?;
-            write_atomic(&path, &bytes)
-        })
-        .await;
+        let file = self.file.clone();
+        let written =
+            tokio::task::spawn_blocking(move || -> Result<(), StateError> { file.save(&ledger) })
+                .await;
         match written {
             Ok(Ok(())) => {}
             Ok(Err(error)) => tracing::warn!(%error, "could not write the unfinished-work ledger"),
@@ -188,8 +184,9 @@ fn now_secs() -> i64 {
 
 /// Why the ledger's bytes would be set aside by the bot, if they would (issue 24).
 pub(super) fn damage(bytes: &[u8]) -> Option<String> {
-    super::json_file::damage::<Ledger>(bytes)
+    StateFile::<Json<Ledger>>::damage(bytes)
 }
 
 #[cfg(test)]
+#[path = "unfinished_tests.rs"]
 mod tests;

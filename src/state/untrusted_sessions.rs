@@ -6,13 +6,11 @@
 //! `state/untrusted_sessions.json` maps a session id to when it first read untrusted text
 //! (unix seconds). The newest [`KEPT`] are kept; an older session is long out of use.
 
-use std::{collections::BTreeMap, path::PathBuf, sync::Arc};
-
-use parking_lot::Mutex;
+use std::{collections::BTreeMap, path::PathBuf};
 
 use super::{
     StateError,
-    json_file::{read_or_set_aside, write_json},
+    state_file::{Json, StateFile},
 };
 
 /// How many sessions are remembered.
@@ -21,23 +19,21 @@ const KEPT: usize = 500;
 /// Handle to `state/untrusted_sessions.json`. Cheap to clone; clones share one write lock.
 #[derive(Debug, Clone)]
 pub struct UntrustedSessions {
-    path: PathBuf,
-    lock: Arc<Mutex<()>>,
+    file: StateFile<Json<BTreeMap<String, f64>>>,
 }
 
 impl UntrustedSessions {
     /// A store backed by `path` (`DataDir::untrusted_sessions_file()`).
     pub fn new(path: impl Into<PathBuf>) -> Self {
         Self {
-            path: path.into(),
-            lock: Arc::new(Mutex::new(())),
+            file: StateFile::new(path),
         }
     }
 
     /// Whether any of `sessions` has read untrusted text.
     pub fn any(&self, sessions: &[&str]) -> bool {
-        let _guard = self.lock.lock();
-        let known: BTreeMap<String, f64> = read_or_set_aside(&self.path);
+        let _guard = self.file.lock();
+        let known = self.file.load_or_empty(chrono::Utc::now().timestamp());
         sessions.iter().any(|id| known.contains_key(*id))
     }
 
@@ -47,8 +43,9 @@ impl UntrustedSessions {
     }
 
     fn mark_at(&self, session: &str, now: f64) -> Result<(), StateError> {
-        let _guard = self.lock.lock();
-        let mut known: BTreeMap<String, f64> = read_or_set_aside(&self.path);
+        let _guard = self.file.lock();
+        #[allow(clippy::cast_possible_truncation)] // whole seconds for a file name
+        let mut known = self.file.load_or_empty(now as i64);
         if known.contains_key(session) {
             return Ok(());
         }
@@ -59,16 +56,13 @@ impl UntrustedSessions {
             by_age.truncate(KEPT);
             known = by_age.into_iter().collect();
         }
-        if let Some(dir) = self.path.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| StateError::io(dir, e))?;
-        }
-        write_json(&self.path, &known)
+        self.file.save(&known)
     }
 }
 
 /// Why the file's bytes would be set aside by the bot, if they would (issue 24).
 pub(super) fn damage(bytes: &[u8]) -> Option<String> {
-    super::json_file::damage::<BTreeMap<String, f64>>(bytes)
+    StateFile::<Json<BTreeMap<String, f64>>>::damage(bytes)
 }
 
 #[cfg(test)]
@@ -83,7 +77,7 @@ mod tests {
         store.mark_at("a", 1.0).unwrap();
         store.mark_at("a", 99.0).unwrap();
         assert!(store.any(&["x", "a"]));
-        let reopened = UntrustedSessions::new(store.path.clone());
+        let reopened = UntrustedSessions::new(store.file.path());
         assert!(reopened.any(&["a"]), "it survives a restart");
         for n in 0..KEPT {
             #[allow(clippy::cast_precision_loss)]

@@ -22,9 +22,7 @@ impl SourceDir {
     /// `OLLIM_SOURCE_DIR` if set, else the checkout this binary was built from
     /// (`CARGO_MANIFEST_DIR`: `cargo install --path` and `cargo run` build in place).
     pub fn from_env() -> Self {
-        let explicit = std::env::var_os("OLLIM_SOURCE_DIR")
-            .filter(|value| !value.is_empty())
-            .map(PathBuf::from);
+        let explicit = crate::config::environment::source_dir();
         Self::resolve(explicit, Path::new(env!("CARGO_MANIFEST_DIR")))
     }
 
@@ -58,7 +56,7 @@ pub fn poll_interval(raw: Option<&str>) -> Duration {
 
 /// [`poll_interval`] of the process environment.
 pub fn poll_interval_from_env() -> Duration {
-    poll_interval(std::env::var("OLLIM_UPDATE_POLL_SECS").ok().as_deref())
+    poll_interval(crate::config::environment::update_poll_secs().as_deref())
 }
 
 #[cfg(test)]

@@ -173,7 +173,7 @@ async fn report_updates_ends_the_fork_and_the_summary_reaches_main() {
 async fn save_context_promotes_the_fork_without_reconnecting() {
     let h = AgentHarness::new().await;
     let main_id = open_fork_by_tool(&h).await;
-    h.services.pending.append("older update").await.unwrap();
+    h.services.pending.append("older update").unwrap();
     h.mock
         .push(Reply::tool_use("mcp__discord__save_context", json!({})));
     h.mock.push(Reply::text("Saved."));
@@ -185,7 +185,7 @@ async fn save_context_promotes_the_fork_without_reconnecting() {
             .any(|r| r.content.contains("new background updates")),
         "blocked by the update that arrived after the fork began: {results:?}"
     );
-    h.services.pending.clear().await.unwrap();
+    h.services.pending.clear().unwrap();
     h.mock
         .push(Reply::tool_use("mcp__discord__save_context", json!({})));
     h.mock.push(Reply::text("Saved now."));

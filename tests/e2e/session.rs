@@ -24,9 +24,8 @@ async fn pending_updates_are_consumed_and_injected_once() {
     h.services
         .pending
         .append("Inbox triage: 2 emails need a reply")
-        .await
         .unwrap();
-    h.services.pending.append("CI: build passed").await.unwrap();
+    h.services.pending.append("CI: build passed").unwrap();
     assert!(h.services.pending.path().exists());
     h.mock.push(Reply::text("Two things came in."));
     let turn = h.send("what's new?").await.unwrap();

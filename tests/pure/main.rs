@@ -1,8 +1,10 @@
 //! The tests that need no CLI, no fakes and no binary, one test binary: generated input for
 //! every parser, the import layering of `src/` against `docs/architecture.md`, and the
-//! behaviour index `docs/behaviour.md` against the IDs the code names.
+//! behaviour index `docs/behaviour.md` against the IDs the code names, and where the process
+//! environment is read.
 
 mod behaviour_index;
+mod environment_reads;
 mod layers;
 mod parsers_proptest;
 mod source_tree;

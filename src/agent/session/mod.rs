@@ -207,7 +207,7 @@ impl MainSession {
         let (updates, view) = if in_fork {
             (self.services.pending.peek(), UpdatesView::Peek)
         } else {
-            let popped = self.services.pending.pop().await.unwrap_or_else(|error| {
+            let popped = self.services.pending.pop().unwrap_or_else(|error| {
                 tracing::warn!(%error, "could not read pending updates");
                 Vec::new()
             });

@@ -17,7 +17,7 @@ pub(super) use crate::sandbox::locate_executable as locate_cli;
 
 /// The CLAUDE CLI group: found, and which version.
 pub(super) async fn cli_checks(cli: &Path) -> Vec<Check> {
-    let path_var = std::env::var_os("PATH");
+    let path_var = crate::config::environment::search_path();
     let Some(found) = locate_cli(cli, path_var.as_deref()) else {
         return vec![missing_cli(cli)];
     };

@@ -5,6 +5,7 @@
 pub mod systemd;
 pub mod unit;
 
+use crate::config::environment;
 use std::path::Path;
 
 use clap::Subcommand;
@@ -33,7 +34,7 @@ pub enum ServiceCommand {
 /// Runs a `service` subcommand for the bot `launch` describes, whose data dir is `data_dir`;
 /// returns the exit code.
 pub fn run(action: &ServiceCommand, launch: &Launch, data_dir: &Path) -> i32 {
-    let lookup = |name: &str| std::env::var(name).ok();
+    let lookup = environment::var;
     let Some(unit_file) = unit_path(lookup) else {
         eprintln!("cannot tell where user units live: set HOME (or XDG_CONFIG_HOME)");
         return 1;
@@ -99,7 +100,7 @@ fn install(launch: &Launch, data_dir: &Path, unit_file: &Path, no_start: bool) -
         println!("enabled and started {UNIT_NAME}");
     }
     println!("follow its logs: journalctl --user -u ollim-bot -f");
-    let user = std::env::var("USER").ok();
+    let user = environment::user_name();
     if linger_enabled(user.as_deref()) != Some(true) {
         println!(
             "to keep it running after you log out (and start it at boot): loginctl enable-linger \
@@ -172,13 +173,13 @@ fn unit_params(launch: &Launch, env_file: &Path, data_dir: &Path) -> Result<Unit
             .map_err(|error| format!("cannot make {} absolute: {error}", path.display()))
     };
     let data_dir = absolute(data_dir)?;
-    let from_env = std::env::var("OLLIM_DATA_DIR").is_ok_and(|v| !v.trim().is_empty());
+    let from_env = environment::is_set("OLLIM_DATA_DIR");
     Ok(UnitParams {
         exe,
         env_file: absolute(env_file)?,
         data_dir_arg: (launch.data_dir_flag.is_some() || from_env).then(|| data_dir.clone()),
         working_dir: data_dir,
-        path_env: std::env::var("PATH").ok(),
+        path_env: environment::var("PATH"),
     })
 }
 

@@ -75,7 +75,7 @@ impl DiscordTools {
         ) {
             return blocker.message().to_owned();
         }
-        if let Err(error) = services.pending.clear().await {
+        if let Err(error) = services.pending.clear() {
             return format!("Error: could not clear the pending updates: {error}");
         }
         control.set_exit(ExitAction::Save);
@@ -104,7 +104,7 @@ impl DiscordTools {
                 if !run.may_report() {
                     return REPORTING_DISABLED.to_owned();
                 }
-                if let Err(error) = services.pending.append(message).await {
+                if let Err(error) = services.pending.append(message) {
                     return format!("Error: could not save the update: {error}");
                 }
                 run.reported();
@@ -115,7 +115,7 @@ impl DiscordTools {
                     Ok(control) => control,
                     Err(message) => return message,
                 };
-                if let Err(error) = services.pending.append(message).await {
+                if let Err(error) = services.pending.append(message) {
                     return format!("Error: could not save the update: {error}");
                 }
                 control.set_exit(ExitAction::Report);

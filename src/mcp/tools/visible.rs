@@ -94,7 +94,7 @@ impl DiscordTools {
             .services()
             .map(|services| SecretPlaces::of(&services.config))
             .unwrap_or_default();
-        let home = std::env::var_os("HOME").map(PathBuf::from);
+        let home = crate::config::environment::home_dir();
         check_file(raw, home.as_deref(), &secrets).map_err(|refusal| {
             tracing::info!(%refusal, "send_file refused");
             format!("Error: {refusal}")

@@ -134,7 +134,7 @@ impl Scheduler {
         let update = refusal_update(source, Some(path), &reason);
         let services = Arc::clone(&self.services);
         self.tasks.spawn(async move {
-            if let Err(error) = services.pending.append(&update).await {
+            if let Err(error) = services.pending.append(&update) {
                 tracing::warn!(%error, "could not queue a pending update");
             }
         });

@@ -7,21 +7,18 @@
 //! shared by clones. A missing file starts from the defaults (PNG-2); a corrupt one is moved
 //! aside and replaced by the defaults.
 
-use crate::state::set_aside::set_aside;
-use std::fs;
-
-use parking_lot::Mutex;
-use std::io;
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::path::Path;
 
 use chrono::{DateTime, FixedOffset, NaiveDate, Timelike, Utc};
 use chrono_tz::Tz;
 use serde::{Deserialize, Serialize};
 
 use super::StateError;
-use super::atomic::write_atomic;
 use super::paths::DataDir;
+use super::state_file::{Json, StateFile};
+
+/// The file's format: the stored budget; blank (or absent) means the defaults.
+type Format = Json<Option<BudgetState>>;
 
 /// Tokens the budget holds when full, unless configured otherwise (PNG-2).
 pub const DEFAULT_CAPACITY: u32 = 5;
@@ -161,9 +158,8 @@ impl BudgetState {
 /// spends in this process never lose an update. Operations are small blocking file I/O.
 #[derive(Debug, Clone)]
 pub struct PingBudget {
-    path: PathBuf,
+    file: StateFile<Format>,
     tz: Tz,
-    lock: Arc<Mutex<()>>,
 }
 
 impl PingBudget {
@@ -171,15 +167,14 @@ impl PingBudget {
     /// Touches nothing yet.
     pub fn new(data_dir: &DataDir, tz: Tz) -> Self {
         Self {
-            path: data_dir.ping_budget_file(),
+            file: StateFile::new(data_dir.ping_budget_file()),
             tz,
-            lock: Arc::new(Mutex::new(())),
         }
     }
 
     /// The backing file.
     pub fn path(&self) -> &Path {
-        &self.path
+        self.file.path()
     }
 
     fn now(&self) -> DateTime<Tz> {
@@ -285,61 +280,29 @@ impl PingBudget {
     }
 
     /// One locked read → advance → `change` → write cycle; returns what `change` returned and
-    /// the resulting snapshot.
+    /// the resulting snapshot. A missing or blank file starts from the defaults; a corrupt one
+    /// is set aside and replaced by them.
     fn update<T>(
         &self,
         now: DateTime<Tz>,
         change: impl FnOnce(&mut BudgetState) -> T,
     ) -> Result<(T, BudgetSnapshot), StateError> {
-        let _guard = self.lock.lock();
-        let mut state = self.load(now)?;
-        state.advance(now);
-        let out = change(&mut state);
-        self.save(&state)?;
-        Ok((out, state.snapshot()))
+        self.file.update(now.timestamp(), |stored| {
+            let mut state = stored
+                .take()
+                .map_or_else(|| BudgetState::defaults(now), BudgetState::sanitize);
+            state.advance(now);
+            let out = change(&mut state);
+            let snapshot = state.snapshot();
+            *stored = Some(state);
+            (out, snapshot)
+        })
     }
-
-    /// Reads the file. Missing or blank → defaults; unparsable → moved aside as
-    /// `<name>.corrupt-<unix ts>`, warned about, and defaults. I/O errors are returned.
-    fn load(&self, now: DateTime<Tz>) -> Result<BudgetState, StateError> {
-        let path = self.path();
-        let bytes = match fs::read(path) {
-            Ok(bytes) => bytes,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(BudgetState::defaults(now)),
-            Err(e) => return Err(StateError::io(path, e)),
-        };
-        match parse(&bytes) {
-            Ok(None) => Ok(BudgetState::defaults(now)),
-            Ok(Some(state)) => Ok(state.sanitize()),
-            Err(e) => {
-                set_aside(path, &e.to_string(), now.timestamp());
-                Ok(BudgetState::defaults(now))
-            }
-        }
-    }
-
-    /// Writes `state` atomically, creating `state/` if needed (PNG-10).
-    fn save(&self, state: &BudgetState) -> Result<(), StateError> {
-        let path = self.path();
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            fs::create_dir_all(dir).map_err(|e| StateError::io(dir, e))?;
-        }
-        let bytes = serde_json::to_vec(state).map_err(|e| StateError::json(path, e))?;
-        write_atomic(path, &bytes)
-    }
-}
-
-/// The budget in the file's bytes; blank means none (the defaults).
-fn parse(bytes: &[u8]) -> Result<Option<BudgetState>, serde_json::Error> {
-    if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Ok(None);
-    }
-    serde_json::from_slice(bytes).map(Some)
 }
 
 /// Why the file's bytes would be set aside by the bot, if they would (issue 24).
 pub(crate) fn damage(bytes: &[u8]) -> Option<String> {
-    parse(bytes).err().map(|e| e.to_string())
+    StateFile::<Format>::damage(bytes)
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 use super::*;
 use chrono::TimeZone;
 use chrono_tz::America::Los_Angeles;
+use std::fs;
 
 fn setup() -> (tempfile::TempDir, PingBudget) {
     let dir = tempfile::tempdir().unwrap();
@@ -68,7 +69,7 @@ fn missing_file_gives_defaults_and_is_written() {
         })
     );
     let text = fs::read_to_string(budget.path()).unwrap();
-    assert!(text.contains("\"available\":5.0"), "{text}");
+    assert!(text.contains("\"available\": 5.0"), "{text}");
 }
 
 #[test]

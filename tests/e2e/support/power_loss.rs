@@ -29,9 +29,6 @@ pub const WRITER: &str = "OLLIM_POWER_LOSS_WRITER";
 pub fn write_forever(root: &Path) {
     let data_dir = DataDir::new(root);
     let tz = chrono_tz::UTC;
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .build()
-        .unwrap();
     let sessions = SessionStore::new(&data_dir, SessionHistory::new(&data_dir, tz, None));
     let pending = PendingUpdates::new(&data_dir, tz);
     let budget = PingBudget::new(&data_dir, tz);
@@ -40,11 +37,11 @@ pub fn write_forever(root: &Path) {
     for i in 0u64.. {
         let id = SessionId::parse(&format!("0000{i:04x}-aaaa-bbbb-cccc-dddddddddddd")).unwrap();
         sessions.save(&id).unwrap();
-        runtime
-            .block_on(pending.append(&format!("update {i} {}", "x".repeat(200))))
+        pending
+            .append(&format!("update {i} {}", "x".repeat(200)))
             .unwrap();
         if i % 20 == 0 {
-            runtime.block_on(pending.pop()).unwrap();
+            pending.pop().unwrap();
         }
         let _ = budget.try_spend().unwrap();
         budget

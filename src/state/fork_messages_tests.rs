@@ -1,6 +1,7 @@
 //! Tests for [`super::ForkMessageStore`], with fixed clocks through the `_at` variants.
 
 use super::*;
+use std::fs;
 
 const T0: f64 = 1_740_000_000.0;
 const DAY: f64 = 86_400.0;
@@ -76,10 +77,10 @@ fn round_trip_with_a_19_digit_id_and_exact_format() {
     );
     let text = fs::read_to_string(store.path()).unwrap();
     assert!(
-        text.contains("\"message_id\":1234567890123456789,"),
+        text.contains("\"message_id\": 1234567890123456789,"),
         "{text}"
     );
-    assert!(text.contains("\"ts\":1740000000.0"), "{text}");
+    assert!(text.contains("\"ts\": 1740000000.0"), "{text}");
     let value: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(
         value[0],
