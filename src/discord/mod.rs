@@ -12,6 +12,7 @@ pub mod approval;
 pub mod attachments;
 pub mod bot;
 pub mod buttons;
+pub mod channel_privacy;
 pub mod client;
 pub mod commands;
 mod content_approval;
