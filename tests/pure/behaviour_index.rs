@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::source_tree::{repo, rust_files};
 
 /// The prefixes (`## SES — …` headers) and the IDs (`| SES-1 | …` rows) of the index.
-fn index(text: &str) -> (BTreeSet<String>, Vec<String>) {
+pub(crate) fn index(text: &str) -> (BTreeSet<String>, Vec<String>) {
     let prefixes = text
         .lines()
         .filter_map(|line| line.strip_prefix("## "))
@@ -27,7 +27,7 @@ fn index(text: &str) -> (BTreeSet<String>, Vec<String>) {
 }
 
 /// The `PREFIX-<digits>` words of `text` whose prefix is in `prefixes`, with their lines.
-fn ids_in(text: &str, prefixes: &BTreeSet<String>) -> Vec<(String, usize)> {
+pub(crate) fn ids_in(text: &str, prefixes: &BTreeSet<String>) -> Vec<(String, usize)> {
     let mut found = Vec::new();
     for (number, line) in text.lines().enumerate() {
         let bytes = line.as_bytes();

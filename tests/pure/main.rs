@@ -4,6 +4,7 @@
 //! environment is read.
 
 mod behaviour_index;
+mod behaviour_places;
 mod environment_reads;
 mod layers;
 mod parsers_proptest;
