@@ -39,4 +39,5 @@ pub mod subagents;
 pub mod tool_policy;
 pub mod transcripts;
 pub mod update;
+pub mod usage;
 pub mod webhooks;
