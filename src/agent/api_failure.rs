@@ -93,4 +93,5 @@ impl ApiFailure {
 }
 
 #[cfg(test)]
+#[path = "api_failure_tests.rs"]
 mod tests;

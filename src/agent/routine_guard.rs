@@ -90,4 +90,5 @@ fn is_routine_file(path: &Path, routines: &Path) -> bool {
 }
 
 #[cfg(test)]
+#[path = "routine_guard_tests.rs"]
 mod tests;

@@ -93,4 +93,5 @@ pub async fn screen(
 }
 
 #[cfg(test)]
+#[path = "screening_tests.rs"]
 mod tests;

@@ -237,4 +237,5 @@ pub fn bootstrap_identity(data_dir: &Path, user_name: &str) -> io::Result<bool> 
 }
 
 #[cfg(test)]
+#[path = "system_prompt_tests.rs"]
 mod tests;

@@ -115,4 +115,5 @@ pub fn offer_changes(before_dont_ask: bool, after_dont_ask: bool) -> bool {
 }
 
 #[cfg(test)]
+#[path = "tool_offer_tests.rs"]
 mod tests;

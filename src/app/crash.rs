@@ -149,4 +149,5 @@ impl OwnedTasks {
 }
 
 #[cfg(test)]
+#[path = "crash_tests.rs"]
 mod tests;

@@ -175,4 +175,5 @@ impl Bot {
 }
 
 #[cfg(test)]
+#[path = "google_tests.rs"]
 mod tests;

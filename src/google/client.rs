@@ -341,4 +341,5 @@ impl ApiFailure {
 }
 
 #[cfg(test)]
+#[path = "client_tests.rs"]
 mod tests;

@@ -158,5 +158,5 @@ fn the_documented_unit_is_what_install_writes() {
         path_env: Some("/home/you/.local/bin:/usr/local/bin:/usr/bin:/bin".to_owned()),
     })
     .unwrap();
-    assert_eq!(unit, include_str!("../../../../docs/ollim-bot.service"));
+    assert_eq!(unit, include_str!("../../../docs/ollim-bot.service"));
 }

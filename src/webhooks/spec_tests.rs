@@ -140,13 +140,10 @@ fn the_declared_id_of_a_broken_spec_is_found_when_the_yaml_reads() {
 #[test]
 fn the_example_specs_in_the_repository_load() {
     for (name, text) in [
-        (
-            "github-ci.md",
-            include_str!("../../../webhooks/github-ci.md"),
-        ),
+        ("github-ci.md", include_str!("../../webhooks/github-ci.md")),
         (
             "deploy-signed.md",
-            include_str!("../../../webhooks/deploy-signed.md"),
+            include_str!("../../webhooks/deploy-signed.md"),
         ),
     ] {
         let spec =

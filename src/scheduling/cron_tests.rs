@@ -41,6 +41,7 @@ fn chain(expr: &str, from: DateTime<Tz>, to: DateTime<Tz>) -> Vec<DateTime<Tz>> 
     out
 }
 
+#[path = "cron_dst_tests.rs"]
 mod dst;
 
 // ---- parsing ----
