@@ -26,7 +26,7 @@ mod support;
 use std::{process::Command, sync::Arc, time::Duration};
 
 use ollim_bot::{
-    agent::{screening::screen, tool_offer::OFFER_EVERY_TOOL_ENV},
+    agent::{client::tool_offer::OFFER_EVERY_TOOL_ENV, screening::screen},
     background::BgRunner,
     domain::{job_options::BgSession, prompt_tag::PromptTag},
     front_end::FrontEnd,

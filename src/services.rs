@@ -1,5 +1,5 @@
 //! The configuration and the file-backed stores every session, tool and job shares, opened
-//! once per process (see `agent::data_dir_setup::open_services`).
+//! once per process (see `agent::setup::data_dir::open_services`).
 
 use std::sync::Arc;
 

@@ -6,10 +6,12 @@
 
 use std::{sync::Arc, time::Duration};
 
-use super::{
+use crate::agent::{
     AgentError,
-    main_client::base_options,
-    session_builder::{SessionDescription, SessionKind, connect_session},
+    client::{
+        main_client::base_options,
+        session_builder::{SessionDescription, SessionKind, connect_session},
+    },
     turn::{Unobserved, run_turn},
 };
 use crate::{

@@ -149,7 +149,7 @@ async fn run_daemon(
         );
     }
     let services = opened.services;
-    crate::agent::main_tools::check_declared_tools(&services);
+    crate::agent::client::main_tools::check_declared_tools(&services);
 
     let bot_slot = Arc::new(OnceLock::new());
     let mut client = build_client(

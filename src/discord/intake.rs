@@ -20,8 +20,8 @@ use crate::{
     agent::interactive_fork::{ALREADY_IN_FORK_NOTE, EXPIRED_NOTE, reply_resume_prompt},
     agent::{
         AgentError, ForkCommandError, Prompt, TurnReport,
-        context::relative_age,
-        context_usage::{context_tokens, context_warning},
+        prompt::context::relative_age,
+        turn::context_usage::{context_tokens, context_warning},
     },
     claude::{ClaudeError, ImageAttachment, SessionId},
     state::{

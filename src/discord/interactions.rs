@@ -20,7 +20,7 @@ use super::{
 };
 use crate::{
     agent::interactive_fork::button_resume_prompt,
-    agent::{ForkCommandError, Prompt, context::relative_age},
+    agent::{ForkCommandError, Prompt, prompt::context::relative_age},
     claude::SessionId,
     domain::fork_control::ExitAction,
     state::fork_messages::{ForkLookup, SessionOrigin, unix_now},

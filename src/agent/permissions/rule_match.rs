@@ -7,10 +7,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::{
-    bash_rules::{bash_patterns, command_allowed},
-    permissions::write_target,
-};
+use super::policy::write_target;
+use crate::tool_policy::bash_rules::{bash_patterns, command_allowed};
 use crate::{
     state::paths::{DataDir, absolute_normalized},
     tool_policy::{ToolPattern, glob::glob_matches},

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::{
     live_rules::LiveRules,
-    permissions::{PermissionState, dont_ask_refusal, write_target},
+    policy::{PermissionState, dont_ask_refusal, write_target},
     rule_match::write_covered,
 };
 use crate::front_end::{CurrentTurn, TurnEvent};

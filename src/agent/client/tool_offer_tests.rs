@@ -2,7 +2,7 @@ use std::sync::Arc;
 
 use super::*;
 use crate::{
-    agent::permissions::PermissionState,
+    agent::permissions::policy::PermissionState,
     domain::fork_control::ForkControl,
     front_end::CurrentTurn,
     mcp::availability::{ScopeCell, ToolScope},

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use super::system_prompt::bootstrap_identity;
+use crate::agent::prompt::system_prompt::bootstrap_identity;
 use crate::{
     config::{Config, runtime::RuntimeSettings},
     google::GoogleClient,
@@ -34,7 +34,7 @@ pub struct OpenedServices {
     /// Whether the data dir was just made a git repository (GIT-1).
     pub initialised_git: bool,
     /// What start-up moved into the sandbox's layout (issue 23).
-    pub cli_home_migration: super::sandbox_setup::CliHomeMigration,
+    pub cli_home_migration: super::sandbox::CliHomeMigration,
 }
 
 /// Prepares the data dir (layout, git repository, `IDENTITY.md`, bundled skills and subagents,
@@ -62,8 +62,8 @@ pub fn open_services(config: Config) -> Result<OpenedServices, StateError> {
         &config.bot_name,
     )?;
     write_agent_spec(data_dir.root())?;
-    let (sandbox, cli_home_migration) = super::sandbox_setup::open_sandbox(&config, &data_dir)
-        .map_err(|error| StateError::Io {
+    let (sandbox, cli_home_migration) =
+        super::sandbox::open_sandbox(&config, &data_dir).map_err(|error| StateError::Io {
             path: data_dir.state_dir(),
             source: std::io::Error::other(error),
         })?;
@@ -152,10 +152,10 @@ fn remove_stale_temp_files(data_dir: &DataDir) {
 }
 
 /// The agent's reference for routine and reminder files (BOOT-6, F-43), built into the binary.
-const ROUTINE_REMINDER_SPEC: &str = include_str!("../../docs/routine-reminder-spec.md");
+const ROUTINE_REMINDER_SPEC: &str = include_str!("../../../docs/routine-reminder-spec.md");
 
 /// The agent's reference for webhook specs (SYS-13, F-25), built into the binary.
-const WEBHOOK_SPEC: &str = include_str!("../../docs/webhook-spec.md");
+const WEBHOOK_SPEC: &str = include_str!("../../../docs/webhook-spec.md");
 
 /// Writes `routine-reminder-spec.md` and `webhook-spec.md` into the data dir.
 fn write_agent_spec(root: &std::path::Path) -> Result<(), StateError> {

@@ -16,10 +16,8 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::{
-    labels::tool_label,
-    permissions::{PermissionState, dont_ask_refusal},
-};
+use super::policy::{PermissionState, dont_ask_refusal};
+use crate::agent::turn::labels::tool_label;
 use crate::{
     claude::{BoxFuture, HookCallback, HookOutput},
     front_end::{Approval, CurrentTurn, FrontEnd, TurnEvent},

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::{
-    agent::permissions::state_write_refusal,
+    agent::permissions::policy::state_write_refusal,
     claude::{
         BoxFuture, HookCallback, HookEvent, HookOutput, HookRegistration, PermissionDecision,
         PermissionHandler, PermissionRequest,

@@ -2,7 +2,7 @@
 //! set (BOOT-10): the main rules, `tool-policy.yaml`, and the patterns each approved skill and
 //! subagent declares that the owner trusts or approved (a bundled subagent's own tools count
 //! as trusted). What routines and reminders declare is not merged: a foreground job's granted
-//! tools are allowed during its own turn only (issue 23 §4, [`super::live_rules`]); the
+//! tools are allowed during its own turn only (issue 23 §4, [`crate::agent::permissions::live_rules`]); the
 //! client is merely offered their tool names, so such a turn can call them.
 
 use crate::services::Services;

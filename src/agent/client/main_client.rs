@@ -4,14 +4,15 @@
 use std::sync::Arc;
 
 use super::{
-    AgentError,
-    live_rules::LiveRules,
     main_tools::{job_offer_rules, main_allowed_tools},
-    permissions::PermissionState,
-    session::{MainSettings, cli_permission_mode},
     session_builder::{SessionDescription, SessionKind, connect_session},
-    system_prompt::{SystemPromptInputs, build_system_prompt},
     tool_offer::interactive_offer,
+};
+use crate::agent::{
+    AgentError,
+    permissions::{live_rules::LiveRules, policy::PermissionState},
+    prompt::system_prompt::{SystemPromptInputs, build_system_prompt},
+    session::{MainSettings, cli_permission_mode},
 };
 use crate::{
     claude::{ClaudeClient, ClientOptions, McpServerConfig, SessionId, SystemPrompt},

@@ -14,7 +14,8 @@
 //! Subagents called through `Agent` pick their tools from what their session is offered.
 //! The `discord` MCP tools follow the availability matrix ([`listed_tools`]).
 
-use super::{permissions::PermissionState, session_builder::SessionKind};
+use super::session_builder::SessionKind;
+use crate::agent::permissions::policy::PermissionState;
 use crate::{
     mcp::availability::{RunGates, listed_tools},
     scheduling::chain::ChainSlot,

@@ -17,7 +17,8 @@ use parking_lot::Mutex;
 
 use serde_json::Value;
 
-use super::{labels::tool_label, live_rules::LiveRules, rule_match::rules_cover};
+use super::{live_rules::LiveRules, rule_match::rules_cover};
+use crate::agent::turn::labels::tool_label;
 use crate::front_end::{Approval, CurrentTurn, FrontEnd, TurnEvent};
 use crate::{
     claude::{BoxFuture, PermissionDecision, PermissionHandler, PermissionRequest},

@@ -10,14 +10,14 @@ use std::{
 use serde_json::Value;
 
 use super::{
-    bash_rules::{bash_patterns, command_allowed},
     live_rules::LiveRules,
     outbound_hold::{HoldDeps, MAIL_TOOL, MailReadMarker, OUTBOUND_TOOLS, OutboundHold},
-    permissions::{PermissionState, dont_ask_refusal, state_write_refusal, write_target},
+    policy::{PermissionState, dont_ask_refusal, state_write_refusal, write_target},
     routine_guard::RoutineGuard,
     write_scope::WriteScopeGuard,
 };
 use crate::front_end::{CurrentTurn, TurnEvent};
+use crate::tool_policy::bash_rules::{bash_patterns, command_allowed};
 use crate::{
     claude::{BoxFuture, HookCallback, HookEvent, HookOutput, HookRegistration},
     state::{git::GitRecorder, paths::DataDir, untrusted_sessions::UntrustedSessions},

@@ -7,14 +7,16 @@
 
 use std::{sync::Arc, time::Instant};
 
-use super::{
+use super::tool_offer::{builtin_offer, discord_offer};
+use crate::agent::{
     AgentError,
-    background_policy::{BgPolicy, stop_hook},
-    hooks::{MainHookDeps, main_hooks},
-    live_rules::LiveRules,
-    outbound_hold::HoldDeps,
-    permissions::{PermissionPolicy, PermissionState},
-    tool_offer::{builtin_offer, discord_offer},
+    permissions::{
+        background_policy::{BgPolicy, stop_hook},
+        hooks::{MainHookDeps, main_hooks},
+        live_rules::LiveRules,
+        outbound_hold::HoldDeps,
+        policy::{PermissionPolicy, PermissionState},
+    },
 };
 use crate::{
     claude::{
