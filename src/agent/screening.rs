@@ -6,7 +6,7 @@
 
 use std::{sync::Arc, time::Duration};
 
-use crate::agent::{
+use super::{
     AgentError,
     client::{
         main_client::base_options,

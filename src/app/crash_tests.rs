@@ -12,7 +12,7 @@ fn the_notice_names_the_kind_and_cuts_the_reason() {
     assert!(notice.starts_with("shutting down: panic: xxx"), "{notice}");
     assert_eq!(
         notice.chars().count(),
-        "shutting down: ".len() + crate::discord::greeting::SHUTDOWN_REASON_MAX_CHARS
+        "shutting down: ".len() + crate::discord::notices::greeting::SHUTDOWN_REASON_MAX_CHARS
     );
     assert_eq!(FatalEnd::Error("e".into()).kind(), "error");
 }

@@ -13,7 +13,7 @@ use serenity::{
 
 use super::{
     bot::Bot,
-    buttons::{ButtonAction, parse_custom_id},
+    clicks::buttons::{ButtonAction, parse_custom_id},
     commands::reply_ephemeral,
     http_sink::is_unknown_message,
     rate_limit::with_rate_limit_retries,

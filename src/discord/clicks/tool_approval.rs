@@ -6,7 +6,7 @@ use serenity::{
     builder::{CreateInteractionResponse, CreateInteractionResponseMessage},
 };
 
-use super::{bot::Bot, rate_limit::with_rate_limit_retries};
+use crate::discord::{bot::Bot, rate_limit::with_rate_limit_retries};
 use crate::state::tool_approvals::DecideOutcome;
 
 impl Bot {

@@ -16,7 +16,7 @@ use serenity::{
 };
 use tokio::sync::oneshot;
 
-use super::rate_limit::with_rate_limit_retries;
+use crate::discord::rate_limit::with_rate_limit_retries;
 use crate::front_end::Approval;
 
 /// How long the owner has to answer (PRM-4).

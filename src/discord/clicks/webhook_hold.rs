@@ -6,8 +6,8 @@ use serenity::{
     builder::{CreateInteractionResponse, CreateInteractionResponseMessage},
 };
 
-use super::{bot::Bot, rate_limit::with_rate_limit_retries};
 use crate::background::webhook_dispatch::HoldAnswer;
+use crate::discord::{bot::Bot, rate_limit::with_rate_limit_retries};
 
 impl Bot {
     /// Answers a hold notice button. Only the notice the bot posted for the request counts,

@@ -7,7 +7,9 @@ use serenity::{
     model::application::ButtonStyle,
 };
 
-use super::{bot::Bot, buttons::ButtonAction, rate_limit::with_rate_limit_retries};
+use crate::discord::{
+    bot::Bot, clicks::buttons::ButtonAction, rate_limit::with_rate_limit_retries,
+};
 use crate::{agent::Prompt, skills::skill_prompt};
 
 /// The label of the greeting's button (GRT-3).

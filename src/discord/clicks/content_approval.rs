@@ -7,7 +7,7 @@ use serenity::{
     builder::{CreateInteractionResponse, CreateInteractionResponseMessage},
 };
 
-use super::{bot::Bot, rate_limit::with_rate_limit_retries};
+use crate::discord::{bot::Bot, rate_limit::with_rate_limit_retries};
 
 impl Bot {
     /// Answers a content approval button. Only the message the bot posted for the request

@@ -15,7 +15,8 @@ use std::{
 use serenity::{all::ComponentInteraction, builder::EditInteractionResponse};
 use tokio_util::sync::CancellationToken;
 
-use super::{bot::Bot, buttons::ButtonAction, rate_limit::with_rate_limit_retries};
+use super::buttons::ButtonAction;
+use crate::discord::{bot::Bot, rate_limit::with_rate_limit_retries};
 use crate::google::GoogleError;
 
 /// How long a delete button waits for its confirming click.
@@ -67,7 +68,7 @@ enum GoogleAction<'a> {
 impl Bot {
     /// Answers `task_done`, `task_del` and `event_del` (BTN-5/6/7). Other actions are not
     /// handled here.
-    pub(super) async fn google_click(
+    pub(crate) async fn google_click(
         &self,
         component: &ComponentInteraction,
         action: &ButtonAction,

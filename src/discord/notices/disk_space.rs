@@ -7,7 +7,7 @@ use std::{path::Path, sync::Arc, time::Duration};
 
 use tokio_util::sync::CancellationToken;
 
-use super::{bot::Bot, rate_limit::with_rate_limit_retries};
+use crate::discord::{bot::Bot, rate_limit::with_rate_limit_retries};
 use crate::state::disk_space::{DiskNews, SPACE, probe};
 
 /// The DM for `news` (paths shown relative to `root`).

@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 use tokio_util::sync::CancellationToken;
 
-use super::{bot::Bot, rate_limit::with_rate_limit_retries};
+use crate::discord::{bot::Bot, rate_limit::with_rate_limit_retries};
 use crate::state::unfinished::{Entry, Work};
 
 /// The DM for `entries`, times in `zone`.

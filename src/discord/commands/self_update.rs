@@ -3,7 +3,7 @@
 
 use serenity::{all::CommandInteraction, builder::EditInteractionResponse};
 
-use super::{bot::Bot, rate_limit::with_rate_limit_retries};
+use crate::discord::{bot::Bot, rate_limit::with_rate_limit_retries};
 use crate::{
     state::history::SessionEventKind,
     update::{Applied, Detection, UpdateError, summary::restart_message},

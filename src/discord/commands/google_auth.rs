@@ -17,7 +17,8 @@ use parking_lot::Mutex;
 use serenity::{all::CommandInteraction, model::channel::Message};
 use tokio_util::sync::CancellationToken;
 
-use super::{bot::Bot, commands::reply_ephemeral, rate_limit::with_rate_limit_retries};
+use super::reply_ephemeral;
+use crate::discord::{bot::Bot, rate_limit::with_rate_limit_retries};
 use crate::google::{
     AuthError, GoogleClient, GoogleError,
     loopback::{FLOW_TIMEOUT, LoopbackFlow, Offer, PasteHandle, looks_like_redirect},

@@ -6,7 +6,7 @@ use std::{path::Path, sync::Arc, time::Duration};
 
 use tokio_util::sync::CancellationToken;
 
-use super::{bot::Bot, rate_limit::with_rate_limit_retries};
+use crate::discord::{bot::Bot, rate_limit::with_rate_limit_retries};
 use crate::state::set_aside::{SetAside, forget_notices, pending_notices};
 
 /// The DM for `notices` (paths shown relative to the data dir).

@@ -311,4 +311,5 @@ where
 }
 
 #[cfg(test)]
+#[path = "buttons_tests.rs"]
 mod tests;
