@@ -1,5 +1,5 @@
 //! The configuration and the file-backed stores every session, tool and job shares, each
-//! opened once per process, in one place (`agent::data_dir_setup::open_services`), so the
+//! opened once per process, in one place (`agent::setup::data_dir::open_services`), so the
 //! clones handed out share one lock per file (`state::state_file`).
 
 use std::sync::Arc;

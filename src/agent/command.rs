@@ -211,4 +211,5 @@ pub fn parse_line(line: &str) -> Option<Result<Command, UsageError>> {
 }
 
 #[cfg(test)]
+#[path = "command_tests.rs"]
 mod tests;

@@ -1,42 +1,35 @@
-//! The channel-agnostic session runtime: the main session and its commands (`session`),
-//! interactive forks, turns, context injection, compaction, the system prompt, the tool offer
-//! and the live tool rules, permissions, hooks and the guards on what the agent writes
-//! (`permissions`, `hooks`, `routine_guard`, `write_scope`, `outbound_hold`), the sandbox and
-//! the approved content each CLI starts with, and the screening session for webhook payloads.
-//! The front ends reach the owner through `front_end::FrontEnd`.
+//! The channel-agnostic session runtime. The front ends reach the owner through
+//! `front_end::FrontEnd`; everything here is the same for Discord and the terminal.
+//!
+//! - [`session`]: the main session behind one lock, its commands, connection, exchange (a turn
+//!   and the fork transitions it asked for) and the interactive fork it may hold;
+//!   [`interactive_fork`]: the fork's embeds, prompts and idle clock.
+//! - [`turn`]: streaming one turn from CLI frames to `TurnEvent`s, with the tool labels, the
+//!   API-failure line and the context-usage warning it shows.
+//! - [`command`]: the session commands both front ends parse; [`compaction`]: `/compact`'s line.
+//! - [`prompt`]: what a session is told: the system prompt and its text, and the context
+//!   injected into each user turn (timestamp header, pending updates, prompt tags).
+//! - [`client`]: how every kind of session's CLI client is built: the session builder, the
+//!   main client's options and `--allowedTools`, the tool offer, the approved content it loads.
+//! - [`permissions`]: what a session may do: the permission policies (main and forks, a
+//!   background run), the hooks and guards on Bash, writes, routines and outbound tools after
+//!   mail, the rule matching they share and the live rules.
+//! - [`setup`]: start-up: the data dir and the shared `Services`, the agent's sandbox.
+//! - [`screening`]: the tool-less session that screens webhook payloads.
 
-pub mod api_failure;
-pub mod background_policy;
-pub mod bash_rules;
+pub mod client;
 pub mod command;
 pub mod compaction;
-pub mod context;
-pub mod context_usage;
-pub mod data_dir_setup;
-mod executable_content;
-pub mod hooks;
 pub mod interactive_fork;
-pub mod labels;
-pub mod live_rules;
-pub(crate) mod main_client;
-pub mod main_tools;
-pub mod outbound_hold;
 pub mod permissions;
-pub mod proposed_write;
-pub mod routine_guard;
-pub mod rule_match;
-pub mod sandbox_setup;
+pub mod prompt;
 pub mod screening;
 pub mod session;
-pub mod session_builder;
-pub mod system_prompt;
-mod system_prompt_text;
-pub mod tool_offer;
+pub mod setup;
 pub mod turn;
-pub mod write_scope;
 
-pub use data_dir_setup::{OpenedServices, open_services};
 pub use session::{ForkCommandError, ForkStart, MainSession, MainSettings, Prompt, PromptSource};
+pub use setup::data_dir::{OpenedServices, open_services};
 pub use turn::TurnReport;
 
 use crate::{claude::ClaudeError, mcp::BridgeError, state::StateError};

@@ -8,8 +8,10 @@ use std::{sync::Arc, time::Duration};
 
 use super::{
     AgentError,
-    main_client::base_options,
-    session_builder::{SessionDescription, SessionKind, connect_session},
+    client::{
+        main_client::base_options,
+        session_builder::{SessionDescription, SessionKind, connect_session},
+    },
     turn::{Unobserved, run_turn},
 };
 use crate::{
@@ -93,4 +95,5 @@ pub async fn screen(
 }
 
 #[cfg(test)]
+#[path = "screening_tests.rs"]
 mod tests;

@@ -1,6 +1,11 @@
-//! Streaming one turn: CLI frames in, [`TurnEvent`]s out, until the turn's `result`.
+//! Streaming one turn: CLI frames in, [`TurnEvent`]s out, until the turn's `result`; with what
+//! a turn shows: [`labels`] for the tools it runs, [`api_failure`] for a failed API call,
+//! [`context_usage`] for how full the context got.
 
-use super::api_failure::ApiFailure;
+pub mod api_failure;
+pub mod context_usage;
+pub mod labels;
+
 use std::{
     collections::HashSet,
     sync::atomic::{AtomicBool, Ordering},
@@ -9,7 +14,7 @@ use std::{
 
 use serde_json::Value;
 
-use super::labels::tool_label;
+use self::{api_failure::ApiFailure, labels::tool_label};
 use crate::claude::{
     ClaudeClient, ClaudeError, ContentBlock, Message, ResultMessage, StreamEvent, SystemMessage,
 };

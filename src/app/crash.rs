@@ -15,7 +15,7 @@ use std::{
 use serenity::{all::ChannelId, http::Http};
 use tokio::task::{AbortHandle, Id, JoinSet};
 
-use crate::discord::{greeting::shutdown_notice, rate_limit::with_rate_limit_retries};
+use crate::discord::{notices::greeting::shutdown_notice, rate_limit::with_rate_limit_retries};
 
 /// How long the crash notice may take.
 pub const NOTICE_TIMEOUT: Duration = Duration::from_secs(5);
@@ -149,4 +149,5 @@ impl OwnedTasks {
 }
 
 #[cfg(test)]
+#[path = "crash_tests.rs"]
 mod tests;

@@ -26,8 +26,8 @@ use crate::{
     background::{BgRunner, job_dispatch::JobDispatch, webhook_dispatch::WebhookDispatch},
     config::Config,
     discord::{
-        approval::Approvals,
         bot::Bot,
+        clicks::reaction_approval::Approvals,
         client::{build_client, run_client},
         dm_front_end::DiscordFrontEnd,
         rate_limit::with_rate_limit_retries,
@@ -149,7 +149,7 @@ async fn run_daemon(
         );
     }
     let services = opened.services;
-    crate::agent::main_tools::check_declared_tools(&services);
+    crate::agent::client::main_tools::check_declared_tools(&services);
 
     let bot_slot = Arc::new(OnceLock::new());
     let mut client = build_client(
@@ -353,7 +353,8 @@ async fn shut_down_on_signal(
     if let Some(name) = name {
         tracing::info!("received {name}; shutting down");
         if let Some(channel) = bot.dm_channel() {
-            let notice = crate::discord::greeting::shutdown_notice(&format!("received {name}"));
+            let notice =
+                crate::discord::notices::greeting::shutdown_notice(&format!("received {name}"));
             if let Err(error) = with_rate_limit_retries(|| channel.say(&bot.http, &notice)).await {
                 tracing::debug!(%error, "could not send the shutdown notice");
             }

@@ -1,7 +1,7 @@
 //! Background runs: routines, reminders and webhook requests working in their own Claude
 //! session (BGF-1…21, WHK-11). Admission before anything starts (declared tools, skills,
 //! subagent; `admission`, `tool_grant`), the gate that bounds how many run at once
-//! (`run_gate`), the runner (its client is built by `agent::session_builder`), the preamble a
+//! (`run_gate`), the runner (its client is built by `agent::client::session_builder`), the preamble a
 //! run is given, and the dispatchers that implement the scheduler's `JobSink`
 //! (`job_dispatch`) and the webhook server's `HookSink` (`webhook_dispatch`).
 

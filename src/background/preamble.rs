@@ -219,4 +219,5 @@ fn google_line(connected: bool) -> &'static str {
 }
 
 #[cfg(test)]
+#[path = "preamble_tests.rs"]
 mod tests;

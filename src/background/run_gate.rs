@@ -56,4 +56,5 @@ impl RunGate {
 }
 
 #[cfg(test)]
+#[path = "run_gate_tests.rs"]
 mod tests;

@@ -15,9 +15,9 @@ use super::{
 use crate::{
     agent::{
         AgentError,
-        background_policy::bg_allowed_tools,
-        context::{UpdatesView, compose_prompt, compose_timestamp_only},
-        main_client::base_options,
+        client::main_client::base_options,
+        permissions::background_policy::bg_allowed_tools,
+        prompt::context::{UpdatesView, compose_prompt, compose_timestamp_only},
         turn::{Unobserved, run_turn},
     },
     claude::{ClientOptions, PermissionMode, SessionId, Thinking, UserContent},

@@ -285,4 +285,5 @@ fn payload_text(payload: &Payload) -> String {
 }
 
 #[cfg(test)]
+#[path = "webhook_dispatch_tests.rs"]
 mod tests;

@@ -299,4 +299,5 @@ impl ClientOptions {
 }
 
 #[cfg(test)]
+#[path = "options_tests.rs"]
 mod tests;

@@ -220,4 +220,5 @@ fn is_start_failure(error: &ClaudeError) -> bool {
 }
 
 #[cfg(test)]
+#[path = "start_gate_tests.rs"]
 mod tests;

@@ -64,4 +64,5 @@ fn keep(tail: &Tail, line: &[u8], cut: bool) {
 }
 
 #[cfg(test)]
+#[path = "stderr_tail_tests.rs"]
 mod tests;

@@ -346,4 +346,5 @@ fn route(
 }
 
 #[cfg(test)]
+#[path = "transport_tests.rs"]
 mod tests;

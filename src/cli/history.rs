@@ -251,4 +251,5 @@ fn without_timestamp_header(prompt: &str) -> &str {
 }
 
 #[cfg(test)]
+#[path = "history_tests.rs"]
 mod tests;

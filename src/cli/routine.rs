@@ -227,4 +227,5 @@ fn summary(routine: &Routine) -> &str {
 }
 
 #[cfg(test)]
+#[path = "routine_tests.rs"]
 mod tests;

@@ -161,4 +161,5 @@ pub fn test_report(store: &SpecStore, id: &str, data: &str) -> Result<String, St
 }
 
 #[cfg(test)]
+#[path = "webhook_tests.rs"]
 mod tests;

@@ -180,4 +180,5 @@ fn locate(
 }
 
 #[cfg(test)]
+#[path = "launch_tests.rs"]
 mod tests;

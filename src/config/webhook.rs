@@ -70,4 +70,5 @@ impl WebhookSetting {
 }
 
 #[cfg(test)]
+#[path = "webhook_tests.rs"]
 mod tests;

@@ -25,8 +25,11 @@ use tokio_util::{sync::CancellationToken, task::TaskTracker};
 use tracing::Instrument;
 
 use super::{
-    approval::Approvals, google::DeleteConfirmations, google_auth::PendingGoogleAuth,
-    owner::OwnerGate, rate_limit::with_rate_limit_retries, reconnects::Reconnects,
+    clicks::{google::DeleteConfirmations, reaction_approval::Approvals},
+    commands::google_auth::PendingGoogleAuth,
+    owner::OwnerGate,
+    rate_limit::with_rate_limit_retries,
+    reconnects::Reconnects,
 };
 use crate::{
     agent::MainSession, background::webhook_dispatch::WebhookDispatch, services::Services,

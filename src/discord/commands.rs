@@ -1,5 +1,11 @@
 //! Slash commands (SLC): registered on the first `READY` as a user-installed app usable in
-//! DMs, owner-only, each answering with the texts the spec gives.
+//! DMs, owner-only, each answering with the texts the spec gives. The commands with a flow of
+//! their own are beneath it: `setup` (and the greeting's Get started button), `self_update`
+//! (`/update` and the restart), [`google_auth`] (and the pasted redirect URL).
+
+pub mod google_auth;
+mod self_update;
+pub(super) mod setup;
 
 use serenity::{
     all::{

@@ -14,7 +14,7 @@ use serenity::{
 use tokio::sync::mpsc::UnboundedReceiver;
 
 use super::{
-    approval::Approvals,
+    clicks::reaction_approval::Approvals,
     embeds::embed_message,
     http_sink::HttpSink,
     streamer::{StreamOptions, stream_turn},

@@ -1,6 +1,10 @@
 //! A DM's way through (MSG-1…8): owner check, 👀, interrupt of the reply in progress, the
 //! prompt (trimmed text, quoted reply, images, saved files), one conversation at a time, the
-//! streamed answer, and a clear message when the CLI connection was lost.
+//! streamed answer, and a clear message when the CLI connection was lost. The prompt's parts
+//! are plain Rust beneath it: [`attachments`] and [`quote`].
+
+pub mod attachments;
+pub mod quote;
 
 use std::sync::Arc;
 
@@ -10,18 +14,17 @@ use serenity::model::{
     id::MessageId,
 };
 
-use super::{
+use self::{
     attachments::{append_saved_paths, image_media_type, save_download},
-    bot::Bot,
     quote::{QuotedEmbed, QuotedSource, prepend_quote, quote_reply},
-    rate_limit::with_rate_limit_retries,
 };
+use super::{bot::Bot, rate_limit::with_rate_limit_retries};
 use crate::{
     agent::interactive_fork::{ALREADY_IN_FORK_NOTE, EXPIRED_NOTE, reply_resume_prompt},
     agent::{
         AgentError, ForkCommandError, Prompt, TurnReport,
-        context::relative_age,
-        context_usage::{context_tokens, context_warning},
+        prompt::context::relative_age,
+        turn::context_usage::{context_tokens, context_warning},
     },
     claude::{ClaudeError, ImageAttachment, SessionId},
     state::{

@@ -13,14 +13,14 @@ use serenity::{
 
 use super::{
     bot::Bot,
-    buttons::{ButtonAction, parse_custom_id},
+    clicks::buttons::{ButtonAction, parse_custom_id},
     commands::reply_ephemeral,
     http_sink::is_unknown_message,
     rate_limit::with_rate_limit_retries,
 };
 use crate::{
     agent::interactive_fork::button_resume_prompt,
-    agent::{ForkCommandError, Prompt, context::relative_age},
+    agent::{ForkCommandError, Prompt, prompt::context::relative_age},
     claude::SessionId,
     domain::fork_control::ExitAction,
     state::fork_messages::{ForkLookup, SessionOrigin, unix_now},

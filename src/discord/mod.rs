@@ -1,40 +1,34 @@
 //! The Discord front end: the owner's DMs, slash commands, buttons and reactions, over
 //! serenity. Transport stays here; the conversation logic lives in [`crate::agent`].
 //!
-//! - [`bot`]: shared state and the event handler; [`startup`] runs on the first `READY`.
-//! - [`intake`]: a DM's way through; [`interactions`] and [`commands`]: clicks and slash
-//!   commands; [`approval`]: tool approval by reaction.
+//! - [`bot`]: shared state and the event handler; [`client`]: building and running the
+//!   serenity client; [`startup`] runs on the first `READY`; [`owner`]: who may talk to the
+//!   bot; [`rate_limit`] and [`reconnects`]: 429s and gateway reconnect storms.
+//! - [`intake`]: a DM's way through, with its attachments and quoted replies.
+//! - [`interactions`]: slash commands and clicks routed, owner-only; [`commands`]: the slash
+//!   commands (`/setup`, `/update`, `/google-auth` in their own files beneath it);
+//!   [`clicks`]: what a click or reaction means and does (the button codec, tool and content
+//!   approvals, held webhooks, Google buttons).
+//! - [`notices`]: what the bot tells the owner unasked: the greeting and shutdown texts, disk
+//!   space, set-aside state files, work a killed process left unfinished.
 //! - [`streamer`]: renders a turn into messages (edits, splits, status); [`sink`] and
 //!   [`http_sink`]: the message operations it needs.
-//! - [`front_end`] and [`embeds`]: what the agent core asks of Discord.
+//! - [`dm_front_end`] and [`embeds`]: what the agent core asks of Discord.
 
-pub mod approval;
-pub mod attachments;
 pub mod bot;
-pub mod buttons;
 pub mod channel_privacy;
+pub mod clicks;
 pub mod client;
 pub mod commands;
-mod content_approval;
-pub mod disk_space_notice;
 pub mod dm_front_end;
 pub mod embeds;
-pub mod google;
-pub mod google_auth;
-pub mod greeting;
 pub mod http_sink;
 pub mod intake;
 pub mod interactions;
+pub mod notices;
 pub mod owner;
-pub mod quote;
 pub mod rate_limit;
 pub mod reconnects;
-mod self_update;
-pub mod set_aside_notice;
-mod setup;
 pub mod sink;
 mod startup;
 pub mod streamer;
-mod tool_approval;
-pub mod unfinished_notice;
-mod webhook_hold;

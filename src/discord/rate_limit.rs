@@ -129,4 +129,5 @@ where
 }
 
 #[cfg(test)]
+#[path = "rate_limit_tests.rs"]
 mod tests;

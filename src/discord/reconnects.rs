@@ -140,4 +140,5 @@ impl Reconnects {
 }
 
 #[cfg(test)]
+#[path = "reconnects_tests.rs"]
 mod tests;

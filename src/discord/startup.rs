@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use serenity::{all::Context, builder::CreateMessage, model::id::UserId};
 
-use super::greeting::greeting;
-use super::setup::greeting_with_get_started;
+use super::commands::setup::greeting_with_get_started;
+use super::notices::greeting::greeting;
 use super::{bot::Bot, commands, rate_limit::with_rate_limit_retries};
 
 impl Bot {
@@ -42,7 +42,7 @@ impl Bot {
         let mut text = greeting(has_session, &config.user_name, &config.bot_name, &version);
         if let crate::sandbox::Support::Unavailable { reason } = self.services.sandbox.support() {
             text.push('\n');
-            text.push_str(&super::greeting::no_sandbox_line(reason));
+            text.push_str(&super::notices::greeting::no_sandbox_line(reason));
         }
         let message = if has_session {
             CreateMessage::new().content(text)

@@ -229,4 +229,5 @@ impl ForkControl {
 }
 
 #[cfg(test)]
+#[path = "fork_control_tests.rs"]
 mod tests;

@@ -344,4 +344,5 @@ impl ApiFailure {
 }
 
 #[cfg(test)]
+#[path = "client_tests.rs"]
 mod tests;

@@ -260,4 +260,5 @@ impl StoredToken {
 }
 
 #[cfg(test)]
+#[path = "files_tests.rs"]
 mod tests;

@@ -245,4 +245,5 @@ async fn answer(mut stream: TcpStream, completion: &Completion) -> std::io::Resu
 }
 
 #[cfg(test)]
+#[path = "loopback_tests.rs"]
 mod tests;

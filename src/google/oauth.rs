@@ -299,4 +299,5 @@ impl From<RefreshFailure> for GoogleError {
 }
 
 #[cfg(test)]
+#[path = "oauth_tests.rs"]
 mod tests;

@@ -306,4 +306,5 @@ fn gap_end(naive: NaiveDateTime, tz: Tz) -> Option<DateTime<Tz>> {
 }
 
 #[cfg(test)]
+#[path = "cron_tests.rs"]
 mod tests;

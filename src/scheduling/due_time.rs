@@ -135,4 +135,5 @@ fn local(naive: NaiveDateTime, tz: Tz) -> Result<DateTime<Tz>, DueTimeError> {
 }
 
 #[cfg(test)]
+#[path = "due_time_tests.rs"]
 mod tests;

@@ -277,4 +277,5 @@ fn seconds_until(at: DateTime<Tz>, now: DateTime<Tz>) -> f64 {
 }
 
 #[cfg(test)]
+#[path = "forward_tests.rs"]
 mod tests;

@@ -255,4 +255,5 @@ impl Registry {
 }
 
 #[cfg(test)]
+#[path = "registry_tests.rs"]
 mod tests;

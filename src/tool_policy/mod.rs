@@ -2,12 +2,14 @@
 //!
 //! Plain domain logic: pattern checks ([`pattern`]), the glob dialect and the `state/` probe
 //! ([`glob`]), the fixed tool sets and how declared tools are merged into them ([`sets`]), the
-//! owner's one-time approval of new patterns ([`grants`]) and the optional `tool-policy.yaml`
-//! ([`file`]). It imports nothing from the session runtime; the callers hand it what they know.
+//! owner's one-time approval of new patterns ([`grants`]), the optional `tool-policy.yaml`
+//! ([`file`]) and matching Bash commands against `Bash(<pattern>)` rules ([`bash_rules`]). It
+//! imports nothing from the session runtime; the callers hand it what they know.
 //!
 //! Every pattern reaching the CLI has passed [`check_pattern`]; an error-severity pattern is
 //! never handed over, and any write pattern that could reach `state/` is such an error.
 
+pub mod bash_rules;
 pub mod file;
 pub mod glob;
 pub mod grants;

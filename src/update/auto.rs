@@ -87,4 +87,5 @@ pub fn next_step(
 }
 
 #[cfg(test)]
+#[path = "auto_tests.rs"]
 mod tests;

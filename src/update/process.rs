@@ -168,4 +168,5 @@ pub async fn run(
 }
 
 #[cfg(test)]
+#[path = "process_tests.rs"]
 mod tests;

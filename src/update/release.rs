@@ -55,4 +55,5 @@ pub fn update_over(tag_list: &str, running: &Version) -> Option<Release> {
 }
 
 #[cfg(test)]
+#[path = "release_tests.rs"]
 mod tests;

@@ -60,4 +60,5 @@ pub fn poll_interval_from_env() -> Duration {
 }
 
 #[cfg(test)]
+#[path = "source_tests.rs"]
 mod tests;

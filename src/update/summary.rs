@@ -38,4 +38,5 @@ fn shown_subject(subject: &str) -> String {
 }
 
 #[cfg(test)]
+#[path = "summary_tests.rs"]
 mod tests;

@@ -96,4 +96,5 @@ pub async fn running_version() -> &'static RunningVersion {
 }
 
 #[cfg(test)]
+#[path = "version_tests.rs"]
 mod tests;

@@ -201,4 +201,5 @@ impl ReplayCache {
 }
 
 #[cfg(test)]
+#[path = "auth_tests.rs"]
 mod tests;

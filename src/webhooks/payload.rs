@@ -144,4 +144,5 @@ pub fn fenced_body(payload: &Payload, filled_template: &str) -> String {
 }
 
 #[cfg(test)]
+#[path = "payload_tests.rs"]
 mod tests;

@@ -200,4 +200,5 @@ pub fn prepare(spec: &WebhookSpec, body: &[u8]) -> Result<Prepared, Rejection> {
 }
 
 #[cfg(test)]
+#[path = "request_tests.rs"]
 mod tests;

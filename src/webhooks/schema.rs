@@ -95,4 +95,5 @@ impl jsonschema::Retrieve for NoRetrieval {
 }
 
 #[cfg(test)]
+#[path = "schema_tests.rs"]
 mod tests;

@@ -131,4 +131,5 @@ pub fn parse_verdict(text: &str) -> Verdict {
 }
 
 #[cfg(test)]
+#[path = "screening_tests.rs"]
 mod tests;

@@ -163,4 +163,5 @@ pub fn declared_id(text: &str) -> Option<String> {
 }
 
 #[cfg(test)]
+#[path = "spec_tests.rs"]
 mod tests;

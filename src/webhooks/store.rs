@@ -146,4 +146,5 @@ fn load(path: &Path) -> Parsed {
 }
 
 #[cfg(test)]
+#[path = "store_tests.rs"]
 mod tests;

@@ -159,4 +159,5 @@ pub fn missing_fields_message(missing: &[&str]) -> String {
 }
 
 #[cfg(test)]
+#[path = "template_tests.rs"]
 mod tests;

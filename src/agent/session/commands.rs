@@ -6,9 +6,9 @@ use super::{DISCONNECT_GRACE, MainSession, cli_permission_mode};
 use crate::{
     agent::{
         AgentError,
+        client::tool_offer::offer_changes,
         command::{Command, CommandReply, ConfigRequest},
         compaction::{self, stats_line},
-        tool_offer::offer_changes,
     },
     claude::{PermissionMode, Thinking, UserContent, find_model},
     config::runtime::{ConfigKey, ConfigUpdateError, RuntimeConfig, thinking_choice_name},

@@ -5,7 +5,11 @@ use std::{sync::Arc, time::Duration};
 
 use super::{DISCONNECT_GRACE, LiveClient, MainSession, MainState};
 use crate::{
-    agent::{AgentError, compaction, main_client::MainClientParts, tool_offer::offer_is_stale},
+    agent::{
+        AgentError,
+        client::{main_client::MainClientParts, tool_offer::offer_is_stale},
+        compaction,
+    },
     claude::{ClaudeClient, ClaudeError},
     front_end::{TurnEvent, TurnSink},
 };

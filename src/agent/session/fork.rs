@@ -11,8 +11,8 @@ use crate::{
     },
     agent::{
         AgentError,
-        context_usage::HAIKU_CONTEXT_LIMIT,
-        main_client::{ClientTools, MainClientParts},
+        client::main_client::{ClientTools, MainClientParts},
+        turn::context_usage::HAIKU_CONTEXT_LIMIT,
     },
     claude::{ClaudeClient, ClaudeError, PermissionMode, SessionId},
     domain::fork_control::{ExitAction, ForkBegin, ForkFacts},

@@ -25,14 +25,12 @@ mod fork;
 pub use exchange::ForkCommandError;
 pub use fork::ForkStart;
 
-use super::{
+use crate::agent::{
     AgentError,
-    context::{UpdatesView, compose_prompt},
-    context_usage::context_tokens,
-    live_rules::LiveRules,
-    main_client::ClientTools,
-    permissions::PermissionState,
-    turn::{TurnObserver, TurnReport, run_turn},
+    client::main_client::ClientTools,
+    permissions::{live_rules::LiveRules, policy::PermissionState},
+    prompt::context::{UpdatesView, compose_prompt},
+    turn::{TurnObserver, TurnReport, context_usage::context_tokens, run_turn},
 };
 use crate::front_end::{CurrentTurn, FrontEnd, TurnEvent, TurnSink};
 use crate::services::Services;

@@ -7,7 +7,7 @@ use super::{BgRunner, RunHandles};
 use crate::{
     agent::{
         AgentError,
-        session_builder::{SessionDescription, SessionKind, connect_session},
+        client::session_builder::{SessionDescription, SessionKind, connect_session},
     },
     claude::{ClaudeClient, ClaudeError, ClientOptions},
 };

@@ -216,7 +216,7 @@ impl Setup {
     fn from_config(config: &Config) -> Self {
         let data_dir = DataDir::new(&config.data_dir);
         Self {
-            sandbox: crate::agent::sandbox_setup::layout(config, &data_dir),
+            sandbox: crate::agent::setup::sandbox::layout(config, &data_dir),
             data_dir,
             timezone: config.timezone,
             webhook: config.webhook.clone(),

@@ -177,4 +177,5 @@ fn exec_word(text: &str) -> Result<String, UnitError> {
 }
 
 #[cfg(test)]
+#[path = "unit_tests.rs"]
 mod tests;

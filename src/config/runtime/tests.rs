@@ -2,6 +2,7 @@ use serde_json::{Value, json};
 
 use super::*;
 
+#[path = "file_tests.rs"]
 mod file;
 
 fn object(value: Value) -> Map<String, Value> {

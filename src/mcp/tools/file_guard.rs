@@ -188,4 +188,5 @@ fn resolve(path: &Path) -> PathBuf {
 }
 
 #[cfg(test)]
+#[path = "file_guard_tests.rs"]
 mod tests;

@@ -242,4 +242,5 @@ impl FolderWatch {
 }
 
 #[cfg(test)]
+#[path = "watch_tests.rs"]
 mod tests;

@@ -1,0 +1,75 @@
+//! The owner's click on a tool approval embed's Approve / Deny button: recorded for the job's
+//! source, the buttons removed, and the main session told.
+
+use serenity::{
+    all::ComponentInteraction,
+    builder::{CreateInteractionResponse, CreateInteractionResponseMessage},
+};
+
+use crate::discord::{bot::Bot, rate_limit::with_rate_limit_retries};
+use crate::state::tool_approvals::DecideOutcome;
+
+impl Bot {
+    /// Answers a tool approval button. Only the message the bot posted for the request counts,
+    /// so an agent-made embed carrying the same button id can't approve anything.
+    pub(crate) async fn tool_approval_click(
+        &self,
+        component: &ComponentInteraction,
+        request_id: &str,
+        approve: bool,
+    ) -> Result<(), serenity::Error> {
+        let outcome =
+            self.services
+                .tool_approvals
+                .decide(request_id, approve, component.message.id.get());
+        let Some(request) = self.decided(component, request_id, outcome).await? else {
+            return Ok(());
+        };
+        let verdict = if approve { "approved" } else { "denied" };
+        let patterns: Vec<String> = request.patterns.iter().map(|p| format!("`{p}`")).collect();
+        tracing::info!(source = request.source, ?request.patterns, verdict, "tool approval answered");
+        let note = format!(
+            "Owner {verdict} tools for {} ({}): {}.",
+            request.source,
+            request.file,
+            patterns.join(", ")
+        );
+        if let Err(error) = self.services.pending.append(&note) {
+            tracing::warn!(%error, "could not queue a pending update");
+        }
+        let update = CreateInteractionResponseMessage::new()
+            .content(format!("{verdict}: {}", patterns.join(", ")))
+            .components(Vec::new());
+        let response = CreateInteractionResponse::UpdateMessage(update);
+        with_rate_limit_retries(|| component.create_response(&self.http, response.clone())).await
+    }
+}
+
+impl Bot {
+    /// The request an approval click decided, or `None` once the owner was told why nothing
+    /// was (already answered, a click on a message the bot didn't post for it, a failed save).
+    pub(crate) async fn decided<R>(
+        &self,
+        component: &ComponentInteraction,
+        request_id: &str,
+        outcome: Result<DecideOutcome<R>, crate::state::StateError>,
+    ) -> Result<Option<R>, serenity::Error> {
+        let answer = match outcome {
+            Ok(DecideOutcome::Decided(request)) => return Ok(Some(request)),
+            Ok(DecideOutcome::NotPending) => "this request was already answered or replaced.",
+            Ok(DecideOutcome::WrongMessage) => {
+                tracing::warn!(
+                    request_id,
+                    "an approval click on a message the bot did not post for it"
+                );
+                "unknown action"
+            }
+            Err(error) => {
+                tracing::warn!(%error, "could not record an approval");
+                "couldn't save your answer — try again."
+            }
+        };
+        self.ephemeral(component, answer).await?;
+        Ok(None)
+    }
+}

@@ -1,0 +1,82 @@
+//! `/setup` (SLC-14) and the first-run greeting's **Get started — 3 questions** (GRT-3): both
+//! run the `setup` skill in the main session; the reply streams into the DM like any other.
+
+use serenity::{
+    all::{CommandInteraction, ComponentInteraction},
+    builder::{CreateActionRow, CreateButton, CreateInteractionResponseFollowup, CreateMessage},
+    model::application::ButtonStyle,
+};
+
+use crate::discord::{
+    bot::Bot, clicks::buttons::ButtonAction, rate_limit::with_rate_limit_retries,
+};
+use crate::{agent::Prompt, skills::skill_prompt};
+
+/// The label of the greeting's button (GRT-3).
+pub(crate) const GET_STARTED_LABEL: &str = "Get started — 3 questions";
+
+/// The first-run greeting with its **Get started** button.
+pub(crate) fn greeting_with_get_started(text: String) -> CreateMessage {
+    let message = CreateMessage::new().content(text);
+    match ButtonAction::GetStarted.custom_id() {
+        Ok(custom_id) => message.components(vec![CreateActionRow::Buttons(vec![
+            CreateButton::new(custom_id)
+                .label(GET_STARTED_LABEL)
+                .style(ButtonStyle::Primary),
+        ])]),
+        Err(_) => message,
+    }
+}
+
+impl Bot {
+    /// `/setup`: the deferred answer is removed; the set-up conversation follows in the DM.
+    pub(crate) async fn setup_command(
+        &self,
+        command: &CommandInteraction,
+    ) -> Result<(), serenity::Error> {
+        with_rate_limit_retries(|| command.defer_ephemeral(&self.http)).await?;
+        with_rate_limit_retries(|| command.delete_response(&self.http)).await?;
+        if let Err(text) = self.run_setup("").await {
+            let follow_up = CreateInteractionResponseFollowup::new()
+                .content(text)
+                .ephemeral(true);
+            with_rate_limit_retries(|| command.create_followup(&self.http, follow_up.clone()))
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// **Get started — 3 questions**: the quick path.
+    pub(crate) async fn get_started_click(
+        &self,
+        component: &ComponentInteraction,
+    ) -> Result<(), serenity::Error> {
+        with_rate_limit_retries(|| component.defer(&self.http)).await?;
+        if let Err(text) = self.run_setup("quick").await {
+            let follow_up = CreateInteractionResponseFollowup::new()
+                .content(text)
+                .ephemeral(true);
+            with_rate_limit_retries(|| component.create_followup(&self.http, follow_up.clone()))
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Sends the `setup` skill to the main session (or the open fork), interrupting a reply
+    /// in progress as a new DM would.
+    async fn run_setup(&self, arguments: &str) -> Result<(), String> {
+        let skills_dir = self.services.data_dir.approved_skills_dir();
+        let prompt = skill_prompt(&skills_dir, "setup", arguments)
+            .map_err(|problem| format!("could not start the set-up: {problem}"))?;
+        if self.session.is_busy() {
+            self.session.interrupt();
+        }
+        match self.session.exchange(Prompt::text(prompt)).await {
+            Ok(_) => Ok(()),
+            Err(error) => {
+                tracing::warn!(%error, "the set-up turn failed");
+                Err(format!("the set-up failed: {error}"))
+            }
+        }
+    }
+}

@@ -1,0 +1,50 @@
+//! Telling the owner, once, about state files that were set aside because they couldn't be
+//! read (`state::set_aside`; issue 16): one DM listing each file, where its content went, and
+//! that it started fresh. A notice is forgotten only once the DM went out.
+
+use std::{path::Path, sync::Arc, time::Duration};
+
+use tokio_util::sync::CancellationToken;
+
+use crate::discord::{bot::Bot, rate_limit::with_rate_limit_retries};
+use crate::state::set_aside::{SetAside, forget_notices, pending_notices};
+
+/// The DM for `notices` (paths shown relative to the data dir).
+pub fn set_aside_message(notices: &[SetAside], root: &Path) -> String {
+    let mut text = String::from("heads-up: some of my files were damaged, so I set them aside:");
+    for notice in notices {
+        text.push_str("\n- ");
+        text.push_str(&notice.describe(root));
+    }
+    text.push_str("\neverything else is fine, and nothing is needed from you.");
+    text
+}
+
+impl Bot {
+    /// Checks for set-aside notices once the owner is known and then every `every`, until
+    /// `stop`.
+    pub async fn watch_set_aside(self: Arc<Self>, every: Duration, stop: CancellationToken) {
+        let state_dir = self.services.data_dir.state_dir();
+        self.every_tick_once_ready(every, &stop, || self.tell_set_aside(&state_dir))
+            .await;
+    }
+
+    /// One DM for the notices waiting in `state_dir`, forgotten once it went out.
+    async fn tell_set_aside(&self, state_dir: &Path) {
+        let notices = pending_notices(state_dir);
+        let Some(channel) = self.dm_channel().filter(|_| !notices.is_empty()) else {
+            return;
+        };
+        let message = set_aside_message(&notices, self.services.data_dir.root());
+        match with_rate_limit_retries(|| channel.say(&self.http, &message)).await {
+            Ok(_) => {
+                if let Err(error) = forget_notices(state_dir, notices.len()) {
+                    tracing::warn!(%error, "could not clear the set-aside notices");
+                }
+            }
+            Err(error) => {
+                tracing::warn!(%error, "could not tell the owner about set-aside files");
+            }
+        }
+    }
+}
