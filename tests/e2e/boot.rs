@@ -22,10 +22,7 @@ const STRANGER: u64 = 42;
 
 /// The first-run greeting (GRT-2) is in the owner's DM.
 async fn wait_for_first_greeting(h: &BotHarness) {
-    h.wait_for_bot_message("first-run greeting", |m| {
-        m.content.contains("what's on your plate today")
-    })
-    .await;
+    h.greeted().await;
 }
 
 /// Polls `f` every 20 ms until it yields `Some`, or panics with `what` after `timeout`.
@@ -267,11 +264,7 @@ async fn a_live_pid_in_the_pid_file_refuses_the_start() {
 #[tokio::test]
 async fn restart_greets_back_and_resumes_the_same_session() {
     let mut h = BotHarness::start().await;
-    let first = h
-        .wait_for_bot_message("first-run greeting", |m| {
-            m.content.contains("what's on your plate today")
-        })
-        .await;
+    let first = h.greeted().await;
     assert!(first.content.starts_with("hey julia!"), "{}", first.content);
     assert!(!first.content.contains("Julia"), "{}", first.content);
     assert!(first.content.contains("Ollim"), "names the bot");
@@ -844,8 +837,7 @@ async fn a_503_at_start_up_is_retried() {
         "{}",
         h.log()
     );
-    h.wait_for_bot_message("the greeting", |m| m.content.contains("plate today"))
-        .await;
+    h.greeted().await;
     assert!(h.terminate().await.success());
 }
 

@@ -106,8 +106,7 @@ async fn a_cli_that_dies_at_start_is_retried_with_backoff_and_the_owner_told_onc
         ],
     )
     .await;
-    h.wait_for_bot_message("greeting", |m| m.content.contains("plate today"))
-        .await;
+    h.greeted().await;
     h.mock.set_default(Reply::text("done"));
     for n in 0..JOBS {
         h.add_reminder_now(&format!("crash job {n}")).await;

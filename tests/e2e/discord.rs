@@ -11,10 +11,7 @@ use support::{bot::BotHarness, mock_api::Reply};
 #[tokio::test]
 async fn an_owner_dm_gets_a_streamed_reply() {
     let mut h = BotHarness::start().await;
-    h.wait_for_bot_message("greeting", |m| {
-        m.content.contains("what's on your plate today")
-    })
-    .await;
+    h.greeted().await;
     let chunks: Vec<String> = (0..12).map(|i| format!("part{i} ")).collect();
     h.mock
         .push(Reply::text_chunks(chunks, Duration::from_millis(120)));
@@ -52,8 +49,7 @@ async fn an_owner_dm_gets_a_streamed_reply() {
 #[tokio::test]
 async fn strangers_get_nothing_at_all() {
     let mut h = BotHarness::start().await;
-    h.wait_for_bot_message("greeting", |m| m.content.contains("plate today"))
-        .await;
+    h.greeted().await;
     let before = h.discord.requests().len();
     h.discord.add_user(42, "stranger");
     h.discord.dm_from(42, "hi bot").await;
@@ -78,8 +74,7 @@ async fn strangers_get_nothing_at_all() {
 
 async fn greeted() -> BotHarness {
     let h = BotHarness::start().await;
-    h.wait_for_bot_message("greeting", |m| m.content.contains("plate today"))
-        .await;
+    h.greeted().await;
     h
 }
 
@@ -209,8 +204,7 @@ async fn slash_clear_starts_fresh() {
 async fn tool_approval_by_reaction() {
     let discord_config = support::fake_discord::FakeConfig::default();
     let h = BotHarness::start_with(discord_config, &[]).await;
-    h.wait_for_bot_message("greeting", |m| m.content.contains("plate today"))
-        .await;
+    h.greeted().await;
     let mut h = h;
     let set = h
         .discord

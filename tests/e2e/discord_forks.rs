@@ -7,8 +7,7 @@ use support::{bot::BotHarness, mock_api::Reply};
 
 async fn greeted() -> BotHarness {
     let h = BotHarness::start().await;
-    h.wait_for_bot_message("greeting", |m| m.content.contains("plate today"))
-        .await;
+    h.greeted().await;
     h
 }
 

@@ -57,8 +57,7 @@ async fn files_named_with_at_in_a_payload_never_reach_the_model() {
         &[("WEBHOOK_PORT", &port_text), ("WEBHOOK_SECRET", SECRET)],
     )
     .await;
-    h.wait_for_bot_message("greeting", |m| m.content.contains("plate today"))
-        .await;
+    h.greeted().await;
     h.mock.add_rule(|request| {
         request
             .system_text()

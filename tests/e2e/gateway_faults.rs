@@ -24,8 +24,7 @@ async fn greeted_bot(warm_up: bool) -> BotHarness {
         ..FakeConfig::default()
     };
     let h = BotHarness::start_with(config, &[]).await;
-    h.wait_for_bot_message("greeting", |m| m.content.contains("plate today"))
-        .await;
+    h.greeted().await;
     if warm_up {
         h.converse("warm up", "warm").await;
     }

@@ -22,9 +22,7 @@ async fn started(fake: &FakeGoogle) -> (BotHarness, u64) {
         ],
     )
     .await;
-    let greeting = h
-        .wait_for_bot_message("greeting", |m| m.content.contains("plate today"))
-        .await;
+    let greeting = h.greeted().await;
     (h, greeting.id)
 }
 

@@ -57,8 +57,7 @@ impl Hooks {
             ],
         )
         .await;
-        h.wait_for_bot_message("greeting", |m| m.content.contains("plate today"))
-            .await;
+        h.greeted().await;
         let deadline = tokio::time::Instant::now() + Duration::from_secs(15);
         while request(port, "GET", "/", &[], b"").await.is_none() {
             assert!(
@@ -396,8 +395,7 @@ async fn a_port_without_a_secret_stays_closed_and_the_bot_runs_on() {
         &[("WEBHOOK_PORT", &port_text)],
     )
     .await;
-    h.wait_for_bot_message("greeting", |m| m.content.contains("plate today"))
-        .await;
+    h.greeted().await;
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert!(request(port, "GET", "/", &[], b"").await.is_none());
     let log = h.log();

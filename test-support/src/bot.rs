@@ -11,6 +11,10 @@ use tokio::{
     process::{Child, Command},
 };
 
+mod events;
+
+pub use events::{WEBHOOK_STARTED, webhook_port_in};
+
 use super::{
     cli::{CliSandbox, claude_cli_path},
     fake_discord::{FakeConfig, FakeDiscord, FakeMessage},
@@ -220,7 +224,7 @@ async fn wait_exit(
 /// binary hands its own environment to the CLI child); run in the sandbox's HOME so no
 /// `.env` of the developer's leaks in; killed on drop. Standard streams are left to the caller.
 pub fn ollim_command(sandbox: &CliSandbox, mock: &MockApi) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_ollim-bot"));
+    let mut command = Command::new(super::paths::ollim_bot_exe());
     command
         .env_clear()
         .env("PATH", std::env::var_os("PATH").unwrap_or_default())
@@ -301,8 +305,7 @@ impl BotHarness {
             &[("OLLIM_SCHEDULER_SYNC_SECS", "1")],
         )
         .await;
-        h.wait_for_bot_message("greeting", |m| m.content.contains("plate today"))
-            .await;
+        h.greeted().await;
         h
     }
 
