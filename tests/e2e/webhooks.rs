@@ -13,9 +13,9 @@ use support::{
     bot::BotHarness,
     cli::CliSandbox,
     fake_discord::{FakeConfig, FakeDiscord, FakeMessage},
-    http::{HttpReply, free_port, post_hook, request},
-    mock_api::{MockApi, Reply},
-    procs,
+    http::{HttpReply, post_hook, request},
+    mock_api::{MockApi, RecordedRequest, Reply},
+    procs, wait,
 };
 
 const SECRET: &str = "test-webhook-secret-0123456789";
@@ -37,36 +37,27 @@ struct Hooks {
 }
 
 impl Hooks {
-    /// A greeted bot with the webhook server on a free port and the two specs installed.
+    /// A greeted bot with the webhook server on a port the OS picked (`WEBHOOK_PORT=0`, read
+    /// back from its start-up line) and the two specs installed.
     async fn start() -> Self {
-        let port = free_port();
         let sandbox = CliSandbox::new();
         let dir = sandbox.data_dir.join("webhooks");
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("ci.md"), CI_SPEC).unwrap();
         std::fs::write(dir.join("deploy.md"), OPTIONAL_SPEC).unwrap();
-        let port_text = port.to_string();
         let h = BotHarness::start_parts(
             FakeDiscord::start(FakeConfig::default()).await,
             MockApi::start().await,
             sandbox,
             &[
-                ("WEBHOOK_PORT", &port_text),
+                ("WEBHOOK_PORT", "0"),
                 ("WEBHOOK_SECRET", SECRET),
                 ("OLLIM_SCHEDULER_SYNC_SECS", "1"),
             ],
         )
         .await;
         h.greeted().await;
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(15);
-        while request(port, "GET", "/", &[], b"").await.is_none() {
-            assert!(
-                tokio::time::Instant::now() < deadline,
-                "the webhook server never listened\n{}",
-                h.log()
-            );
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
+        let port = h.webhook_port().await;
         Self { h, port }
     }
 
@@ -108,18 +99,22 @@ impl Hooks {
     }
 
     async fn wait_run(&self, id: &str) -> String {
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
-        loop {
-            if let Some(run) = self.runs_of(id).into_iter().next() {
-                return run;
-            }
-            assert!(
-                tokio::time::Instant::now() < deadline,
-                "no run of {id}\n{}",
-                self.h.log()
-            );
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
+        let tag = format!("[webhook:{id}]");
+        let is_run =
+            |r: &RecordedRequest| r.is_model_call() && r.user_prompts().join("\n").contains(&tag);
+        let what = format!("a run of {id}");
+        let requests = self
+            .h
+            .mock
+            .wait_for(&what, Duration::from_secs(60), |requests| {
+                requests.iter().any(is_run)
+            })
+            .await;
+        let run = requests
+            .into_iter()
+            .find(is_run)
+            .expect("the run waited for");
+        run.user_prompts().join("\n")
     }
 }
 
@@ -265,13 +260,8 @@ async fn an_accepted_request_runs_fenced_and_pings_the_owner() {
     );
     // Once a turn has come and gone the owner is not mid-conversation, so the run may ping
     // (BGF-2): the main session's start-up holds its lock for a moment.
-    hooks.h.mock.push(Reply::text("morning!"));
-    hooks.h.discord.dm_from(hooks.h.owner(), "hi").await;
-    hooks
-        .h
-        .wait_for_bot_message("the reply", |m| m.content.contains("morning!"))
-        .await;
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    // The turn is over when its 👀 is removed, after the session let go of its lock.
+    hooks.h.converse("hi", "morning!").await;
     let reply = hooks
         .post(
             "ci",
@@ -313,13 +303,20 @@ async fn a_flagged_payload_never_runs() {
         )
         .await;
     assert_eq!(reply.status, 202);
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-    while !hooks.h.log().contains("flagged fields") {
-        assert!(tokio::time::Instant::now() < deadline, "{}", hooks.h.log());
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    tokio::time::sleep(Duration::from_secs(2)).await;
-    assert!(hooks.runs_of("ci").is_empty(), "a flagged payload ran");
+    // Logged where the dispatch is skipped: the payload was handled, and refused.
+    hooks
+        .h
+        .wait_for_log("flagged fields", Duration::from_secs(30))
+        .await;
+    // Nothing else may start it. Half a second: a dispatched run reaches the mock within
+    // milliseconds of the decision (the screening answer came from the same mock).
+    wait::assert_quiet_for(
+        "a run of the flagged payload",
+        Duration::from_millis(500),
+        || !hooks.runs_of("ci").is_empty(),
+        || hooks.h.log(),
+    )
+    .await;
 }
 
 /// The bot's hold notice for webhook `id`.
@@ -386,8 +383,10 @@ async fn a_screening_that_never_answers_holds_the_request() {
 
 #[tokio::test]
 async fn a_port_without_a_secret_stays_closed_and_the_bot_runs_on() {
-    let port = free_port();
-    let port_text = port.to_string();
+    // The port is held by the test: had the bot tried to serve on it, its bind would fail and
+    // it would log "could not start the webhook server".
+    let held = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port_text = held.local_addr().unwrap().port().to_string();
     let h = BotHarness::start_parts(
         FakeDiscord::start(FakeConfig::default()).await,
         MockApi::start().await,
@@ -396,10 +395,15 @@ async fn a_port_without_a_secret_stays_closed_and_the_bot_runs_on() {
     )
     .await;
     h.greeted().await;
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    assert!(request(port, "GET", "/", &[], b"").await.is_none());
+    // Logged where the start decides not to bind: once it is there, nothing was bound.
+    h.wait_for_log("WEBHOOK_SECRET is missing", Duration::from_secs(15))
+        .await;
     let log = h.log();
-    assert!(log.contains("WEBHOOK_SECRET"), "{log}");
+    assert!(
+        !log.contains("could not start the webhook server")
+            && !log.contains(support::bot::WEBHOOK_STARTED),
+        "{log}"
+    );
     h.mock.push(Reply::text("still here"));
     h.discord.dm_from(h.owner(), "are you there?").await;
     h.wait_for_bot_message("the reply", |m| m.content.contains("still here"))
@@ -429,17 +433,8 @@ async fn a_flood_of_bad_requests_leaves_the_bot_answering_and_small() {
     while let Some(done) = tasks.join_next().await {
         done.unwrap();
     }
-    hooks.h.mock.push(Reply::text("still answering"));
-    hooks
-        .h
-        .discord
-        .dm_from(hooks.h.owner(), "still there?")
-        .await;
-    hooks
-        .h
-        .wait_for_bot_message("the reply", |m| m.content.contains("still answering"))
-        .await;
-    tokio::time::sleep(Duration::from_secs(1)).await;
+    // Measured once the turn is over (its 👀 removed): the bot is idle again.
+    hooks.h.converse("still there?", "still answering").await;
     let (after, _) = procs::memory_kib(pid).unwrap();
     eprintln!("bot RSS: {idle} KiB idle, {after} KiB after 3,200 bad requests");
     assert!(
@@ -521,26 +516,38 @@ async fn signed_requests_are_checked_and_never_replayed() {
     assert_eq!(send(stale, signature(stale, body)).await.status, 401);
     let ahead = now + 400;
     assert_eq!(send(ahead, signature(ahead, body)).await.status, 401);
-    // Only the two accepted requests ran.
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
-    while hooks.runs_of("deploy-signed").len() < 4 {
-        assert!(tokio::time::Instant::now() < deadline, "{}", hooks.h.log());
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    tokio::time::sleep(Duration::from_secs(2)).await;
-    let starts = hooks
-        .h
-        .mock
-        .model_requests()
-        .into_iter()
-        .filter(|r| {
-            r.tool_results().is_empty()
-                && r.user_prompts()
-                    .iter()
-                    .any(|p| p.contains("[webhook:deploy-signed]"))
-        })
-        .count();
-    assert_eq!(starts, 2, "exactly the two accepted requests ran");
+    // Only the two accepted requests ran (two model calls each: the ping, then its answer).
+    let starts = || {
+        hooks
+            .h
+            .mock
+            .model_requests()
+            .into_iter()
+            .filter(|r| {
+                r.tool_results().is_empty()
+                    && r.user_prompts()
+                        .iter()
+                        .any(|p| p.contains("[webhook:deploy-signed]"))
+            })
+            .count()
+    };
+    wait::until_true(
+        "both accepted runs",
+        Duration::from_secs(60),
+        || hooks.runs_of("deploy-signed").len() >= 4,
+        || hooks.h.log(),
+    )
+    .await;
+    // The refused requests were answered 401 before that, so none of theirs is pending; a
+    // third run could only be a repeat dispatch, which follows its first within milliseconds.
+    wait::assert_quiet_for(
+        "a third run",
+        Duration::from_millis(500),
+        || starts() > 2,
+        || hooks.h.log(),
+    )
+    .await;
+    assert_eq!(starts(), 2, "exactly the two accepted requests ran");
     assert!(
         hooks.screenings().is_empty(),
         "enum-only payloads need no screening"
