@@ -105,14 +105,7 @@ impl BotHarness {
         let sent = self.discord.dm_from(self.owner(), prompt).await;
         self.wait_for_bot_message("with the reply", |m| m.content.trim() == answer)
             .await;
-        let eyes = format!("DELETE /channels/*/messages/{sent}/reactions/*/@me");
-        let removed = self
-            .discord
-            .try_wait_for(Duration::from_secs(10), |log| {
-                log.iter().any(|r| r.matches(&eyes))
-            })
-            .await;
-        assert!(removed.is_some(), "👀 never removed\n{}", self.log());
+        self.wait_turn_over(sent).await;
         sent
     }
 

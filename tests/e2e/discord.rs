@@ -88,12 +88,8 @@ async fn a_long_reply_is_split_with_nothing_lost() {
     });
     let text = text.trim_end().to_owned();
     h.mock.push(Reply::text(text.clone()));
-    h.discord.dm_from(h.owner(), "write a lot").await;
-    h.wait_for_bot_message("the end of the long reply", |m| {
-        m.content.ends_with("word449")
-    })
-    .await;
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    let sent = h.discord.dm_from(h.owner(), "write a lot").await;
+    h.wait_turn_over(sent).await;
     let parts: Vec<String> = h
         .bot_messages()
         .into_iter()
@@ -252,11 +248,11 @@ async fn a_dropped_gateway_resumes_and_answers_the_gap() {
     h.discord.hold_resumes(true);
     h.discord.drop_connection().await;
     h.mock.push(Reply::text("Caught up."));
-    h.discord.dm_from(h.owner(), "are you there?").await;
+    let sent = h.discord.dm_from(h.owner(), "are you there?").await;
     h.discord.hold_resumes(false);
     h.wait_for_bot_message("the answer to the gap DM", |m| m.content == "Caught up.")
         .await;
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    h.wait_turn_over(sent).await;
     assert_eq!(h.discord.identify_count(), 1, "resumed, not re-identified");
     assert!(h.discord.resume_count() >= 1);
     let answers = h

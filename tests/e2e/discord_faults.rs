@@ -69,12 +69,12 @@ async fn a_global_429_pauses_every_send_and_the_reply_still_arrives_once() {
     h.converse("warm up", "warm").await;
     h.discord.set_global_rate_limit(0.5, 3);
     h.mock.push(Reply::text("Through the global limit."));
-    h.discord.dm_from(h.owner(), "are you there?").await;
+    let sent = h.discord.dm_from(h.owner(), "are you there?").await;
     h.wait_for_bot_message_within("the reply", Duration::from_secs(40), |m| {
         m.content.contains("Through the global limit.")
     })
     .await;
-    tokio::time::sleep(Duration::from_secs(1)).await;
+    h.wait_turn_over(sent).await;
     let replies = h
         .bot_messages()
         .into_iter()

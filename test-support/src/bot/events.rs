@@ -17,6 +17,20 @@ impl BotHarness {
             .await
     }
 
+    /// Waits until the turn of the owner's DM `sent` is over: the bot removed its 👀 from it,
+    /// which it does once every part of the reply is posted (only a context warning or an
+    /// error reply come after).
+    pub async fn wait_turn_over(&self, sent: u64) {
+        let eyes = format!("DELETE /channels/*/messages/{sent}/reactions/*/@me");
+        let removed = self
+            .discord
+            .try_wait_for(Duration::from_secs(40), |log| {
+                log.iter().any(|r| r.matches(&eyes))
+            })
+            .await;
+        assert!(removed.is_some(), "👀 never removed\n{}", self.log());
+    }
+
     /// Waits until the bot's log has `marker` at least `count` times; panics with the log
     /// after `within`.
     pub async fn wait_for_log_count(&self, marker: &str, count: usize, within: Duration) {
