@@ -29,10 +29,6 @@ fn power_cut(h: &BotHarness) {
     }
 }
 
-fn stored_session(h: &BotHarness) -> String {
-    h.stored_session().expect("a stored session")
-}
-
 /// Waits until the unfinished-work ledger on disk (`state/unfinished.json`, written by its
 /// own task a moment after the work began) names `work`: what the restart will find.
 async fn ledger_names(h: &BotHarness, work: &str) {
@@ -58,7 +54,7 @@ fn notices(h: &BotHarness) -> Vec<String> {
 async fn killed_mid_answer_the_restart_resumes_and_says_what_was_cut_off() {
     let h = BotHarness::greeted_fast_sync(CliSandbox::new()).await;
     h.converse("the code word is heron", "noted").await;
-    let session = stored_session(&h);
+    let session = h.wait_stored_session().await;
     h.mock.add_rule(|request| {
         request
             .last_user_text()
@@ -94,7 +90,11 @@ async fn killed_mid_answer_the_restart_resumes_and_says_what_was_cut_off() {
         last.all_text().contains("the code word is heron"),
         "the session was resumed with its context"
     );
-    assert_eq!(stored_session(&h), session, "the same session, resumed");
+    assert_eq!(
+        h.wait_stored_session().await,
+        session,
+        "the same session, resumed"
+    );
 
     // Told once: a further restart has nothing to report.
     let mut h = h;

@@ -64,6 +64,18 @@ impl BotHarness {
     pub fn stored_session(&self) -> Option<String> {
         self.sandbox.stored_session()
     }
+
+    /// Waits (up to 10 s) for a main session id in `state/sessions.json`: the bot stores it
+    /// once the CLI named it, which may be a moment after the first reply is posted.
+    pub async fn wait_stored_session(&self) -> String {
+        wait::eventually(
+            "a stored main session",
+            Duration::from_secs(10),
+            || self.stored_session(),
+            || self.log(),
+        )
+        .await
+    }
 }
 
 /// The port in the log's webhook start-up line, if it is there.
