@@ -36,10 +36,7 @@ async fn restart_greets_back_and_resumes_the_same_session() {
     h.converse("my favourite colour is teal", "noted: teal")
         .await;
     let data_dir = h.sandbox.data_dir.clone();
-    let session = poll("sessions.json", Duration::from_secs(5), || {
-        h.stored_session()
-    })
-    .await;
+    let session = h.wait_stored_session().await;
     let status = h.terminate().await;
     assert!(status.success(), "{status:?}\n{}", h.log());
 
@@ -95,10 +92,7 @@ async fn after_clear_a_restart_greets_as_new() {
     let mut h = BotHarness::start().await;
     h.greeted().await;
     h.converse("remember this", "remembered").await;
-    poll("sessions.json", Duration::from_secs(5), || {
-        h.stored_session()
-    })
-    .await;
+    h.wait_stored_session().await;
     let clear = h.discord.slash(h.owner(), "clear", json!([])).await;
     let callback = h.discord.wait_for_callback(clear).await;
     assert_eq!(

@@ -171,10 +171,7 @@ async fn slash_commands_are_registered_and_owner_only() {
     assert_ne!(callback_flags(&callback) & 64, 0, "ephemeral: {callback}");
 
     h.converse("hello", "hi julia").await;
-    let session = poll("sessions.json", Duration::from_secs(5), || {
-        h.stored_session()
-    })
-    .await;
+    let session = h.wait_stored_session().await;
     h.discord.add_user(STRANGER, "stranger");
     let before = h.discord.requests().len();
     let owner_messages = h.bot_messages().len();

@@ -13,10 +13,7 @@ async fn idle_shutdown(signal: &str) {
     h.greeted().await;
     h.converse("hello", "hi julia").await;
     let data_dir = h.sandbox.data_dir.clone();
-    let session = poll("sessions.json", Duration::from_secs(5), || {
-        h.stored_session()
-    })
-    .await;
+    let session = h.wait_stored_session().await;
     assert!(
         h.sandbox_processes().len() > 1,
         "the bot and its CLI run: {:?}",

@@ -67,6 +67,8 @@ async fn slash_restart_comes_back_on_the_same_session() {
     h.discord.dm_from(h.owner(), "remember MANGO").await;
     h.wait_for_bot_message("first reply", |m| m.content.contains("MANGO"))
         .await;
+    // `restarting` is logged against the stored session (SLC-12): wait until there is one.
+    h.wait_stored_session().await;
     let pid = h.child.id();
     let restart = h
         .discord
