@@ -24,8 +24,7 @@
     clippy::cast_sign_loss
 )]
 
-#[path = "../tests/e2e/support/mod.rs"]
-mod support;
+use ollim_test_support as support;
 
 use std::time::{Duration, Instant, SystemTime};
 
@@ -342,8 +341,7 @@ async fn one_turn(h: &BotHarness, turn: usize) -> Turn {
 
 async fn bench(latency: bool, rss: bool) {
     let mut h = BotHarness::start().await;
-    h.wait_for_bot_message("greeting", |m| m.content.contains("plate today"))
-        .await;
+    h.greeted().await;
     let warm_started = Instant::now();
     for turn in 0..WARM_UP_TURNS {
         one_turn(&h, turn).await;

@@ -17,8 +17,7 @@
     clippy::cast_sign_loss
 )]
 
-#[path = "../tests/e2e/support/mod.rs"]
-mod support;
+use ollim_test_support as support;
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};

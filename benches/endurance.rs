@@ -17,8 +17,7 @@
     clippy::cast_sign_loss
 )]
 
-#[path = "../tests/e2e/support/mod.rs"]
-mod support;
+use ollim_test_support as support;
 
 use std::{
     collections::BTreeSet,
@@ -80,8 +79,7 @@ async fn turns(total: usize) {
         "(1) {total} DM turns, one at a time, /clear every 250; daemon RSS, children excluded"
     );
     let mut h = BotHarness::start().await;
-    h.wait_for_bot_message("greeting", |m| m.content.contains("plate today"))
-        .await;
+    h.greeted().await;
     h.mock.set_default(Reply::text("ok"));
     for n in 0..20 {
         h.converse(&format!("warm-up {n}"), &format!("w{n}")).await;

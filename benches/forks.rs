@@ -22,8 +22,7 @@
     clippy::cast_sign_loss
 )]
 
-#[path = "../tests/e2e/support/mod.rs"]
-mod support;
+use ollim_test_support as support;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};

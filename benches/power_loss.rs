@@ -3,8 +3,7 @@
 //! counts the files that don't read back whole and the temporary files left behind.
 //! Prints figures; asserts nothing.
 
-#[path = "../tests/e2e/support/mod.rs"]
-mod support;
+use ollim_test_support as support;
 
 use std::{path::Path, process::Command, time::Instant};
 

@@ -20,8 +20,7 @@
 //! Needs the pinned CLI: `OLLIM_TEST_CLAUDE_CLI`, else `.ci/claude-cli/node_modules/.bin/claude`;
 //! without it everything is skipped.
 
-#[path = "../tests/e2e/support/mod.rs"]
-mod support;
+use ollim_test_support as support;
 
 use std::{process::Command, sync::Arc, time::Duration};
 

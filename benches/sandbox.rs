@@ -20,8 +20,7 @@
     clippy::cast_sign_loss
 )]
 
-#[path = "../tests/e2e/support/mod.rs"]
-mod support;
+use ollim_test_support as support;
 
 use std::time::{Duration, Instant};
 

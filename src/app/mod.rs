@@ -305,6 +305,7 @@ async fn run_daemon(
     tasks.join_all().await;
     webhooks.shutdown().await;
     bot.stop_intake();
+    tracing::debug!("intake stopped: no new DM is taken up");
     let _ = tokio::time::timeout(CLI_DEADLINE, bot.session.shutdown()).await;
     stop_ledger.cancel();
     if let Err(error) = ledger_writer.await {

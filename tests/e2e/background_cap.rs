@@ -11,6 +11,7 @@ use support::{
     bot::BotHarness,
     cli::CliSandbox,
     mock_api::{RecordedRequest, Reply},
+    wait,
 };
 
 const JOBS: usize = 6;
@@ -58,8 +59,14 @@ async fn a_burst_of_due_reminders_runs_under_the_cap_and_all_of_them_run() {
     for n in 0..JOBS {
         h.add_reminder_now(&format!("burst job {n}")).await;
     }
-    // The owner talks while the burst queues: answered without waiting for it.
-    tokio::time::sleep(Duration::from_secs(2)).await;
+    // The owner talks while the burst runs and queues: answered without waiting for it.
+    h.mock
+        .wait_for(
+            "the burst's first run",
+            Duration::from_secs(30),
+            |requests| requests.iter().any(|r| bg_tag(r).is_some()),
+        )
+        .await;
     h.mock.push(Reply::text("right here"));
     h.discord.dm_from(h.owner(), "you there?").await;
     h.wait_for_bot_message_within("the owner's answer", Duration::from_secs(20), |m| {
@@ -67,22 +74,19 @@ async fn a_burst_of_due_reminders_runs_under_the_cap_and_all_of_them_run() {
     })
     .await;
 
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(90);
-    loop {
-        let ran: std::collections::BTreeSet<String> =
-            h.mock.requests().iter().filter_map(bg_tag).collect();
-        if ran.len() == JOBS {
-            break;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "only {} of {JOBS} runs happened\n{}",
-            ran.len(),
-            h.log()
-        );
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
-    tokio::time::sleep(Duration::from_secs(2)).await;
+    // Every run over: a fired reminder's file is removed once its run has ended.
+    let reminders = h.sandbox.data_dir.join("reminders");
+    let left = || std::fs::read_dir(&reminders).map_or(0, |entries| entries.flatten().count());
+    wait::until_true(
+        &format!("all {JOBS} runs to end"),
+        Duration::from_secs(90),
+        || left() == 0,
+        || format!("{} reminders left\n{}", left(), h.log()),
+    )
+    .await;
+    let ran: std::collections::BTreeSet<String> =
+        h.mock.requests().iter().filter_map(bg_tag).collect();
+    assert_eq!(ran.len(), JOBS, "{ran:?}");
     let requests = h.mock.requests();
     let peak = peak_in_flight(&requests);
     assert!(peak <= 2, "{peak} background runs at once");

@@ -17,6 +17,7 @@ use support::{
     cli::{CliSandbox, claude_cli_path},
     fake_discord::{FakeConfig, FakeDiscord},
     mock_api::{MockApi, Reply},
+    wait,
 };
 
 const JOBS: usize = 3;
@@ -58,24 +59,21 @@ fn bot_texts(h: &BotHarness, needle: &str) -> usize {
 /// Waits until every job ran: a fired reminder's file is removed once its run is over.
 async fn wait_for_runs(h: &BotHarness) {
     let folder = h.sandbox.data_dir.join("reminders");
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(90);
-    loop {
-        let left = std::fs::read_dir(&folder).map_or(0, |entries| {
+    let left = || {
+        std::fs::read_dir(&folder).map_or(0, |entries| {
             entries
                 .flatten()
                 .filter(|e| e.file_name().to_string_lossy().starts_with("crash-job"))
                 .count()
-        });
-        if left == 0 {
-            return;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "{left} of {JOBS} still waiting\n{}",
-            h.log()
-        );
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
+        })
+    };
+    wait::until_true(
+        &format!("all {JOBS} runs"),
+        Duration::from_secs(90),
+        || left() == 0,
+        || format!("{} still waiting\n{}", left(), h.log()),
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -106,8 +104,7 @@ async fn a_cli_that_dies_at_start_is_retried_with_backoff_and_the_owner_told_onc
         ],
     )
     .await;
-    h.wait_for_bot_message("greeting", |m| m.content.contains("plate today"))
-        .await;
+    h.greeted().await;
     h.mock.set_default(Reply::text("done"));
     for n in 0..JOBS {
         h.add_reminder_now(&format!("crash job {n}")).await;
@@ -125,9 +122,13 @@ async fn a_cli_that_dies_at_start_is_retried_with_backoff_and_the_owner_told_onc
     // Three runs wait on one gate: over ten seconds the starts stay few (2 s, 4 s, 8 s
     // apart), where each run alone would have tried and failed at once.
     let since_notice = Instant::now();
-    tokio::time::sleep(Duration::from_secs(10)).await;
-    let tried = starts(&count);
-    assert!(tried <= 5, "{tried} starts in ~10 s\n{}", h.log());
+    wait::assert_quiet_for(
+        "a sixth start (no backoff)",
+        Duration::from_secs(10),
+        || starts(&count) > 5,
+        || h.log(),
+    )
+    .await;
 
     // The owner's own message: a plain answer naming the cause, not a generic error.
     h.discord.dm_from(h.owner(), "are you there?").await;
@@ -163,8 +164,9 @@ async fn a_cli_that_dies_at_start_is_retried_with_backoff_and_the_owner_told_onc
             "job {n} never ran"
         );
     }
+    // The notices came before the runs were done; a turn of the owner's after that shows
+    // whether any came again.
     h.converse("and now?", "working again").await;
-    tokio::time::sleep(Duration::from_secs(1)).await;
     assert_eq!(bot_texts(&h, FAILING), 1, "told exactly once");
     assert_eq!(bot_texts(&h, RECOVERED), 1, "recovery told once");
     assert_eq!(bot_texts(&h, "couldn't complete"), 0);

@@ -12,8 +12,7 @@ use support::bot::BotHarness;
 #[tokio::test]
 async fn a_fatal_gateway_close_dms_the_reason_and_exits_non_zero() {
     let mut h = BotHarness::start().await;
-    h.wait_for_bot_message("greeting", |m| m.content.contains("plate today"))
-        .await;
+    h.greeted().await;
     h.discord.close_connection(4004).await;
     let status = h.wait_exit(Duration::from_secs(30)).await;
     let log = h.log();

@@ -8,13 +8,13 @@ use std::time::Duration;
 
 use support::{bot::BotHarness, mock_api::Reply};
 
+mod content;
+mod recovery;
+
 #[tokio::test]
 async fn an_owner_dm_gets_a_streamed_reply() {
     let mut h = BotHarness::start().await;
-    h.wait_for_bot_message("greeting", |m| {
-        m.content.contains("what's on your plate today")
-    })
-    .await;
+    h.greeted().await;
     let chunks: Vec<String> = (0..12).map(|i| format!("part{i} ")).collect();
     h.mock
         .push(Reply::text_chunks(chunks, Duration::from_millis(120)));
@@ -52,8 +52,7 @@ async fn an_owner_dm_gets_a_streamed_reply() {
 #[tokio::test]
 async fn strangers_get_nothing_at_all() {
     let mut h = BotHarness::start().await;
-    h.wait_for_bot_message("greeting", |m| m.content.contains("plate today"))
-        .await;
+    h.greeted().await;
     let before = h.discord.requests().len();
     h.discord.add_user(42, "stranger");
     h.discord.dm_from(42, "hi bot").await;
@@ -78,8 +77,7 @@ async fn strangers_get_nothing_at_all() {
 
 async fn greeted() -> BotHarness {
     let h = BotHarness::start().await;
-    h.wait_for_bot_message("greeting", |m| m.content.contains("plate today"))
-        .await;
+    h.greeted().await;
     h
 }
 
@@ -93,12 +91,8 @@ async fn a_long_reply_is_split_with_nothing_lost() {
     });
     let text = text.trim_end().to_owned();
     h.mock.push(Reply::text(text.clone()));
-    h.discord.dm_from(h.owner(), "write a lot").await;
-    h.wait_for_bot_message("the end of the long reply", |m| {
-        m.content.ends_with("word449")
-    })
-    .await;
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    let sent = h.discord.dm_from(h.owner(), "write a lot").await;
+    h.wait_turn_over(sent).await;
     let parts: Vec<String> = h
         .bot_messages()
         .into_iter()
@@ -209,8 +203,7 @@ async fn slash_clear_starts_fresh() {
 async fn tool_approval_by_reaction() {
     let discord_config = support::fake_discord::FakeConfig::default();
     let h = BotHarness::start_with(discord_config, &[]).await;
-    h.wait_for_bot_message("greeting", |m| m.content.contains("plate today"))
-        .await;
+    h.greeted().await;
     let mut h = h;
     let set = h
         .discord
@@ -248,229 +241,5 @@ async fn tool_approval_by_reaction() {
         asked.content
     );
     assert!(h.sandbox.data_dir.join("notes/made.txt").exists());
-    h.terminate().await;
-}
-
-/// Gateway resume: a dropped connection resumes, a DM sent during the gap is answered once.
-#[tokio::test]
-async fn a_dropped_gateway_resumes_and_answers_the_gap() {
-    let mut h = greeted().await;
-    h.discord.hold_resumes(true);
-    h.discord.drop_connection().await;
-    h.mock.push(Reply::text("Caught up."));
-    h.discord.dm_from(h.owner(), "are you there?").await;
-    h.discord.hold_resumes(false);
-    h.wait_for_bot_message("the answer to the gap DM", |m| m.content == "Caught up.")
-        .await;
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    assert_eq!(h.discord.identify_count(), 1, "resumed, not re-identified");
-    assert!(h.discord.resume_count() >= 1);
-    let answers = h
-        .bot_messages()
-        .into_iter()
-        .filter(|m| m.content == "Caught up.")
-        .count();
-    assert_eq!(answers, 1, "answered exactly once");
-    assert_eq!(h.mock.main_requests().len(), 1);
-    h.terminate().await;
-}
-
-/// MSG-3: a second DM interrupts the reply in progress and is answered.
-#[tokio::test]
-async fn a_second_dm_interrupts_the_first_reply() {
-    let mut h = greeted().await;
-    let chunks: Vec<String> = (0..60).map(|i| format!("slow{i} ")).collect();
-    h.mock
-        .push(Reply::text_chunks(chunks, Duration::from_millis(100)));
-    h.mock.push(Reply::text("Switching to your new question."));
-    h.discord.dm_from(h.owner(), "tell me everything").await;
-    h.wait_for_bot_message("the first reply streaming", |m| m.content.contains("slow2"))
-        .await;
-    h.discord.dm_from(h.owner(), "actually, never mind").await;
-    h.wait_for_bot_message("the second answer", |m| {
-        m.content == "Switching to your new question."
-    })
-    .await;
-    let first = h
-        .bot_messages()
-        .into_iter()
-        .find(|m| m.content.starts_with("slow0"))
-        .unwrap();
-    assert!(
-        !first.content.contains("slow59"),
-        "the first reply was cut short"
-    );
-    h.terminate().await;
-}
-
-/// MSG-4/5, CTX-10: images become image blocks, other files are saved under downloads/, and a
-/// reply quotes the message it answers.
-#[tokio::test]
-async fn attachments_and_quoted_replies() {
-    use base64::Engine;
-    use support::fake_discord::FakeAttachment;
-    let mut h = greeted().await;
-    let png = base64::engine::general_purpose::STANDARD
-        .decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==")
-        .unwrap();
-    h.mock.push(Reply::text("Got both."));
-    h.discord
-        .dm_with_attachments(
-            h.owner(),
-            "look at these",
-            vec![
-                FakeAttachment::new("photo.txt", "text/plain", png.clone()),
-                FakeAttachment::new("report.pdf", "application/pdf", b"%PDF-1.4 data".to_vec()),
-            ],
-        )
-        .await;
-    let answer = h
-        .wait_for_bot_message("the answer", |m| m.content == "Got both.")
-        .await;
-    let request = h.mock.main_requests().pop().unwrap();
-    let body = request.body.to_string();
-    assert!(
-        body.contains("\"media_type\":\"image/png\""),
-        "PNG detected by its bytes"
-    );
-    let saved = h.sandbox.data_dir.join("downloads/report.pdf");
-    assert_eq!(std::fs::read(&saved).unwrap(), b"%PDF-1.4 data");
-    assert!(request.last_user_text().unwrap().contains("report.pdf"));
-
-    h.mock.push(Reply::text("Quoted."));
-    h.discord
-        .reply_to(h.owner(), "what did you mean?", answer.id)
-        .await;
-    h.wait_for_bot_message("the answer to the reply", |m| m.content == "Quoted.")
-        .await;
-    let prompt = h.mock.main_requests().pop().unwrap();
-    let text = prompt.last_user_text().unwrap().to_owned();
-    assert!(text.contains("> Got both.\n\nwhat did you mean?"), "{text}");
-    h.terminate().await;
-}
-
-/// STR-11, SLC-5: after `/model haiku`, a reply that leaves the context at 75 % of haiku's
-/// window is followed by the context warning.
-#[tokio::test]
-async fn a_full_context_is_flagged_after_the_reply() {
-    let mut h = greeted().await;
-    let switch = h
-        .discord
-        .slash(
-            h.owner(),
-            "model",
-            serde_json::json!([{"name": "name", "type": 3, "value": "haiku"}]),
-        )
-        .await;
-    let callback = h.discord.wait_for_callback(switch).await;
-    assert!(
-        callback.to_string().contains("switched to haiku."),
-        "{callback}"
-    );
-    h.mock
-        .push(Reply::text("A long think.").with_input_tokens(150_000));
-    h.discord.dm_from(h.owner(), "think hard").await;
-    h.wait_for_bot_message("the reply", |m| m.content == "A long think.")
-        .await;
-    h.wait_for_bot_message("the context warning", |m| {
-        m.content == "-# *context: 75% (150k) — consider /compact*"
-    })
-    .await;
-    h.terminate().await;
-}
-
-/// SLC-12, SES-12, UPD-7, GRT-1: `/restart` logs `restarting`, shuts down in order and replaces
-/// the process with a fresh copy that reconnects, greets and resumes the same conversation.
-#[tokio::test]
-async fn slash_restart_comes_back_on_the_same_session() {
-    let mut h = greeted().await;
-    h.mock.push(Reply::text("Remembered: MANGO."));
-    h.discord.dm_from(h.owner(), "remember MANGO").await;
-    h.wait_for_bot_message("first reply", |m| m.content.contains("MANGO"))
-        .await;
-    let pid = h.child.id();
-    let restart = h
-        .discord
-        .slash(h.owner(), "restart", serde_json::json!([]))
-        .await;
-    let callback = h.discord.wait_for_callback(restart).await;
-    assert!(callback.to_string().contains("restarting..."), "{callback}");
-    h.wait_for_bot_message("the greeting after the restart", |m| {
-        m.content.starts_with("hey, i'm back (")
-    })
-    .await;
-    assert_eq!(h.child.id(), pid, "the process was replaced in place");
-    assert_eq!(h.discord.identify_count(), 2);
-    let history =
-        std::fs::read_to_string(h.sandbox.data_dir.join("state/session_history.jsonl")).unwrap();
-    assert!(history.contains("\"restarting\""), "{history}");
-    h.mock.push(Reply::text("Still know: MANGO."));
-    h.discord
-        .dm_from(h.owner(), "what did I ask you to remember?")
-        .await;
-    h.wait_for_bot_message("reply after restart", |m| m.content == "Still know: MANGO.")
-        .await;
-    let last = h.mock.main_requests().pop().unwrap();
-    assert!(last.all_text().contains("remember MANGO"));
-    h.terminate().await;
-}
-
-/// The pid of the Claude CLI serving this harness (found by its sandbox HOME).
-fn cli_pid(h: &BotHarness) -> Option<u32> {
-    let marker = h.sandbox.home.path().to_string_lossy().into_owned();
-    std::fs::read_dir("/proc")
-        .ok()?
-        .flatten()
-        .find_map(|entry| {
-            let pid: u32 = entry.file_name().to_str()?.parse().ok()?;
-            let cmdline = std::fs::read(entry.path().join("cmdline")).ok()?;
-            let environ = std::fs::read(entry.path().join("environ")).ok()?;
-            let is_cli = String::from_utf8_lossy(&cmdline).contains("stream-json");
-            let ours = environ
-                .windows(marker.len())
-                .any(|w| w == marker.as_bytes());
-            (is_cli && ours).then_some(pid)
-        })
-}
-
-/// MSG-7, SES-18: the CLI dying mid-reply gives `lost connection — try again.`, and the next
-/// DM resumes the same conversation in a new CLI process.
-#[tokio::test]
-async fn a_lost_cli_connection_is_reported_and_recovered() {
-    let mut h = greeted().await;
-    h.mock.push(Reply::text("Noted: PEAR."));
-    h.discord.dm_from(h.owner(), "remember PEAR").await;
-    h.wait_for_bot_message("first reply", |m| m.content == "Noted: PEAR.")
-        .await;
-    let chunks: Vec<String> = (0..50).map(|i| format!("w{i} ")).collect();
-    h.mock
-        .push(Reply::text_chunks(chunks, Duration::from_millis(100)));
-    h.discord.dm_from(h.owner(), "tell me a story").await;
-    h.wait_for_bot_message("the story streaming", |m| m.content.contains("w2"))
-        .await;
-    let pid = cli_pid(&h).expect("the CLI is running");
-    std::process::Command::new("kill")
-        .args(["-9", &pid.to_string()])
-        .status()
-        .unwrap();
-    h.wait_for_bot_message("the lost-connection note", |m| {
-        m.content == "lost connection — try again."
-    })
-    .await;
-    h.mock.push(Reply::text("Yes: PEAR."));
-    h.discord
-        .dm_from(h.owner(), "what did I ask you to remember?")
-        .await;
-    h.wait_for_bot_message("the answer after recovery", |m| m.content == "Yes: PEAR.")
-        .await;
-    assert!(
-        h.mock
-            .main_requests()
-            .pop()
-            .unwrap()
-            .all_text()
-            .contains("remember PEAR")
-    );
-    assert_ne!(cli_pid(&h), Some(pid));
     h.terminate().await;
 }

@@ -12,8 +12,7 @@ use support::{bot::BotHarness, mock_api::Reply};
 #[tokio::test]
 async fn rate_limited_sends_are_retried_in_order_and_nothing_is_lost() {
     let h = BotHarness::start().await;
-    h.wait_for_bot_message("greeting", |m| m.content.contains("plate today"))
-        .await;
+    h.greeted().await;
     h.converse("warm up", "warm").await;
     // The next three message posts are refused with 429 (per route, retry_after 0.3 s).
     h.discord
@@ -66,17 +65,16 @@ async fn rate_limited_sends_are_retried_in_order_and_nothing_is_lost() {
 #[tokio::test]
 async fn a_global_429_pauses_every_send_and_the_reply_still_arrives_once() {
     let h = BotHarness::start().await;
-    h.wait_for_bot_message("greeting", |m| m.content.contains("plate today"))
-        .await;
+    h.greeted().await;
     h.converse("warm up", "warm").await;
     h.discord.set_global_rate_limit(0.5, 3);
     h.mock.push(Reply::text("Through the global limit."));
-    h.discord.dm_from(h.owner(), "are you there?").await;
+    let sent = h.discord.dm_from(h.owner(), "are you there?").await;
     h.wait_for_bot_message_within("the reply", Duration::from_secs(40), |m| {
         m.content.contains("Through the global limit.")
     })
     .await;
-    tokio::time::sleep(Duration::from_secs(1)).await;
+    h.wait_turn_over(sent).await;
     let replies = h
         .bot_messages()
         .into_iter()

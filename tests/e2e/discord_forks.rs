@@ -7,15 +7,8 @@ use support::{bot::BotHarness, mock_api::Reply};
 
 async fn greeted() -> BotHarness {
     let h = BotHarness::start().await;
-    h.wait_for_bot_message("greeting", |m| m.content.contains("plate today"))
-        .await;
+    h.greeted().await;
     h
-}
-
-fn stored_session(h: &BotHarness) -> Option<String> {
-    std::fs::read_to_string(h.sandbox.data_dir.join("state/sessions.json"))
-        .ok()
-        .map(|s| s.trim().to_owned())
 }
 
 #[tokio::test]
@@ -25,7 +18,7 @@ async fn slash_fork_routes_dms_and_its_buttons_end_it() {
     h.discord.dm_from(h.owner(), "hello").await;
     h.wait_for_bot_message("main reply", |m| m.content == "Hello from main.")
         .await;
-    let main_id = stored_session(&h).unwrap();
+    let main_id = h.wait_stored_session().await;
 
     h.mock.push(Reply::text("Fork ready for meal prep."));
     let fork = h
@@ -58,7 +51,7 @@ async fn slash_fork_routes_dms_and_its_buttons_end_it() {
     h.discord.dm_from(h.owner(), "what about tuesday?").await;
     h.wait_for_bot_message("the fork answers", |m| m.content == "Tuesday: lentils.")
         .await;
-    assert_eq!(stored_session(&h).as_deref(), Some(main_id.as_str()));
+    assert_eq!(h.stored_session().as_deref(), Some(main_id.as_str()));
 
     let model = h
         .discord
@@ -83,7 +76,7 @@ async fn slash_fork_routes_dms_and_its_buttons_end_it() {
             .is_some_and(|e| e["title"] == "Fork Ended — discarded")
     })
     .await;
-    assert_eq!(stored_session(&h).as_deref(), Some(main_id.as_str()));
+    assert_eq!(h.stored_session().as_deref(), Some(main_id.as_str()));
     let again = h
         .discord
         .click_button(h.owner(), h.dm(), entry.id, "act:fork_exit:_")
@@ -131,7 +124,7 @@ async fn a_reply_to_a_fork_message_resumes_it_and_an_expired_one_is_quoted() {
     let noted = h
         .wait_for_bot_message("the reply", |m| m.content == "Noted: PINEAPPLE.")
         .await;
-    let earlier = stored_session(&h).unwrap();
+    let earlier = h.wait_stored_session().await;
     // That conversation becomes a finished fork session: main moves on (/clear) and the
     // message is recorded as the fork's, as a background run's ping would be.
     let clear = h

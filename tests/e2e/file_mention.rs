@@ -13,8 +13,8 @@ use support::{
     bot::BotHarness,
     cli::CliSandbox,
     fake_discord::{FakeConfig, FakeDiscord},
-    http::{free_port, post_hook, request},
-    mock_api::{MockApi, Reply},
+    http::post_hook,
+    mock_api::{MockApi, RecordedRequest, Reply},
 };
 
 const SECRET: &str = "test-webhook-secret-0123456789";
@@ -48,17 +48,14 @@ async fn files_named_with_at_in_a_payload_never_reach_the_model() {
     )
     .unwrap();
 
-    let port = free_port();
-    let port_text = port.to_string();
     let h = BotHarness::start_parts(
         FakeDiscord::start(FakeConfig::default()).await,
         MockApi::start().await,
         sandbox,
-        &[("WEBHOOK_PORT", &port_text), ("WEBHOOK_SECRET", SECRET)],
+        &[("WEBHOOK_PORT", "0"), ("WEBHOOK_SECRET", SECRET)],
     )
     .await;
-    h.wait_for_bot_message("greeting", |m| m.content.contains("plate today"))
-        .await;
+    h.greeted().await;
     h.mock.add_rule(|request| {
         request
             .system_text()
@@ -71,11 +68,7 @@ async fn files_named_with_at_in_a_payload_never_reach_the_model() {
             .contains("[webhook:ci]")
             .then(|| Reply::text("noted"))
     });
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(15);
-    while request(port, "GET", "/", &[], b"").await.is_none() {
-        assert!(tokio::time::Instant::now() < deadline, "{}", h.log());
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    let port = h.webhook_port().await;
 
     let payload = json!({"note": format!(
         "build broke, see @notes/private.md and @{} for details",
@@ -83,25 +76,17 @@ async fn files_named_with_at_in_a_payload_never_reach_the_model() {
     )});
     let reply = post_hook(port, "ci", Some(SECRET), &[], &payload.to_string()).await;
     assert_eq!(reply.status, 202, "{reply:?}");
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
-    let run = loop {
-        let runs: Vec<String> = h
-            .mock
-            .model_requests()
-            .into_iter()
-            .map(|r| r.all_text())
-            .filter(|text| text.contains("[webhook:ci]"))
-            .collect();
-        if let Some(run) = runs.into_iter().next() {
-            break run;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "no run\n{}",
-            h.log()
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    };
+    let is_run = |r: &RecordedRequest| r.is_model_call() && r.all_text().contains("[webhook:ci]");
+    let run = h
+        .mock
+        .wait_for("the webhook's run", Duration::from_secs(60), |requests| {
+            requests.iter().any(is_run)
+        })
+        .await
+        .into_iter()
+        .find(is_run)
+        .map(|r| r.all_text())
+        .expect("the run waited for");
     assert!(
         run.contains("@notes/private.md"),
         "the payload is there: {run}"

@@ -17,8 +17,7 @@ async fn started(fake: &FakeGoogle) -> BotHarness {
         &[("OLLIM_GOOGLE_API_URL", url.as_str())],
     )
     .await;
-    h.wait_for_bot_message("greeting", |m| m.content.contains("plate today"))
-        .await;
+    h.greeted().await;
     h
 }
 

@@ -14,7 +14,7 @@ use std::{
     time::Duration,
 };
 
-use support::{bot::BotHarness, cli::CliSandbox, mock_api::Reply};
+use support::{bot::BotHarness, cli::CliSandbox, mock_api::Reply, wait};
 
 const CUT_OFF: &str = "I was stopped before I could finish";
 const FAST_SYNC: [(&str, &str); 1] = [("OLLIM_SCHEDULER_SYNC_SECS", "1")];
@@ -29,11 +29,17 @@ fn power_cut(h: &BotHarness) {
     }
 }
 
-fn stored_session(h: &BotHarness) -> String {
-    std::fs::read_to_string(h.sandbox.data_dir.join("state/sessions.json"))
-        .unwrap()
-        .trim()
-        .to_owned()
+/// Waits until the unfinished-work ledger on disk (`state/unfinished.json`, written by its
+/// own task a moment after the work began) names `work`: what the restart will find.
+async fn ledger_names(h: &BotHarness, work: &str) {
+    let ledger = h.sandbox.data_dir.join("state/unfinished.json");
+    wait::until_true(
+        &format!("{work:?} in the unfinished-work ledger"),
+        Duration::from_secs(10),
+        || std::fs::read_to_string(&ledger).is_ok_and(|text| text.contains(work)),
+        || h.log(),
+    )
+    .await;
 }
 
 fn notices(h: &BotHarness) -> Vec<String> {
@@ -48,7 +54,7 @@ fn notices(h: &BotHarness) -> Vec<String> {
 async fn killed_mid_answer_the_restart_resumes_and_says_what_was_cut_off() {
     let h = BotHarness::greeted_fast_sync(CliSandbox::new()).await;
     h.converse("the code word is heron", "noted").await;
-    let session = stored_session(&h);
+    let session = h.wait_stored_session().await;
     h.mock.add_rule(|request| {
         request
             .last_user_text()
@@ -63,7 +69,7 @@ async fn killed_mid_answer_the_restart_resumes_and_says_what_was_cut_off() {
                 .any(|r| r.is_main() && r.all_text().contains("tell me a story"))
         })
         .await;
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    ledger_names(&h, "tell me a story").await;
     power_cut(&h);
 
     let h = h.restart(&FAST_SYNC).await;
@@ -84,7 +90,11 @@ async fn killed_mid_answer_the_restart_resumes_and_says_what_was_cut_off() {
         last.all_text().contains("the code word is heron"),
         "the session was resumed with its context"
     );
-    assert_eq!(stored_session(&h), session, "the same session, resumed");
+    assert_eq!(
+        h.wait_stored_session().await,
+        session,
+        "the same session, resumed"
+    );
 
     // Told once: a further restart has nothing to report.
     let mut h = h;
@@ -116,7 +126,7 @@ async fn killed_mid_run_the_reminder_runs_again_and_the_owner_is_told() {
             seen.load(Ordering::SeqCst) > 0
         })
         .await;
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    ledger_names(&h, "water the plants").await;
     power_cut(&h);
 
     let h = h.restart(&FAST_SYNC).await;
@@ -136,15 +146,13 @@ async fn killed_mid_run_the_reminder_runs_again_and_the_owner_is_told() {
         notice.content
     );
     // The reminder's file outlived the cut: it fires again (REM-4).
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
-    while seen.load(Ordering::SeqCst) < 2 {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "the reminder never ran again\n{}",
-            h.log()
-        );
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
+    wait::until_true(
+        "the reminder's second run",
+        Duration::from_secs(60),
+        || seen.load(Ordering::SeqCst) >= 2,
+        || h.log(),
+    )
+    .await;
     h.converse("all good?", "all good").await;
     assert_eq!(notices(&h).len(), 1);
     let mut h = h;

@@ -1,12 +1,13 @@
-//! Every end-to-end test, in one binary so the shared support code (the mock Messages API, the
-//! fake Discord and Google, the harnesses) compiles once: a module per area. They drive the
+//! Every end-to-end test, in one binary: a module per area. The shared support code (the mock
+//! Messages API, the fake Discord and Google, the harnesses) is its own crate,
+//! `ollim-test-support` (`test-support/`), compiled once for these tests and the benches. They drive the
 //! real `ollim-bot` binary or the library with the real Claude Code CLI (`OLLIM_TEST_CLAUDE_CLI`,
 //! installed by `.ci/test.sh`) against the fakes.
 //!
 //! One area: `cargo test --test e2e webhooks::`; one test: `cargo test --test e2e -- --exact
 //! webhooks::every_status_code_has_its_exact_body`.
 
-mod support;
+use ollim_test_support as support;
 
 mod agent;
 mod agent_box;

@@ -12,8 +12,7 @@ use support::{bot::BotHarness, mock_api::Reply};
 #[tokio::test]
 async fn each_api_failure_gets_its_own_short_line_and_the_next_message_works() {
     let h = BotHarness::start().await;
-    h.wait_for_bot_message("greeting", |m| m.content.contains("plate today"))
-        .await;
+    h.greeted().await;
     for (status, kind, message, expected) in [
         (
             529,
@@ -71,8 +70,7 @@ async fn a_silent_turn_is_cut_off_and_the_next_message_works() {
         &[("OLLIM_TURN_IDLE_SECS", "3")],
     )
     .await;
-    h.wait_for_bot_message("greeting", |m| m.content.contains("plate today"))
-        .await;
+    h.greeted().await;
     h.mock
         .push(Reply::text("too late").with_initial_delay(Duration::from_secs(60)));
     h.discord.dm_from(h.owner(), "plan my day").await;
@@ -110,8 +108,7 @@ async fn retries_show_on_the_status_line_and_a_refused_key_stops_at_once() {
         &[("CLAUDE_CODE_MAX_RETRIES", "3")],
     )
     .await;
-    h.wait_for_bot_message("greeting", |m| m.content.contains("plate today"))
-        .await;
+    h.greeted().await;
     h.mock
         .push(Reply::error(500, "api_error", "Internal server error"));
     h.mock.push(Reply::text("Made it."));

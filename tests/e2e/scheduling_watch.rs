@@ -45,8 +45,7 @@ async fn greeted_with(extra_env: &[(&str, &str)]) -> BotHarness {
         extra_env,
     )
     .await;
-    h.wait_for_bot_message("greeting", |m| m.content.contains("plate today"))
-        .await;
+    h.greeted().await;
     wait_for_log(&h, "scheduler started").await;
     h
 }

@@ -60,8 +60,7 @@ async fn bot_with_secrets() -> BotHarness {
         ],
     )
     .await;
-    h.wait_for_bot_message("greeting", |m| m.content.contains("plate today"))
-        .await;
+    h.greeted().await;
     h
 }
 

@@ -7,7 +7,7 @@ use crate::support;
 
 use std::time::Duration;
 
-use support::{bot::BotHarness, cli::CliSandbox, mock_api::Reply};
+use support::{bot::BotHarness, cli::CliSandbox, mock_api::Reply, wait};
 
 #[tokio::test]
 async fn damaged_state_files_are_set_aside_and_the_owner_is_told_once() {
@@ -59,8 +59,25 @@ async fn damaged_state_files_are_set_aside_and_the_owner_is_told_once() {
             && m.content.contains("tool_approvals.json")
     })
     .await;
-    // Told once: give a second notice the time it would need, then count.
-    tokio::time::sleep(Duration::from_secs(3)).await;
+    // Told once. A second notice would come from a later read of the stores: the scheduler's
+    // next syncs (every second here) read the routines and approvals again; three seconds
+    // take in two of them.
+    let notices = || {
+        h.bot_messages()
+            .iter()
+            .filter(|m| {
+                m.content
+                    .starts_with("heads-up: some of my files were damaged")
+            })
+            .count()
+    };
+    wait::assert_quiet_for(
+        "a second set-aside notice",
+        Duration::from_secs(3),
+        || notices() > 1,
+        || h.log(),
+    )
+    .await;
     let told: String = h
         .bot_messages()
         .iter()

@@ -13,6 +13,7 @@ use support::{
     cli::CliSandbox,
     fake_discord::FakeMessage,
     mock_api::{MockApi, Reply},
+    wait,
 };
 
 /// A background reminder due now, declaring `tools`.
@@ -130,15 +131,20 @@ async fn refused_patterns_never_run_and_the_owner_is_told() {
     let text = wait_for_pending(&h, &["reminders/wide.md", "reminders/chained.md"]).await;
     assert!(text.contains("Bash(*)"), "{text}");
     assert!(text.contains("chaining"), "{text}");
-    // A few more syncs: still nothing runs, nothing is reported twice, the files stay.
-    tokio::time::sleep(Duration::from_secs(3)).await;
-    assert!(
-        !h.mock
-            .model_requests()
-            .iter()
-            .any(|r| r.user_prompts().iter().any(|p| p.contains("[reminder-bg:"))),
-        "a refused job reached the model"
-    );
+    // A few more syncs (one a second here): still nothing runs, nothing is reported twice,
+    // the files stay. Three seconds take in two or three of them.
+    wait::assert_quiet_for(
+        "a refused job reaching the model",
+        Duration::from_secs(3),
+        || {
+            h.mock
+                .model_requests()
+                .iter()
+                .any(|r| r.user_prompts().iter().any(|p| p.contains("[reminder-bg:")))
+        },
+        || h.log(),
+    )
+    .await;
     assert!(h.sandbox.data_dir.join("reminders/wide.md").exists());
     let log = h.log();
     assert!(
@@ -277,6 +283,8 @@ async fn wait_gone(h: &BotHarness, id: &str) {
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+    // The scheduler forgets a fired id at a later sync, which logs nothing: two syncs (one a
+    // second here) and a half are the settle this needs; no event marks it.
     tokio::time::sleep(Duration::from_millis(2500)).await;
 }
 

@@ -136,9 +136,7 @@ async fn start(repos: &Repos, extra: &[(&str, &str)]) -> (BotHarness, FakeMessag
     let env = repos.env(extra);
     let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     let h = BotHarness::start_with(FakeConfig::default(), &env).await;
-    let greeting = h
-        .wait_for_bot_message("the greeting", |m| m.content.contains("plate today"))
-        .await;
+    let greeting = h.greeted().await;
     (h, greeting)
 }
 

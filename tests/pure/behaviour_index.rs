@@ -54,11 +54,11 @@ pub(crate) fn ids_in(text: &str, prefixes: &BTreeSet<String>) -> Vec<(String, us
     found
 }
 
-/// What `find` finds in every `.rs` file of `src/`, `tests/` and `benches/`, each with its
+/// What `find` finds in every `.rs` file of `src/`, `tests/`, `test-support/` and `benches/`, each with its
 /// `file:line`.
 fn citations<T>(find: impl Fn(&str) -> Vec<(T, usize)>) -> Vec<(T, String)> {
     let mut files = Vec::new();
-    for dir in ["src", "tests", "benches"] {
+    for dir in ["src", "tests", "test-support", "benches"] {
         rust_files(&repo().join(dir), &mut files);
     }
     let mut found = Vec::new();

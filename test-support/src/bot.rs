@@ -11,6 +11,10 @@ use tokio::{
     process::{Child, Command},
 };
 
+mod events;
+
+pub use events::{WEBHOOK_STARTED, webhook_port_in};
+
 use super::{
     cli::{CliSandbox, claude_cli_path},
     fake_discord::{FakeConfig, FakeDiscord, FakeMessage},
@@ -101,14 +105,7 @@ impl BotHarness {
         let sent = self.discord.dm_from(self.owner(), prompt).await;
         self.wait_for_bot_message("with the reply", |m| m.content.trim() == answer)
             .await;
-        let eyes = format!("DELETE /channels/*/messages/{sent}/reactions/*/@me");
-        let removed = self
-            .discord
-            .try_wait_for(Duration::from_secs(10), |log| {
-                log.iter().any(|r| r.matches(&eyes))
-            })
-            .await;
-        assert!(removed.is_some(), "👀 never removed\n{}", self.log());
+        self.wait_turn_over(sent).await;
         sent
     }
 
@@ -220,7 +217,7 @@ async fn wait_exit(
 /// binary hands its own environment to the CLI child); run in the sandbox's HOME so no
 /// `.env` of the developer's leaks in; killed on drop. Standard streams are left to the caller.
 pub fn ollim_command(sandbox: &CliSandbox, mock: &MockApi) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_ollim-bot"));
+    let mut command = Command::new(super::paths::ollim_bot_exe());
     command
         .env_clear()
         .env("PATH", std::env::var_os("PATH").unwrap_or_default())
@@ -301,8 +298,7 @@ impl BotHarness {
             &[("OLLIM_SCHEDULER_SYNC_SECS", "1")],
         )
         .await;
-        h.wait_for_bot_message("greeting", |m| m.content.contains("plate today"))
-            .await;
+        h.greeted().await;
         h
     }
 

@@ -57,7 +57,7 @@ impl Replay {
 
 /// `tests/fixtures/cli-transcripts`.
 pub fn transcript_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/cli-transcripts")
+    super::paths::repo_root().join("tests/fixtures/cli-transcripts")
 }
 
 /// The `stdin`/`stdout` lines of `<name>.jsonl`, in order.

@@ -13,7 +13,7 @@ use super::{
 /// The pinned CLI used by the end-to-end tests.
 ///
 /// `OLLIM_TEST_CLAUDE_CLI` if set, else
-/// `<CARGO_MANIFEST_DIR>/.ci/claude-cli/node_modules/.bin/claude`.
+/// `<repository>/.ci/claude-cli/node_modules/.bin/claude`.
 /// Panics with a hint to run `.ci/test.sh` (which installs it) if it is missing.
 pub fn claude_cli_path() -> PathBuf {
     let path = cli_location();
@@ -32,12 +32,11 @@ pub fn pinned_cli() -> Option<PathBuf> {
     path.exists().then_some(path)
 }
 
-/// `OLLIM_TEST_CLAUDE_CLI` if set, else `<CARGO_MANIFEST_DIR>/.ci/claude-cli/node_modules/.bin/claude`.
+/// `OLLIM_TEST_CLAUDE_CLI` if set, else `<repository>/.ci/claude-cli/node_modules/.bin/claude`.
 fn cli_location() -> PathBuf {
     match std::env::var_os("OLLIM_TEST_CLAUDE_CLI") {
         Some(path) if !path.is_empty() => PathBuf::from(path),
-        _ => PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join(".ci/claude-cli/node_modules/.bin/claude"),
+        _ => super::paths::repo_root().join(".ci/claude-cli/node_modules/.bin/claude"),
     }
 }
 
@@ -64,6 +63,14 @@ impl CliSandbox {
     /// `<home>/.claude`: the CLI's config dir (`projects/` holds the session transcripts).
     pub fn claude_dir(&self) -> PathBuf {
         self.home.path().join(".claude")
+    }
+
+    /// The main session id the bot stored in `state/sessions.json` (trimmed), if any.
+    pub fn stored_session(&self) -> Option<String> {
+        std::fs::read_to_string(self.data_dir.join("state/sessions.json"))
+            .ok()
+            .map(|s| s.trim().to_owned())
+            .filter(|s| !s.is_empty())
     }
 
     /// Environment for a fast, offline CLI pointed at `mock`. Meant to be used

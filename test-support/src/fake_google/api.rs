@@ -55,7 +55,7 @@ fn ok(body: Value) -> Answer {
     (StatusCode::OK, Vec::new(), body)
 }
 
-pub async fn handle(State(shared): State<Arc<Shared>>, request: Request) -> Response {
+pub(super) async fn handle(State(shared): State<Arc<Shared>>, request: Request) -> Response {
     let method = request.method().clone();
     let path = request.uri().path().to_owned();
     let query = pairs(request.uri().query().unwrap_or_default());

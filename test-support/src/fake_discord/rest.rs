@@ -22,30 +22,30 @@ pub(super) struct Reply {
 }
 
 impl Reply {
-    pub fn ok(body: Value) -> Reply {
+    pub(super) fn ok(body: Value) -> Reply {
         Reply::with(200, body)
     }
-    pub fn with(status: u16, body: Value) -> Reply {
+    pub(super) fn with(status: u16, body: Value) -> Reply {
         Reply {
             status,
             body: Some(body),
             headers: Vec::new(),
         }
     }
-    pub fn no_content() -> Reply {
+    pub(super) fn no_content() -> Reply {
         Reply {
             status: 204,
             body: None,
             headers: Vec::new(),
         }
     }
-    pub fn error(status: u16, message: &str, code: u64) -> Reply {
+    pub(super) fn error(status: u16, message: &str, code: u64) -> Reply {
         Reply::with(status, json::error(message, code))
     }
-    pub fn unknown_message() -> Reply {
+    pub(super) fn unknown_message() -> Reply {
         Reply::error(404, "Unknown Message", 10008)
     }
-    pub fn unknown_channel() -> Reply {
+    pub(super) fn unknown_channel() -> Reply {
         Reply::error(404, "Unknown Channel", 10003)
     }
     fn route_not_found() -> Reply {
@@ -63,10 +63,10 @@ pub(super) struct Req<'a> {
 }
 
 impl Req<'_> {
-    pub fn body_field(&self, key: &str) -> Option<&Value> {
+    pub(super) fn body_field(&self, key: &str) -> Option<&Value> {
         self.body.and_then(|b| b.get(key))
     }
-    pub fn query_param(&self, name: &str) -> Option<&str> {
+    pub(super) fn query_param(&self, name: &str) -> Option<&str> {
         self.query?.split('&').find_map(|kv| {
             let (k, v) = kv.split_once('=')?;
             (k == name).then_some(v)

@@ -25,7 +25,7 @@ pub(super) struct Shared {
 }
 
 impl Shared {
-    pub fn new(inner: Inner) -> Self {
+    pub(super) fn new(inner: Inner) -> Self {
         Shared {
             inner: Mutex::new(inner),
             changed: watch::Sender::new(0),
@@ -33,18 +33,18 @@ impl Shared {
         }
     }
 
-    pub fn lock(&self) -> MutexGuard<'_, Inner> {
+    pub(super) fn lock(&self) -> MutexGuard<'_, Inner> {
         self.inner
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// Wakes every waiter; call after releasing the lock.
-    pub fn notify(&self) {
+    pub(super) fn notify(&self) {
         self.changed.send_modify(|n| *n += 1);
     }
 
-    pub fn subscribe(&self) -> watch::Receiver<u64> {
+    pub(super) fn subscribe(&self) -> watch::Receiver<u64> {
         self.changed.subscribe()
     }
 }
@@ -142,7 +142,7 @@ pub(super) fn now_ms() -> u64 {
 }
 
 impl Inner {
-    pub fn new(cfg: FakeConfig, base_url: String) -> Self {
+    pub(super) fn new(cfg: FakeConfig, base_url: String) -> Self {
         let mut users = BTreeMap::new();
         users.insert(cfg.owner_id, cfg.owner_name.clone());
         Inner {
@@ -174,22 +174,22 @@ impl Inner {
     }
 
     /// A fresh, strictly increasing snowflake whose timestamp part is "now".
-    pub fn snowflake(&mut self) -> u64 {
+    pub(super) fn snowflake(&mut self) -> u64 {
         let from_clock = (now_ms().saturating_sub(DISCORD_EPOCH_MS)) << 22;
         self.last_snowflake = from_clock.max(self.last_snowflake + 1);
         self.last_snowflake
     }
 
-    pub fn next_conn_id(&mut self) -> u64 {
+    pub(super) fn next_conn_id(&mut self) -> u64 {
         self.next_conn_id += 1;
         self.next_conn_id
     }
 
-    pub fn ws_url(&self) -> String {
+    pub(super) fn ws_url(&self) -> String {
         format!("{}/gateway", self.base_url.replacen("http://", "ws://", 1))
     }
 
-    pub fn user_name(&self, id: u64) -> String {
+    pub(super) fn user_name(&self, id: u64) -> String {
         if id == self.cfg.bot_user_id {
             return self.cfg.bot_name.clone();
         }
@@ -200,7 +200,7 @@ impl Inner {
     }
 
     /// The DM channel with `user_id`, created on first use (stable afterwards).
-    pub fn dm_channel(&mut self, user_id: u64) -> u64 {
+    pub(super) fn dm_channel(&mut self, user_id: u64) -> u64 {
         if let Some(&id) = self.dm_by_user.get(&user_id) {
             return id;
         }
@@ -216,7 +216,7 @@ impl Inner {
         id
     }
 
-    pub fn message(&self, channel_id: u64, message_id: u64) -> Option<&FakeMessage> {
+    pub(super) fn message(&self, channel_id: u64, message_id: u64) -> Option<&FakeMessage> {
         let channel = self.channels.get(&channel_id)?;
         channel
             .messages
@@ -224,7 +224,11 @@ impl Inner {
             .find(|m| m.id == message_id && !m.deleted)
     }
 
-    pub fn message_mut(&mut self, channel_id: u64, message_id: u64) -> Option<&mut FakeMessage> {
+    pub(super) fn message_mut(
+        &mut self,
+        channel_id: u64,
+        message_id: u64,
+    ) -> Option<&mut FakeMessage> {
         let channel = self.channels.get_mut(&channel_id)?;
         channel
             .messages
@@ -233,28 +237,28 @@ impl Inner {
     }
 
     /// Finds a live message by id in any channel.
-    pub fn find_message(&self, message_id: u64) -> Option<&FakeMessage> {
+    pub(super) fn find_message(&self, message_id: u64) -> Option<&FakeMessage> {
         self.channels
             .values()
             .flat_map(|c| c.messages.iter())
             .find(|m| m.id == message_id && !m.deleted)
     }
 
-    pub fn push_message(&mut self, message: FakeMessage) {
+    pub(super) fn push_message(&mut self, message: FakeMessage) {
         if let Some(channel) = self.channels.get_mut(&message.channel_id) {
             channel.messages.push(message);
         }
     }
 
     /// Is there a session whose connection is live (READY or RESUMED sent)?
-    pub fn connected(&self) -> bool {
+    pub(super) fn connected(&self) -> bool {
         self.current_session
             .as_ref()
             .and_then(|id| self.sessions.get(id))
             .is_some_and(|s| s.conn.is_some())
     }
 
-    pub fn current_conn(&self) -> Option<ConnHandle> {
+    pub(super) fn current_conn(&self) -> Option<ConnHandle> {
         let id = self.current_session.as_ref()?;
         self.sessions.get(id)?.conn.clone()
     }
@@ -263,7 +267,7 @@ impl Inner {
     /// while disconnected). Returns its `s`, or `None` when there is no session or the
     /// session's intents do not include `required_intent`.
     #[allow(clippy::needless_pass_by_value)] // callers build `d` in place with `json!`
-    pub fn dispatch(&mut self, t: &str, d: Value, required_intent: u64) -> Option<u64> {
+    pub(super) fn dispatch(&mut self, t: &str, d: Value, required_intent: u64) -> Option<u64> {
         let sid = self.current_session.clone()?;
         let session = self.sessions.get_mut(&sid)?;
         if required_intent != 0 && session.intents & required_intent == 0 {
@@ -286,7 +290,7 @@ impl Inner {
 
     /// Sends a non-dispatch frame to the live connection, if any.
     #[allow(clippy::needless_pass_by_value)] // callers build `frame` in place with `json!`
-    pub fn send_op(&mut self, frame: Value) -> bool {
+    pub(super) fn send_op(&mut self, frame: Value) -> bool {
         match self.current_conn() {
             Some(conn) => conn.tx.send(ConnCmd::Send(frame.to_string())).is_ok(),
             None => false,
@@ -294,7 +298,7 @@ impl Inner {
     }
 
     /// Detaches (and returns) the live connection of the current session.
-    pub fn take_conn(&mut self) -> Option<ConnHandle> {
+    pub(super) fn take_conn(&mut self) -> Option<ConnHandle> {
         let id = self.current_session.clone()?;
         self.sessions.get_mut(&id)?.conn.take()
     }

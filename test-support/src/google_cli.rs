@@ -9,7 +9,7 @@ use super::fake_google::FakeGoogle;
 
 /// `ollim-bot <args>` with a clean environment pointed at `fake`.
 pub fn command(data_dir: &Path, fake: &FakeGoogle, args: &[&str]) -> tokio::process::Command {
-    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_ollim-bot"));
+    let mut command = tokio::process::Command::new(super::paths::ollim_bot_exe());
     command
         .args(args)
         .env_clear()

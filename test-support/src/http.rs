@@ -33,15 +33,6 @@ impl HttpReply {
     }
 }
 
-/// A port that was free a moment ago on 127.0.0.1.
-pub fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 /// Sends `method path` with `headers` and `body` to 127.0.0.1:`port`; `None` when the
 /// connection is refused.
 pub async fn request(

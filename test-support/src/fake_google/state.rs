@@ -149,20 +149,20 @@ impl GoogleData {
     }
 }
 
-pub struct Shared {
+pub(super) struct Shared {
     data: Mutex<GoogleData>,
     pub cancel: CancellationToken,
 }
 
 impl Shared {
-    pub fn new() -> Shared {
+    pub(super) fn new() -> Shared {
         Shared {
             data: Mutex::new(GoogleData::new()),
             cancel: CancellationToken::new(),
         }
     }
 
-    pub fn lock(&self) -> MutexGuard<'_, GoogleData> {
+    pub(super) fn lock(&self) -> MutexGuard<'_, GoogleData> {
         self.data
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)

@@ -9,7 +9,7 @@ use sha2::{Digest, Sha256};
 
 use super::state::{GoogleData, IssuedCode};
 
-pub type Answer = (StatusCode, Vec<(String, String)>, Value);
+pub(super) type Answer = (StatusCode, Vec<(String, String)>, Value);
 
 fn param<'a>(pairs: &'a [(String, String)], name: &str) -> Option<&'a str> {
     pairs
@@ -28,7 +28,7 @@ fn oauth_error(status: StatusCode, error: &str, description: &str) -> Answer {
 
 /// The consent screen, already agreed to: redirect back with a code (or `error` when the
 /// query asks for `fake_deny`).
-pub fn authorize(data: &mut GoogleData, query: &[(String, String)]) -> Answer {
+pub(super) fn authorize(data: &mut GoogleData, query: &[(String, String)]) -> Answer {
     let (Some(redirect), Some(challenge)) =
         (param(query, "redirect_uri"), param(query, "code_challenge"))
     else {
@@ -74,7 +74,7 @@ fn form_encode(raw: &str) -> String {
 }
 
 /// `POST /token`.
-pub fn token(data: &mut GoogleData, form: &[(String, String)]) -> Answer {
+pub(super) fn token(data: &mut GoogleData, form: &[(String, String)]) -> Answer {
     if param(form, "client_id") != Some(super::CLIENT_ID)
         || param(form, "client_secret") != Some(super::CLIENT_SECRET)
     {

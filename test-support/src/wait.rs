@@ -1,0 +1,86 @@
+//! Waiting in tests: for an event, with a deadline (the step a test stands on happened), and
+//! the one thing a fixed wait is still for, a named quiet window (something must NOT happen).
+//!
+//! The fakes wake their own waiters (`MockApi::wait_for`, `FakeDiscord::wait_for`); these are
+//! for what has no such signal: a process's log, a file, a process table, an HTTP port.
+
+use std::future::Future;
+use std::time::Duration;
+
+use tokio::time::Instant;
+
+/// How often a condition without a wake-up signal is looked at again.
+pub const POLL: Duration = Duration::from_millis(20);
+
+/// Looks at `probe` every [`POLL`] until it yields something; `None` once `within` passed.
+pub async fn until<T>(within: Duration, mut probe: impl FnMut() -> Option<T>) -> Option<T> {
+    until_async(within, move || std::future::ready(probe())).await
+}
+
+/// [`until`] with an async `probe` (a connection attempt, a child's output).
+pub async fn until_async<T, F>(within: Duration, mut probe: impl FnMut() -> F) -> Option<T>
+where
+    F: Future<Output = Option<T>>,
+{
+    let deadline = Instant::now() + within;
+    loop {
+        if let Some(found) = probe().await {
+            return Some(found);
+        }
+        if Instant::now() >= deadline {
+            return None;
+        }
+        tokio::time::sleep(POLL).await;
+    }
+}
+
+/// Waits until `probe` yields something and returns it; after `within` panics saying `what`
+/// did not happen, with `context()` (a log, the state seen) appended.
+pub async fn eventually<T>(
+    what: &str,
+    within: Duration,
+    probe: impl FnMut() -> Option<T>,
+    context: impl FnOnce() -> String,
+) -> T {
+    match until(within, probe).await {
+        Some(found) => found,
+        None => panic!(
+            "timed out after {within:?} waiting for {what}\n{}",
+            context()
+        ),
+    }
+}
+
+/// Waits until `cond` holds; after `within` panics like [`eventually`].
+pub async fn until_true(
+    what: &str,
+    within: Duration,
+    mut cond: impl FnMut() -> bool,
+    context: impl FnOnce() -> String,
+) {
+    eventually(what, within, || cond().then_some(()), context).await;
+}
+
+/// A quiet window: for all of `window`, `happened` must stay false (a second notice, a repeat
+/// reply, a start the back-off should have held back). Whatever the window is, it can only
+/// say "not within this long"; callers first wait for a positive event that proves the input
+/// was handled, and name why the window they pick is long enough.
+pub async fn assert_quiet_for(
+    what: &str,
+    window: Duration,
+    mut happened: impl FnMut() -> bool,
+    context: impl FnOnce() -> String,
+) {
+    let end = Instant::now() + window;
+    loop {
+        assert!(
+            !happened(),
+            "{what} happened within the {window:?} quiet window\n{}",
+            context()
+        );
+        if Instant::now() >= end {
+            return;
+        }
+        tokio::time::sleep(POLL).await;
+    }
+}
