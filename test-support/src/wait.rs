@@ -18,7 +18,28 @@ pub async fn until<T>(within: Duration, mut probe: impl FnMut() -> Option<T>) ->
 }
 
 /// [`until`] with an async `probe` (a connection attempt, a child's output).
-pub async fn until_async<T, F>(within: Duration, mut probe: impl FnMut() -> F) -> Option<T>
+pub async fn until_async<T, F>(within: Duration, probe: impl FnMut() -> F) -> Option<T>
+where
+    F: Future<Output = Option<T>>,
+{
+    poll_every(within, POLL, probe).await
+}
+
+/// [`until`] looking every `every` instead of [`POLL`]: for a step that must be caught while
+/// it lasts (a signal sent mid-connect), where a 20 ms gap could miss it.
+pub async fn until_every<T>(
+    within: Duration,
+    every: Duration,
+    mut probe: impl FnMut() -> Option<T>,
+) -> Option<T> {
+    poll_every(within, every, move || std::future::ready(probe())).await
+}
+
+async fn poll_every<T, F>(
+    within: Duration,
+    every: Duration,
+    mut probe: impl FnMut() -> F,
+) -> Option<T>
 where
     F: Future<Output = Option<T>>,
 {
@@ -30,7 +51,7 @@ where
         if Instant::now() >= deadline {
             return None;
         }
-        tokio::time::sleep(POLL).await;
+        tokio::time::sleep(every).await;
     }
 }
 

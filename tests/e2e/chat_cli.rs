@@ -3,16 +3,14 @@
 
 use crate::support;
 
-use std::{
-    process::Stdio,
-    time::{Duration, Instant},
-};
+use std::{process::Stdio, time::Duration};
 
 use serde_json::json;
 use support::{
     chat::{Chat, EXPECT_TIMEOUT, chat_command},
     cli::CliSandbox,
     mock_api::{MockApi, Reply},
+    wait,
 };
 
 /// CMD-8: prompts, streamed replies, `[tool]` and `[embed]` lines; Ctrl-D exits 0 promptly
@@ -174,20 +172,17 @@ async fn a_signal_during_start_up_leaves_no_cli() {
         let sandbox = CliSandbox::new();
         let mut chat = Chat::start(&sandbox, &mock);
         // Signal as soon as both the REPL is up and the CLI child exists (mid-connect).
-        let deadline = Instant::now() + EXPECT_TIMEOUT;
-        loop {
+        let mid_connect = wait::until_every(EXPECT_TIMEOUT, Duration::from_millis(1), || {
             let ready = chat.stdout.lock().unwrap().contains("you> ");
             let forked = !chat.cli_processes(&sandbox).is_empty();
-            if ready && forked {
-                break;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "no CLI appeared\n{}",
-                chat.transcript()
-            );
-            tokio::time::sleep(Duration::from_millis(1)).await;
-        }
+            (ready && forked).then_some(())
+        })
+        .await;
+        assert!(
+            mid_connect.is_some(),
+            "no CLI appeared\n{}",
+            chat.transcript()
+        );
         chat.signal("-TERM");
         let status = chat.exit(Duration::from_secs(10)).await;
         assert_eq!(status.code(), Some(0), "{}", chat.transcript());
