@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use ollim_bot::state::history::SessionEventKind;
 use serde_json::json;
-use support::{agent::AgentHarness, mock_api::Reply};
+use support::{agent::AgentHarness, mock_api::Reply, wait};
 
 #[tokio::test]
 async fn a_text_turn_streams_and_saves_the_session_id() {
@@ -234,11 +234,11 @@ async fn wait_for_transcript(home: &std::path::Path, id: &str) {
             })
     }
     let name = format!("{id}.jsonl");
-    for _ in 0..100 {
-        if contains(&home.join(".claude"), &name) {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("the CLI never wrote the transcript of {id}");
+    wait::until_true(
+        &format!("the CLI to write the transcript of {id}"),
+        Duration::from_secs(5),
+        || contains(&home.join(".claude"), &name),
+        String::new,
+    )
+    .await;
 }

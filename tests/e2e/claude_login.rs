@@ -17,6 +17,7 @@ use support::{
     cli::{CliSandbox, claude_cli_path},
     fake_discord::{FakeConfig, FakeDiscord, FakeMessage},
     mock_api::MockApi,
+    wait,
 };
 
 const LOGIN_REQUIRED: &str = "claude login required — click to authenticate:\n";
@@ -24,23 +25,19 @@ const LOGIN_REQUIRED: &str = "claude login required — click to authenticate:\n
 /// Waits for a bot message in the owner's DM whose content starts with `prefix`.
 async fn wait_for_dm(discord: &FakeDiscord, prefix: &str, log: impl Fn() -> String) -> FakeMessage {
     let owner = discord.config().owner_id;
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-    loop {
-        let dm = discord.dm_channel_id(owner);
-        if let Some(found) = discord
-            .channel_messages(dm)
-            .into_iter()
-            .find(|m| m.by_bot && m.content.starts_with(prefix))
-        {
-            return found;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "no DM starting {prefix:?}\n{}",
-            log()
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    wait::eventually(
+        &format!("a DM starting {prefix:?}"),
+        Duration::from_secs(30),
+        || {
+            let dm = discord.dm_channel_id(owner);
+            discord
+                .channel_messages(dm)
+                .into_iter()
+                .find(|m| m.by_bot && m.content.starts_with(prefix))
+        },
+        log,
+    )
+    .await
 }
 
 #[tokio::test]

@@ -32,26 +32,22 @@ fn run_bash_when(mock: &MockApi, trigger: &'static str, command: &'static str) {
 
 /// The Bash result the model got in the main turn whose prompt contains `trigger`.
 async fn bash_result_in_turn(h: &BotHarness, trigger: &str) -> (String, bool) {
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
-    loop {
-        let found = h.mock.model_requests().into_iter().find_map(|request| {
-            let ours = request
-                .user_prompts()
-                .last()
-                .is_some_and(|p| p.contains(trigger));
-            let result = request.tool_results().into_iter().next()?;
-            ours.then_some((result.content, result.is_error))
-        });
-        if let Some(found) = found {
-            return found;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "no Bash result in the turn of {trigger:?}\n{}",
-            h.log()
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    wait::eventually(
+        &format!("a Bash result in the turn of {trigger:?}"),
+        Duration::from_secs(60),
+        || {
+            h.mock.model_requests().into_iter().find_map(|request| {
+                let ours = request
+                    .user_prompts()
+                    .last()
+                    .is_some_and(|p| p.contains(trigger));
+                let result = request.tool_results().into_iter().next()?;
+                ours.then_some((result.content, result.is_error))
+            })
+        },
+        || h.log(),
+    )
+    .await
 }
 
 /// The owner approved `Bash(echo fg-marker *)` for a foreground reminder (from their shell).
@@ -127,25 +123,22 @@ async fn a_background_shell_cannot_schedule_into_main() {
         })
     });
     h.add_reminder_now("Do the climb.").await;
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
-    let results = loop {
-        let results: Vec<_> = h
-            .mock
-            .model_requests()
-            .into_iter()
-            .filter(|r| r.user_prompts().join("\n").contains("Do the climb"))
-            .flat_map(|r| r.tool_results())
-            .collect();
-        if results.len() >= 2 {
-            break results;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "the run did not try both routes\n{}",
-            h.log()
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    };
+    let results = wait::eventually(
+        "the run to try both routes",
+        Duration::from_secs(60),
+        || {
+            let results: Vec<_> = h
+                .mock
+                .model_requests()
+                .into_iter()
+                .filter(|r| r.user_prompts().join("\n").contains("Do the climb"))
+                .flat_map(|r| r.tool_results())
+                .collect();
+            (results.len() >= 2).then_some(results)
+        },
+        || h.log(),
+    )
+    .await;
     assert!(
         results[0]
             .content
@@ -265,17 +258,17 @@ async fn a_reply_resumes_a_background_run_with_its_own_tools() {
         .await;
     // The run's messages are recorded once it finished.
     let records = h.sandbox.data_dir.join("state/fork_messages.json");
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-    while !std::fs::read_to_string(&records)
-        .unwrap_or_default()
-        .contains(&ping.id.to_string())
-    {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "ping never recorded"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    wait::until_true(
+        "the ping recorded",
+        Duration::from_secs(30),
+        || {
+            std::fs::read_to_string(&records)
+                .unwrap_or_default()
+                .contains(&ping.id.to_string())
+        },
+        String::new,
+    )
+    .await;
 
     h.discord.reply_to(h.owner(), "go on", ping.id).await;
     let entry = h

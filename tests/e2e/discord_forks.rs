@@ -3,7 +3,7 @@
 
 use crate::support;
 
-use support::{bot::BotHarness, mock_api::Reply};
+use support::{bot::BotHarness, mock_api::Reply, wait};
 
 async fn greeted() -> BotHarness {
     let h = BotHarness::start().await;
@@ -197,17 +197,17 @@ async fn a_reply_to_a_fork_message_resumes_it_and_an_expired_one_is_quoted() {
         .await;
     // The bot records the exit embed as the fork's (SES-16); wait for that write before
     // rewriting the file, or the two writers race.
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    while !std::fs::read_to_string(&records)
-        .unwrap_or_default()
-        .contains(&exit.id.to_string())
-    {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "exit embed never recorded"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
+    wait::until_true(
+        "the exit embed recorded",
+        std::time::Duration::from_secs(10),
+        || {
+            std::fs::read_to_string(&records)
+                .unwrap_or_default()
+                .contains(&exit.id.to_string())
+        },
+        || h.log(),
+    )
+    .await;
 
     write_record(now - 8.0 * 86_400.0);
     h.mock.push(Reply::text("Starting fresh."));

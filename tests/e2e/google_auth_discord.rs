@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 use support::bot::BotHarness;
 use support::fake_discord::FakeConfig;
 use support::fake_google::FakeGoogle;
+use support::wait;
 
 async fn started(fake: &FakeGoogle) -> BotHarness {
     let url = fake.base_url();
@@ -66,14 +67,11 @@ async fn google_auth_is_completed_by_the_browser_redirect() {
     let stale = consent(&google_auth(&h).await).await;
     let answer = google_auth(&h).await;
     let plain = reqwest::Client::builder().no_proxy().build().unwrap();
-    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(5);
-    while plain.get(&stale).send().await.is_ok() {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "the replaced listener still answers"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    }
+    let closed = wait::until_async(std::time::Duration::from_secs(5), || async {
+        plain.get(&stale).send().await.is_err().then_some(())
+    })
+    .await;
+    assert!(closed.is_some(), "the replaced listener still answers");
     assert!(
         answer.ends_with("\n-# on another device? paste the redirect url here · 5 min timeout"),
         "{answer}"

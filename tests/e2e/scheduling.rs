@@ -10,6 +10,7 @@ use std::time::Duration;
 use support::{
     bot::{BotHarness, ollim_command},
     cli::CliSandbox,
+    wait,
 };
 
 mod after_restart;
@@ -51,13 +52,7 @@ pub(super) fn git_log(h: &BotHarness) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
-pub(super) async fn wait_until(what: &str, within: Duration, mut check: impl FnMut() -> bool) {
-    let deadline = tokio::time::Instant::now() + within;
-    while !check() {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "timed out waiting for {what}"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+/// Waits until `check` holds; after `within` panics saying `what` did not happen.
+pub(super) async fn wait_until(what: &str, within: Duration, check: impl FnMut() -> bool) {
+    wait::until_true(what, within, check, String::new).await;
 }

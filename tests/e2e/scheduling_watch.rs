@@ -9,7 +9,7 @@ use crate::support;
 
 use std::time::Duration;
 
-use support::{bot::BotHarness, cli::CliSandbox, mock_api::Reply};
+use support::{bot::BotHarness, cli::CliSandbox, mock_api::Reply, wait};
 
 /// A foreground routine due every minute, in the canonical file form.
 fn routine_file(id: &str, message: &str) -> String {
@@ -20,19 +20,6 @@ fn routine_file(id: &str, message: &str) -> String {
 fn reminder_file(id: &str, message: &str) -> String {
     let now = chrono::Utc::now().format("%Y-%m-%dT%H:%M:%S+00:00");
     format!("---\nid: \"{id}\"\nrun-at: \"{now}\"\nbackground: false\n---\n{message}\n")
-}
-
-/// Waits until the bot's log says `needle`.
-async fn wait_for_log(h: &BotHarness, needle: &str) {
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
-    while !h.log().contains(needle) {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "the log never said {needle:?}\n{}",
-            h.log()
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
 }
 
 /// The bot on a fresh sandbox with `extra_env`, greeted, its scheduler (and watcher) running.
@@ -46,7 +33,8 @@ async fn greeted_with(extra_env: &[(&str, &str)]) -> BotHarness {
     )
     .await;
     h.greeted().await;
-    wait_for_log(&h, "scheduler started").await;
+    h.wait_for_log("scheduler started", Duration::from_secs(60))
+        .await;
     h
 }
 
@@ -113,11 +101,13 @@ async fn with_file_events_off_the_poll_still_finds_a_new_reminder_file() {
     assert!(prompt.ends_with("Tell Julia POLLED"), "{prompt}");
     // A fired reminder's file is removed (REM-1), and the poll sees that too.
     let file = reminders.join("polled.md");
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-    while file.exists() {
-        assert!(tokio::time::Instant::now() < deadline, "the file stays");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    wait::until_true(
+        "the fired reminder's file removed",
+        Duration::from_secs(30),
+        || !file.exists(),
+        || h.log(),
+    )
+    .await;
     h.terminate().await;
 }
 
@@ -126,7 +116,8 @@ async fn when_the_events_stop_the_bot_says_so_once_and_polls_instead() {
     let mut h = greeted_with(&[("OLLIM_SCHEDULER_SYNC_SECS", "1")]).await;
     let reminders = h.sandbox.data_dir.join("reminders");
     std::fs::remove_dir_all(&reminders).unwrap();
-    wait_for_log(&h, "file events stopped").await;
+    h.wait_for_log("file events stopped", Duration::from_secs(60))
+        .await;
     std::fs::create_dir_all(&reminders).unwrap();
     h.mock
         .push(Reply::text("Reminder after the events answered."));

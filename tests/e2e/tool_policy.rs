@@ -13,6 +13,7 @@ use support::{
     bot::BotHarness,
     fake_discord::FakeMessage,
     mock_api::{MockApi, Reply},
+    wait,
 };
 
 mod approval;
@@ -46,19 +47,14 @@ pub(super) fn write_reminder_saying(h: &BotHarness, id: &str, extra: &str, body:
 /// Waits until the pending updates mention every one of `needles`; returns their text.
 pub(super) async fn wait_for_pending(h: &BotHarness, needles: &[&str]) -> String {
     let pending = h.sandbox.data_dir.join("state/pending_updates.json");
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
-    loop {
-        let text = std::fs::read_to_string(&pending).unwrap_or_default();
-        if needles.iter().all(|n| text.contains(n)) {
-            return text;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "no update naming {needles:?}: {text}\n{}",
-            h.log()
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    let read = || std::fs::read_to_string(&pending).unwrap_or_default();
+    wait::eventually(
+        &format!("an update naming {needles:?}"),
+        Duration::from_secs(60),
+        || Some(read()).filter(|text| needles.iter().all(|n| text.contains(n))),
+        || format!("{}\n{}", read(), h.log()),
+    )
+    .await
 }
 
 /// The mock model answers every background run with `text`.
@@ -103,18 +99,13 @@ pub(super) fn bash_results_of(h: &BotHarness, id: &str) -> Vec<(String, bool)> {
 
 /// The Bash result of run number `nth` (from 1) of reminder `id`, once it happened.
 pub(super) async fn bash_result_of(h: &BotHarness, id: &str, nth: usize) -> (String, bool) {
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
-    loop {
-        if let Some(found) = bash_results_of(h, id).into_iter().nth(nth - 1) {
-            return found;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "no Bash result for {id}\n{}",
-            h.log()
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    wait::eventually(
+        &format!("Bash result {nth} for {id}"),
+        Duration::from_secs(60),
+        || bash_results_of(h, id).into_iter().nth(nth - 1),
+        || h.log(),
+    )
+    .await
 }
 
 pub(super) fn approval_embed_for(message: &FakeMessage, id: &str) -> bool {
@@ -147,15 +138,13 @@ pub(super) async fn click(h: &BotHarness, message: u64, custom_id: &str) -> serd
 /// scheduler has forgotten it and a new file with the same id is a new reminder.
 pub(super) async fn wait_gone(h: &BotHarness, id: &str) {
     let path = h.sandbox.data_dir.join(format!("reminders/{id}.md"));
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
-    while path.exists() {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "{id} never fired\n{}",
-            h.log()
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    wait::until_true(
+        &format!("{id} to fire"),
+        Duration::from_secs(60),
+        || !path.exists(),
+        || h.log(),
+    )
+    .await;
     // The scheduler forgets a fired id at a later sync, which logs nothing: two syncs (one a
     // second here) and a half are the settle this needs; no event marks it.
     tokio::time::sleep(Duration::from_millis(2500)).await;

@@ -16,6 +16,7 @@ use super::{options, read_turn, turn};
 use crate::support::{
     cli::CliSandbox,
     mock_api::{MockApi, Reply},
+    wait,
 };
 
 /// An in-process MCP server with one tool, `wait`, that runs until cancelled.
@@ -107,14 +108,13 @@ async fn an_interrupted_mcp_call_aborts_the_turn_and_the_session_goes_on() {
         "{result:?}"
     );
     assert!(result.was_interrupted());
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
-    while server.cancellations.lock().unwrap().is_empty() {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "no notifications/cancelled"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    wait::until_true(
+        "notifications/cancelled",
+        Duration::from_secs(5),
+        || !server.cancellations.lock().unwrap().is_empty(),
+        String::new,
+    )
+    .await;
 
     mock.push(Reply::text("Back to normal."));
     let (_, result) = turn(&mut client, "are you there?").await;

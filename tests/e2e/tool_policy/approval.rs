@@ -7,7 +7,7 @@ use super::{
     approval_embed, approval_embed_for, bash_result_of, click, run_bash_in_reminders, wait_gone,
     write_reminder, write_reminder_saying,
 };
-use crate::support::{bot::BotHarness, cli::CliSandbox};
+use crate::support::{bot::BotHarness, cli::CliSandbox, wait};
 
 #[tokio::test]
 async fn a_new_pattern_waits_for_approval_and_a_denial_keeps_it_withheld() {
@@ -76,18 +76,18 @@ async fn an_edit_of_an_approved_job_asks_again() {
     );
     let (result, is_error) = bash_result_of(&h, "edit-me", 2).await;
     assert!(is_error, "an edited job kept its approval: {result}");
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-    while h
-        .bot_messages()
-        .iter()
-        .filter(|m| approval_embed_for(m, "edit-me"))
-        .count()
-        < 2
-    {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "the owner was not asked about the edited job"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    wait::until_true(
+        "the owner asked about the edited job",
+        Duration::from_secs(30),
+        || {
+            let asked = h.bot_messages();
+            asked
+                .iter()
+                .filter(|m| approval_embed_for(m, "edit-me"))
+                .count()
+                >= 2
+        },
+        String::new,
+    )
+    .await;
 }
