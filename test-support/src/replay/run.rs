@@ -19,6 +19,7 @@ use super::recorded_host::{
 };
 use super::{Frame, KindCheck, Replay, STEP, lock, text};
 use crate::agent::RecordingFrontEnd;
+use crate::wait;
 
 /// Replays `frames` (called `name` in failures), checking typed messages with `check`.
 pub async fn replay_frames(name: &str, frames: Vec<Frame>, check: KindCheck) -> Replay {
@@ -151,10 +152,8 @@ impl Run {
                 let id = text(&msg["request_id"]).to_owned();
                 let requests = &self.script.requests;
                 let running = || lock(requests).iter().any(|r| r.id == id && r.claimed);
-                let started = tokio::time::Instant::now();
-                while !running() && started.elapsed() < STEP {
-                    tokio::time::sleep(Duration::from_millis(1)).await;
-                }
+                let every = Duration::from_millis(1);
+                wait::until_every(STEP, every, || running().then_some(())).await;
                 self.feed(&msg).await;
             }
             (true, "control_response") => self.cli_response(seq, msg).await,
