@@ -7,12 +7,11 @@
 //!   CLI's recorded `control_response` (under the driver's id) resolves them: success → `Ok`,
 //!   error → `Err`; a request the CLI never answers fails as `Closed` at end of stream;
 //! - every other stdout frame comes out of `recv()` as the matching typed message, in order,
-//!   none lost and none extra (checked field by field below, in `kind_mismatch`).
+//!   none lost and none extra (checked field by field in `frame_match`).
 //!
-//! On top of that, the tests below check typed facts particular to one transcript.
-//!
-//! The frame-by-frame comparison is in `frame_match`; the transcripts with checks of their
-//! own are grouped by topic: sessions and results, errors, streaming and unknown frames.
+//! On top of that, the transcripts with checks of their own assert typed facts particular to
+//! one transcript, grouped by topic: `sessions` (results, compaction, `/clear`, a missing
+//! resume), `errors`, `streaming` (interrupts, deltas, unknown frames).
 
 use crate::support;
 
