@@ -9,6 +9,7 @@ use tokio::sync::mpsc;
 use super::{
     ClaudeError, ClientOptions, ControlHandlers, Message, PermissionMode, SessionId,
     process::{self, CliProcess},
+    result::CostMeter,
     transport::{self, Connection, ConnectionTasks},
 };
 
@@ -137,6 +138,7 @@ pub struct ClaudeClient {
     process: CliProcess,
     session_id: Option<SessionId>,
     initialize_response: Value,
+    cost: CostMeter,
 }
 
 impl std::fmt::Debug for ClaudeClient {
@@ -173,6 +175,7 @@ impl ClaudeClient {
                 .clone()
                 .or_else(|| options.resume.clone().filter(|_| !options.fork_session)),
             initialize_response: Value::Null,
+            cost: CostMeter::default(),
         };
         let initialized = client
             .handle
@@ -218,7 +221,10 @@ impl ClaudeClient {
 
     /// The next message from the CLI; `None` once the process's stdout has ended.
     pub async fn recv(&mut self) -> Option<Message> {
-        let message = self.messages.recv().await?;
+        let mut message = self.messages.recv().await?;
+        if let Message::Result(result) = &mut message {
+            result.turn_cost_usd = self.cost.turn_cost(result.total_cost_usd);
+        }
         if let Some(id) = message.session_id().filter(|id| !id.is_empty()) {
             match SessionId::parse(id) {
                 Ok(id) => self.session_id = Some(id),

@@ -21,6 +21,11 @@ pub struct ResultMessage {
     pub duration_ms: u64,
     /// Cumulative cost of this CLI process.
     pub total_cost_usd: Option<f64>,
+    /// What this turn cost: the rise of [`Self::total_cost_usd`] since the process's previous
+    /// result ([`CostMeter`]); set by the client that read it, `None` when the CLI gave none.
+    pub turn_cost_usd: Option<f64>,
+    /// The models this CLI process has called so far (`modelUsage`'s keys), in the CLI's order.
+    pub models: Vec<String>,
     /// Token usage of this turn.
     pub usage: Option<Usage>,
     /// HTTP status of an API failure.
@@ -44,6 +49,12 @@ impl ResultMessage {
             num_turns: count(value, "num_turns").unwrap_or(0),
             duration_ms: count(value, "duration_ms").unwrap_or(0),
             total_cost_usd: value.get("total_cost_usd").and_then(Value::as_f64),
+            turn_cost_usd: None,
+            models: value
+                .get("modelUsage")
+                .and_then(Value::as_object)
+                .map(|usage| usage.keys().cloned().collect())
+                .unwrap_or_default(),
             usage: value
                 .get("usage")
                 .filter(|u| u.is_object())
@@ -87,6 +98,29 @@ impl ResultMessage {
     }
 }
 
+/// Turns the CLI's cumulative `total_cost_usd` into each turn's own cost (issue 27): the cost
+/// is counted per CLI process, and survives `/clear`, so each result's rise over the previous
+/// one is what that turn spent.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct CostMeter {
+    reported: f64,
+}
+
+impl CostMeter {
+    /// The cost of the turn whose result reported `total`; `None` without a figure. A total
+    /// below the last one (a CLI that started counting again) counts from zero.
+    pub(super) fn turn_cost(&mut self, total: Option<f64>) -> Option<f64> {
+        let total = total.filter(|t| t.is_finite() && *t >= 0.0)?;
+        let cost = if total >= self.reported {
+            total - self.reported
+        } else {
+            total
+        };
+        self.reported = total;
+        Some(cost)
+    }
+}
+
 /// Token usage reported in a result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Usage {
@@ -118,5 +152,31 @@ impl Usage {
             cache_read_input_tokens: tokens("cache_read_input_tokens"),
             cache_creation_input_tokens: tokens("cache_creation_input_tokens"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_result_is_charged_what_the_process_total_rose_by() {
+        let mut meter = CostMeter::default();
+        assert_eq!(meter.turn_cost(Some(0.25)), Some(0.25));
+        assert_eq!(meter.turn_cost(None), None);
+        assert_eq!(meter.turn_cost(Some(0.75)), Some(0.5));
+        assert_eq!(meter.turn_cost(Some(0.75)), Some(0.0));
+        assert_eq!(meter.turn_cost(Some(0.1)), Some(0.1), "a restarted count");
+        assert_eq!(meter.turn_cost(Some(f64::NAN)), None);
+    }
+
+    #[test]
+    fn the_models_come_from_model_usage() {
+        let result = ResultMessage::from_value(&serde_json::json!({
+            "type": "result", "subtype": "success", "total_cost_usd": 0.5,
+            "modelUsage": {"claude-haiku-4-5": {"costUSD": 0.1}, "claude-opus-4-8": {"costUSD": 0.4}}
+        }));
+        assert_eq!(result.models, ["claude-haiku-4-5", "claude-opus-4-8"]);
+        assert_eq!(result.turn_cost_usd, None, "set by the client that read it");
     }
 }

@@ -242,3 +242,22 @@ async fn wait_for_transcript(home: &std::path::Path, id: &str) {
     )
     .await;
 }
+
+/// The CLI reports cost per process; each turn is charged what the total rose by (USE-1),
+/// through the real CLI pricing the mock's token counts.
+#[tokio::test]
+async fn each_turn_carries_its_own_cost() {
+    let h = AgentHarness::new().await;
+    h.mock.push(Reply::text("one"));
+    h.mock.push(Reply::text("two"));
+    let first = h.send("first").await.unwrap().report.result;
+    let second = h.send("second").await.unwrap().report.result;
+    let (Some(total_1), Some(total_2)) = (first.total_cost_usd, second.total_cost_usd) else {
+        panic!("the CLI reported no cost: {first:?}");
+    };
+    assert!(total_1 > 0.0, "{first:?}");
+    assert_eq!(first.turn_cost_usd, Some(total_1));
+    let turn_2 = second.turn_cost_usd.unwrap();
+    assert!((turn_2 - (total_2 - total_1)).abs() < 1e-12, "{second:?}");
+    assert!(!second.models.is_empty(), "{second:?}");
+}
