@@ -116,6 +116,33 @@ pub fn other_readers(facts: &ChannelFacts<'_>, owner: UserId, bot: UserId) -> Ve
     readers
 }
 
+/// What the owner is told about the home channel's readers: when it is set (`before` is
+/// `None`), always; after a permission change, only when the readers changed (CHN-3).
+pub fn readers_notice(before: Option<&[Reader]>, after: &[Reader]) -> Option<String> {
+    let list = |readers: &[Reader]| {
+        readers
+            .iter()
+            .map(Reader::describe)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match before {
+        None if after.is_empty() => Some("Only you (and I) can read this channel.".to_owned()),
+        None => Some(format!(
+            "Heads-up: my replies here can be personal, and this channel can also be read by {}.",
+            list(after)
+        )),
+        Some(before) if before == after => None,
+        Some(_) if after.is_empty() => {
+            Some("This channel's permissions changed: now only you (and I) can read it.".to_owned())
+        }
+        Some(_) => Some(format!(
+            "This channel's permissions changed: it can now be read by {}.",
+            list(after)
+        )),
+    }
+}
+
 /// The permissions the bot needs in the home channel, with the names Discord's settings show.
 pub const NEEDED: [(Permissions, &str); 8] = [
     (Permissions::VIEW_CHANNEL, "View Channel"),

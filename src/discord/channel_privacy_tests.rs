@@ -141,3 +141,21 @@ fn the_missing_permissions_are_named_and_the_invite_asks_for_all() {
     assert!(missing(all).is_empty());
     assert!(!all.contains(Permissions::ADMINISTRATOR));
 }
+
+#[test]
+fn the_owner_hears_the_readers_when_set_and_only_changes_after() {
+    let friends = [Reader::Role {
+        name: "Friends".into(),
+    }];
+    assert_eq!(
+        readers_notice(None, &[]).as_deref(),
+        Some("Only you (and I) can read this channel.")
+    );
+    let set = readers_notice(None, &friends).unwrap();
+    assert!(set.contains("members with the role **Friends**"), "{set}");
+    assert_eq!(readers_notice(Some(&friends), &friends), None);
+    let opened = readers_notice(Some(&[]), &[Reader::Everyone]).unwrap();
+    assert!(opened.contains("everyone in the server"), "{opened}");
+    let closed = readers_notice(Some(&friends), &[]).unwrap();
+    assert!(closed.contains("only you"), "{closed}");
+}

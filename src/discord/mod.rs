@@ -14,6 +14,9 @@
 //! - [`streamer`]: renders a turn into messages (edits, splits, status); [`sink`] and
 //!   [`http_sink`]: the message operations it needs.
 //! - [`dm_front_end`] and [`embeds`]: what the agent core asks of Discord.
+//! - [`doors`]: which way a message came in (the DM, the home channel, a fork's thread) and
+//!   whether it reaches the agent; [`channel_privacy`]: who else can read the home channel and
+//!   which permissions the bot lacks there (the home channel, issue 26, in progress).
 
 pub mod bot;
 pub mod channel_privacy;
@@ -21,6 +24,7 @@ pub mod clicks;
 pub mod client;
 pub mod commands;
 pub mod dm_front_end;
+pub mod doors;
 pub mod embeds;
 pub mod http_sink;
 pub mod intake;
