@@ -1,6 +1,7 @@
 //! The process environment, read here and nowhere else in the crate (issue 25 §3): each
-//! variable the bot reads has one function saying what it is for. Settings that the `.env`
-//! file may also give go through [`crate::config::launch::Launch::var`], which layers the two.
+//! variable the bot reads has one function saying what it is for, and [`var`] is the one
+//! door for settings looked up by name (the `.env` layering in `config::launch`, the
+//! configuration's lookups).
 //!
 //! The one other place that touches the environment is the CLI driver
 //! (`claude::process::spawn`), which hands an allow-listed copy of it to the CLI child

@@ -92,7 +92,7 @@ impl Launch {
         // A command the agent runs (its shells carry the marker) reads no env file: it inherits
         // the bot's settings from the CLI, an env file could point it elsewhere, and the bot's
         // own is outside its sandbox. Flags that redirect it are refused (issue 23 §3).
-        if std::env::var_os(crate::claude::AGENT_CHILD_ENV).is_some() {
+        if super::environment::is_agent_child() {
             if env_file_flag.is_some() {
                 return Err(LaunchError::AgentRedirect { flag: "--env-file" });
             }
@@ -106,7 +106,7 @@ impl Launch {
             env_file_flag,
             data_dir_flag.as_deref(),
             &cwd,
-            |name| std::env::var(name).ok(),
+            super::environment::var,
             Path::is_file,
         )?;
         if let Some(path) = env_file.path() {
@@ -137,7 +137,7 @@ impl Launch {
         {
             return Some(dir.display().to_string());
         }
-        std::env::var(name).ok()
+        super::environment::var(name)
     }
 }
 

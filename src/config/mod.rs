@@ -297,7 +297,7 @@ impl Config {
             self.cli_env
                 .get(name)
                 .cloned()
-                .or_else(|| std::env::var(name).ok())
+                .or_else(|| environment::var(name))
                 .filter(|v| !v.is_empty())
         };
         var("CLAUDE_CONFIG_DIR")

@@ -6,8 +6,7 @@ use chrono_tz::Tz;
 
 /// The system's timezone: `TZ`, `/etc/timezone`, the `/etc/localtime` link target, else UTC.
 pub fn system_timezone() -> Tz {
-    let from_env = std::env::var("TZ")
-        .ok()
+    let from_env = super::environment::var("TZ")
         .and_then(|raw| raw.trim_start_matches(':').parse::<Tz>().ok());
     from_env
         .or_else(|| from_etc_timezone(Path::new("/etc/timezone")))
