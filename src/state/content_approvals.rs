@@ -46,7 +46,7 @@ pub struct ContentRequest {
 pub type ContentOutcome = super::tool_approvals::DecideOutcome<ContentRequest>;
 
 #[derive(Debug, Default, Serialize, Deserialize)]
-struct Stored {
+pub(super) struct Stored {
     #[serde(default)]
     approved: BTreeMap<String, String>,
     #[serde(default)]
@@ -78,7 +78,7 @@ impl ContentDecisions {
 /// The approval store; clones share one lock.
 #[derive(Debug, Clone)]
 pub struct ContentApprovals {
-    file: StateFile<Json<Stored>>,
+    file: StateFile<Format>,
 }
 
 impl ContentApprovals {
@@ -210,10 +210,8 @@ impl ContentApprovals {
     }
 }
 
-/// Why the file's bytes would be set aside by the bot, if they would (issue 24).
-pub(super) fn damage(bytes: &[u8]) -> Option<String> {
-    StateFile::<Json<Stored>>::damage(bytes)
-}
+/// What the file holds: the format `doctor` and the start-up check judge it by (issue 24).
+pub(super) type Format = Json<Stored>;
 
 #[cfg(test)]
 mod tests {

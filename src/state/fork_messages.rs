@@ -108,7 +108,7 @@ fn expired(ts: f64, now: f64) -> bool {
 /// Handle to `state/fork_messages.json`. Cheap to clone; clones share one write lock.
 #[derive(Debug, Clone)]
 pub struct ForkMessageStore {
-    file: StateFile<JsonList<ForkMessageRecord>>,
+    file: StateFile<Format>,
 }
 
 impl ForkMessageStore {
@@ -156,7 +156,7 @@ impl ForkMessageStore {
             .copied()
             .filter(|id| new_ids.insert(*id))
             .collect();
-        self.file.update(whole_seconds(now), |records| {
+        self.file.update(super::whole_seconds(now), |records| {
             records.retain(|r| !expired(r.ts, now) && !new_ids.contains(&r.message_id));
             records.extend(new_ids.into_iter().map(|message_id| ForkMessageRecord {
                 message_id,
@@ -195,17 +195,8 @@ impl ForkMessageStore {
     }
 }
 
-/// Why the file's bytes would be set aside by the bot, if they would (issue 24). A malformed
-/// record alone is dropped, not set aside.
-pub(super) fn damage(bytes: &[u8]) -> Option<String> {
-    StateFile::<JsonList<ForkMessageRecord>>::damage(bytes)
-}
-
-/// Whole seconds of a Unix time, for a file name.
-#[allow(clippy::cast_possible_truncation)] // `as` saturates
-fn whole_seconds(now: f64) -> i64 {
-    now as i64
-}
+/// What the file holds: the format `doctor` and the start-up check judge it by (issue 24).
+pub(super) type Format = JsonList<ForkMessageRecord>;
 
 #[cfg(test)]
 #[path = "fork_messages_tests.rs"]

@@ -49,7 +49,7 @@ pub enum ReleaseOutcome {
 }
 
 #[derive(Debug, Default, Serialize, Deserialize)]
-struct Stored {
+pub(super) struct Stored {
     #[serde(default)]
     held: BTreeMap<String, HeldRequest>,
 }
@@ -57,7 +57,7 @@ struct Stored {
 /// The store; clones share one lock.
 #[derive(Debug, Clone)]
 pub struct HeldWebhooks {
-    file: StateFile<Json<Stored>>,
+    file: StateFile<Format>,
 }
 
 impl HeldWebhooks {
@@ -138,10 +138,8 @@ impl HeldWebhooks {
     }
 }
 
-/// Why the file's bytes would be set aside by the bot, if they would (issue 24).
-pub(super) fn damage(bytes: &[u8]) -> Option<String> {
-    StateFile::<Json<Stored>>::damage(bytes)
-}
+/// What the file holds: the format `doctor` and the start-up check judge it by (issue 24).
+pub(super) type Format = Json<Stored>;
 
 #[cfg(test)]
 #[path = "held_webhooks_tests.rs"]

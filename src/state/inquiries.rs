@@ -22,7 +22,7 @@ pub const INQUIRY_ID_LEN: usize = 8;
 
 /// One stored inquiry.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-struct Inquiry {
+pub(super) struct Inquiry {
     /// The prompt sent to the agent when the button is clicked.
     prompt: String,
     /// Registration time, unix seconds.
@@ -35,7 +35,7 @@ type Entries = BTreeMap<String, Inquiry>;
 /// and hand out clones.
 #[derive(Debug, Clone)]
 pub struct InquiryStore {
-    file: StateFile<JsonMap<Inquiry>>,
+    file: StateFile<Format>,
 }
 
 /// A fresh random id of [`INQUIRY_ID_LEN`] lowercase hex characters.
@@ -120,9 +120,8 @@ impl InquiryStore {
     /// The live entries; the flag says whether expired ones were dropped (so the file should
     /// be rewritten). A damaged file is set aside and reads as empty; the caller holds the
     /// lock.
-    #[allow(clippy::cast_possible_truncation)] // whole seconds for a file name; `as` saturates
     fn load(&self, now: f64) -> (Entries, bool) {
-        let mut entries = self.file.load_or_empty(now as i64);
+        let mut entries = self.file.load_or_empty(super::whole_seconds(now));
         let total = entries.len();
         entries.retain(|_, inquiry| !expired(inquiry.ts, now));
         let pruned = entries.len() != total;
@@ -130,10 +129,8 @@ impl InquiryStore {
     }
 }
 
-/// Why the file's bytes would be set aside by the bot, if they would (issue 24).
-pub(super) fn damage(bytes: &[u8]) -> Option<String> {
-    StateFile::<JsonMap<Inquiry>>::damage(bytes)
-}
+/// What the file holds: the format `doctor` and the start-up check judge it by (issue 24).
+pub(super) type Format = JsonMap<Inquiry>;
 
 #[cfg(test)]
 mod tests {

@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{paths::DataDir, set_aside::set_aside};
+use super::{paths::DataDir, set_aside::set_aside, state_file::StateFile};
 
 /// A state file and how the bot's reader tells a damaged copy (the reason, or `None`).
 struct Known {
@@ -18,43 +18,43 @@ struct Known {
 const KNOWN: [Known; 10] = [
     Known {
         name: "sessions.json",
-        damage: super::sessions::damage,
+        damage: StateFile::<super::sessions::Format>::damage,
     },
     Known {
         name: "pending_updates.json",
-        damage: super::pending::damage,
+        damage: StateFile::<super::pending::Format>::damage,
     },
     Known {
         name: "fork_messages.json",
-        damage: super::fork_messages::damage,
+        damage: StateFile::<super::fork_messages::Format>::damage,
     },
     Known {
         name: "inquiries.json",
-        damage: super::inquiries::damage,
+        damage: StateFile::<super::inquiries::Format>::damage,
     },
     Known {
         name: "ping_budget.json",
-        damage: super::ping_budget::damage,
+        damage: StateFile::<super::ping_budget::Format>::damage,
     },
     Known {
         name: "unfinished.json",
-        damage: super::unfinished::damage,
+        damage: StateFile::<super::unfinished::Format>::damage,
     },
     Known {
         name: "held_webhooks.json",
-        damage: super::held_webhooks::damage,
+        damage: StateFile::<super::held_webhooks::Format>::damage,
     },
     Known {
         name: "content_approvals.json",
-        damage: super::content_approvals::damage,
+        damage: StateFile::<super::content_approvals::Format>::damage,
     },
     Known {
         name: "tool_approvals.json",
-        damage: super::tool_approvals::damage,
+        damage: StateFile::<super::tool_approvals::Format>::damage,
     },
     Known {
         name: "untrusted_sessions.json",
-        damage: super::untrusted_sessions::damage,
+        damage: StateFile::<super::untrusted_sessions::Format>::damage,
     },
 ];
 

@@ -117,6 +117,12 @@ pub fn unix_now() -> f64 {
         .map_or(0.0, |d| d.as_secs_f64())
 }
 
+/// Whole seconds of a unix time, as a set-aside copy's name carries them (saturating).
+#[allow(clippy::cast_possible_truncation)] // `as` saturates
+pub(crate) fn whole_seconds(unix: f64) -> i64 {
+    unix as i64
+}
+
 /// `instant` as [`now_in`] stores it: in `tz`, truncated to whole microseconds.
 pub fn stored_time_in(instant: DateTime<Utc>, tz: chrono_tz::Tz) -> DateTime<FixedOffset> {
     let local = instant.with_timezone(&tz).fixed_offset();

@@ -68,19 +68,14 @@ fn apply_cap(mut updates: Vec<PendingUpdate>, now: DateTime<FixedOffset>) -> Vec
     capped
 }
 
-/// The file's format: a JSON array of updates; blank means none.
-type Format = Json<Vec<PendingUpdate>>;
+/// What the file holds: the format `doctor` and the start-up check judge it by (issue 24).
+pub(super) type Format = Json<Vec<PendingUpdate>>;
 
 /// Handle to the pending-updates file. Clones share one lock (PUP-2).
 #[derive(Debug, Clone)]
 pub struct PendingUpdates {
     file: StateFile<Format>,
     tz: chrono_tz::Tz,
-}
-
-/// Why the file's bytes would be set aside by the bot, if they would (issue 24).
-pub(super) fn damage(bytes: &[u8]) -> Option<String> {
-    StateFile::<Format>::damage(bytes)
 }
 
 impl PendingUpdates {

@@ -49,10 +49,8 @@ impl FileFormat for BareSessionId {
     }
 }
 
-/// Why a session id file's bytes would be set aside by the bot, if they would (issue 24).
-pub(super) fn damage(bytes: &[u8]) -> Option<String> {
-    StateFile::<BareSessionId>::damage(bytes)
-}
+/// What the file holds: the format `doctor` and the start-up check judge it by (issue 24).
+pub(super) type Format = BareSessionId;
 
 fn now_secs() -> i64 {
     chrono::Utc::now().timestamp()
@@ -76,7 +74,7 @@ pub enum SaveOutcome {
 /// the compare-then-write of [`SessionStore::save`] is not interleaved within the process.
 #[derive(Debug, Clone)]
 pub struct SessionStore {
-    file: StateFile<BareSessionId>,
+    file: StateFile<Format>,
     history: SessionHistory,
 }
 
@@ -189,7 +187,7 @@ impl RoutineSessionStore {
         }
     }
 
-    fn file(&self, routine_id: &str) -> Result<StateFile<BareSessionId>, StateError> {
+    fn file(&self, routine_id: &str) -> Result<StateFile<Format>, StateError> {
         if valid_routine_id(routine_id) {
             Ok(StateFile::new(self.dir.join(routine_id)))
         } else {

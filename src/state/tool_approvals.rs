@@ -107,7 +107,7 @@ pub enum DecideOutcome<R = ApprovalRequest> {
 }
 
 #[derive(Debug, Default, Serialize, Deserialize)]
-struct Stored {
+pub(super) struct Stored {
     #[serde(default)]
     sources: BTreeMap<String, Decisions>,
     #[serde(default)]
@@ -117,7 +117,7 @@ struct Stored {
 /// The approval store; clones share one lock.
 #[derive(Debug, Clone)]
 pub struct ToolApprovals {
-    file: StateFile<Json<Stored>>,
+    file: StateFile<Format>,
 }
 
 impl ToolApprovals {
@@ -274,10 +274,8 @@ impl ToolApprovals {
     }
 }
 
-/// Why the file's bytes would be set aside by the bot, if they would (issue 24).
-pub(super) fn damage(bytes: &[u8]) -> Option<String> {
-    StateFile::<Json<Stored>>::damage(bytes)
-}
+/// What the file holds: the format `doctor` and the start-up check judge it by (issue 24).
+pub(super) type Format = Json<Stored>;
 
 #[cfg(test)]
 #[path = "tool_approvals_tests.rs"]

@@ -47,7 +47,7 @@ pub struct Entry {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-struct Ledger {
+pub(super) struct Ledger {
     /// Work in progress in this process, by ticket number.
     #[serde(default)]
     running: BTreeMap<u64, Entry>,
@@ -59,7 +59,7 @@ struct Ledger {
 /// The ledger of unfinished work; clones share it.
 #[derive(Debug, Clone)]
 pub struct UnfinishedWork {
-    file: StateFile<Json<Ledger>>,
+    file: StateFile<Format>,
     ledger: watch::Sender<Ledger>,
 }
 
@@ -177,15 +177,12 @@ impl UnfinishedWork {
     }
 }
 
-#[allow(clippy::cast_possible_truncation)]
 fn now_secs() -> i64 {
-    unix_now() as i64
+    super::whole_seconds(unix_now())
 }
 
-/// Why the ledger's bytes would be set aside by the bot, if they would (issue 24).
-pub(super) fn damage(bytes: &[u8]) -> Option<String> {
-    StateFile::<Json<Ledger>>::damage(bytes)
-}
+/// What the file holds: the format `doctor` and the start-up check judge it by (issue 24).
+pub(super) type Format = Json<Ledger>;
 
 #[cfg(test)]
 #[path = "unfinished_tests.rs"]

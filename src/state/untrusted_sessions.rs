@@ -19,7 +19,7 @@ const KEPT: usize = 500;
 /// Handle to `state/untrusted_sessions.json`. Cheap to clone; clones share one write lock.
 #[derive(Debug, Clone)]
 pub struct UntrustedSessions {
-    file: StateFile<Json<BTreeMap<String, f64>>>,
+    file: StateFile<Format>,
 }
 
 impl UntrustedSessions {
@@ -44,8 +44,7 @@ impl UntrustedSessions {
 
     fn mark_at(&self, session: &str, now: f64) -> Result<(), StateError> {
         let _guard = self.file.lock();
-        #[allow(clippy::cast_possible_truncation)] // whole seconds for a file name
-        let mut known = self.file.load_or_empty(now as i64);
+        let mut known = self.file.load_or_empty(super::whole_seconds(now));
         if known.contains_key(session) {
             return Ok(());
         }
@@ -60,10 +59,8 @@ impl UntrustedSessions {
     }
 }
 
-/// Why the file's bytes would be set aside by the bot, if they would (issue 24).
-pub(super) fn damage(bytes: &[u8]) -> Option<String> {
-    StateFile::<Json<BTreeMap<String, f64>>>::damage(bytes)
-}
+/// What the file holds: the format `doctor` and the start-up check judge it by (issue 24).
+pub(super) type Format = Json<BTreeMap<String, f64>>;
 
 #[cfg(test)]
 mod tests {

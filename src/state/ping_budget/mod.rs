@@ -17,8 +17,8 @@ use super::StateError;
 use super::paths::DataDir;
 use super::state_file::{Json, StateFile};
 
-/// The file's format: the stored budget; blank (or absent) means the defaults.
-type Format = Json<Option<BudgetState>>;
+/// What the file holds: the format `doctor` and the start-up check judge it by (issue 24).
+pub(super) type Format = Json<Option<BudgetState>>;
 
 /// Tokens the budget holds when full, unless configured otherwise (PNG-2).
 pub const DEFAULT_CAPACITY: u32 = 5;
@@ -64,7 +64,7 @@ pub fn positive_setting(setting: &'static str, value: i64) -> Result<u32, Budget
 
 /// The file content, in the key order of section D.2.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-struct BudgetState {
+pub(super) struct BudgetState {
     capacity: u32,
     available: f64,
     refill_rate_minutes: u32,
@@ -298,11 +298,6 @@ impl PingBudget {
             (out, snapshot)
         })
     }
-}
-
-/// Why the file's bytes would be set aside by the bot, if they would (issue 24).
-pub(crate) fn damage(bytes: &[u8]) -> Option<String> {
-    StateFile::<Format>::damage(bytes)
 }
 
 #[cfg(test)]
