@@ -65,6 +65,14 @@ impl CliSandbox {
         self.home.path().join(".claude")
     }
 
+    /// Replaces `path` (a file the running bot may read at any moment) whole, as the bot's own
+    /// writes do: a plain `fs::write` truncates first, and a read in between sees an empty file.
+    pub fn replace_file(&self, path: &std::path::Path, contents: &str) {
+        let staged = self.home.path().join("replacement.staged");
+        std::fs::write(&staged, contents).expect("stage the replacement");
+        std::fs::rename(&staged, path).expect("move the replacement into place");
+    }
+
     /// The main session id the bot stored in `state/sessions.json` (trimmed), if any.
     pub fn stored_session(&self) -> Option<String> {
         std::fs::read_to_string(self.data_dir.join("state/sessions.json"))

@@ -21,9 +21,17 @@ async fn a_restart_fires_an_overdue_reminder_late_and_reports_missed_routines() 
         ),
     )
     .unwrap();
+    // Daily at the minute 90 minutes ago: one fire was missed while the bot was down, and the
+    // next is a day away, so no fire can land during the test (an hourly cron fired at the top
+    // of the hour when the test ran across it).
+    let missed = now - chrono::Duration::minutes(90);
     std::fs::write(
-        sandbox.data_dir.join("routines/hourly.md"),
-        "---\nid: \"1a1b1c1d\"\ncron: \"0 * * * *\"\ndescription: \"Hourly stretch\"\n---\nStretch\n",
+        sandbox.data_dir.join("routines/daily.md"),
+        format!(
+            "---\nid: \"1a1b1c1d\"\ncron: \"{} {} * * *\"\ndescription: \"Daily stretch\"\n---\nStretch\n",
+            missed.format("%M"),
+            missed.format("%H")
+        ),
     )
     .unwrap();
     let three_hours_ago = (now - chrono::Duration::hours(3)).to_rfc3339();
@@ -39,14 +47,19 @@ async fn a_restart_fires_an_overdue_reminder_late_and_reports_missed_routines() 
         m.content.contains("call the dentist")
     })
     .await;
-    let prompt = h.mock.main_requests().pop().unwrap();
-    let prompt = prompt.last_user_text().unwrap().to_owned();
+    let prompt = h
+        .mock
+        .main_requests()
+        .iter()
+        .filter_map(|r| r.last_user_text().map(str::to_owned))
+        .find(|text| text.contains("[reminder:0a0b0c0d]"))
+        .expect("a main request carries the late reminder");
     assert!(
         prompt.contains("[reminder:0a0b0c0d]\n[late: was scheduled for "),
         "{prompt}"
     );
     assert!(
-        prompt.contains("Missed while offline: routine \"Hourly stretch\""),
+        prompt.contains("Missed while offline: routine \"Daily stretch\""),
         "{prompt}"
     );
     h.terminate().await;

@@ -84,7 +84,7 @@ async fn a_chain_runs_three_links_and_ends_at_the_limit() {
             })
             .collect::<Vec<_>>()
             .join("\n");
-        std::fs::write(&path, moved + "\n").unwrap();
+        h.sandbox.replace_file(&path, &(moved + "\n"));
     }
     let limit = "Error: follow-up limit reached — this was the last check. If the task still \
                  needs attention, ping the user now.";

@@ -49,7 +49,8 @@ async fn an_edited_routine_reregisters_and_a_broken_file_is_reported_once() {
         .find(|p| std::fs::read_to_string(p).unwrap().contains(&id))
         .unwrap();
     let text = std::fs::read_to_string(&path).unwrap();
-    std::fs::write(&path, text.replace("0 3 1 1 *", "* * * * *")).unwrap();
+    h.sandbox
+        .replace_file(&path, &text.replace("0 3 1 1 *", "* * * * *"));
     h.mock.add_rule(|request| {
         request
             .last_user_text()
