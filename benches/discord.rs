@@ -45,7 +45,7 @@ const CHUNK_DELAY: Duration = Duration::from_millis(60);
 /// Quiet time after a turn before the next DM (or the memory reading).
 const BETWEEN_TURNS: Duration = Duration::from_millis(300);
 const IDLE_BEFORE_RSS: Duration = Duration::from_secs(2);
-const TRACE_RECEIVED: &str = "owner DM received";
+const TRACE_RECEIVED: &str = "owner message received";
 const TRACE_WRITTEN: &str = "prompt written to the CLI";
 
 fn main() {
@@ -181,7 +181,7 @@ fn traces(log: &str) -> Vec<Trace> {
         .collect()
 }
 
-/// Wall-clock times of `owner DM received id=<message>` and of the next
+/// Wall-clock times of `owner message received id=<message>` and of the next
 /// `prompt written to the CLI`.
 fn trace_pair(log: &str, message: u64) -> Option<(SystemTime, SystemTime)> {
     let traces = traces(log);
@@ -442,15 +442,15 @@ fn print_latency(turns: &[Turn], map: &ClockMap, map_end: &ClockMap) {
             rows(&|t| signed_ms(written(t), t.calling)),
         ),
         (
-            "  of which: MESSAGE_CREATE → `owner DM received`",
+            "  of which: MESSAGE_CREATE → `owner message received`",
             rows(&|t| signed_ms(received(t), t.injected)),
         ),
         (
-            "  of which: `owner DM received` → `prompt written` (log)",
+            "  of which: `owner message received` → `prompt written` (log)",
             rows(&|t| signed_ms(written(t), received(t))),
         ),
         (
-            "    `owner DM received` → fake gets the reaction PUT",
+            "    `owner message received` → fake gets the reaction PUT",
             rows(&|t| signed_ms(t.seen_reaction, received(t))),
         ),
         (
@@ -463,7 +463,7 @@ fn print_latency(turns: &[Turn], map: &ClockMap, map_end: &ClockMap) {
     }
     println!(
         "    (the first row is a lower bound: the frame left before `dm_from` returned; a negative \
-         `owner DM received` means the bench thread lost the CPU inside `dm_from`)"
+         `owner message received` means the bench thread lost the CPU inside `dm_from`)"
     );
     println!(
         "(2) first model token → first Discord write showing reply text (fake's arrival of the \

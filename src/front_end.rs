@@ -54,6 +54,25 @@ pub enum TurnEvent {
     ForkRequested,
 }
 
+/// A place the owner reached the conversation through, in the front end's own terms (a
+/// Discord channel or thread id); the agent core only hands it back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ReplyPlace(pub u64);
+
+/// Where the output of a turn (its streamed reply, embeds, approval questions, notes) goes,
+/// for front ends with more than one door into the conversation (CHN-1, CHN-5).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum TurnPlace {
+    /// Back where the owner asked: a message, a click, a command.
+    AskedIn(ReplyPlace),
+    /// Where the conversation's last turn went: the bot's own follow-ups (a fork's first
+    /// reply, the idle check-in, the report a button asked for).
+    #[default]
+    Conversation,
+    /// Where the owner wants what they didn't ask for: a scheduled job's turn.
+    Unasked,
+}
+
 /// The sending half of a turn's event stream.
 pub type TurnSink = mpsc::UnboundedSender<TurnEvent>;
 
@@ -93,6 +112,12 @@ pub trait FrontEnd: Send + Sync {
         path: PathBuf,
         message: Option<String>,
     ) -> BoxFuture<'_, Result<Option<u64>, FrontEndError>>;
+
+    /// Says where the output of the locked operation that starts now goes, until the next
+    /// call (CHN-1, CHN-5). Front ends with one door ignore it.
+    fn answer_in(&self, place: TurnPlace) {
+        let _ = place;
+    }
 
     /// Renders one streamed turn until `events` closes; returns the ids of the messages it
     /// left, for reply tracking (SES-16).

@@ -102,7 +102,7 @@ async fn check_once(bot: &Bot, update_hour: u8) {
         Ok(applied) => bot.announce_update_and_restart(&applied).await,
         Err(error) => {
             tracing::warn!(%error, "auto-update failed");
-            bot.dm_update_news(format!("auto-update failed: {error}"))
+            bot.tell_update_news(format!("auto-update failed: {error}"))
                 .await;
         }
     }

@@ -12,10 +12,12 @@ use std::{
     time::Duration,
 };
 
-use serenity::{all::ChannelId, http::Http};
+use serenity::http::Http;
 use tokio::task::{AbortHandle, Id, JoinSet};
 
-use crate::discord::{notices::greeting::shutdown_notice, rate_limit::with_rate_limit_retries};
+use crate::discord::{
+    notices::greeting::shutdown_notice, places::Places, rate_limit::with_rate_limit_retries,
+};
 
 /// How long the crash notice may take.
 pub const NOTICE_TIMEOUT: Duration = Duration::from_secs(5);
@@ -63,27 +65,27 @@ pub fn panic_message(payload: &(dyn Any + Send)) -> String {
         .unwrap_or_else(|| "a panic without a message".to_owned())
 }
 
-/// How to reach the owner once it is possible: the REST client and the DM channel (set when
-/// the owner is known).
+/// How to reach the owner once it is possible: the REST client and the owner's places (the
+/// DM is known once the owner is).
 #[derive(Default)]
 pub struct OwnerReach {
-    route: OnceLock<(Arc<Http>, Arc<OnceLock<ChannelId>>)>,
+    route: OnceLock<(Arc<Http>, Arc<Places>)>,
 }
 
 impl OwnerReach {
-    /// Records the REST client and the DM channel cell, once built.
-    pub fn connect(&self, http: Arc<Http>, dm_channel: Arc<OnceLock<ChannelId>>) {
-        let _ = self.route.set((http, dm_channel));
+    /// Records the REST client and the owner's places, once built.
+    pub fn connect(&self, http: Arc<Http>, places: Arc<Places>) {
+        let _ = self.route.set((http, places));
     }
 
     /// Logs `end` and DMs its notice when the owner's channel is open; waits at most
     /// [`NOTICE_TIMEOUT`], never fails.
     pub async fn report(&self, end: &FatalEnd) {
         tracing::error!(kind = end.kind(), "fatal: {}", end.message());
-        let Some((http, channel)) = self.route.get() else {
+        let Some((http, places)) = self.route.get() else {
             return;
         };
-        let Some(channel) = channel.get().copied() else {
+        let Some(channel) = places.unasked() else {
             return;
         };
         let notice = end.notice();

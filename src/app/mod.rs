@@ -29,7 +29,8 @@ use crate::{
         bot::Bot,
         clicks::reaction_approval::Approvals,
         client::{build_client, run_client},
-        dm_front_end::DiscordFrontEnd,
+        front_end::{Audience, DiscordFrontEnd},
+        places::Places,
         rate_limit::with_rate_limit_retries,
     },
     front_end::FrontEnd,
@@ -159,16 +160,23 @@ async fn run_daemon(
     )
     .await?;
     let http = Arc::clone(&client.http);
-    let dm_channel = Arc::new(OnceLock::new());
-    reach.connect(Arc::clone(&http), Arc::clone(&dm_channel));
+    let places = Arc::new(Places::new(Arc::clone(&services.runtime)));
+    reach.connect(Arc::clone(&http), Arc::clone(&places));
     let approvals = Arc::new(Approvals::default());
     let inquiries = Arc::new(services.inquiries.clone());
-    let front_end = Arc::new(DiscordFrontEnd::new(
-        Arc::clone(&http),
-        Arc::clone(&dm_channel),
-        Arc::clone(&approvals),
-        Arc::clone(&inquiries),
-    ));
+    let front_end_for = |audience| {
+        Arc::new(DiscordFrontEnd::new(
+            Arc::clone(&http),
+            Arc::clone(&places),
+            audience,
+            Arc::clone(&approvals),
+            Arc::clone(&inquiries),
+        )) as Arc<dyn FrontEnd>
+    };
+    // The conversation's output goes where the owner last asked; what background work and
+    // webhooks start goes where the owner wants unasked messages (CHN-5).
+    let conversation_front_end = front_end_for(Audience::Conversation);
+    let front_end = front_end_for(Audience::Unasked);
     let settings = MainSettings {
         model: runtime.model_main.clone(),
         thinking: runtime.thinking_main,
@@ -176,20 +184,20 @@ async fn run_daemon(
     };
     let session = Arc::new(MainSession::new(
         Arc::clone(&services),
-        Arc::clone(&front_end) as Arc<dyn FrontEnd>,
+        conversation_front_end,
         settings,
     ));
     let busy_session = Arc::clone(&session);
     let runner = Arc::new(BgRunner::new(
         Arc::clone(&services),
-        Arc::clone(&front_end) as Arc<dyn FrontEnd>,
+        Arc::clone(&front_end),
         Arc::new(move || busy_session.is_busy()),
     ));
     let dispatch = JobDispatch::new(
         Arc::clone(&services),
         Arc::clone(&session),
         Arc::clone(&runner),
-        Arc::clone(&front_end) as Arc<dyn FrontEnd>,
+        Arc::clone(&front_end),
     );
     let scheduler = Arc::new(Scheduler::new(
         Arc::clone(&services),
@@ -206,7 +214,7 @@ async fn run_daemon(
     );
     let bot = Arc::new(Bot::new(
         http,
-        dm_channel,
+        places,
         session,
         Arc::clone(&services),
         approvals,
@@ -353,7 +361,7 @@ async fn shut_down_on_signal(
     };
     if let Some(name) = name {
         tracing::info!("received {name}; shutting down");
-        if let Some(channel) = bot.dm_channel() {
+        if let Some(channel) = bot.places.unasked() {
             let notice =
                 crate::discord::notices::greeting::shutdown_notice(&format!("received {name}"));
             if let Err(error) = with_rate_limit_retries(|| channel.say(&bot.http, &notice)).await {

@@ -15,11 +15,14 @@ use std::{
 use parking_lot::{Mutex, MutexGuard};
 
 use serenity::{
-    all::{Context, EventHandler, Interaction, Message, Reaction, Ready, ResumedEvent},
+    all::{
+        Context, EventHandler, GuildChannel, Interaction, Message, Reaction, Ready, ResumedEvent,
+        Role,
+    },
     async_trait,
     builder::GetMessages,
     http::Http,
-    model::id::{ChannelId, MessageId},
+    model::id::MessageId,
 };
 use tokio_util::{sync::CancellationToken, task::TaskTracker};
 use tracing::Instrument;
@@ -27,7 +30,9 @@ use tracing::Instrument;
 use super::{
     clicks::{google::DeleteConfirmations, reaction_approval::Approvals},
     commands::google_auth::PendingGoogleAuth,
+    home_channel::ToldReaders,
     owner::OwnerGate,
+    places::Places,
     rate_limit::with_rate_limit_retries,
     reconnects::Reconnects,
 };
@@ -54,7 +59,10 @@ pub(crate) struct SeenMessages {
 pub struct Bot {
     pub(crate) http: Arc<Http>,
     pub(crate) owner: OwnerGate,
-    pub(crate) dm_channel: Arc<OnceLock<ChannelId>>,
+    /// The owner's DM, the home channel, and where the conversation is shown now.
+    pub(crate) places: Arc<Places>,
+    /// Who the owner was last told can read the home channel (CHN-3).
+    pub(crate) told_readers: ToldReaders,
     pub(crate) session: Arc<MainSession>,
     pub(crate) services: Arc<Services>,
     pub(crate) approvals: Arc<Approvals>,
@@ -87,7 +95,7 @@ impl Bot {
     /// The shared state of a bot that is about to connect.
     pub fn new(
         http: Arc<Http>,
-        dm_channel: Arc<OnceLock<ChannelId>>,
+        places: Arc<Places>,
         session: Arc<MainSession>,
         services: Arc<Services>,
         approvals: Arc<Approvals>,
@@ -97,7 +105,8 @@ impl Bot {
         Self {
             http,
             owner: OwnerGate::default(),
-            dm_channel,
+            places,
+            told_readers: ToldReaders::default(),
             session,
             services,
             approvals,
@@ -177,11 +186,6 @@ impl Bot {
         self.restart.is_cancelled()
     }
 
-    /// The owner's DM channel, once open.
-    pub fn dm_channel(&self) -> Option<ChannelId> {
-        self.dm_channel.get().copied()
-    }
-
     /// Records `id` as handled; false if it was handled already (a replayed event).
     pub(crate) fn first_sighting(&self, id: MessageId) -> bool {
         let mut seen = self.seen();
@@ -215,7 +219,7 @@ impl Bot {
             let bot = Arc::clone(self);
             let span = tracing::info_span!("dm_turn", message = %message.id);
             self.work
-                .spawn(async move { bot.handle_dm(message).await }.instrument(span));
+                .spawn(async move { bot.handle_message(message).await }.instrument(span));
         }
     }
 
@@ -226,7 +230,7 @@ impl Bot {
     /// Answers owner DMs that arrived while the gateway was away (after a resume or a
     /// re-identify), oldest first; ones already handled are skipped.
     async fn backfill(self: &Arc<Self>) {
-        let (Some(channel), Some(after)) = (self.dm_channel(), self.newest_seen()) else {
+        let (Some(channel), Some(after)) = (self.places.dm(), self.newest_seen()) else {
             return;
         };
         let missed = match with_rate_limit_retries(|| {
@@ -265,7 +269,7 @@ impl Bot {
             let bot = Arc::clone(self);
             let span = tracing::info_span!("dm_turn", message = %message.id);
             self.work
-                .spawn(async move { bot.handle_dm(message).await }.instrument(span));
+                .spawn(async move { bot.handle_message(message).await }.instrument(span));
         }
     }
 }
@@ -335,8 +339,18 @@ impl EventHandler for Handler {
         }
         let worker = Arc::clone(&bot);
         bot.work
-            .track_future(async move { worker.handle_dm(message).await })
+            .track_future(async move { worker.handle_message(message).await })
             .await;
+    }
+
+    async fn channel_update(&self, _ctx: Context, _old: Option<GuildChannel>, new: GuildChannel) {
+        let Some(bot) = self.bot() else { return };
+        bot.recheck_home_readers(Some(new.id)).await;
+    }
+
+    async fn guild_role_update(&self, _ctx: Context, _old: Option<Role>, _new: Role) {
+        let Some(bot) = self.bot() else { return };
+        bot.recheck_home_readers(None).await;
     }
 
     async fn reaction_add(&self, _ctx: Context, reaction: Reaction) {

@@ -159,3 +159,17 @@ fn the_owner_hears_the_readers_when_set_and_only_changes_after() {
     let closed = readers_notice(Some(&friends), &[]).unwrap();
     assert!(closed.contains("only you"), "{closed}");
 }
+
+#[test]
+fn the_readme_invite_link_asks_for_exactly_what_the_channel_needs() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .expect("README.md beside Cargo.toml");
+    let wanted = format!("permissions={}", invite_permissions());
+    assert!(
+        readme.contains(&wanted),
+        "README's invite link should carry {wanted}"
+    );
+    for (_, name) in NEEDED {
+        assert!(readme.contains(name), "README should name {name}");
+    }
+}

@@ -1,9 +1,12 @@
-//! Slash commands (SLC): registered on the first `READY` as a user-installed app usable in
-//! DMs, owner-only, each answering with the texts the spec gives. The commands with a flow of
-//! their own are beneath it: `setup` (and the greeting's Get started button), `self_update`
-//! (`/update` and the restart), [`google_auth`] (and the pasted redirect URL).
+//! Slash commands (SLC): registered on the first `READY`, usable in DMs and in servers the bot
+//! shares with the owner, owner-only, each answering with the texts the spec gives. In a
+//! server they work in the home channel only, but for `/home`, which makes a channel it
+//! (CHN-6). The commands with a flow of their own are beneath it: `setup` (and the
+//! greeting's Get started button), `self_update` (`/update` and the restart), [`google_auth`]
+//! (and the pasted redirect URL), `home`.
 
 pub mod google_auth;
+mod home;
 mod self_update;
 pub(super) mod setup;
 
@@ -27,6 +30,7 @@ use crate::{
         command::{self as session_command, CommandArgs},
     },
     config::runtime::{ConfigKey, THINKING_PRESETS},
+    front_end::{ReplyPlace, TurnPlace},
 };
 
 fn command(name: &str, description: &str) -> CreateCommand {
@@ -36,6 +40,7 @@ fn command(name: &str, description: &str) -> CreateCommand {
         .contexts(vec![
             InteractionContext::BotDm,
             InteractionContext::PrivateChannel,
+            InteractionContext::Guild,
         ])
 }
 
@@ -102,6 +107,11 @@ pub fn definitions() -> Vec<CreateCommand> {
             "setup",
             "Set me up: names, what I know about you, a morning check-in, Google",
         ),
+        command("home", "Talk with me in this server channel too (or: off)").add_option(
+            string_option("action", "here (default) or off")
+                .add_string_choice("here", "here")
+                .add_string_choice("off", "off"),
+        ),
     ]
 }
 
@@ -159,6 +169,7 @@ impl Bot {
             "update" => return self.update_command(command).await,
             "google-auth" => return self.google_auth_command(command).await,
             "setup" => return self.setup_command(command).await,
+            "home" => return self.home_command(command).await,
             _ => {}
         }
         let options = command.data.options();
@@ -206,7 +217,8 @@ impl Bot {
             .filter(|topic| !topic.is_empty())
             .map(str::to_owned);
         with_rate_limit_retries(|| command.delete_response(&self.http)).await?;
-        if let Err(error) = self.session.open_fork_command(topic).await {
+        let here = TurnPlace::AskedIn(ReplyPlace(command.channel_id.get()));
+        if let Err(error) = self.session.open_fork_command(topic, here).await {
             tracing::warn!(%error, "/fork failed");
             let text = match error {
                 ForkCommandError::AlreadyInFork => "already in a fork.".to_owned(),

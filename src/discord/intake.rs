@@ -1,7 +1,9 @@
-//! A DM's way through (MSG-1…8): owner check, 👀, interrupt of the reply in progress, the
-//! prompt (trimmed text, quoted reply, images, saved files), one conversation at a time, the
-//! streamed answer, and a clear message when the CLI connection was lost. The prompt's parts
-//! are plain Rust beneath it: [`attachments`] and [`quote`].
+//! An owner message's way through (MSG-1…8, CHN-1, CHN-2): which door it came through (the
+//! DM or the home channel; anything else reaches nothing), 👀, interrupt of the reply in
+//! progress, the prompt (trimmed text, quoted reply, images, saved files), one conversation at
+//! a time, the streamed answer back where the message was written, and a clear message when
+//! the CLI connection was lost. The prompt's parts are plain Rust beneath it: [`attachments`]
+//! and [`quote`].
 
 pub mod attachments;
 pub mod quote;
@@ -18,7 +20,11 @@ use self::{
     attachments::{append_saved_paths, image_media_type, save_download},
     quote::{QuotedEmbed, QuotedSource, prepend_quote, quote_reply},
 };
-use super::{bot::Bot, rate_limit::with_rate_limit_retries};
+use super::{
+    bot::Bot,
+    doors::{Author, Closed, Door, Place, door},
+    rate_limit::with_rate_limit_retries,
+};
 use crate::{
     agent::interactive_fork::{ALREADY_IN_FORK_NOTE, EXPIRED_NOTE, reply_resume_prompt},
     agent::{
@@ -27,6 +33,7 @@ use crate::{
         turn::context_usage::{context_tokens, context_warning},
     },
     claude::{ClaudeError, ImageAttachment, SessionId},
+    front_end::{ReplyPlace, TurnPlace},
     state::{
         fork_messages::{ForkLookup, unix_now},
         unfinished::{Work, excerpt},
@@ -39,21 +46,36 @@ pub const LOST_CONNECTION: &str = "lost connection — try again.";
 const SEEN: &str = "👀";
 
 impl Bot {
-    /// Whether `message` is a DM from the owner that this process has not handled yet.
-    pub(crate) fn accepts(&self, message: &Message) -> bool {
-        self.is_accepting()
-            && !message.author.bot
-            && message.guild_id.is_none()
-            && self.owner.is_owner(message.author.id)
-            && self.first_sighting(message.id)
+    /// The door `message` came through, or why it reaches nothing (CHN-2, CHN-4).
+    pub(crate) fn door_of(&self, message: &Message) -> Result<Door, Closed> {
+        let author = if message.author.bot || message.webhook_id.is_some() {
+            Author::Bot
+        } else if self.owner.is_owner(message.author.id) {
+            Author::Owner
+        } else {
+            Author::Someone
+        };
+        let place = match message.guild_id {
+            None => Place::Dm(message.channel_id),
+            Some(_) => Place::Server(message.channel_id),
+        };
+        door(author, place, self.places.home(), None)
     }
 
-    /// Handles one owner DM end to end.
-    pub(crate) async fn handle_dm(self: &Arc<Self>, message: Message) {
-        tracing::debug!(target: "ollim_bot::latency", id = %message.id, "owner DM received");
+    /// Whether `message` is the owner's, came through one of the doors, and was not handled by
+    /// this process yet.
+    pub(crate) fn accepts(&self, message: &Message) -> bool {
+        self.is_accepting() && self.door_of(message).is_ok() && self.first_sighting(message.id)
+    }
+
+    /// Handles one owner message end to end, answering where it was written.
+    pub(crate) async fn handle_message(self: &Arc<Self>, message: Message) {
+        tracing::debug!(target: "ollim_bot::latency", id = %message.id, "owner message received");
         // The owner's DM channel is normally known from start-up; learn it here otherwise, so
-        // replies always have somewhere to go.
-        let _ = self.dm_channel.set(message.channel_id);
+        // unasked messages always have somewhere to go.
+        if message.guild_id.is_none() {
+            self.places.learn_dm(message.channel_id);
+        }
         // MSG-6: a pasted Google redirect completes /google-auth and never reaches the agent.
         if self.take_pasted_redirect(&message).await {
             return;
@@ -130,13 +152,14 @@ impl Bot {
     /// anything else goes to the open fork or the main session, with the replied-to message
     /// quoted (CTX-10).
     async fn answer(&self, message: &Message) -> Result<TurnReport, AgentError> {
-        let prompt = self.prompt_for(message).await;
+        let here = TurnPlace::AskedIn(ReplyPlace(message.channel_id.get()));
+        let prompt = self.prompt_for(message).await.answered_in(here);
         let Some(referenced) = message.referenced_message.as_deref() else {
             return self.session.exchange(prompt).await;
         };
         let quoted = |prompt: Prompt| Prompt {
             text: prepend_quote(quote_reply(&quoted_source(referenced)), &prompt.text),
-            images: prompt.images,
+            ..prompt
         };
         let current_main = self.services.sessions.load();
         match self.services.fork_messages.lookup(referenced.id.get()) {
@@ -147,7 +170,7 @@ impl Bot {
                 ..
             } if current_main.as_ref().map(SessionId::as_str) != Some(fork_session_id.as_str()) => {
                 if self.session.in_fork() {
-                    self.note(ALREADY_IN_FORK_NOTE).await;
+                    self.note(message, ALREADY_IN_FORK_NOTE).await;
                     return self.session.exchange(quoted(prompt)).await;
                 }
                 #[allow(clippy::cast_possible_truncation)]
@@ -157,7 +180,7 @@ impl Bot {
                 ));
                 let resume = Prompt {
                     text: reply_resume_prompt(&age, &prompt.text),
-                    images: prompt.images.clone(),
+                    ..prompt.clone()
                 };
                 let Ok(session_id) = SessionId::parse(&fork_session_id) else {
                     tracing::warn!(fork_session_id, "a fork record holds an invalid session id");
@@ -173,17 +196,17 @@ impl Bot {
                 }
             }
             ForkLookup::Expired => {
-                self.note(EXPIRED_NOTE).await;
+                self.note(message, EXPIRED_NOTE).await;
                 self.session.exchange(quoted(prompt)).await
             }
             _ => self.session.exchange(quoted(prompt)).await,
         }
     }
 
-    async fn note(&self, text: &str) {
-        if let Some(channel) = self.dm_channel()
-            && let Err(error) = with_rate_limit_retries(|| channel.say(&self.http, text)).await
-        {
+    /// Posts `text` where `message` was written.
+    async fn note(&self, message: &Message, text: &str) {
+        let channel = message.channel_id;
+        if let Err(error) = with_rate_limit_retries(|| channel.say(&self.http, text)).await {
             tracing::debug!(%error, "could not post a note");
         }
     }
@@ -222,6 +245,7 @@ impl Bot {
         Prompt {
             text: append_saved_paths(message.content.trim(), &saved),
             images,
+            place: TurnPlace::Conversation,
         }
     }
 

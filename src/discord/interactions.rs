@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use serenity::{
-    all::{ComponentInteraction, Context, Interaction},
+    all::{CommandInteraction, ComponentInteraction, Context, Interaction},
     builder::{
         CreateInteractionResponse, CreateInteractionResponseFollowup,
         CreateInteractionResponseMessage,
@@ -23,6 +23,7 @@ use crate::{
     agent::{ForkCommandError, Prompt, prompt::context::relative_age},
     claude::SessionId,
     domain::fork_control::ExitAction,
+    front_end::{ReplyPlace, TurnPlace},
     state::fork_messages::{ForkLookup, SessionOrigin, unix_now},
 };
 
@@ -44,6 +45,8 @@ impl Bot {
             Interaction::Command(command) => {
                 if !self.owner.is_owner(command.user.id) || !self.is_accepting() {
                     reply_ephemeral(&self.http, command, NOT_AUTHORIZED).await
+                } else if let Some(elsewhere) = self.not_here(command) {
+                    reply_ephemeral(&self.http, command, elsewhere).await
                 } else {
                     self.run_command(command).await
                 }
@@ -60,6 +63,27 @@ impl Bot {
         if let Err(error) = outcome {
             tracing::warn!(%error, "answering an interaction failed");
         }
+    }
+
+    /// Why a command can't run where it was used (CHN-6): in a server, only the home channel
+    /// takes commands, but for `/home`, which makes a channel it.
+    fn not_here(&self, command: &CommandInteraction) -> Option<String> {
+        let home = self.places.home();
+        if command.guild_id.is_none()
+            || command.data.name == "home"
+            || Some(command.channel_id) == home
+        {
+            return None;
+        }
+        Some(match home {
+            Some(home) => format!(
+                "I answer you in our DM and in <#{home}> only. Run `/home` here to make this \
+                 channel my home instead."
+            ),
+            None => "I answer you in our DM only. Run `/home` here to talk with me in this \
+                     channel too."
+                .to_owned(),
+        })
     }
 
     async fn click(
@@ -129,7 +153,8 @@ impl Bot {
             return self.ephemeral(component, "no active fork.").await;
         }
         with_rate_limit_retries(|| component.defer(&self.http)).await?;
-        if let Err(error) = self.session.fork_button(exit).await {
+        let here = TurnPlace::AskedIn(ReplyPlace(component.channel_id.get()));
+        if let Err(error) = self.session.fork_button(exit, here).await {
             let follow_up = CreateInteractionResponseFollowup::new()
                 .content(error.to_string())
                 .ephemeral(true);
@@ -171,6 +196,7 @@ impl Bot {
         if self.session.is_busy() {
             self.session.interrupt();
         }
+        let here = TurnPlace::AskedIn(ReplyPlace(component.channel_id.get()));
         let outcome = match owner {
             Some((session_id, recorded_at, origin)) => {
                 #[allow(clippy::cast_possible_truncation)]
@@ -181,21 +207,21 @@ impl Bot {
                 let text = button_resume_prompt(&age, &prompt);
                 match self
                     .session
-                    .resume_fork(session_id, origin, Prompt::text(text))
+                    .resume_fork(session_id, origin, Prompt::text(text).answered_in(here))
                     .await
                 {
                     Ok(report) => Ok(report),
                     Err(ForkCommandError::Agent(error)) => Err(error),
                     Err(_) => {
                         self.session
-                            .exchange(Prompt::text(format!("[button] {prompt}")))
+                            .exchange(Prompt::text(format!("[button] {prompt}")).answered_in(here))
                             .await
                     }
                 }
             }
             None => {
                 self.session
-                    .exchange(Prompt::text(format!("[button] {prompt}")))
+                    .exchange(Prompt::text(format!("[button] {prompt}")).answered_in(here))
                     .await
             }
         };

@@ -13,24 +13,27 @@
 //!   space, set-aside state files, work a killed process left unfinished.
 //! - [`streamer`]: renders a turn into messages (edits, splits, status); [`sink`] and
 //!   [`http_sink`]: the message operations it needs.
-//! - [`dm_front_end`] and [`embeds`]: what the agent core asks of Discord.
-//! - [`doors`]: which way a message came in (the DM, the home channel, a fork's thread) and
-//!   whether it reaches the agent; [`channel_privacy`]: who else can read the home channel and
-//!   which permissions the bot lacks there (the home channel, issue 26, in progress).
+//! - [`front_end`] and [`embeds`]: what the agent core asks of Discord.
+//! - [`places`]: the owner's DM, the home channel, and where the conversation is shown now;
+//!   [`doors`]: which way a message came in and whether it reaches the agent;
+//!   [`channel_privacy`]: who else can read the home channel and which permissions the bot
+//!   lacks there; [`home_channel`]: reading that from Discord and telling the owner.
 
 pub mod bot;
 pub mod channel_privacy;
 pub mod clicks;
 pub mod client;
 pub mod commands;
-pub mod dm_front_end;
 pub mod doors;
 pub mod embeds;
+pub mod front_end;
+pub mod home_channel;
 pub mod http_sink;
 pub mod intake;
 pub mod interactions;
 pub mod notices;
 pub mod owner;
+pub mod places;
 pub mod rate_limit;
 pub mod reconnects;
 pub mod sink;

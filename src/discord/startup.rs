@@ -28,7 +28,7 @@ impl Bot {
                 return;
             }
         };
-        let _ = self.dm_channel.set(channel);
+        self.places.learn_dm(channel);
         self.mark_owner_ready();
         let bot = Arc::clone(self);
         self.work.spawn(async move {
@@ -49,12 +49,11 @@ impl Bot {
         } else {
             greeting_with_get_started(text)
         };
-        let sent =
-            with_rate_limit_retries(|| channel.send_message(&self.http, message.clone())).await;
-        match sent {
-            Ok(greeting) => self.backfill_from(greeting.id),
-            Err(error) => tracing::warn!(%error, "could not send the greeting"),
+        // Where the owner wants unasked messages (CHN-5): the DM, or the home channel.
+        if let Some(greeting) = self.tell("the greeting", message).await {
+            self.backfill_from(greeting.id);
         }
+        self.check_home_channel().await;
         self.release_early();
     }
 

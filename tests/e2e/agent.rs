@@ -187,6 +187,7 @@ async fn images_are_sent_as_image_blocks_before_the_text() {
             media_type: "image/png".into(),
             base64_data: png.into(),
         }],
+        ..Default::default()
     };
     let (tx, _rx) = tokio::sync::mpsc::unbounded_channel();
     let report = h.session.send(prompt, tx).await.unwrap();

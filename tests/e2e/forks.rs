@@ -6,6 +6,7 @@ use crate::support;
 use ollim_bot::{
     domain::embed::EmbedColor,
     domain::fork_control::ExitAction,
+    front_end::TurnPlace,
     state::{fork_messages::ForkLookup, history::SessionEventKind},
 };
 use serde_json::json;
@@ -107,7 +108,7 @@ async fn exit_tools_wait_for_the_owner_then_discard() {
         .push(Reply::tool_use("mcp__discord__exit_fork", json!({})));
     h.mock.push(Reply::text("Okay, staying."));
     h.session
-        .open_fork_command(Some("errands".into()))
+        .open_fork_command(Some("errands".into()), TurnPlace::Conversation)
         .await
         .unwrap();
     let results = h.mock.main_requests().last().unwrap().tool_results();
@@ -221,10 +222,16 @@ async fn buttons_and_slash_fork_exit_directly() {
     h.exchange("hello").await.unwrap();
     let main_id = h.stored_session().unwrap();
     h.mock.push(Reply::text("Ready when you are."));
-    h.session.open_fork_command(None).await.unwrap();
+    h.session
+        .open_fork_command(None, TurnPlace::Conversation)
+        .await
+        .unwrap();
     assert!(h.session.in_fork());
     assert!(last_prompt(&h).contains("[fork-started]"));
-    h.session.fork_button(ExitAction::Exit).await.unwrap();
+    h.session
+        .fork_button(ExitAction::Exit, TurnPlace::Conversation)
+        .await
+        .unwrap();
     assert!(!h.session.in_fork());
     assert_eq!(
         h.front_end.embed_titles().last().unwrap(),
@@ -234,7 +241,7 @@ async fn buttons_and_slash_fork_exit_directly() {
 
     h.mock.push(Reply::text("Fork two."));
     h.session
-        .open_fork_command(Some("taxes".into()))
+        .open_fork_command(Some("taxes".into()), TurnPlace::Conversation)
         .await
         .unwrap();
     h.mock.push(Reply::tool_use(
@@ -242,24 +249,36 @@ async fn buttons_and_slash_fork_exit_directly() {
         json!({"message": "Taxes: file by April"}),
     ));
     h.mock.push(Reply::text("Summary sent."));
-    h.session.fork_button(ExitAction::Report).await.unwrap();
+    h.session
+        .fork_button(ExitAction::Report, TurnPlace::Conversation)
+        .await
+        .unwrap();
     let last = h.front_end.embeds.lock().unwrap().last().cloned().unwrap();
     assert_eq!(last.title, "Fork Ended — summary queued");
     assert_eq!(last.description.as_deref(), Some("Taxes: file by April"));
     assert_eq!(h.services.pending.peek().len(), 1);
 
     h.mock.push(Reply::text("Fork three."));
-    h.session.open_fork_command(None).await.unwrap();
+    h.session
+        .open_fork_command(None, TurnPlace::Conversation)
+        .await
+        .unwrap();
     h.mock.push(Reply::text("A fork reply."));
     h.exchange("one message").await.unwrap();
-    h.session.fork_button(ExitAction::Save).await.unwrap();
+    h.session
+        .fork_button(ExitAction::Save, TurnPlace::Conversation)
+        .await
+        .unwrap();
     assert_eq!(
         h.front_end.embed_titles().last().unwrap(),
         "Fork Ended — saved to main"
     );
     assert_ne!(h.stored_session().as_deref(), Some(main_id.as_str()));
     assert!(
-        h.session.fork_button(ExitAction::Exit).await.is_err(),
+        h.session
+            .fork_button(ExitAction::Exit, TurnPlace::Conversation)
+            .await
+            .is_err(),
         "no fork left"
     );
     h.close().await;

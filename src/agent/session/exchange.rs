@@ -11,6 +11,7 @@ use crate::{
     },
     agent::{AgentError, TurnReport},
     domain::fork_control::ExitAction,
+    front_end::TurnPlace,
     scheduling::job_sink::ForegroundJob,
     state::fork_messages::SessionOrigin,
 };
@@ -51,7 +52,11 @@ impl MainSession {
         // The job's own tools, for its turn only (issue 23 §4).
         let grant = self.live_rules.grant_job_turn(job.granted);
         let report = self
-            .rendered_turn(&mut state, Prompt::text(job.prompt), PromptSource::System)
+            .rendered_turn(
+                &mut state,
+                Prompt::text(job.prompt).answered_in(TurnPlace::Unasked),
+                PromptSource::System,
+            )
             .await;
         drop(grant);
         self.chain.set(None);
@@ -59,8 +64,13 @@ impl MainSession {
         report
     }
 
-    /// `/fork [topic]`: opens a fork, streams its first reply, then settles (IFK-2).
-    pub async fn open_fork_command(&self, topic: Option<String>) -> Result<(), ForkCommandError> {
+    /// `/fork [topic]`: opens a fork, streams its first reply (at `place`, where the command
+    /// was run), then settles (IFK-2).
+    pub async fn open_fork_command(
+        &self,
+        topic: Option<String>,
+        place: TurnPlace,
+    ) -> Result<(), ForkCommandError> {
         let mut state = self.state.lock().await;
         if state.fork.is_open() {
             return Err(ForkCommandError::AlreadyInFork);
@@ -76,7 +86,11 @@ impl MainSession {
         )
         .await?;
         let outcome = self
-            .rendered_turn(&mut state, Prompt::text(prompt), PromptSource::System)
+            .rendered_turn(
+                &mut state,
+                Prompt::text(prompt).answered_in(place),
+                PromptSource::System,
+            )
             .await;
         self.settle(&mut state).await;
         outcome.map(drop).map_err(ForkCommandError::from)
@@ -103,13 +117,18 @@ impl MainSession {
         Ok(report?)
     }
 
-    /// A click on the fork entry embed's buttons (IFK-10): Save promotes directly, Report asks
-    /// the agent for a summary first, Exit discards.
-    pub async fn fork_button(&self, action: ExitAction) -> Result<(), ForkCommandError> {
+    /// A click on the fork entry embed's buttons (IFK-10), answered at `place`: Save promotes
+    /// directly, Report asks the agent for a summary first, Exit discards.
+    pub async fn fork_button(
+        &self,
+        action: ExitAction,
+        place: TurnPlace,
+    ) -> Result<(), ForkCommandError> {
         let mut state = self.state.lock().await;
         if !state.fork.is_open() {
             return Err(ForkCommandError::NoFork);
         }
+        self.front_end.answer_in(place);
         let summary = if action == ExitAction::Report {
             let started = chrono::Utc::now();
             let outcome = self
@@ -187,6 +206,7 @@ impl MainSession {
         prompt: Prompt,
         source: PromptSource,
     ) -> Result<TurnReport, AgentError> {
+        self.front_end.answer_in(prompt.place);
         let (events, rendered) = mpsc::unbounded_channel();
         let render = self.front_end.render_turn(rendered);
         let turn = self.turn_locked(state, prompt, events, source);

@@ -32,7 +32,7 @@ use crate::agent::{
     prompt::context::{UpdatesView, compose_prompt},
     turn::{TurnObserver, TurnReport, context_usage::context_tokens, run_turn},
 };
-use crate::front_end::{CurrentTurn, FrontEnd, TurnEvent, TurnSink};
+use crate::front_end::{CurrentTurn, FrontEnd, TurnEvent, TurnPlace, TurnSink};
 use crate::services::Services;
 use crate::{
     claude::{
@@ -51,22 +51,31 @@ const DISCONNECT_GRACE: Duration = Duration::from_secs(5);
 /// The note shown when pending updates are folded into a prompt (CTX-6).
 pub const CATCHING_UP_NOTE: &str = "catching up on background activity...";
 
-/// A prompt from the owner: text plus optional images.
+/// A prompt from the owner: text plus optional images, and where the answer goes.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Prompt {
     /// The text as typed.
     pub text: String,
     /// Attached images, sent as image blocks before the text.
     pub images: Vec<ImageAttachment>,
+    /// Where the turn's output goes (the conversation's place unless said otherwise).
+    pub place: TurnPlace,
 }
 
 impl Prompt {
-    /// A text-only prompt.
+    /// A text-only prompt, answered where the conversation is.
     pub fn text(text: impl Into<String>) -> Self {
         Self {
             text: text.into(),
             images: Vec::new(),
+            place: TurnPlace::Conversation,
         }
+    }
+
+    /// The same prompt, answered at `place`.
+    #[must_use]
+    pub fn answered_in(self, place: TurnPlace) -> Self {
+        Self { place, ..self }
     }
 }
 

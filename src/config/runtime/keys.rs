@@ -33,11 +33,16 @@ pub enum ConfigKey {
     GoogleCalendars,
     /// `google_task_list`: Google Tasks list id (default `@default`).
     GoogleTaskList,
+    /// `home_channel`: the server channel the bot answers the owner in besides the DM
+    /// (CHN-1); set with `/home` run there, unset by default.
+    HomeChannel,
+    /// `notify_in`: where pings, embeds and notices go, `dm` (default) or `home` (CHN-5).
+    NotifyIn,
 }
 
 impl ConfigKey {
     /// Every key, in display order.
-    pub const ALL: [Self; 13] = [
+    pub const ALL: [Self; 15] = [
         Self::ModelMain,
         Self::ModelFork,
         Self::ThinkingMain,
@@ -51,10 +56,13 @@ impl ConfigKey {
         Self::AutoUpdateHour,
         Self::GoogleCalendars,
         Self::GoogleTaskList,
+        Self::HomeChannel,
+        Self::NotifyIn,
     ];
 
-    /// The keys offered by the `/config key` dropdown (all but the Google keys, CFG-5).
-    pub const DROPDOWN: [Self; 11] = [
+    /// The keys offered by the `/config key` dropdown (all but the Google keys and the home
+    /// channel, which `/home` sets where it is; CFG-5).
+    pub const DROPDOWN: [Self; 12] = [
         Self::ModelMain,
         Self::ModelFork,
         Self::ThinkingMain,
@@ -66,6 +74,7 @@ impl ConfigKey {
         Self::AutoUpdate,
         Self::AutoUpdateInterval,
         Self::AutoUpdateHour,
+        Self::NotifyIn,
     ];
 
     /// The `snake_case` key stored in `config.json` (and the dropdown's option value).
@@ -84,6 +93,8 @@ impl ConfigKey {
             Self::AutoUpdateHour => "auto_update_hour",
             Self::GoogleCalendars => "google_calendars",
             Self::GoogleTaskList => "google_task_list",
+            Self::HomeChannel => "home_channel",
+            Self::NotifyIn => "notify_in",
         }
     }
 
@@ -113,7 +124,10 @@ impl ConfigKey {
 
     /// Whether `/config` offers this key in its dropdown (CFG-5).
     pub fn in_dropdown(self) -> bool {
-        !matches!(self, Self::GoogleCalendars | Self::GoogleTaskList)
+        !matches!(
+            self,
+            Self::GoogleCalendars | Self::GoogleTaskList | Self::HomeChannel
+        )
     }
 
     /// A one-line description of the setting.
@@ -132,6 +146,8 @@ impl ConfigKey {
             Self::AutoUpdateHour => "Hour to apply updates (0-23)",
             Self::GoogleCalendars => "Google calendars to read (comma-separated ids)",
             Self::GoogleTaskList => "Google Tasks list to use",
+            Self::HomeChannel => "Server channel I answer you in besides the DM",
+            Self::NotifyIn => "Where pings, embeds and notices go",
         }
     }
 
@@ -150,6 +166,8 @@ impl ConfigKey {
             Self::AutoUpdateHour => "0-23",
             Self::GoogleCalendars => "comma-separated calendar ids (blank = primary)",
             Self::GoogleTaskList => "a task list id (blank = @default)",
+            Self::HomeChannel => "a channel id / off (run /home in the channel to set it)",
+            Self::NotifyIn => "dm / home",
         }
     }
 
@@ -164,7 +182,7 @@ impl ConfigKey {
     }
 
     /// The `/config key` slash-option choices as `(name, value)`: display name, `snake_case` name.
-    pub fn choices() -> [(&'static str, &'static str); 11] {
+    pub fn choices() -> [(&'static str, &'static str); 12] {
         Self::DROPDOWN.map(|key| (key.display_name(), key.name()))
     }
 }
@@ -285,5 +303,51 @@ pub(crate) fn parse_task_list(raw: &str) -> String {
     match raw.trim() {
         "" => DEFAULT_TASK_LIST.to_owned(),
         id => id.to_owned(),
+    }
+}
+
+/// Error text for a bad channel id.
+pub(crate) const CHANNEL_ERROR: &str = "must be a channel id (digits) or off";
+/// Error text for a bad place.
+pub(crate) const NOTIFY_ERROR: &str = "must be dm or home";
+
+/// A channel id, or `None` for `off`, `none` or blank.
+pub(crate) fn parse_channel(raw: &str) -> Result<Option<u64>, &'static str> {
+    match raw.trim().to_ascii_lowercase().as_str() {
+        "" | "off" | "none" => Ok(None),
+        other => digits(other)
+            .and_then(|n| n.parse::<u64>().ok())
+            .filter(|n| *n > 0)
+            .map(Some)
+            .ok_or(CHANNEL_ERROR),
+    }
+}
+
+/// Where the bot reaches out on its own (CHN-5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum NotifyPlace {
+    /// The owner's DM.
+    #[default]
+    Dm,
+    /// The home channel (the DM while none is set).
+    Home,
+}
+
+impl NotifyPlace {
+    /// `dm` or `home`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Dm => "dm",
+            Self::Home => "home",
+        }
+    }
+}
+
+/// `dm` or `home` (case-insensitive).
+pub(crate) fn parse_notify(raw: &str) -> Result<NotifyPlace, &'static str> {
+    match raw.trim().to_ascii_lowercase().as_str() {
+        "dm" => Ok(NotifyPlace::Dm),
+        "home" | "channel" => Ok(NotifyPlace::Home),
+        _ => Err(NOTIFY_ERROR),
     }
 }

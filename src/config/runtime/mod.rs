@@ -26,13 +26,14 @@ use serde_json::{Map, Value};
 use crate::claude::{PermissionMode, Thinking};
 use crate::state::{StateError, atomic::write_atomic};
 
-pub use keys::ConfigKey;
+pub use keys::{ConfigKey, NotifyPlace};
 pub use settings::RuntimeSettings;
 pub use thinking::{THINKING_PRESETS, thinking_choice_name, thinking_from_choice, thinking_label};
 
 use keys::{
-    DEFAULT_CALENDAR, DEFAULT_TASK_LIST, parse_bool, parse_calendars, parse_hour, parse_model,
-    parse_permission_mode, parse_positive, parse_task_list, parse_thinking,
+    DEFAULT_CALENDAR, DEFAULT_TASK_LIST, parse_bool, parse_calendars, parse_channel, parse_hour,
+    parse_model, parse_notify, parse_permission_mode, parse_positive, parse_task_list,
+    parse_thinking,
 };
 
 /// The runtime settings (CFG-2); `Default` gives every key its documented default.
@@ -64,6 +65,10 @@ pub struct RuntimeConfig {
     pub google_calendars: Vec<String>,
     /// Google Tasks list id (default `@default`).
     pub google_task_list: String,
+    /// The home channel's id (CHN-1); `None` = DMs only.
+    pub home_channel: Option<u64>,
+    /// Where the bot reaches out on its own (CHN-5).
+    pub notify_in: NotifyPlace,
 }
 
 /// Background runs at once by default: each is a Claude CLI of 200–300 MB, so three keep a
@@ -86,6 +91,8 @@ impl Default for RuntimeConfig {
             auto_update_hour: 6,
             google_calendars: vec![DEFAULT_CALENDAR.to_owned()],
             google_task_list: DEFAULT_TASK_LIST.to_owned(),
+            home_channel: None,
+            notify_in: NotifyPlace::Dm,
         }
     }
 }
@@ -168,6 +175,8 @@ impl RuntimeConfig {
             ConfigKey::AutoUpdateHour => self.auto_update_hour = parse_hour(raw)?,
             ConfigKey::GoogleCalendars => self.google_calendars = parse_calendars(raw),
             ConfigKey::GoogleTaskList => self.google_task_list = parse_task_list(raw),
+            ConfigKey::HomeChannel => self.home_channel = parse_channel(raw)?,
+            ConfigKey::NotifyIn => self.notify_in = parse_notify(raw)?,
         }
         Ok(())
     }
@@ -205,6 +214,12 @@ impl RuntimeConfig {
             ConfigKey::AutoUpdateHour => format!("{}:00", self.auto_update_hour),
             ConfigKey::GoogleCalendars => self.google_calendars.join(", "),
             ConfigKey::GoogleTaskList => self.google_task_list.clone(),
+            ConfigKey::HomeChannel => {
+                return self
+                    .home_channel
+                    .map_or_else(|| "(none)".to_owned(), |id| format!("<#{id}>"));
+            }
+            ConfigKey::NotifyIn => self.notify_in.as_str().to_owned(),
         };
         if self.is_default(key) {
             format!("{label} (default)")
@@ -293,6 +308,10 @@ impl RuntimeConfig {
             ConfigKey::AutoUpdateHour => Value::from(self.auto_update_hour),
             ConfigKey::GoogleCalendars => Value::String(self.google_calendars.join(",")),
             ConfigKey::GoogleTaskList => Value::String(self.google_task_list.clone()),
+            ConfigKey::HomeChannel => self
+                .home_channel
+                .map_or(Value::Null, |id| Value::String(id.to_string())),
+            ConfigKey::NotifyIn => Value::from(self.notify_in.as_str()),
         }
     }
 }
@@ -312,7 +331,8 @@ fn raw_from_json(key: ConfigKey, value: &Value) -> Option<String> {
             ConfigKey::ModelMain
             | ConfigKey::ModelFork
             | ConfigKey::GoogleCalendars
-            | ConfigKey::GoogleTaskList,
+            | ConfigKey::GoogleTaskList
+            | ConfigKey::HomeChannel,
             Value::Null,
         ) => Some(String::new()),
         // AGT-10: older versions stored thinking as a boolean.

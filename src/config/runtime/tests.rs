@@ -42,6 +42,8 @@ fn keys_names_and_order() {
             "auto_update_hour",
             "google_calendars",
             "google_task_list",
+            "home_channel",
+            "notify_in",
         ]
     );
     for key in ConfigKey::ALL {
@@ -195,7 +197,9 @@ fn renders_defaults() {
 **auto_update_interval**: 60m (default)
 **auto_update_hour**: 6:00 (default)
 **google_calendars**: primary (default)
-**google_task_list**: @default (default)";
+**google_task_list**: @default (default)
+**home_channel**: (none)
+**notify_in**: dm (default)";
     assert_eq!(RuntimeConfig::default().render_all(), expected);
 }
 
@@ -216,6 +220,8 @@ fn renders_changed_values() {
         (ConfigKey::AutoUpdateHour, "23"),
         (ConfigKey::GoogleCalendars, "a,b"),
         (ConfigKey::GoogleTaskList, "list1"),
+        (ConfigKey::HomeChannel, "1234567890123456789"),
+        (ConfigKey::NotifyIn, "Home"),
     ] {
         config.set(key, raw).unwrap();
     }
@@ -238,7 +244,9 @@ fn renders_changed_values() {
             "30m",
             "23:00",
             "a, b",
-            "list1"
+            "list1",
+            "<#1234567890123456789>",
+            "home"
         ]
     );
     assert_eq!(
@@ -278,4 +286,31 @@ fn thinking_names() {
     );
     assert_eq!(thinking_from_choice("12345"), Some(Thinking::Budget(12345)));
     assert_eq!(thinking_from_choice("lots"), None);
+}
+
+/// The home channel is stored as a string id (exact past 2^53) and unset by `off`; where the
+/// bot reaches out is `dm` or `home` (CHN-1, CHN-5).
+#[test]
+fn the_home_channel_and_where_notices_go() {
+    let mut config = RuntimeConfig::default();
+    config
+        .set(ConfigKey::HomeChannel, " 1234567890123456789 ")
+        .unwrap();
+    config.set(ConfigKey::NotifyIn, "home").unwrap();
+    let json = config.to_json();
+    assert_eq!(json["home_channel"], "1234567890123456789");
+    assert_eq!(json["notify_in"], "home");
+    assert_eq!(RuntimeConfig::from_json(&json), config);
+    assert_eq!(
+        config.set(ConfigKey::HomeChannel, "#general").unwrap_err(),
+        "must be a channel id (digits) or off"
+    );
+    assert_eq!(
+        config.set(ConfigKey::NotifyIn, "email").unwrap_err(),
+        "must be dm or home"
+    );
+    config.set(ConfigKey::HomeChannel, "off").unwrap();
+    assert_eq!(config.home_channel, None);
+    assert!(!ConfigKey::HomeChannel.in_dropdown());
+    assert!(ConfigKey::NotifyIn.in_dropdown());
 }

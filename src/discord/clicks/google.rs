@@ -12,7 +12,10 @@ use std::{
     time::{Duration, Instant},
 };
 
-use serenity::{all::ComponentInteraction, builder::EditInteractionResponse};
+use serenity::{
+    all::ComponentInteraction,
+    builder::{CreateMessage, EditInteractionResponse},
+};
 use tokio_util::sync::CancellationToken;
 
 use super::buttons::ButtonAction;
@@ -161,14 +164,8 @@ impl Bot {
         match files.take_revoked_marker() {
             Ok(false) => {}
             Ok(true) => {
-                let Some(channel) = self.dm_channel() else {
-                    return;
-                };
-                if let Err(error) =
-                    with_rate_limit_retries(|| channel.say(&self.http, REVOKED_NOTICE)).await
-                {
-                    tracing::warn!(%error, "could not send the google revocation notice");
-                }
+                let notice = CreateMessage::new().content(REVOKED_NOTICE);
+                self.tell("the google revocation notice", notice).await;
             }
             Err(error) => tracing::warn!(%error, "could not read the google revocation marker"),
         }

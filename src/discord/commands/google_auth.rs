@@ -121,7 +121,7 @@ impl Bot {
         let text = format!("connect Google: {}\n{PASTE_HINT}", flow.url());
         let answered = reply_ephemeral(&self.http, command, text).await;
         let http = Arc::clone(&self.http);
-        let channel = self.dm_channel().unwrap_or(command.channel_id);
+        let channel = self.places.dm().unwrap_or(command.channel_id);
         tokio::spawn(async move {
             let outcome = tokio::select! {
                 outcome = flow.finish(&files, FLOW_TIMEOUT) => outcome,

@@ -1,7 +1,10 @@
 //! `/update` (SLC-11) and what every update ends with (UPD-6): the restart message, the
 //! `restarting` session event and the restart in place.
 
-use serenity::{all::CommandInteraction, builder::EditInteractionResponse};
+use serenity::{
+    all::CommandInteraction,
+    builder::{CreateMessage, EditInteractionResponse},
+};
 
 use crate::discord::{bot::Bot, rate_limit::with_rate_limit_retries};
 use crate::{
@@ -60,20 +63,15 @@ impl Bot {
 
     /// Ends an auto-update (UPD-6): DMs the restart message, then restarts.
     pub async fn announce_update_and_restart(&self, applied: &Applied) {
-        self.dm_update_news(restart_message(&applied.subjects))
+        self.tell_update_news(restart_message(&applied.subjects))
             .await;
         self.restart_after_update();
     }
 
-    /// DMs the owner about an update (the restart message, `auto-update failed: …`).
-    pub async fn dm_update_news(&self, text: String) {
-        let Some(channel) = self.dm_channel() else {
-            tracing::warn!("no DM channel to tell the owner about the update");
-            return;
-        };
-        if let Err(error) = with_rate_limit_retries(|| channel.say(&self.http, &text)).await {
-            tracing::warn!(%error, "could not DM the owner about the update");
-        }
+    /// Tells the owner about an update (the restart message, `auto-update failed: …`).
+    pub async fn tell_update_news(&self, text: String) {
+        self.tell("the update news", CreateMessage::new().content(text))
+            .await;
     }
 
     /// Logs `restarting` and asks the daemon to restart into the new binary (UPD-6, UPD-7).

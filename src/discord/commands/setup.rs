@@ -1,16 +1,21 @@
 //! `/setup` (SLC-14) and the first-run greeting's **Get started — 3 questions** (GRT-3): both
-//! run the `setup` skill in the main session; the reply streams into the DM like any other.
+//! run the `setup` skill in the main session; the reply streams where it was asked for, like
+//! any other.
 
 use serenity::{
     all::{CommandInteraction, ComponentInteraction},
     builder::{CreateActionRow, CreateButton, CreateInteractionResponseFollowup, CreateMessage},
-    model::application::ButtonStyle,
+    model::{application::ButtonStyle, id::ChannelId},
 };
 
 use crate::discord::{
     bot::Bot, clicks::buttons::ButtonAction, rate_limit::with_rate_limit_retries,
 };
-use crate::{agent::Prompt, skills::skill_prompt};
+use crate::{
+    agent::Prompt,
+    front_end::{ReplyPlace, TurnPlace},
+    skills::skill_prompt,
+};
 
 /// The label of the greeting's button (GRT-3).
 pub(crate) const GET_STARTED_LABEL: &str = "Get started — 3 questions";
@@ -36,7 +41,7 @@ impl Bot {
     ) -> Result<(), serenity::Error> {
         with_rate_limit_retries(|| command.defer_ephemeral(&self.http)).await?;
         with_rate_limit_retries(|| command.delete_response(&self.http)).await?;
-        if let Err(text) = self.run_setup("").await {
+        if let Err(text) = self.run_setup("", command.channel_id).await {
             let follow_up = CreateInteractionResponseFollowup::new()
                 .content(text)
                 .ephemeral(true);
@@ -52,7 +57,7 @@ impl Bot {
         component: &ComponentInteraction,
     ) -> Result<(), serenity::Error> {
         with_rate_limit_retries(|| component.defer(&self.http)).await?;
-        if let Err(text) = self.run_setup("quick").await {
+        if let Err(text) = self.run_setup("quick", component.channel_id).await {
             let follow_up = CreateInteractionResponseFollowup::new()
                 .content(text)
                 .ephemeral(true);
@@ -63,15 +68,20 @@ impl Bot {
     }
 
     /// Sends the `setup` skill to the main session (or the open fork), interrupting a reply
-    /// in progress as a new DM would.
-    async fn run_setup(&self, arguments: &str) -> Result<(), String> {
+    /// in progress as a new message would; the conversation follows in `here`.
+    async fn run_setup(&self, arguments: &str, here: ChannelId) -> Result<(), String> {
         let skills_dir = self.services.data_dir.approved_skills_dir();
         let prompt = skill_prompt(&skills_dir, "setup", arguments)
             .map_err(|problem| format!("could not start the set-up: {problem}"))?;
         if self.session.is_busy() {
             self.session.interrupt();
         }
-        match self.session.exchange(Prompt::text(prompt)).await {
+        let here = TurnPlace::AskedIn(ReplyPlace(here.get()));
+        match self
+            .session
+            .exchange(Prompt::text(prompt).answered_in(here))
+            .await
+        {
             Ok(_) => Ok(()),
             Err(error) => {
                 tracing::warn!(%error, "the set-up turn failed");

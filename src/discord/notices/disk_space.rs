@@ -7,7 +7,9 @@ use std::{path::Path, sync::Arc, time::Duration};
 
 use tokio_util::sync::CancellationToken;
 
-use crate::discord::{bot::Bot, rate_limit::with_rate_limit_retries};
+use serenity::builder::CreateMessage;
+
+use crate::discord::bot::Bot;
 use crate::state::disk_space::{DiskNews, SPACE, probe};
 
 /// The DM for `news` (paths shown relative to `root`).
@@ -37,15 +39,15 @@ impl Bot {
         if let Err(error) = tokio::task::spawn_blocking(move || probe(&state_dir)).await {
             tracing::warn!(%error, "the disk-space probe failed");
         }
-        let Some(channel) = self.dm_channel() else {
+        if self.places.unasked().is_none() {
             return;
-        };
+        }
         let Some(news) = SPACE.take_news() else {
             return;
         };
         let message = disk_news_message(&news, self.services.data_dir.root());
-        if let Err(error) = with_rate_limit_retries(|| channel.say(&self.http, &message)).await {
-            tracing::warn!(%error, "could not tell the owner about the disk");
+        let message = CreateMessage::new().content(message);
+        if self.tell("the disk notice", message).await.is_none() {
             SPACE.untell(news);
         }
     }

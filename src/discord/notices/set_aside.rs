@@ -6,7 +6,9 @@ use std::{path::Path, sync::Arc, time::Duration};
 
 use tokio_util::sync::CancellationToken;
 
-use crate::discord::{bot::Bot, rate_limit::with_rate_limit_retries};
+use serenity::builder::CreateMessage;
+
+use crate::discord::bot::Bot;
 use crate::state::set_aside::{SetAside, forget_notices, pending_notices};
 
 /// The DM for `notices` (paths shown relative to the data dir).
@@ -32,19 +34,15 @@ impl Bot {
     /// One DM for the notices waiting in `state_dir`, forgotten once it went out.
     async fn tell_set_aside(&self, state_dir: &Path) {
         let notices = pending_notices(state_dir);
-        let Some(channel) = self.dm_channel().filter(|_| !notices.is_empty()) else {
+        if notices.is_empty() || self.places.unasked().is_none() {
             return;
-        };
+        }
         let message = set_aside_message(&notices, self.services.data_dir.root());
-        match with_rate_limit_retries(|| channel.say(&self.http, &message)).await {
-            Ok(_) => {
-                if let Err(error) = forget_notices(state_dir, notices.len()) {
-                    tracing::warn!(%error, "could not clear the set-aside notices");
-                }
-            }
-            Err(error) => {
-                tracing::warn!(%error, "could not tell the owner about set-aside files");
-            }
+        let message = CreateMessage::new().content(message);
+        if self.tell("the set-aside notice", message).await.is_some()
+            && let Err(error) = forget_notices(state_dir, notices.len())
+        {
+            tracing::warn!(%error, "could not clear the set-aside notices");
         }
     }
 }

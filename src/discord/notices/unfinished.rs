@@ -8,7 +8,9 @@ use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 use tokio_util::sync::CancellationToken;
 
-use crate::discord::{bot::Bot, rate_limit::with_rate_limit_retries};
+use serenity::builder::CreateMessage;
+
+use crate::discord::bot::Bot;
 use crate::state::unfinished::{Entry, Work};
 
 /// The DM for `entries`, times in `zone`.
@@ -49,13 +51,17 @@ impl Bot {
 
     async fn tell_unfinished(&self) {
         let entries = self.services.unfinished.interrupted();
-        let Some(channel) = self.dm_channel().filter(|_| !entries.is_empty()) else {
+        if entries.is_empty() || self.places.unasked().is_none() {
             return;
-        };
+        }
         let message = unfinished_message(&entries, self.services.config.timezone);
-        match with_rate_limit_retries(|| channel.say(&self.http, &message)).await {
-            Ok(_) => self.services.unfinished.forget_interrupted(entries.len()),
-            Err(error) => tracing::warn!(%error, "could not tell the owner about interrupted work"),
+        let message = CreateMessage::new().content(message);
+        if self
+            .tell("the interrupted-work notice", message)
+            .await
+            .is_some()
+        {
+            self.services.unfinished.forget_interrupted(entries.len());
         }
     }
 }

@@ -1,10 +1,9 @@
-//! The Discord front end of the agent core: embeds and tool approvals in the owner's DM.
+//! The Discord front end of the agent core: streamed turns, embeds, files and tool approvals,
+//! in the place each belongs (CHN-1, CHN-5): the main conversation's output where the owner
+//! last asked, what the bot starts on its own where the owner wants unasked messages.
 
 use super::rate_limit::with_rate_limit_retries;
-use std::{
-    path::PathBuf,
-    sync::{Arc, OnceLock},
-};
+use std::{path::PathBuf, sync::Arc};
 
 use serenity::{
     builder::{CreateAttachment, CreateMessage},
@@ -17,44 +16,59 @@ use super::{
     clicks::reaction_approval::Approvals,
     embeds::embed_message,
     http_sink::HttpSink,
+    places::Places,
     streamer::{StreamOptions, stream_turn},
 };
 use crate::{
     claude::BoxFuture,
     domain::embed::Embed,
-    front_end::{Approval, FrontEnd, FrontEndError, TurnEvent},
+    front_end::{Approval, FrontEnd, FrontEndError, TurnEvent, TurnPlace},
     state::inquiries::InquiryStore,
 };
 
-/// Renders the agent's embeds and approval questions into the owner's DM channel.
+/// Whose output a front end carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Audience {
+    /// The main conversation's (its turns, forks and tools): shown where it is now.
+    Conversation,
+    /// Background runs' and webhooks' (pings, embeds, grant questions): where the owner wants
+    /// unasked messages.
+    Unasked,
+}
+
+/// Renders the agent's turns, embeds and approval questions into the owner's places.
 pub struct DiscordFrontEnd {
     http: Arc<Http>,
-    dm_channel: Arc<OnceLock<ChannelId>>,
+    places: Arc<Places>,
+    audience: Audience,
     approvals: Arc<Approvals>,
     inquiries: Arc<InquiryStore>,
 }
 
 impl DiscordFrontEnd {
-    /// A front end posting into the DM channel once it is known.
+    /// A front end for `audience`, posting once the owner's places are known.
     pub fn new(
         http: Arc<Http>,
-        dm_channel: Arc<OnceLock<ChannelId>>,
+        places: Arc<Places>,
+        audience: Audience,
         approvals: Arc<Approvals>,
         inquiries: Arc<InquiryStore>,
     ) -> Self {
         Self {
             http,
-            dm_channel,
+            places,
+            audience,
             approvals,
             inquiries,
         }
     }
 
     fn channel(&self) -> Result<ChannelId, FrontEndError> {
-        self.dm_channel
-            .get()
-            .copied()
-            .ok_or_else(|| FrontEndError("no active channel".to_owned()))
+        match self.audience {
+            Audience::Conversation => self.places.conversation(),
+            Audience::Unasked => self.places.unasked(),
+        }
+        .ok_or_else(|| FrontEndError("no active channel".to_owned()))
     }
 }
 
@@ -104,6 +118,12 @@ impl FrontEnd for DiscordFrontEnd {
                     .map_err(|error| FrontEndError(error.to_string()))?;
             Ok(Some(sent.id.get()))
         })
+    }
+
+    fn answer_in(&self, place: TurnPlace) {
+        if self.audience == Audience::Conversation {
+            self.places.answer_in(place);
+        }
     }
 
     fn render_turn(&self, events: UnboundedReceiver<TurnEvent>) -> BoxFuture<'_, Vec<u64>> {

@@ -1,0 +1,134 @@
+//! Where the bot talks with the owner (CHN-1, CHN-5): their DM, the home channel when one is
+//! set, and which of the two the main conversation is shown in now.
+//!
+//! The home channel and where unasked messages go are settings (`home_channel`, `notify_in`
+//! in `state/config.json`), read from there each time; only the DM channel (learnt at
+//! start-up) and the conversation's current place live here.
+
+use std::sync::{Arc, OnceLock};
+
+use parking_lot::Mutex;
+use serenity::model::id::ChannelId;
+
+use crate::{
+    config::runtime::{NotifyPlace, RuntimeSettings},
+    front_end::TurnPlace,
+};
+
+/// The owner's places, shared by the front ends, the intake and the notices.
+pub struct Places {
+    dm: OnceLock<ChannelId>,
+    runtime: Arc<RuntimeSettings>,
+    /// Where the main conversation's last turn was shown; `None` until the first one.
+    conversation: Mutex<Option<ChannelId>>,
+}
+
+impl Places {
+    /// Places that read the home channel and `notify_in` from `runtime`.
+    pub fn new(runtime: Arc<RuntimeSettings>) -> Self {
+        Self {
+            dm: OnceLock::new(),
+            runtime,
+            conversation: Mutex::new(None),
+        }
+    }
+
+    /// The owner's DM channel, once open.
+    pub fn dm(&self) -> Option<ChannelId> {
+        self.dm.get().copied()
+    }
+
+    /// Records the owner's DM channel (the first one learnt wins).
+    pub fn learn_dm(&self, channel: ChannelId) {
+        let _ = self.dm.set(channel);
+    }
+
+    /// The home channel, when one is set.
+    pub fn home(&self) -> Option<ChannelId> {
+        self.runtime.current().home_channel.map(ChannelId::new)
+    }
+
+    /// Where messages the owner didn't ask for go: the home channel when they chose it and one
+    /// is set, else the DM.
+    pub fn unasked(&self) -> Option<ChannelId> {
+        let settings = self.runtime.current();
+        match (settings.notify_in, settings.home_channel) {
+            (NotifyPlace::Home, Some(home)) => Some(ChannelId::new(home)),
+            _ => self.dm(),
+        }
+    }
+
+    /// Where the main conversation is shown now: where its last turn went, else where unasked
+    /// messages go. A home channel that was unset since is left for the DM.
+    pub fn conversation(&self) -> Option<ChannelId> {
+        let current = *self.conversation.lock();
+        match current {
+            Some(channel) if Some(channel) == self.dm() || Some(channel) == self.home() => {
+                Some(channel)
+            }
+            _ => self.unasked(),
+        }
+    }
+
+    /// Moves the conversation to where the next turn's output goes.
+    pub fn answer_in(&self, place: TurnPlace) {
+        let next = match place {
+            TurnPlace::AskedIn(place) => Some(ChannelId::new(place.0)),
+            TurnPlace::Unasked => self.unasked(),
+            TurnPlace::Conversation => return,
+        };
+        if next.is_some() {
+            *self.conversation.lock() = next;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::front_end::ReplyPlace;
+
+    fn places(settings: &[(&str, &str)]) -> (tempfile::TempDir, Places) {
+        let dir = tempfile::tempdir().unwrap();
+        let runtime = Arc::new(RuntimeSettings::new(dir.path().join("config.json")));
+        for (key, value) in settings {
+            let key = crate::config::runtime::ConfigKey::from_name(key).unwrap();
+            runtime.update(key, value).unwrap();
+        }
+        let places = Places::new(runtime);
+        places.learn_dm(ChannelId::new(5));
+        (dir, places)
+    }
+
+    #[test]
+    fn unasked_messages_go_to_the_dm_unless_the_owner_chose_a_set_home_channel() {
+        let (_dir, only_dm) = places(&[("notify_in", "home")]);
+        assert_eq!(only_dm.unasked(), Some(ChannelId::new(5)));
+        let (_dir, home_set) = places(&[("home_channel", "77")]);
+        assert_eq!(home_set.unasked(), Some(ChannelId::new(5)));
+        let (_dir, chosen) = places(&[("home_channel", "77"), ("notify_in", "home")]);
+        assert_eq!(chosen.unasked(), Some(ChannelId::new(77)));
+    }
+
+    #[test]
+    fn the_conversation_follows_the_owner_and_scheduled_turns_go_where_chosen() {
+        let (_dir, places) = places(&[("home_channel", "77"), ("notify_in", "home")]);
+        assert_eq!(places.conversation(), Some(ChannelId::new(77)));
+        places.answer_in(TurnPlace::AskedIn(ReplyPlace(5)));
+        assert_eq!(places.conversation(), Some(ChannelId::new(5)));
+        places.answer_in(TurnPlace::Conversation);
+        assert_eq!(places.conversation(), Some(ChannelId::new(5)));
+        places.answer_in(TurnPlace::Unasked);
+        assert_eq!(places.conversation(), Some(ChannelId::new(77)));
+    }
+
+    #[test]
+    fn a_home_channel_unset_since_gives_the_conversation_back_to_the_dm() {
+        let (_dir, places) = places(&[("home_channel", "77")]);
+        places.answer_in(TurnPlace::AskedIn(ReplyPlace(77)));
+        assert_eq!(places.conversation(), Some(ChannelId::new(77)));
+        let key = crate::config::runtime::ConfigKey::HomeChannel;
+        places.runtime.update(key, "off").unwrap();
+        assert_eq!(places.conversation(), Some(ChannelId::new(5)));
+    }
+}
