@@ -11,7 +11,7 @@ use serenity::{
     Client,
     all::{ActivityData, GatewayIntents, OnlineStatus},
     gateway::GatewayError,
-    http::{HttpBuilder, HttpError},
+    http::{Http, HttpBuilder, HttpError},
 };
 
 use super::bot::{Bot, Handler};
@@ -58,17 +58,17 @@ pub fn intents() -> GatewayIntents {
         | GatewayIntents::DIRECT_MESSAGES
 }
 
-/// A connected-to-be client; the bot is bound once built (the handler needs the client's
-/// HTTP client, which serenity creates).
-pub async fn build_client(
-    token: &str,
-    api_url: Option<&str>,
-    bot_slot: Arc<OnceLock<Arc<Bot>>>,
-) -> Result<Client, ConnectError> {
+/// `OLLIM_DISCORD_API_URL` is not a usable URL.
+#[derive(Debug, thiserror::Error)]
+#[error("OLLIM_DISCORD_API_URL={0:?} is invalid: expected a base URL such as http://127.0.0.1:3000")]
+pub struct BadApiUrl(pub String);
+
+/// Discord's REST API for `token`, at `api_url` when one is given (a test's fake).
+pub fn rest_client(token: &str, api_url: Option<&str>) -> Result<Http, BadApiUrl> {
     let mut http = HttpBuilder::new(token);
     if let Some(url) = api_url {
         if !(url.starts_with("http://") || url.starts_with("https://")) {
-            return Err(ConnectError::BadApiUrl(url.to_owned()));
+            return Err(BadApiUrl(url.to_owned()));
         }
         // serenity only honours a proxy with its own ratelimiter off (its limiter builds
         // requests without the proxy); the proxy is then the one that paces requests.
@@ -76,7 +76,17 @@ pub async fn build_client(
             .proxy(url.trim_end_matches('/'))
             .ratelimiter_disabled(true);
     }
-    let http = http.build();
+    Ok(http.build())
+}
+
+/// A connected-to-be client; the bot is bound once built (the handler needs the client's
+/// HTTP client, which serenity creates).
+pub async fn build_client(
+    token: &str,
+    api_url: Option<&str>,
+    bot_slot: Arc<OnceLock<Arc<Bot>>>,
+) -> Result<Client, ConnectError> {
+    let http = rest_client(token, api_url).map_err(|BadApiUrl(url)| ConnectError::BadApiUrl(url))?;
     // serenity asks for the gateway URL itself but, when that fails, silently falls back to
     // Discord's public gateway (ignoring a proxy). Ask first, retrying 503s, so a failure is
     // reported instead.

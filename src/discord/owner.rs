@@ -2,7 +2,17 @@
 
 use std::sync::OnceLock;
 
-use serenity::model::id::UserId;
+use serenity::{http::Http, model::id::UserId};
+
+/// The application's owner: its user, or the owner of its team (a team-owned app's `owner` is
+/// the team's pseudo-user; the person is the team's owner).
+pub async fn application_owner(http: &Http) -> Result<Option<UserId>, serenity::Error> {
+    let info = http.get_current_application_info().await?;
+    Ok(info
+        .team
+        .map(|team| team.owner_user_id)
+        .or_else(|| info.owner.map(|user| user.id)))
+}
 
 /// The owner gate. Fails closed: before [`OwnerGate::resolve`] every user is refused (the
 /// original let everyone in during that window; this port does not).

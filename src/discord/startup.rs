@@ -7,7 +7,7 @@ use serenity::{all::Context, builder::CreateMessage, model::id::UserId};
 
 use super::commands::setup::greeting_with_get_started;
 use super::notices::greeting::greeting;
-use super::{bot::Bot, commands, rate_limit::with_rate_limit_retries};
+use super::{bot::Bot, commands, owner::application_owner, rate_limit::with_rate_limit_retries};
 
 impl Bot {
     /// Runs once, on the first `READY`.
@@ -57,15 +57,10 @@ impl Bot {
         self.release_early();
     }
 
-    /// The application's owner: its user, or the owner of its team.
+    /// The application's owner.
     async fn resolve_owner(&self) -> Option<UserId> {
-        match self.http.get_current_application_info().await {
-            // A team-owned app's `owner` is the team's pseudo-user; the person is the team's
-            // owner.
-            Ok(info) => info
-                .team
-                .map(|team| team.owner_user_id)
-                .or_else(|| info.owner.map(|user| user.id)),
+        match application_owner(&self.http).await {
+            Ok(owner) => owner,
             Err(error) => {
                 tracing::error!(%error, "could not read the application info");
                 None

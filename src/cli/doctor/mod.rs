@@ -12,6 +12,7 @@ mod claude_cli;
 mod discord_app;
 mod environment;
 mod google_files;
+mod home_channel;
 mod jobs;
 mod sandbox_checks;
 mod skill_checks;
@@ -294,7 +295,13 @@ pub async fn run(launch: &Launch) -> i32 {
         auth.push(api_key::key_check(launch, name).await);
     }
     printer.group(Group::ClaudeAuth, auth);
-    printer.group(Group::Discord, discord_app::discord_checks(launch).await);
+    let mut discord = discord_app::discord_checks(launch).await;
+    if let Some(setup) = &setup
+        && discord.iter().all(|check| check.status == CheckStatus::Pass)
+    {
+        discord.extend(home_channel::home_channel_checks(launch, &setup.data_dir).await);
+    }
+    printer.group(Group::Discord, discord);
     match &setup {
         Some(setup) => printer.group(Group::Google, google_files::google_checks(&setup.data_dir)),
         None => printer.skipped(Group::Google),
