@@ -20,18 +20,30 @@
 //! on the wire.
 #![allow(dead_code)]
 
+mod commands;
 mod control;
 mod faults;
 mod gateway;
+mod guild_inject;
+mod guild_json;
+mod guild_rest;
+mod guilds;
 mod inject;
 mod interactions;
 mod json;
 mod messages;
+mod model;
 mod multipart;
 mod rest;
 mod state;
+mod threads;
 mod types;
 mod validate;
+
+#[cfg(test)]
+mod guild_tests;
+#[cfg(test)]
+mod test_client;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -44,6 +56,8 @@ use serde_json::Value;
 // Test binaries that do not use the fake would otherwise warn about these.
 #[allow(unused_imports)]
 pub use inject::FakeAttachment;
+#[allow(unused_imports)]
+pub use model::{DEFAULT_EVERYONE_PERMISSIONS, FakeOverwrite, FakeThread, OverwriteKind};
 #[allow(unused_imports)]
 pub use multipart::MultipartFile;
 use state::{Inner, Shared};
