@@ -44,6 +44,8 @@ mod validate;
 mod guild_tests;
 #[cfg(test)]
 mod test_client;
+#[cfg(test)]
+mod thread_tests;
 
 use std::sync::Arc;
 use std::time::Duration;
