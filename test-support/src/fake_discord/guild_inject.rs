@@ -1,5 +1,6 @@
-//! Injection in guild channels and threads: what a member posts, replies, types, and
-//! which slash commands they run there. Like the DM injections, each first waits for a
+//! Injection in guild channels and threads: what a member posts, replies, types, which
+//! slash commands they run there, the threads they start and archive; and the test-side
+//! view of threads. Like the DM injections, each first waits for a
 //! gateway session; events are withheld when the session lacks the intent
 //! (`GUILD_MESSAGES`, `GUILD_MESSAGE_TYPING`, …) or the bot cannot see the channel.
 
@@ -7,7 +8,9 @@ use serde_json::{Value, json};
 
 use super::inject::{FakeAttachment, command_interaction, post_as_user};
 use super::json::sid;
-use super::state::{Inner, now_ms};
+use super::model::{FakeThread, Place};
+use super::state::{INTENT_GUILDS, Inner, now_ms};
+use super::threads::{insert_thread, new_thread};
 use super::{FakeDiscord, guild_json};
 
 /// Panics unless `ch` is a guild text channel or thread and `user` a member of its guild.
@@ -121,6 +124,70 @@ impl FakeDiscord {
             let mut inner = self.shared.lock();
             check_member_channel(&inner, "slash_in", user, channel);
             command_interaction(&mut inner, user, channel, name, options)
+        };
+        self.shared.notify();
+        id
+    }
+}
+
+/// Test-side threads: what the fake holds, and what people do with them.
+impl FakeDiscord {
+    /// Every thread (archived ones included) whose parent is `parent`, oldest first.
+    pub fn threads_of(&self, parent: u64) -> Vec<FakeThread> {
+        let inner = self.shared.lock();
+        let all = inner.channels.iter().filter_map(|(id, c)| match &c.place {
+            Place::Thread(t) if t.parent == parent => Some(t.public(*id)),
+            _ => None,
+        });
+        all.collect()
+    }
+
+    /// The thread with id `id`, if there is one.
+    pub fn thread(&self, id: u64) -> Option<FakeThread> {
+        self.shared.lock().thread(id).map(|t| t.public(id))
+    }
+
+    /// A person archives the thread (as from Discord's UI): `THREAD_UPDATE` with
+    /// `archived: true`.
+    pub async fn archive_thread_as(&self, user: u64, thread: u64) {
+        self.wait_session("archive_thread_as").await;
+        {
+            let mut inner = self.shared.lock();
+            let guild = inner.guild_of(thread);
+            assert!(
+                inner.thread(thread).is_some(),
+                "fake Discord: archive_thread_as: {thread} is not a thread"
+            );
+            assert!(
+                guild.is_some_and(|g| inner.is_member(g, user)),
+                "fake Discord: archive_thread_as: {user} is not a member of the thread's guild"
+            );
+            let t = inner.thread_mut(thread).expect("checked");
+            t.archived = true;
+            t.archive_ms = now_ms();
+            let d = guild_json::channel(&inner, thread, false);
+            inner.dispatch_in(thread, "THREAD_UPDATE", d, INTENT_GUILDS);
+        }
+        self.shared.notify();
+    }
+
+    /// `user` starts a public thread named `name` in text channel `parent` (as from
+    /// Discord's UI): stored, and `THREAD_CREATE` dispatched (intent `GUILDS`; the bot is
+    /// not a member). Returns the thread id.
+    pub async fn start_thread_as(&self, user: u64, parent: u64, name: &str) -> u64 {
+        self.wait_session("start_thread_as").await;
+        let id = {
+            let mut inner = self.shared.lock();
+            check_member_channel(&inner, "start_thread_as", user, parent);
+            assert!(
+                inner.text(parent).is_some(),
+                "fake Discord: start_thread_as: {parent} is not a guild text channel"
+            );
+            let guild = inner.guild_of(parent).expect("checked");
+            let id = inner.snowflake();
+            let thread = new_thread(guild, parent, name.to_string(), 11, user);
+            insert_thread(&mut inner, id, thread);
+            id
         };
         self.shared.notify();
         id

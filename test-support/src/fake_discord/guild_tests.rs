@@ -2,12 +2,12 @@
 //! 0.12.5 client: what it fetches deserializes, what the fake dispatches arrives.
 
 use serenity::all::{
-    Channel, ChannelId, ChannelType, CreateThread, GatewayIntents, GuildId,
+    Channel, ChannelId, ChannelType, CreateThread, EditMessage, GatewayIntents, GuildId, MessageId,
     PermissionOverwriteType, Permissions, RoleId, UserId,
 };
 
-use super::test_client::{TestClient, fake, usual_intents};
-use super::{DEFAULT_EVERYONE_PERMISSIONS, FakeOverwrite};
+use super::test_client::{Seen, TestClient, fake, usual_intents};
+use super::{DEFAULT_EVERYONE_PERMISSIONS, FakeAttachment, FakeOverwrite};
 use crate::echo_bot::status_of;
 
 const ALICE: u64 = 1_000_000_000_000_000_777;
@@ -312,5 +312,52 @@ async fn guild_events_need_their_intents_and_a_visible_channel() {
         refused.err().as_ref().and_then(status_of),
         Some((403, 50001))
     );
+    bot.stop(&fake).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn edits_deletes_reactions_and_attachments_in_a_guild_channel() {
+    let fake = fake().await;
+    let guild = fake.add_guild("home");
+    fake.add_member(guild, ALICE, "alice", &[]);
+    let ch = fake.add_text_channel(guild, "general", vec![]);
+    let mut bot = TestClient::start(&fake, usual_intents()).await;
+    let http = bot.http.clone();
+    let in_guild = Some(GuildId::new(guild));
+    let mut said = ChannelId::new(ch).say(&http, "draft").await.unwrap();
+    said.edit(&http, EditMessage::new().content("final"))
+        .await
+        .unwrap();
+    let update = bot.message_update().await;
+    assert_eq!((update.id, update.guild_id), (said.id, in_guild));
+    let stored = fake.message(ch, said.id.get()).map(|m| m.content);
+    assert_eq!(stored.as_deref(), Some("final"));
+    said.react(&http, '👍').await.unwrap();
+    let r = bot.reaction().await;
+    let bot_id = UserId::new(fake.config().bot_user_id);
+    assert_eq!((r.guild_id, r.user_id), (in_guild, Some(bot_id)));
+    said.delete(&http).await.unwrap();
+    let deleted = bot.next("message_delete", |s| match s {
+        Seen::MessageDelete(id, g) => Some((*id, *g)),
+        _ => None,
+    });
+    assert_eq!(deleted.await, (said.id, in_guild));
+
+    let theirs = MessageId::new(fake.channel_message(ALICE, ch, "mine").await);
+    let refused = ChannelId::new(ch).delete_message(&http, theirs).await;
+    let no_manage_messages = refused.err().as_ref().and_then(status_of);
+    assert_eq!(no_manage_messages, Some((403, 50013)));
+    let file = FakeAttachment::new("note.txt", "text/plain", b"hello".to_vec());
+    let with_file = fake.channel_message_with_attachments(ALICE, ch, "see file", vec![file]);
+    let with_file = MessageId::new(with_file.await);
+    let m = bot
+        .next("message with a file", |s| match s {
+            Seen::Message(m) if m.id == with_file => Some(m.clone()),
+            _ => None,
+        })
+        .await;
+    assert_eq!(m.guild_id, in_guild);
+    let bytes = m.attachments[0].download().await.unwrap();
+    assert_eq!(bytes, b"hello");
     bot.stop(&fake).await;
 }

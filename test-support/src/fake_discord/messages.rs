@@ -32,6 +32,19 @@ pub(super) fn route(inner: &mut Inner, req: &Req) -> Option<Reply> {
             Ok(mid) => threads::create(inner, req, ch, Some(mid)),
             Err(_) => Reply::unknown_message(),
         },
+        ("GET", ["threads", "archived", which @ ("public" | "private")]) => {
+            if inner.text(ch).is_none() {
+                return Some(Reply::error(
+                    400,
+                    "Cannot execute action on this channel type",
+                    50024,
+                ));
+            }
+            threads::archived(inner, req, ch, *which == "private")
+        }
+        (method @ ("PUT" | "DELETE"), ["thread-members", "@me"]) => {
+            threads::join(inner, ch, method == "PUT")
+        }
         ("POST", ["typing"]) => Reply::no_content(),
         ("POST", ["messages"])
             if in_guild && inner.channel_permissions(bot, ch) & send_permission(inner, ch) == 0 =>

@@ -5,8 +5,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serenity::all::{
-    Context, EventHandler, GatewayIntents, Guild, GuildChannel, Interaction, Message, Reaction,
-    Ready, Role, ShardManager, TypingStartEvent,
+    ChannelId, Context, EventHandler, GatewayIntents, Guild, GuildChannel, GuildId, Interaction,
+    Message, MessageId, MessageUpdateEvent, Reaction, Ready, Role, ShardManager, TypingStartEvent,
 };
 use serenity::client::ClientBuilder;
 use serenity::http::Http;
@@ -24,6 +24,8 @@ pub(super) enum Seen {
     Ready(Ready),
     GuildCreate(Guild),
     Message(Message),
+    MessageUpdate(MessageUpdateEvent),
+    MessageDelete(MessageId, Option<GuildId>),
     ChannelCreate(GuildChannel),
     ChannelUpdate(GuildChannel),
     ThreadCreate(GuildChannel),
@@ -52,6 +54,24 @@ impl EventHandler for Forward {
     }
     async fn message(&self, _: Context, message: Message) {
         self.send(Seen::Message(message));
+    }
+    async fn message_update(
+        &self,
+        _: Context,
+        _: Option<Message>,
+        _: Option<Message>,
+        event: MessageUpdateEvent,
+    ) {
+        self.send(Seen::MessageUpdate(event));
+    }
+    async fn message_delete(
+        &self,
+        _: Context,
+        _: ChannelId,
+        id: MessageId,
+        guild: Option<GuildId>,
+    ) {
+        self.send(Seen::MessageDelete(id, guild));
     }
     async fn channel_create(&self, _: Context, channel: GuildChannel) {
         self.send(Seen::ChannelCreate(channel));
@@ -202,6 +222,12 @@ impl TestClient {
     }
 
     taker!(message, Message, Message, "message");
+    taker!(
+        message_update,
+        MessageUpdate,
+        MessageUpdateEvent,
+        "message_update"
+    );
     taker!(guild_create, GuildCreate, Guild, "guild_create");
     taker!(
         channel_create,

@@ -247,3 +247,39 @@ async fn direct_messages_keep_their_shape() {
     assert_eq!(c.channel.map(|p| p.kind), Some(ChannelType::Private));
     bot.stop(&fake).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn people_start_threads_the_bot_joins_and_finds_archived() {
+    let fake = fake().await;
+    let guild = fake.add_guild("home");
+    fake.add_member(guild, ALICE, "alice", &[]);
+    let ch = fake.add_text_channel(guild, "general", vec![]);
+    let mut bot = TestClient::start(&fake, usual_intents()).await;
+    let http = bot.http.clone();
+    let thread = fake.start_thread_as(ALICE, ch, "their topic").await;
+    let seen = bot.thread_create().await;
+    assert_eq!(
+        (seen.id.get(), seen.owner_id),
+        (thread, Some(UserId::new(ALICE)))
+    );
+    assert!(seen.member.is_none(), "the bot is not in it: {seen:?}");
+    ChannelId::new(thread).join_thread(&http).await.unwrap();
+    fake.archive_thread_as(ALICE, thread).await;
+    bot.thread_update().await;
+    let archived = ChannelId::new(ch).get_archived_public_threads(&http, None, None);
+    let archived = archived.await.unwrap();
+    let ids: Vec<u64> = archived.threads.iter().map(|t| t.id.get()).collect();
+    assert_eq!((ids, archived.members.len()), (vec![thread], 1));
+    let private = ChannelId::new(ch).get_archived_private_threads(&http, None, None);
+    assert!(private.await.unwrap().threads.is_empty());
+
+    fake.set_guild_owner(guild, ALICE);
+    let partial = GuildId::new(guild).to_partial_guild(&http).await.unwrap();
+    assert_eq!(partial.owner_id, UserId::new(ALICE));
+    let alice_perms = fake.permissions_in(ALICE, ch);
+    assert_eq!(
+        alice_perms & Permissions::MANAGE_THREADS.bits(),
+        Permissions::MANAGE_THREADS.bits()
+    );
+    bot.stop(&fake).await;
+}

@@ -1,15 +1,14 @@
 //! Threads: `POST /channels/{parent}/threads`, `POST /channels/{parent}/messages/{id}/threads`,
 //! `PATCH /channels/{thread}` (name, archived, locked, …), the archived-thread rules of
-//! posting, and the test-side thread accessors.
+//! posting, archived-thread listings, joining and leaving.
 
 use serde_json::{Value, json};
 
-use super::FakeDiscord;
 use super::guild_json;
 use super::json;
 use super::model::{
-    CREATE_PRIVATE_THREADS, CREATE_PUBLIC_THREADS, FakeThread, MANAGE_THREADS, Place,
-    READ_MESSAGE_HISTORY, SEND_MESSAGES_IN_THREADS, ThreadState, VIEW_CHANNEL,
+    CREATE_PRIVATE_THREADS, CREATE_PUBLIC_THREADS, MANAGE_THREADS, Place, READ_MESSAGE_HISTORY,
+    SEND_MESSAGES_IN_THREADS, ThreadState, VIEW_CHANNEL,
 };
 use super::rest::{Reply, Req};
 use super::state::{Channel, INTENT_GUILDS, Inner, now_ms};
@@ -140,21 +139,44 @@ pub(super) fn create(
         }
         None => inner.snowflake(),
     };
-    let now = now_ms();
+    let thread = new_thread(guild, parent, name, kind, bot);
     let thread = ThreadState {
+        invitable: kind == 12 && invitable,
+        auto_archive,
+        ..thread
+    };
+    insert_thread(inner, id, thread);
+    Reply::with(201, guild_json::channel(inner, id, true))
+}
+
+/// A fresh, open thread of `parent` created by `owner` (its first member).
+pub(super) fn new_thread(
+    guild: u64,
+    parent: u64,
+    name: String,
+    kind: u64,
+    owner: u64,
+) -> ThreadState {
+    let now = now_ms();
+    ThreadState {
         guild,
         parent,
         name,
         kind: u8::try_from(kind).unwrap_or(11),
-        owner: bot,
+        owner,
         archived: false,
         locked: false,
-        invitable: kind == 12 && invitable,
-        auto_archive,
+        invitable: kind == 12,
+        auto_archive: 1440,
         archive_ms: now,
         created_ms: now,
-        members: vec![bot],
-    };
+        members: vec![owner],
+    }
+}
+
+/// Stores a new thread and dispatches its `THREAD_CREATE` (`newly_created`; `member`
+/// when the bot is in it), withheld when the bot cannot see it.
+pub(super) fn insert_thread(inner: &mut Inner, id: u64, thread: ThreadState) {
     let channel = Channel {
         place: Place::Thread(thread),
         messages: Vec::new(),
@@ -162,8 +184,80 @@ pub(super) fn create(
     inner.channels.insert(id, channel);
     let mut d = guild_json::channel(inner, id, true);
     d["newly_created"] = json!(true);
-    inner.dispatch("THREAD_CREATE", d, INTENT_GUILDS);
-    Reply::with(201, guild_json::channel(inner, id, true))
+    inner.dispatch_in(id, "THREAD_CREATE", d, INTENT_GUILDS);
+}
+
+/// `GET /channels/{parent}/threads/archived/{public|private}`: archived threads of that
+/// kind, most recently archived first (`before`: an ISO 8601 timestamp; `limit`).
+pub(super) fn archived(inner: &Inner, req: &Req, parent: u64, private: bool) -> Reply {
+    let kind = if private { 12 } else { 11 };
+    let before = req
+        .query_param("before")
+        .map(super::multipart::percent_decode)
+        .and_then(|b| chrono::DateTime::parse_from_rfc3339(&b).ok())
+        .and_then(|b| u64::try_from(b.timestamp_millis()).ok());
+    let limit = req
+        .query_param("limit")
+        .and_then(|l| l.parse::<usize>().ok())
+        .unwrap_or(50)
+        .clamp(1, 100);
+    let mut found: Vec<(u64, u64)> = inner
+        .channels
+        .keys()
+        .filter_map(|id| Some((*id, inner.thread(*id)?)))
+        .filter(|(id, t)| t.parent == parent && t.kind == kind && t.archived && inner.bot_sees(*id))
+        .filter(|(_, t)| before.is_none_or(|b| t.archive_ms < b))
+        .map(|(id, t)| (t.archive_ms, id))
+        .collect();
+    found.sort_unstable_by(|a, b| b.cmp(a));
+    let has_more = found.len() > limit;
+    found.truncate(limit);
+    let bot = inner.cfg.bot_user_id;
+    let threads: Vec<Value> = found
+        .iter()
+        .map(|(_, id)| guild_json::channel(inner, *id, false))
+        .collect();
+    let members: Vec<Value> = found
+        .iter()
+        .filter(|(_, id)| inner.thread(*id).is_some_and(|t| t.members.contains(&bot)))
+        .map(|(_, id)| thread_member(inner, *id, bot))
+        .collect();
+    Reply::ok(json!({"threads": threads, "members": members, "has_more": has_more}))
+}
+
+/// A thread member object of `user` in thread `ch`.
+pub(super) fn thread_member(inner: &Inner, ch: u64, user: u64) -> Value {
+    let joined = inner.thread(ch).map_or(0, |t| t.created_ms);
+    json!({
+        "id": json::sid(ch),
+        "user_id": json::sid(user),
+        "join_timestamp": json::timestamp_ms(joined),
+        "flags": 0,
+    })
+}
+
+/// `PUT` / `DELETE /channels/{thread}/thread-members/@me`: the bot joins or leaves
+/// (`THREAD_MEMBER_UPDATE` on joining). 400 50083 for an archived thread.
+pub(super) fn join(inner: &mut Inner, ch: u64, joining: bool) -> Reply {
+    let bot = inner.cfg.bot_user_id;
+    let guild = inner.guild_of(ch);
+    let Some(t) = inner.thread_mut(ch) else {
+        return Reply::error(400, "Cannot execute action on this channel type", 50024);
+    };
+    if t.archived {
+        return thread_archived();
+    }
+    let was = t.members.contains(&bot);
+    t.members.retain(|u| *u != bot);
+    if joining {
+        t.members.push(bot);
+    }
+    if joining && !was {
+        let mut d = thread_member(inner, ch, bot);
+        d["guild_id"] = guild.map_or(Value::Null, json::sid);
+        inner.dispatch("THREAD_MEMBER_UPDATE", d, INTENT_GUILDS);
+    }
+    Reply::no_content()
 }
 
 /// `PATCH /channels/{thread}`: `name`, `archived`, `locked`, `auto_archive_duration`,
@@ -241,7 +335,7 @@ pub(super) fn reopen_for_post(inner: &mut Inner, ch: u64) -> Result<(), Reply> {
     t.archived = false;
     t.archive_ms = now_ms();
     let d = guild_json::channel(inner, ch, false);
-    inner.dispatch("THREAD_UPDATE", d, INTENT_GUILDS);
+    inner.dispatch_in(ch, "THREAD_UPDATE", d, INTENT_GUILDS);
     Ok(())
 }
 
@@ -251,46 +345,5 @@ pub(super) fn send_permission(inner: &Inner, ch: u64) -> u64 {
         SEND_MESSAGES_IN_THREADS
     } else {
         super::model::SEND_MESSAGES
-    }
-}
-
-impl FakeDiscord {
-    /// Every thread (archived ones included) whose parent is `parent`, oldest first.
-    pub fn threads_of(&self, parent: u64) -> Vec<FakeThread> {
-        let inner = self.shared.lock();
-        let all = inner.channels.iter().filter_map(|(id, c)| match &c.place {
-            Place::Thread(t) if t.parent == parent => Some(t.public(*id)),
-            _ => None,
-        });
-        all.collect()
-    }
-
-    /// The thread with id `id`, if there is one.
-    pub fn thread(&self, id: u64) -> Option<FakeThread> {
-        self.shared.lock().thread(id).map(|t| t.public(id))
-    }
-
-    /// A person archives the thread (as from Discord's UI): `THREAD_UPDATE` with
-    /// `archived: true`.
-    pub async fn archive_thread_as(&self, user: u64, thread: u64) {
-        self.wait_session("archive_thread_as").await;
-        {
-            let mut inner = self.shared.lock();
-            let guild = inner.guild_of(thread);
-            assert!(
-                inner.thread(thread).is_some(),
-                "fake Discord: archive_thread_as: {thread} is not a thread"
-            );
-            assert!(
-                guild.is_some_and(|g| inner.is_member(g, user)),
-                "fake Discord: archive_thread_as: {user} is not a member of the thread's guild"
-            );
-            let t = inner.thread_mut(thread).expect("checked");
-            t.archived = true;
-            t.archive_ms = now_ms();
-            let d = guild_json::channel(&inner, thread, false);
-            inner.dispatch_in(thread, "THREAD_UPDATE", d, INTENT_GUILDS);
-        }
-        self.shared.notify();
     }
 }
