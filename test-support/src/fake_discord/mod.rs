@@ -18,6 +18,14 @@
 //! channel ([`FakeMessage`]). Injected gateway events are numbered per session and
 //! logged, so a RESUME replays what the client missed. Ids are `u64` here and strings
 //! on the wire.
+//!
+//! Besides DMs, the fake holds guilds ([`FakeDiscord::add_guild`], roles, members, text
+//! channels with [`FakeOverwrite`]s) and threads ([`FakeThread`]). READY lists every
+//! guild as unavailable and a `GUILD_CREATE` follows for each. Guild events need their
+//! intents (`GUILDS`, `GUILD_MESSAGES`, `GUILD_MESSAGE_REACTIONS`, …) and, for what
+//! happens in a channel, the bot's `VIEW_CHANNEL` there, computed from roles and
+//! overwrites like Discord does; the bot's REST calls in a guild channel are refused
+//! (403 50001 / 50013) without the permissions Discord would require.
 #![allow(dead_code)]
 
 mod commands;

@@ -72,6 +72,17 @@ async fn threads_are_created_from_scratch_and_from_messages() {
     let bad_type = http.create_thread(ChannelId::new(ch), &bad_type, None);
     assert_eq!(code(&bad_type.await), Some((400, 50035)));
     bot.stop(&fake).await;
+
+    let mut bot = TestClient::start(&fake, usual_intents()).await;
+    let g = bot.guild_create().await;
+    let mut active: Vec<u64> = g.threads.iter().map(|t| t.id.get()).collect();
+    active.sort_unstable();
+    assert_eq!(
+        active,
+        [seen.id.get(), made.id.get()],
+        "GUILD_CREATE lists active threads"
+    );
+    bot.stop(&fake).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
