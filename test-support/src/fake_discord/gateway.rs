@@ -11,8 +11,9 @@ use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
+use super::guild_json;
 use super::json::{self, sid};
-use super::state::{ConnCmd, ConnHandle, Inner, Session, Shared};
+use super::state::{ConnCmd, ConnHandle, INTENT_GUILDS, Inner, Session, Shared};
 
 pub(super) async fn upgrade(
     State(shared): State<Arc<Shared>>,
@@ -204,10 +205,15 @@ impl Conn {
         inner.current_session = Some(session_id.clone());
         inner.gateway.sessions.push(session_id.clone());
         self.session = Some(session_id.clone());
+        let guilds: Vec<u64> = inner.guilds.keys().copied().collect();
+        let unavailable: Vec<Value> = guilds
+            .iter()
+            .map(|g| json!({"id": sid(*g), "unavailable": true}))
+            .collect();
         let mut ready = json!({
             "v": 10,
             "user": json::current_user(inner),
-            "guilds": [],
+            "guilds": unavailable,
             "session_id": session_id,
             "resume_gateway_url": inner.ws_url(),
             "session_type": "normal",
@@ -222,6 +228,11 @@ impl Conn {
             ready["shard"] = shard.clone();
         }
         inner.dispatch("READY", ready, 0);
+        // Like Discord, each guild of READY's list follows as a GUILD_CREATE.
+        for g in guilds {
+            let d = guild_json::guild_create(inner, g);
+            inner.dispatch("GUILD_CREATE", d, INTENT_GUILDS);
+        }
     }
 
     #[allow(clippy::needless_pass_by_value)] // `d` comes straight off the wire, owned

@@ -7,9 +7,9 @@
 use serde_json::{Value, json};
 
 use super::json::{self, sid};
-use super::messages::dispatch_reaction;
-use super::state::{INTENT_DIRECT_MESSAGES, Inner, InteractionState, StoredFile};
-use super::{FakeDiscord, FakeMessage};
+use super::messages::{dispatch_message, dispatch_reaction};
+use super::state::{Inner, InteractionState, StoredFile};
+use super::{FakeDiscord, FakeMessage, guild_json, threads};
 
 /// A file a user attaches to a DM; served at `<base>/attachments/<id>/<filename>`.
 #[derive(Clone, Debug)]
@@ -29,8 +29,17 @@ impl FakeAttachment {
     }
 }
 
-fn interaction(inner: &Inner, id: u64, kind: u8, token: &str, user: u64, ch: u64) -> Value {
-    json!({
+/// An interaction's common fields: the DM shape, or the guild shape when `ch` is a guild
+/// channel or thread.
+pub(super) fn interaction(
+    inner: &Inner,
+    id: u64,
+    kind: u8,
+    token: &str,
+    user: u64,
+    ch: u64,
+) -> Value {
+    let mut d = json!({
         "id": sid(id),
         "application_id": sid(inner.cfg.application_id),
         "type": kind,
@@ -43,11 +52,13 @@ fn interaction(inner: &Inner, id: u64, kind: u8, token: &str, user: u64, ch: u64
         "entitlements": [],
         "context": 1,
         "attachment_size_limit": 10_485_760,
-    })
+    });
+    guild_json::guild_interaction(inner, &mut d, user, ch);
+    d
 }
 
 impl FakeDiscord {
-    async fn wait_session(&self, what: &str) {
+    pub(super) async fn wait_session(&self, what: &str) {
         let timeout = self.cfg.wait_timeout;
         let ready = self.wait_state(timeout, |i| i.current_session.is_some().then_some(()));
         assert!(
@@ -129,53 +140,7 @@ impl FakeDiscord {
         let id = {
             let mut inner = self.shared.lock();
             let ch = inner.dm_channel(user);
-            if let Some(r) = reference {
-                assert!(
-                    inner.message(ch, r).is_some(),
-                    "fake Discord: {what}: no message {r} in the DM"
-                );
-            }
-            let mut attachments = Vec::new();
-            for f in files {
-                let id = inner.snowflake();
-                let size = f.data.len();
-                attachments.push(json::attachment(
-                    &inner.base_url,
-                    id,
-                    &f.filename,
-                    &f.content_type,
-                    size,
-                ));
-                inner.files.insert(
-                    id,
-                    StoredFile {
-                        content_type: f.content_type,
-                        data: f.data,
-                    },
-                );
-            }
-            let id = inner.snowflake();
-            inner.push_message(FakeMessage {
-                id,
-                channel_id: ch,
-                author_id: user,
-                by_bot: false,
-                content: content.to_string(),
-                embeds: Vec::new(),
-                components: Vec::new(),
-                attachments,
-                flags: 0,
-                kind: if reference.is_some() { 19 } else { 0 },
-                reference,
-                reactions: Vec::new(),
-                history: Vec::new(),
-                edited_at_ms: None,
-                deleted: false,
-                interaction_id: None,
-            });
-            let d = json::message(&inner, inner.message(ch, id).expect("stored"), true);
-            inner.dispatch("MESSAGE_CREATE", d, INTENT_DIRECT_MESSAGES);
-            id
+            post_as_user(&mut inner, what, user, ch, content, files, reference)
         };
         self.shared.notify();
         id
@@ -265,27 +230,13 @@ impl FakeDiscord {
         let id = {
             let mut inner = self.shared.lock();
             let ch = inner.dm_channel(user_id);
-            let registered = inner.commands.iter().find(|c| c["name"] == name);
-            let command_id = registered.and_then(|c| json::parse_id(&c["id"]));
-            let command_id = command_id.unwrap_or_else(|| inner.snowflake());
-            let id = inner.snowflake();
-            let token = format!("fake-interaction-token-{id}");
-            let mut d = interaction(&inner, id, 2, &token, user_id, ch);
-            let options = if options.is_array() {
-                options
-            } else {
-                json!([])
-            };
-            d["data"] = json!({"id": sid(command_id), "name": name, "type": 1, "options": options});
-            Self::register(&mut inner, id, token, user_id, ch, None);
-            inner.dispatch("INTERACTION_CREATE", d, 0);
-            id
+            command_interaction(&mut inner, user_id, ch, name, options)
         };
         self.shared.notify();
         id
     }
 
-    fn register(
+    pub(super) fn register(
         inner: &mut Inner,
         id: u64,
         token: String,
@@ -335,4 +286,99 @@ impl FakeDiscord {
             .find(|r| r.matches(&pattern) && r.status == 204);
         req.and_then(|r| r.body).unwrap_or_default()
     }
+}
+
+/// Stores a message `user` writes in channel `ch` (attachments saved for download;
+/// `reference` = the message replied to, which must be in `ch`), reopens an archived
+/// thread, and dispatches `MESSAGE_CREATE`. Returns the message id.
+pub(super) fn post_as_user(
+    inner: &mut Inner,
+    what: &str,
+    user: u64,
+    ch: u64,
+    content: &str,
+    files: Vec<FakeAttachment>,
+    reference: Option<u64>,
+) -> u64 {
+    if let Some(r) = reference {
+        assert!(
+            inner.message(ch, r).is_some(),
+            "fake Discord: {what}: no message {r} in channel {ch}"
+        );
+    }
+    let reopened = threads::reopen_for_post(inner, ch);
+    assert!(
+        reopened.is_ok(),
+        "fake Discord: {what}: thread {ch} is archived and locked"
+    );
+    let mut attachments = Vec::new();
+    for f in files {
+        let id = inner.snowflake();
+        let size = f.data.len();
+        attachments.push(json::attachment(
+            &inner.base_url,
+            id,
+            &f.filename,
+            &f.content_type,
+            size,
+        ));
+        inner.files.insert(
+            id,
+            StoredFile {
+                content_type: f.content_type,
+                data: f.data,
+            },
+        );
+    }
+    if let Some(t) = inner.thread_mut(ch)
+        && !t.members.contains(&user)
+    {
+        t.members.push(user);
+    }
+    let id = inner.snowflake();
+    inner.push_message(FakeMessage {
+        id,
+        channel_id: ch,
+        author_id: user,
+        by_bot: false,
+        content: content.to_string(),
+        embeds: Vec::new(),
+        components: Vec::new(),
+        attachments,
+        flags: 0,
+        kind: if reference.is_some() { 19 } else { 0 },
+        reference,
+        reactions: Vec::new(),
+        history: Vec::new(),
+        edited_at_ms: None,
+        deleted: false,
+        interaction_id: None,
+    });
+    dispatch_message(inner, "MESSAGE_CREATE", ch, id);
+    id
+}
+
+/// Dispatches a slash command interaction (`INTERACTION_CREATE` type 2) by `user` in
+/// `ch` (DM or guild shape, per the channel). Returns the interaction id.
+pub(super) fn command_interaction(
+    inner: &mut Inner,
+    user: u64,
+    ch: u64,
+    name: &str,
+    options: Value,
+) -> u64 {
+    let guild = inner.guild_of(ch);
+    let command_id = super::commands::command_id(inner, guild, name);
+    let id = inner.snowflake();
+    let token = format!("fake-interaction-token-{id}");
+    let mut d = interaction(inner, id, 2, &token, user, ch);
+    let options = if options.is_array() {
+        options
+    } else {
+        json!([])
+    };
+    d["data"] = json!({"id": sid(command_id), "name": name, "type": 1, "options": options});
+    FakeDiscord::register(inner, id, token, user, ch, None);
+    inner.dispatch("INTERACTION_CREATE", d, 0);
+    id
 }

@@ -3,8 +3,9 @@
 
 use serde_json::{Value, json};
 
-use super::FakeMessage;
+use super::model::Place;
 use super::state::{DISCORD_EPOCH_MS, Inner};
+use super::{FakeMessage, guild_json};
 
 pub(super) fn sid(id: u64) -> Value {
     Value::String(id.to_string())
@@ -70,15 +71,32 @@ pub(super) fn current_user(inner: &Inner) -> Value {
     u
 }
 
+/// `GET /channels/{id}` of any stored channel: DM, guild text channel or thread.
+pub(super) fn channel(inner: &Inner, channel_id: u64) -> Value {
+    match inner.channels[&channel_id].place {
+        Place::Dm { .. } => dm_channel(inner, channel_id),
+        Place::Text(_) | Place::Thread(_) => guild_json::channel(inner, channel_id, false),
+    }
+}
+
+/// The id of the last live message of a channel, or `null`.
+pub(super) fn last_message_id(inner: &Inner, channel_id: u64) -> Value {
+    let channel = inner.channels.get(&channel_id);
+    let last = channel.and_then(|c| c.messages.iter().rev().find(|m| !m.deleted));
+    last.map_or(Value::Null, |m| sid(m.id))
+}
+
 pub(super) fn dm_channel(inner: &Inner, channel_id: u64) -> Value {
-    let channel = &inner.channels[&channel_id];
-    let last = channel.messages.iter().rev().find(|m| !m.deleted);
+    let recipient = match inner.channels[&channel_id].place {
+        Place::Dm { recipient } => recipient,
+        _ => 0,
+    };
     json!({
         "id": sid(channel_id),
         "type": 1,
-        "last_message_id": last.map_or(Value::Null, |m| sid(m.id)),
+        "last_message_id": last_message_id(inner, channel_id),
         "flags": 0,
-        "recipients": [user(inner, channel.recipient)],
+        "recipients": [user(inner, recipient)],
     })
 }
 
@@ -209,9 +227,19 @@ pub(super) fn message(inner: &Inner, m: &FakeMessage, with_referenced: bool) -> 
             })
             .collect();
     }
+    let guild = inner.guild_of(m.channel_id);
+    if let Some(g) = guild {
+        v["guild_id"] = sid(g);
+    }
+    if inner.thread(m.id).is_some_and(|t| t.parent == m.channel_id) {
+        v["thread"] = guild_json::channel(inner, m.id, false);
+    }
     if let Some(r) = m.reference {
         v["message_reference"] =
             json!({"type": 0, "message_id": sid(r), "channel_id": sid(m.channel_id)});
+        if let Some(g) = guild {
+            v["message_reference"]["guild_id"] = sid(g);
+        }
         if with_referenced {
             v["referenced_message"] = inner
                 .message(m.channel_id, r)

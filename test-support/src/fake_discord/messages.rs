@@ -1,14 +1,18 @@
-//! `/channels/{id}/...` routes: messages (create with Discord's validation, list,
-//! get, edit, delete), reactions, typing.
+//! `/channels/{id}/...` routes: the channel, messages (create with Discord's validation,
+//! list, get, edit, delete), reactions, typing, threads. In a guild channel the bot needs
+//! `VIEW_CHANNEL` (else 403 50001) and, to post, `SEND_MESSAGES` (in threads
+//! `SEND_MESSAGES_IN_THREADS`; else 403 50013).
 
 use serde_json::{Value, json};
 
 use super::json::{self, sid};
+use super::model::MANAGE_MESSAGES;
 use super::multipart::percent_decode;
 use super::rest::{Reply, Req};
-use super::state::{INTENT_DIRECT_MESSAGE_REACTIONS, INTENT_DIRECT_MESSAGES, Inner, now_ms};
+use super::state::{Inner, now_ms};
+use super::threads::{self, missing_access, missing_permissions, send_permission};
 use super::validate::{attachments, validate};
-use super::{FakeMessage, MessageVersion, MultipartFile};
+use super::{FakeMessage, MessageVersion, MultipartFile, guild_json};
 
 /// `None` = no such route (answered 404 and flagged unknown).
 pub(super) fn route(inner: &mut Inner, req: &Req) -> Option<Reply> {
@@ -16,10 +20,37 @@ pub(super) fn route(inner: &mut Inner, req: &Req) -> Option<Reply> {
         return Some(Reply::unknown_channel());
     };
     let known = inner.channels.contains_key(&ch);
+    let in_guild = inner.guild_of(ch).is_some();
+    let bot = inner.cfg.bot_user_id;
     let reply = match (req.method, &req.segs[2..]) {
         _ if !known => return Some(Reply::unknown_channel()),
-        ("GET", []) => Reply::ok(json::dm_channel(inner, ch)),
+        _ if in_guild && !inner.bot_sees(ch) => missing_access(),
+        ("GET", []) => Reply::ok(json::channel(inner, ch)),
+        ("PATCH", []) => return threads::patch(inner, req, ch),
+        ("POST", ["threads"]) => threads::create(inner, req, ch, None),
+        ("POST", ["messages", mid, "threads"]) => match mid.parse::<u64>() {
+            Ok(mid) => threads::create(inner, req, ch, Some(mid)),
+            Err(_) => Reply::unknown_message(),
+        },
+        ("GET", ["threads", "archived", which @ ("public" | "private")]) => {
+            if inner.text(ch).is_none() {
+                return Some(Reply::error(
+                    400,
+                    "Cannot execute action on this channel type",
+                    50024,
+                ));
+            }
+            threads::archived(inner, req, ch, *which == "private")
+        }
+        (method @ ("PUT" | "DELETE"), ["thread-members", "@me"]) => {
+            threads::join(inner, ch, method == "PUT")
+        }
         ("POST", ["typing"]) => Reply::no_content(),
+        ("POST", ["messages"])
+            if in_guild && inner.channel_permissions(bot, ch) & send_permission(inner, ch) == 0 =>
+        {
+            missing_permissions()
+        }
         ("POST", ["messages"]) => {
             match create_bot_message(inner, ch, req.body, req.files, None, false) {
                 Ok(id) => Reply::ok(json::message(
@@ -63,6 +94,7 @@ pub(super) fn create_bot_message(
     allow_empty: bool,
 ) -> Result<u64, Reply> {
     validate(inner, ch, body, files, allow_empty)?;
+    threads::reopen_for_post(inner, ch)?;
     let field = |k: &str| body.and_then(|b| b.get(k));
     let reference = field("message_reference")
         .and_then(|r| r.get("message_id"))
@@ -96,10 +128,23 @@ pub(super) fn create_bot_message(
     let ephemeral = message.flags & 64 != 0;
     inner.push_message(message);
     if inner.cfg.echo_own_messages && !ephemeral {
-        let d = json::message(inner, inner.message(ch, id).expect("just stored"), true);
-        inner.dispatch("MESSAGE_CREATE", d, INTENT_DIRECT_MESSAGES);
+        dispatch_message(inner, "MESSAGE_CREATE", ch, id);
     }
     Ok(id)
+}
+
+/// Dispatches `t` (`MESSAGE_CREATE` / `MESSAGE_UPDATE`) for a stored message: in a guild
+/// channel it carries `guild_id` and the author's `member` and needs `GUILD_MESSAGES`
+/// (DMs: `DIRECT_MESSAGES`); withheld when the bot cannot see the channel.
+pub(super) fn dispatch_message(inner: &mut Inner, t: &str, ch: u64, mid: u64) {
+    let Some(m) = inner.message(ch, mid) else {
+        return;
+    };
+    let author = m.author_id;
+    let mut d = json::message(inner, m, true);
+    guild_json::add_member(inner, &mut d, ch, author);
+    let intent = inner.message_intent(ch);
+    inner.dispatch_in(ch, t, d, intent);
 }
 
 /// Applies an edit body to a bot message; answers the updated message.
@@ -150,25 +195,30 @@ pub(super) fn edit_message(
     let ephemeral = m.flags & 64 != 0;
     let d = json::message(inner, inner.message(ch, mid).expect("exists"), true);
     if inner.cfg.echo_own_messages && !ephemeral {
-        inner.dispatch("MESSAGE_UPDATE", d.clone(), INTENT_DIRECT_MESSAGES);
+        dispatch_message(inner, "MESSAGE_UPDATE", ch, mid);
     }
     Reply::ok(d)
 }
 
 pub(super) fn delete_message(inner: &mut Inner, ch: u64, mid: u64) -> Reply {
+    let guild = inner.guild_of(ch);
+    let may_moderate = inner.channel_permissions(inner.cfg.bot_user_id, ch) & MANAGE_MESSAGES != 0;
     let Some(m) = inner.message_mut(ch, mid) else {
         return Reply::unknown_message();
     };
-    if !m.by_bot {
-        return Reply::error(403, "Cannot execute action on a DM channel", 50003);
+    let by_bot = m.by_bot;
+    match (by_bot, guild) {
+        (false, None) => return Reply::error(403, "Cannot execute action on a DM channel", 50003),
+        (false, Some(_)) if !may_moderate => return missing_permissions(),
+        _ => m.deleted = true,
     }
-    m.deleted = true;
-    if inner.cfg.echo_own_messages {
-        inner.dispatch(
-            "MESSAGE_DELETE",
-            json!({"id": sid(mid), "channel_id": sid(ch)}),
-            INTENT_DIRECT_MESSAGES,
-        );
+    if inner.cfg.echo_own_messages || !by_bot {
+        let mut d = json!({"id": sid(mid), "channel_id": sid(ch)});
+        if let Some(g) = guild {
+            d["guild_id"] = sid(g);
+        }
+        let intent = inner.message_intent(ch);
+        inner.dispatch_in(ch, "MESSAGE_DELETE", d, intent);
     }
     Reply::no_content()
 }
@@ -246,8 +296,15 @@ pub(super) fn dispatch_reaction(
     } else {
         "MESSAGE_REACTION_REMOVE"
     };
-    let d = reaction_event(user, ch, mid, emoji, Some(author));
-    inner.dispatch(t, d, INTENT_DIRECT_MESSAGE_REACTIONS);
+    let mut d = reaction_event(user, ch, mid, emoji, Some(author));
+    if let Some(g) = inner.guild_of(ch) {
+        d["guild_id"] = sid(g);
+        if add && inner.is_member(g, user) {
+            d["member"] = guild_json::member(inner, g, user, true);
+        }
+    }
+    let intent = inner.reaction_intent(ch);
+    inner.dispatch_in(ch, t, d, intent);
 }
 
 fn reaction_event(user: u64, ch: u64, mid: u64, emoji: &str, author: Option<u64>) -> Value {

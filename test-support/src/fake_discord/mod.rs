@@ -18,20 +18,42 @@
 //! channel ([`FakeMessage`]). Injected gateway events are numbered per session and
 //! logged, so a RESUME replays what the client missed. Ids are `u64` here and strings
 //! on the wire.
+//!
+//! Besides DMs, the fake holds guilds ([`FakeDiscord::add_guild`], roles, members, text
+//! channels with [`FakeOverwrite`]s) and threads ([`FakeThread`]). READY lists every
+//! guild as unavailable and a `GUILD_CREATE` follows for each. Guild events need their
+//! intents (`GUILDS`, `GUILD_MESSAGES`, `GUILD_MESSAGE_REACTIONS`, …) and, for what
+//! happens in a channel, the bot's `VIEW_CHANNEL` there, computed from roles and
+//! overwrites like Discord does; the bot's REST calls in a guild channel are refused
+//! (403 50001 / 50013) without the permissions Discord would require.
 #![allow(dead_code)]
 
+mod commands;
 mod control;
 mod faults;
 mod gateway;
+mod guild_inject;
+mod guild_json;
+mod guild_rest;
+mod guilds;
 mod inject;
 mod interactions;
 mod json;
 mod messages;
+mod model;
 mod multipart;
 mod rest;
 mod state;
+mod threads;
 mod types;
 mod validate;
+
+#[cfg(test)]
+mod guild_tests;
+#[cfg(test)]
+mod test_client;
+#[cfg(test)]
+mod thread_tests;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -44,6 +66,8 @@ use serde_json::Value;
 // Test binaries that do not use the fake would otherwise warn about these.
 #[allow(unused_imports)]
 pub use inject::FakeAttachment;
+#[allow(unused_imports)]
+pub use model::{DEFAULT_EVERYONE_PERMISSIONS, FakeOverwrite, FakeThread, OverwriteKind};
 #[allow(unused_imports)]
 pub use multipart::MultipartFile;
 use state::{Inner, Shared};

@@ -10,9 +10,12 @@ use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, Uri, he
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
-use super::json::{self, sid};
+use super::json;
 use super::state::{Inner, Shared, now_ms};
-use super::{MultipartFile, RecordedRequest, interactions, messages, multipart, route_matches};
+use super::{
+    MultipartFile, RecordedRequest, commands, guild_rest, interactions, messages, multipart,
+    route_matches,
+};
 
 /// A computed answer.
 pub(super) struct Reply {
@@ -228,7 +231,18 @@ fn answer(inner: &mut Inner, rec: &RecordedRequest) -> (Reply, Duration, bool) {
             delay = inner.cfg.owner_delay;
             Reply::ok(json::app_info(inner))
         }
-        (_, ["applications", app, "commands", rest @ ..]) => commands(inner, &req, app, rest),
+        (_, ["applications", app, "commands", rest @ ..]) => {
+            commands::route(inner, &req, app, None, rest)
+        }
+        (_, ["applications", app, "guilds", guild, "commands", rest @ ..]) => {
+            commands::route(inner, &req, app, Some(guild), rest)
+        }
+        (_, ["guilds", ..]) | ("GET", ["users", "@me", "guilds"]) => {
+            match guild_rest::route(inner, &req) {
+                Some(reply) => reply,
+                None => return (Reply::route_not_found(), delay, false),
+            }
+        }
         (_, ["channels", ..]) => match messages::route(inner, &req) {
             Some(reply) => reply,
             None => return (Reply::route_not_found(), delay, false),
@@ -261,70 +275,6 @@ fn gateway(inner: &mut Inner, bot: bool) -> Reply {
         "shards": 1,
         "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 14_400_000, "max_concurrency": 1},
     }))
-}
-
-fn commands(inner: &mut Inner, req: &Req, app: &str, rest: &[&str]) -> Reply {
-    if app.parse::<u64>().ok() != Some(inner.cfg.application_id) {
-        return Reply::error(403, "Missing Access", 50001);
-    }
-    match (req.method, rest) {
-        ("GET", []) => Reply::ok(Value::Array(inner.commands.clone())),
-        ("PUT", []) => {
-            let wanted = req
-                .body
-                .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default();
-            let mut out = Vec::new();
-            for body in &wanted {
-                let name = body.get("name");
-                let old = inner.commands.iter().find(|c| c.get("name") == name);
-                let id = old.and_then(|c| c.get("id")).and_then(json::parse_id);
-                let id = id.unwrap_or_else(|| inner.snowflake());
-                out.push(json::command(inner, id, body));
-            }
-            inner.commands.clone_from(&out);
-            Reply::ok(Value::Array(out))
-        }
-        ("POST", []) => {
-            let body = req.body.cloned().unwrap_or_default();
-            let name = body.get("name");
-            let pos = inner.commands.iter().position(|c| c.get("name") == name);
-            let old_id = pos.and_then(|p| json::parse_id(&inner.commands[p]["id"]));
-            let id = old_id.unwrap_or_else(|| inner.snowflake());
-            let cmd = json::command(inner, id, &body);
-            match pos {
-                Some(p) => inner.commands[p] = cmd.clone(),
-                None => inner.commands.push(cmd.clone()),
-            }
-            Reply::with(if pos.is_some() { 200 } else { 201 }, cmd)
-        }
-        (method, [cid]) => {
-            let pos = inner
-                .commands
-                .iter()
-                .position(|c| c["id"] == sid(cid.parse().unwrap_or(0)));
-            match (method, pos) {
-                (_, None) => Reply::error(404, "Unknown application command", 10063),
-                ("GET", Some(p)) => Reply::ok(inner.commands[p].clone()),
-                ("DELETE", Some(p)) => {
-                    inner.commands.remove(p);
-                    Reply::no_content()
-                }
-                ("PATCH", Some(p)) => {
-                    let mut body = inner.commands[p].clone();
-                    for (k, v) in req.body.and_then(Value::as_object).into_iter().flatten() {
-                        body[k] = v.clone();
-                    }
-                    let id = cid.parse().unwrap_or(0);
-                    inner.commands[p] = json::command(inner, id, &body);
-                    Reply::ok(inner.commands[p].clone())
-                }
-                _ => Reply::error(405, "405: Method Not Allowed", 0),
-            }
-        }
-        _ => Reply::error(405, "405: Method Not Allowed", 0),
-    }
 }
 
 /// `GET /attachments/{id}/{name}`: bytes of an injected or uploaded attachment.

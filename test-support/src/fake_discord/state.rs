@@ -9,14 +9,21 @@ use serde_json::{Value, json};
 use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
+use super::model::{GuildState, Place};
 use super::{FakeConfig, FakeMessage, GatewayStats, RecordedRequest};
 
 /// Discord's epoch (2015-01-01) in Unix milliseconds.
 pub(super) const DISCORD_EPOCH_MS: u64 = 1_420_070_400_000;
 
-/// Gateway intent bits the fake enforces for DM events.
+/// Gateway intent bits the fake enforces.
+pub(super) const INTENT_GUILDS: u64 = 1 << 0;
+pub(super) const INTENT_GUILD_MEMBERS: u64 = 1 << 1;
+pub(super) const INTENT_GUILD_MESSAGES: u64 = 1 << 9;
+pub(super) const INTENT_GUILD_MESSAGE_REACTIONS: u64 = 1 << 10;
+pub(super) const INTENT_GUILD_MESSAGE_TYPING: u64 = 1 << 11;
 pub(super) const INTENT_DIRECT_MESSAGES: u64 = 1 << 12;
 pub(super) const INTENT_DIRECT_MESSAGE_REACTIONS: u64 = 1 << 13;
+pub(super) const INTENT_DIRECT_MESSAGE_TYPING: u64 = 1 << 14;
 
 pub(super) struct Shared {
     inner: Mutex<Inner>,
@@ -74,7 +81,7 @@ pub(super) struct Session {
 }
 
 pub(super) struct Channel {
-    pub recipient: u64,
+    pub place: Place,
     pub messages: Vec<FakeMessage>,
 }
 
@@ -112,6 +119,7 @@ pub(super) struct Inner {
     pub users: BTreeMap<u64, String>,
     pub dm_by_user: BTreeMap<u64, u64>,
     pub channels: BTreeMap<u64, Channel>,
+    pub guilds: BTreeMap<u64, GuildState>,
     pub files: HashMap<u64, StoredFile>,
     pub commands: Vec<Value>,
     pub interactions: HashMap<String, InteractionState>,
@@ -156,6 +164,7 @@ impl Inner {
             users,
             dm_by_user: BTreeMap::new(),
             channels: BTreeMap::new(),
+            guilds: BTreeMap::new(),
             files: HashMap::new(),
             commands: Vec::new(),
             interactions: HashMap::new(),
@@ -209,7 +218,7 @@ impl Inner {
         self.channels.insert(
             id,
             Channel {
-                recipient: user_id,
+                place: Place::Dm { recipient: user_id },
                 messages: Vec::new(),
             },
         );
