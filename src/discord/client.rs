@@ -60,7 +60,9 @@ pub fn intents() -> GatewayIntents {
 
 /// `OLLIM_DISCORD_API_URL` is not a usable URL.
 #[derive(Debug, thiserror::Error)]
-#[error("OLLIM_DISCORD_API_URL={0:?} is invalid: expected a base URL such as http://127.0.0.1:3000")]
+#[error(
+    "OLLIM_DISCORD_API_URL={0:?} is invalid: expected a base URL such as http://127.0.0.1:3000"
+)]
 pub struct BadApiUrl(pub String);
 
 /// Discord's REST API for `token`, at `api_url` when one is given (a test's fake).
@@ -86,7 +88,8 @@ pub async fn build_client(
     api_url: Option<&str>,
     bot_slot: Arc<OnceLock<Arc<Bot>>>,
 ) -> Result<Client, ConnectError> {
-    let http = rest_client(token, api_url).map_err(|BadApiUrl(url)| ConnectError::BadApiUrl(url))?;
+    let http =
+        rest_client(token, api_url).map_err(|BadApiUrl(url)| ConnectError::BadApiUrl(url))?;
     // serenity asks for the gateway URL itself but, when that fails, silently falls back to
     // Discord's public gateway (ignoring a proxy). Ask first, retrying 503s, so a failure is
     // reported instead.

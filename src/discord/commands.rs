@@ -1,7 +1,7 @@
 //! Slash commands (SLC): registered on the first `READY`, usable in DMs and in servers the bot
 //! shares with the owner, owner-only, each answering with the texts the spec gives. In a
 //! server they work in the home channel only, but for `/home`, which makes a channel it
-//! (CHN-6). The commands with a flow of their own are beneath it: `setup` (and the
+//! (CHN-4). The commands with a flow of their own are beneath it: `setup` (and the
 //! greeting's Get started button), `self_update` (`/update` and the restart), [`google_auth`]
 //! (and the pasted redirect URL), `home`.
 

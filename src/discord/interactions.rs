@@ -65,7 +65,7 @@ impl Bot {
         }
     }
 
-    /// Why a command can't run where it was used (CHN-6): in a server, only the home channel
+    /// Why a command can't run where it was used (CHN-4): in a server, only the home channel
     /// takes commands, but for `/home`, which makes a channel it.
     fn not_here(&self, command: &CommandInteraction) -> Option<String> {
         let home = self.places.home();

@@ -46,7 +46,7 @@ pub(crate) const SPEC: &str = "---\nid: ci\nfields:\n  type: object\n  propertie
 /// A sandbox with a healthy data dir, and the fake Discord.
 pub(crate) struct Install {
     sandbox: CliSandbox,
-    discord: FakeDiscord,
+    pub(crate) discord: FakeDiscord,
     /// The model API the key check asks.
     mock: MockApi,
     webhook_port: u16,

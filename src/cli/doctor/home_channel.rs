@@ -43,14 +43,20 @@ pub(super) async fn home_channel_checks(launch: &Launch, data_dir: &DataDir) -> 
         standing(&http, home, owner).await.map(Some)
     };
     match tokio::time::timeout(TIMEOUT, read).await {
-        Err(_) => vec![Check::warn(group, "home channel: skipped: Discord took too long")],
+        Err(_) => vec![Check::warn(
+            group,
+            "home channel: skipped: Discord took too long",
+        )],
         Ok(Ok(None)) => vec![Check::warn(
             group,
             "home channel: skipped: the application has no owner",
         )],
         Ok(Ok(Some(standing))) => {
             let mut checks = vec![if standing.missing.is_empty() {
-                Check::pass(group, format!("home channel {home}: every permission I need"))
+                Check::pass(
+                    group,
+                    format!("home channel {home}: every permission I need"),
+                )
             } else {
                 Check::fail(
                     group,

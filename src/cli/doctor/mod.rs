@@ -297,7 +297,9 @@ pub async fn run(launch: &Launch) -> i32 {
     printer.group(Group::ClaudeAuth, auth);
     let mut discord = discord_app::discord_checks(launch).await;
     if let Some(setup) = &setup
-        && discord.iter().all(|check| check.status == CheckStatus::Pass)
+        && discord
+            .iter()
+            .all(|check| check.status == CheckStatus::Pass)
     {
         discord.extend(home_channel::home_channel_checks(launch, &setup.data_dir).await);
     }
