@@ -73,6 +73,15 @@ pub enum TurnPlace {
     Unasked,
 }
 
+/// Which side of the conversation a turn runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Branch {
+    /// The main conversation.
+    Main,
+    /// The open interactive fork.
+    Fork,
+}
+
 /// The sending half of a turn's event stream.
 pub type TurnSink = mpsc::UnboundedSender<TurnEvent>;
 
@@ -114,9 +123,24 @@ pub trait FrontEnd: Send + Sync {
     ) -> BoxFuture<'_, Result<Option<u64>, FrontEndError>>;
 
     /// Says where the output of the locked operation that starts now goes, until the next
-    /// call (CHN-1, CHN-5). Front ends with one door ignore it.
-    fn answer_in(&self, place: TurnPlace) {
-        let _ = place;
+    /// call: asked at `place`, on `branch` (CHN-1, CHN-5, CHN-6). Front ends with one door
+    /// ignore it.
+    fn answer_in(&self, place: TurnPlace, branch: Branch) {
+        let _ = (place, branch);
+    }
+
+    /// An interactive fork about `topic` just opened where the conversation is. Returns
+    /// whether the fork got a place of its own (a Discord thread, CHN-6): then the main
+    /// conversation stays reachable beside it. Front ends without one return `false`.
+    fn fork_opened(&self, topic: Option<String>) -> BoxFuture<'_, bool> {
+        let _ = topic;
+        Box::pin(async { false })
+    }
+
+    /// The fork with a place of its own is ending: what follows (its outcome) goes to the
+    /// main conversation's place, and the fork's place is closed (CHN-7).
+    fn fork_closing(&self) -> BoxFuture<'_, ()> {
+        Box::pin(async {})
     }
 
     /// Renders one streamed turn until `events` closes; returns the ids of the messages it

@@ -6,9 +6,12 @@ use super::rate_limit::with_rate_limit_retries;
 use std::{path::PathBuf, sync::Arc};
 
 use serenity::{
-    builder::{CreateAttachment, CreateMessage},
+    builder::{CreateAttachment, CreateMessage, CreateThread, EditThread},
     http::Http,
-    model::id::ChannelId,
+    model::{
+        channel::{AutoArchiveDuration, ChannelType},
+        id::ChannelId,
+    },
 };
 use tokio::sync::mpsc::UnboundedReceiver;
 
@@ -22,7 +25,7 @@ use super::{
 use crate::{
     claude::BoxFuture,
     domain::embed::Embed,
-    front_end::{Approval, FrontEnd, FrontEndError, TurnEvent, TurnPlace},
+    front_end::{Approval, Branch, FrontEnd, FrontEndError, TurnEvent, TurnPlace},
     state::inquiries::InquiryStore,
 };
 
@@ -120,10 +123,51 @@ impl FrontEnd for DiscordFrontEnd {
         })
     }
 
-    fn answer_in(&self, place: TurnPlace) {
+    fn answer_in(&self, place: TurnPlace, branch: Branch) {
         if self.audience == Audience::Conversation {
-            self.places.answer_in(place);
+            self.places.answer_in(place, branch);
         }
+    }
+
+    fn fork_opened(&self, topic: Option<String>) -> BoxFuture<'_, bool> {
+        Box::pin(async move {
+            let home = self.places.home();
+            if self.audience != Audience::Conversation
+                || home.is_none()
+                || self.places.conversation() != home
+            {
+                return false;
+            }
+            let Some(home) = home else { return false };
+            match open_thread(&self.http, home, topic.as_deref()).await {
+                Ok(thread) => {
+                    self.places.open_fork_thread(thread);
+                    true
+                }
+                Err(error) => {
+                    tracing::warn!(%error, "could not open a thread for the fork; it runs in the channel");
+                    let note = format!(
+                        "-# I couldn't open a thread for this fork ({error}), so it runs here."
+                    );
+                    let _ = with_rate_limit_retries(|| home.say(&self.http, &note)).await;
+                    false
+                }
+            }
+        })
+    }
+
+    fn fork_closing(&self) -> BoxFuture<'_, ()> {
+        Box::pin(async move {
+            let Some(thread) = self.places.close_fork_thread() else {
+                return;
+            };
+            let archive = EditThread::new().archived(true);
+            if let Err(error) =
+                with_rate_limit_retries(|| thread.edit_thread(&self.http, archive.clone())).await
+            {
+                tracing::warn!(%error, %thread, "could not archive the fork's thread");
+            }
+        })
     }
 
     fn render_turn(&self, events: UnboundedReceiver<TurnEvent>) -> BoxFuture<'_, Vec<u64>> {
@@ -150,5 +194,43 @@ impl FrontEnd for DiscordFrontEnd {
 
     fn cancel_approvals(&self) {
         self.approvals.cancel_all();
+    }
+}
+
+/// The longest thread name Discord takes.
+const THREAD_NAME_LIMIT: usize = 100;
+
+/// The name of a fork's thread: its topic (cut to Discord's limit), else `fork`.
+fn thread_name(topic: Option<&str>) -> String {
+    let topic = topic.map(str::trim).filter(|topic| !topic.is_empty());
+    topic.map_or_else(
+        || "fork".to_owned(),
+        |topic| topic.chars().take(THREAD_NAME_LIMIT).collect(),
+    )
+}
+
+/// Opens a public thread in `home` for a fork about `topic` (CHN-6).
+async fn open_thread(
+    http: &Http,
+    home: ChannelId,
+    topic: Option<&str>,
+) -> Result<ChannelId, serenity::Error> {
+    let create = CreateThread::new(thread_name(topic))
+        .kind(ChannelType::PublicThread)
+        .auto_archive_duration(AutoArchiveDuration::OneDay);
+    let thread = with_rate_limit_retries(|| home.create_thread(http, create.clone())).await?;
+    Ok(thread.id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::thread_name;
+
+    #[test]
+    fn a_thread_is_named_after_the_topic_within_discords_limit() {
+        assert_eq!(thread_name(None), "fork");
+        assert_eq!(thread_name(Some("  ")), "fork");
+        assert_eq!(thread_name(Some(" taxes ")), "taxes");
+        assert_eq!(thread_name(Some(&"é".repeat(150))).chars().count(), 100);
     }
 }

@@ -1,8 +1,8 @@
-//! An owner message's way through (MSG-1…8, CHN-1, CHN-2): which door it came through (the
-//! DM or the home channel; anything else reaches nothing), 👀, interrupt of the reply in
-//! progress, the prompt (trimmed text, quoted reply, images, saved files), one conversation at
-//! a time, the streamed answer back where the message was written, and a clear message when
-//! the CLI connection was lost. The prompt's parts are plain Rust beneath it: [`attachments`]
+//! An owner message's way through (MSG-1…8, CHN-1, CHN-2, CHN-6): which door it came through
+//! (the DM, the home channel, the open fork's thread; anything else reaches nothing), 👀,
+//! interrupt of the reply in progress, the prompt (trimmed text, quoted reply, images, saved
+//! files), one conversation at a time, the streamed answer back where the message was written
+//! (CHN-8), and a clear message when the CLI connection was lost. The prompt's parts are plain Rust beneath it: [`attachments`]
 //! and [`quote`].
 
 pub mod attachments;
@@ -59,7 +59,7 @@ impl Bot {
             None => Place::Dm(message.channel_id),
             Some(_) => Place::Server(message.channel_id),
         };
-        door(author, place, self.places.home(), None)
+        door(author, place, self.places.home(), self.places.fork_thread())
     }
 
     /// Whether `message` is the owner's, came through one of the doors, and was not handled by
@@ -154,8 +154,12 @@ impl Bot {
     async fn answer(&self, message: &Message) -> Result<TurnReport, AgentError> {
         let here = TurnPlace::AskedIn(ReplyPlace(message.channel_id.get()));
         let prompt = self.prompt_for(message).await.answered_in(here);
-        let Some(referenced) = message.referenced_message.as_deref() else {
+        if matches!(self.door_of(message), Ok(Door::ForkThread(_))) {
+            // The fork's thread talks to the fork (CHN-6).
             return self.session.exchange(prompt).await;
+        }
+        let Some(referenced) = message.referenced_message.as_deref() else {
+            return self.session.exchange_from_main(prompt).await;
         };
         let quoted = |prompt: Prompt| Prompt {
             text: prepend_quote(quote_reply(&quoted_source(referenced)), &prompt.text),
@@ -171,7 +175,7 @@ impl Bot {
             } if current_main.as_ref().map(SessionId::as_str) != Some(fork_session_id.as_str()) => {
                 if self.session.in_fork() {
                     self.note(message, ALREADY_IN_FORK_NOTE).await;
-                    return self.session.exchange(quoted(prompt)).await;
+                    return self.session.exchange_from_main(quoted(prompt)).await;
                 }
                 #[allow(clippy::cast_possible_truncation)]
                 // whole seconds of an age; `as` saturates
@@ -184,22 +188,22 @@ impl Bot {
                 };
                 let Ok(session_id) = SessionId::parse(&fork_session_id) else {
                     tracing::warn!(fork_session_id, "a fork record holds an invalid session id");
-                    return self.session.exchange(quoted(prompt)).await;
+                    return self.session.exchange_from_main(quoted(prompt)).await;
                 };
                 match self.session.resume_fork(session_id, origin, resume).await {
                     Ok(report) => Ok(report),
                     Err(ForkCommandError::Agent(error)) => Err(error),
                     Err(error) => {
                         tracing::info!(%error, "could not resume the fork; answering in place");
-                        self.session.exchange(quoted(prompt)).await
+                        self.session.exchange_from_main(quoted(prompt)).await
                     }
                 }
             }
             ForkLookup::Expired => {
                 self.note(message, EXPIRED_NOTE).await;
-                self.session.exchange(quoted(prompt)).await
+                self.session.exchange_from_main(quoted(prompt)).await
             }
-            _ => self.session.exchange(quoted(prompt)).await,
+            _ => self.session.exchange_from_main(quoted(prompt)).await,
         }
     }
 

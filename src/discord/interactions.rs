@@ -72,6 +72,7 @@ impl Bot {
         if command.guild_id.is_none()
             || command.data.name == "home"
             || Some(command.channel_id) == home
+            || Some(command.channel_id) == self.places.fork_thread()
         {
             return None;
         }
@@ -212,18 +213,10 @@ impl Bot {
                 {
                     Ok(report) => Ok(report),
                     Err(ForkCommandError::Agent(error)) => Err(error),
-                    Err(_) => {
-                        self.session
-                            .exchange(Prompt::text(format!("[button] {prompt}")).answered_in(here))
-                            .await
-                    }
+                    Err(_) => self.button_turn(component, &prompt, here).await,
                 }
             }
-            None => {
-                self.session
-                    .exchange(Prompt::text(format!("[button] {prompt}")).answered_in(here))
-                    .await
-            }
+            None => self.button_turn(component, &prompt, here).await,
         };
         if let Err(error) = outcome {
             tracing::warn!(%error, "a button prompt failed");
@@ -233,6 +226,22 @@ impl Bot {
                     .say(&self.http, super::intake::LOST_CONNECTION)
             })
             .await;
+        }
+    }
+
+    /// `[button] <prompt>` in the conversation the button's message belongs to: the fork's
+    /// thread talks to the fork, anywhere else to main beside it (CHN-6).
+    async fn button_turn(
+        &self,
+        component: &ComponentInteraction,
+        prompt: &str,
+        here: TurnPlace,
+    ) -> Result<crate::agent::TurnReport, crate::agent::AgentError> {
+        let prompt = Prompt::text(format!("[button] {prompt}")).answered_in(here);
+        if Some(component.channel_id) == self.places.fork_thread() {
+            self.session.exchange(prompt).await
+        } else {
+            self.session.exchange_from_main(prompt).await
         }
     }
 

@@ -1,9 +1,10 @@
-//! Where the bot talks with the owner (CHN-1, CHN-5): their DM, the home channel when one is
-//! set, and which of the two the main conversation is shown in now.
+//! Where the bot talks with the owner (CHN-1, CHN-5, CHN-6): their DM, the home channel when
+//! one is set, the thread of a fork opened there, and which of them the conversation is shown
+//! in now.
 //!
 //! The home channel and where unasked messages go are settings (`home_channel`, `notify_in`
 //! in `state/config.json`), read from there each time; only the DM channel (learnt at
-//! start-up) and the conversation's current place live here.
+//! start-up), the open fork's thread and the conversation's current place live here.
 
 use std::sync::{Arc, OnceLock};
 
@@ -12,15 +13,17 @@ use serenity::model::id::ChannelId;
 
 use crate::{
     config::runtime::{NotifyPlace, RuntimeSettings},
-    front_end::TurnPlace,
+    front_end::{Branch, TurnPlace},
 };
 
 /// The owner's places, shared by the front ends, the intake and the notices.
 pub struct Places {
     dm: OnceLock<ChannelId>,
     runtime: Arc<RuntimeSettings>,
-    /// Where the main conversation's last turn was shown; `None` until the first one.
+    /// Where the conversation's last turn was shown; `None` until the first one.
     conversation: Mutex<Option<ChannelId>>,
+    /// The thread of the fork open in the home channel, if there is one.
+    fork_thread: Mutex<Option<ChannelId>>,
 }
 
 impl Places {
@@ -30,6 +33,7 @@ impl Places {
             dm: OnceLock::new(),
             runtime,
             conversation: Mutex::new(None),
+            fork_thread: Mutex::new(None),
         }
     }
 
@@ -58,27 +62,66 @@ impl Places {
         }
     }
 
-    /// Where the main conversation is shown now: where its last turn went, else where unasked
-    /// messages go. A home channel that was unset since is left for the DM.
+    /// The open fork's thread, if the fork has one.
+    pub fn fork_thread(&self) -> Option<ChannelId> {
+        *self.fork_thread.lock()
+    }
+
+    /// The fork opened in the home channel lives in `thread` from now on.
+    pub fn open_fork_thread(&self, thread: ChannelId) {
+        *self.fork_thread.lock() = Some(thread);
+        *self.conversation.lock() = Some(thread);
+    }
+
+    /// The fork's thread is done with: the conversation goes back to the home channel.
+    /// Returns the thread.
+    pub fn close_fork_thread(&self) -> Option<ChannelId> {
+        let thread = self.fork_thread.lock().take()?;
+        let mut conversation = self.conversation.lock();
+        if *conversation == Some(thread) {
+            *conversation = self.home();
+        }
+        Some(thread)
+    }
+
+    /// Where the conversation is shown now: where its last turn went, else where unasked
+    /// messages go. A home channel unset since, or a fork thread closed, is left for the
+    /// place unasked messages go.
     pub fn conversation(&self) -> Option<ChannelId> {
         let current = *self.conversation.lock();
         match current {
-            Some(channel) if Some(channel) == self.dm() || Some(channel) == self.home() => {
+            Some(channel)
+                if [self.dm(), self.home(), self.fork_thread()].contains(&Some(channel)) =>
+            {
                 Some(channel)
             }
             _ => self.unasked(),
         }
     }
 
-    /// Moves the conversation to where the next turn's output goes.
-    pub fn answer_in(&self, place: TurnPlace) {
+    /// Moves the conversation to where the next turn's output goes: a fork with a thread
+    /// always answers there, the main conversation never does.
+    pub fn answer_in(&self, place: TurnPlace, branch: Branch) {
+        let thread = self.fork_thread();
+        if branch == Branch::Fork
+            && let Some(thread) = thread
+        {
+            *self.conversation.lock() = Some(thread);
+            return;
+        }
+        let mut conversation = self.conversation.lock();
         let next = match place {
             TurnPlace::AskedIn(place) => Some(ChannelId::new(place.0)),
             TurnPlace::Unasked => self.unasked(),
-            TurnPlace::Conversation => return,
+            TurnPlace::Conversation => *conversation,
+        };
+        let next = if branch == Branch::Main && next.is_some() && next == thread {
+            self.home()
+        } else {
+            next
         };
         if next.is_some() {
-            *self.conversation.lock() = next;
+            *conversation = next;
         }
     }
 }
@@ -114,21 +157,41 @@ mod tests {
     fn the_conversation_follows_the_owner_and_scheduled_turns_go_where_chosen() {
         let (_dir, places) = places(&[("home_channel", "77"), ("notify_in", "home")]);
         assert_eq!(places.conversation(), Some(ChannelId::new(77)));
-        places.answer_in(TurnPlace::AskedIn(ReplyPlace(5)));
+        places.answer_in(TurnPlace::AskedIn(ReplyPlace(5)), Branch::Main);
         assert_eq!(places.conversation(), Some(ChannelId::new(5)));
-        places.answer_in(TurnPlace::Conversation);
+        places.answer_in(TurnPlace::Conversation, Branch::Main);
         assert_eq!(places.conversation(), Some(ChannelId::new(5)));
-        places.answer_in(TurnPlace::Unasked);
+        places.answer_in(TurnPlace::Unasked, Branch::Main);
         assert_eq!(places.conversation(), Some(ChannelId::new(77)));
     }
 
     #[test]
     fn a_home_channel_unset_since_gives_the_conversation_back_to_the_dm() {
         let (_dir, places) = places(&[("home_channel", "77")]);
-        places.answer_in(TurnPlace::AskedIn(ReplyPlace(77)));
+        places.answer_in(TurnPlace::AskedIn(ReplyPlace(77)), Branch::Main);
         assert_eq!(places.conversation(), Some(ChannelId::new(77)));
         let key = crate::config::runtime::ConfigKey::HomeChannel;
         places.runtime.update(key, "off").unwrap();
         assert_eq!(places.conversation(), Some(ChannelId::new(5)));
+    }
+
+    #[test]
+    fn a_fork_thread_takes_the_fork_and_gives_main_back_to_the_channel() {
+        let (_dir, places) = places(&[("home_channel", "77")]);
+        places.answer_in(TurnPlace::AskedIn(ReplyPlace(77)), Branch::Main);
+        places.open_fork_thread(ChannelId::new(90));
+        assert_eq!(places.conversation(), Some(ChannelId::new(90)));
+        // The owner writes in the channel: main answers there; the fork's idle check-in, asked
+        // nowhere, still goes to its thread.
+        places.answer_in(TurnPlace::AskedIn(ReplyPlace(77)), Branch::Main);
+        assert_eq!(places.conversation(), Some(ChannelId::new(77)));
+        places.answer_in(TurnPlace::Conversation, Branch::Fork);
+        assert_eq!(places.conversation(), Some(ChannelId::new(90)));
+        places.answer_in(TurnPlace::Conversation, Branch::Fork);
+        assert_eq!(places.close_fork_thread(), Some(ChannelId::new(90)));
+        assert_eq!(places.conversation(), Some(ChannelId::new(77)));
+        // A message queued in the closed thread is not answered there.
+        places.answer_in(TurnPlace::AskedIn(ReplyPlace(90)), Branch::Main);
+        assert_ne!(places.conversation(), Some(ChannelId::new(90)));
     }
 }

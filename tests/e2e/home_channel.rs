@@ -18,13 +18,13 @@ const EMBED_LINKS: u64 = 1 << 14;
 
 /// A server shared by the owner, the bot and a stranger, with a channel only the owner and the
 /// bot can see (`private`) and one everybody can (`general`).
-struct Server {
-    guild: u64,
-    private: u64,
-    general: u64,
+pub(crate) struct Server {
+    pub(crate) guild: u64,
+    pub(crate) private: u64,
+    pub(crate) general: u64,
 }
 
-fn server(h: &BotHarness, bot_overwrite_deny: u64) -> Server {
+pub(crate) fn server(h: &BotHarness, bot_overwrite_deny: u64) -> Server {
     let discord = &h.discord;
     let guild = discord.add_guild("owner's place");
     discord.add_member(guild, STRANGER, "mallory", &[]);
@@ -47,7 +47,7 @@ fn server(h: &BotHarness, bot_overwrite_deny: u64) -> Server {
 }
 
 /// Runs `/home` in `channel` and returns the bot's answer there.
-async fn make_home(h: &BotHarness, channel: u64) -> FakeMessage {
+pub(crate) async fn make_home(h: &BotHarness, channel: u64) -> FakeMessage {
     let command = h
         .discord
         .slash_in(h.owner(), channel, "home", json!([]))
@@ -60,7 +60,7 @@ async fn make_home(h: &BotHarness, channel: u64) -> FakeMessage {
 }
 
 /// Waits for a bot message in `channel` satisfying `pred`, within 20 s.
-async fn bot_message_in(
+pub(crate) async fn bot_message_in(
     h: &BotHarness,
     channel: u64,
     what: &str,

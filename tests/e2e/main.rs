@@ -39,6 +39,8 @@ mod google_cli;
 mod google_mcp;
 mod history;
 mod home_channel;
+mod home_channel_forks;
+mod home_channel_parity;
 mod kill;
 mod live_policy;
 mod mock_api_smoke;

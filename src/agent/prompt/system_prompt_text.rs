@@ -255,7 +255,12 @@ the work looks finished, present a `discord_embed` offering all three exits and 
 choose.
 - After `idle_timeout` minutes without activity you will get a `[fork-timeout]` message: \
 check whether {user} is still there and otherwise wrap up. If the fork stays idle for \
-another period, end it with `report_updates`.";
+another period, end it with `report_updates`.
+- A fork opened from the home channel lives in a thread of it, named after its topic: \
+{user} talks to the fork in the thread and to the main conversation in the channel, so \
+main may move on while the fork is open. When the fork ends, its outcome is posted in the \
+channel and the thread is archived. If it is saved after main moved on, what was said in \
+main meanwhile reaches you as a background update.";
 
 /// Background sessions (SYS-12).
 pub(super) const BACKGROUND: &str = "\

@@ -2,11 +2,13 @@
 //! thinking and permission mode; [`MainSession::run_command`] answers a parsed
 //! [`Command`] the same way for Discord and the terminal.
 
-use super::{DISCONNECT_GRACE, MainSession, cli_permission_mode};
+use std::sync::Arc;
+
+use super::{DISCONNECT_GRACE, MainSession, MainState, Target, cli_permission_mode};
 use crate::{
     agent::{
         AgentError,
-        client::tool_offer::offer_changes,
+        client::{main_client::MainClientParts, tool_offer::offer_changes},
         command::{Command, CommandReply, ConfigRequest},
         compaction::{self, stats_line},
     },
@@ -170,7 +172,10 @@ impl MainSession {
             Some(instructions) => format!("/compact {instructions}"),
             None => "/compact".to_owned(),
         };
-        let outcome = self.run_once(&mut state, &UserContent::Text(command)).await;
+        let branch = state.branch(Target::Active);
+        let outcome = self
+            .run_once(&mut state, &UserContent::Text(command), branch)
+            .await;
         let report = self.finish_turn(&mut state, outcome).await?;
         let Some(seen) = report.compaction else {
             let why = report.command_output.join("\n");
@@ -197,8 +202,9 @@ impl MainSession {
         if !state.fork.is_open() {
             self.ensure_connected(&mut state, None).await?;
         }
+        let branch = state.branch(Target::Active);
         let outcome = self
-            .run_once(&mut state, &UserContent::Text("/cost".to_owned()))
+            .run_once(&mut state, &UserContent::Text("/cost".to_owned()), branch)
             .await;
         let report = self.finish_turn(&mut state, outcome).await?;
         // The command's own output is the last block: a resumed session replays earlier
@@ -304,5 +310,43 @@ fn replied(outcome: Result<String, AgentError>) -> CommandReply {
     match outcome {
         Ok(text) => CommandReply::Done(text),
         Err(error) => CommandReply::Failed(error.to_string()),
+    }
+}
+
+impl MainSession {
+    /// Restarts the open fork's client in `mode`, resuming the fork's own session, so it is
+    /// offered what the new mode permits (issue 17, PRM-7: only the fork changes). Without a
+    /// session id yet, only the running client's mode changes.
+    pub(super) async fn reoffer_fork(
+        &self,
+        state: &mut MainState,
+        mode: PermissionMode,
+    ) -> Result<(), AgentError> {
+        let Some(fork) = state.fork.get_mut() else {
+            return Ok(());
+        };
+        let Some(resume) = fork.client.session_id().cloned() else {
+            let cli_mode = super::cli_permission_mode(mode);
+            return Ok(fork.client.handle().set_permission_mode(cli_mode).await?);
+        };
+        fork.settings.permission_mode = mode;
+        let tools = self.tools_of(&fork.origin);
+        let parts = MainClientParts {
+            services: &self.services,
+            front_end: &self.front_end,
+            permissions: &self.permissions,
+            turn: &self.turn,
+            settings: &fork.settings,
+            fork_control: &self.fork_control,
+            chain: &self.chain,
+            scope: Arc::clone(&fork.scope),
+            fork_session: false,
+            tools: &tools,
+        };
+        let client = parts.connect(Some(resume)).await?;
+        self.set_live(Some(&client));
+        let old = std::mem::replace(&mut fork.client, client);
+        old.disconnect(DISCONNECT_GRACE).await;
+        Ok(())
     }
 }

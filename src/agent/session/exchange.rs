@@ -3,7 +3,7 @@
 
 use tokio::sync::mpsc;
 
-use super::{MainSession, MainState, Prompt, PromptSource, fork::ForkStart};
+use super::{MainSession, MainState, Prompt, PromptSource, Target, fork::ForkStart};
 use crate::{
     agent::interactive_fork::{
         IDLE_NOTE, IdleStep, REPORT_BUTTON_PROMPT, escalated_idle_prompt, idle_prompt,
@@ -11,7 +11,7 @@ use crate::{
     },
     agent::{AgentError, TurnReport},
     domain::fork_control::ExitAction,
-    front_end::TurnPlace,
+    front_end::{Branch, TurnPlace},
     scheduling::job_sink::ForegroundJob,
     state::fork_messages::SessionOrigin,
 };
@@ -36,7 +36,20 @@ impl MainSession {
     pub async fn exchange(&self, prompt: Prompt) -> Result<TurnReport, AgentError> {
         let mut state = self.state.lock().await;
         let report = self
-            .rendered_turn(&mut state, prompt, PromptSource::Owner)
+            .rendered_turn(&mut state, prompt, PromptSource::Owner, Target::Active)
+            .await;
+        self.settle(&mut state).await;
+        report
+    }
+
+    /// An owner exchange that came through a door of the main conversation (the DM, the home
+    /// channel): main's while the open fork has a place of its own (a thread, CHN-6), else
+    /// like [`Self::exchange`].
+    pub async fn exchange_from_main(&self, prompt: Prompt) -> Result<TurnReport, AgentError> {
+        let mut state = self.state.lock().await;
+        let target = beside_the_fork(&state);
+        let report = self
+            .rendered_turn(&mut state, prompt, PromptSource::Owner, target)
             .await;
         self.settle(&mut state).await;
         report
@@ -51,11 +64,13 @@ impl MainSession {
         self.chain.set(job.chain);
         // The job's own tools, for its turn only (issue 23 §4).
         let grant = self.live_rules.grant_job_turn(job.granted);
+        let target = beside_the_fork(&state);
         let report = self
             .rendered_turn(
                 &mut state,
                 Prompt::text(job.prompt).answered_in(TurnPlace::Unasked),
                 PromptSource::System,
+                target,
             )
             .await;
         drop(grant);
@@ -77,6 +92,8 @@ impl MainSession {
         }
         let idle = self.services.runtime.current().fork_idle_timeout;
         let prompt = started_prompt(topic.as_deref());
+        // The fork opens where the command was run (a thread there, in the home channel).
+        self.front_end.answer_in(place, Branch::Main);
         self.open_fork(
             &mut state,
             ForkStart::Branch {
@@ -90,6 +107,7 @@ impl MainSession {
                 &mut state,
                 Prompt::text(prompt).answered_in(place),
                 PromptSource::System,
+                Target::Active,
             )
             .await;
         self.settle(&mut state).await;
@@ -108,10 +126,11 @@ impl MainSession {
         if state.fork.is_open() {
             return Err(ForkCommandError::AlreadyInFork);
         }
+        self.front_end.answer_in(prompt.place, Branch::Main);
         self.open_fork(&mut state, ForkStart::Resume { session_id, origin })
             .await?;
         let report = self
-            .rendered_turn(&mut state, prompt, PromptSource::Owner)
+            .rendered_turn(&mut state, prompt, PromptSource::Owner, Target::Active)
             .await;
         self.settle(&mut state).await;
         Ok(report?)
@@ -128,7 +147,7 @@ impl MainSession {
         if !state.fork.is_open() {
             return Err(ForkCommandError::NoFork);
         }
-        self.front_end.answer_in(place);
+        self.front_end.answer_in(place, Branch::Fork);
         let summary = if action == ExitAction::Report {
             let started = chrono::Utc::now();
             let outcome = self
@@ -136,6 +155,7 @@ impl MainSession {
                     &mut state,
                     Prompt::text(REPORT_BUTTON_PROMPT),
                     PromptSource::Owner,
+                    Target::Active,
                 )
                 .await;
             if let Err(error) = outcome {
@@ -174,6 +194,9 @@ impl MainSession {
         let prompt = match fork.idle.step(tokio::time::Instant::now()) {
             IdleStep::Wait => return,
             IdleStep::CheckIn => {
+                // In the fork's own place (its thread), whatever main did last (CHN-6).
+                self.front_end
+                    .answer_in(TurnPlace::Conversation, Branch::Fork);
                 match self.front_end.send_text(IDLE_NOTE.to_owned()).await {
                     Ok(id) => self.fork_control.note_message_opt(id),
                     Err(error) => tracing::warn!(%error, "could not post the idle note"),
@@ -188,7 +211,12 @@ impl MainSession {
             }
         };
         let outcome = self
-            .rendered_turn(&mut state, Prompt::text(prompt), PromptSource::System)
+            .rendered_turn(
+                &mut state,
+                Prompt::text(prompt),
+                PromptSource::System,
+                Target::Active,
+            )
             .await;
         if let Err(error) = outcome {
             tracing::warn!(%error, "the idle check-in failed");
@@ -205,11 +233,12 @@ impl MainSession {
         state: &mut MainState,
         prompt: Prompt,
         source: PromptSource,
+        target: Target,
     ) -> Result<TurnReport, AgentError> {
-        self.front_end.answer_in(prompt.place);
+        self.front_end.answer_in(prompt.place, state.branch(target));
         let (events, rendered) = mpsc::unbounded_channel();
         let render = self.front_end.render_turn(rendered);
-        let turn = self.turn_locked(state, prompt, events, source);
+        let turn = self.turn_locked(state, prompt, events, source, target);
         let (report, message_ids) = tokio::join!(turn, render);
         self.record_fork_messages(state, message_ids);
         report
@@ -242,7 +271,7 @@ impl MainSession {
                 }
                 let prompt = Prompt::text(started_prompt(topic.as_deref()));
                 if let Err(error) = self
-                    .rendered_turn(state, prompt, PromptSource::System)
+                    .rendered_turn(state, prompt, PromptSource::System, Target::Active)
                     .await
                 {
                     tracing::warn!(%error, "the fork's first turn failed");
@@ -260,5 +289,15 @@ impl MainSession {
             return;
         }
         tracing::warn!("too many fork transitions in one exchange; stopping here");
+    }
+}
+
+/// Where a turn from a door of the main conversation goes: main while the open fork has a
+/// place of its own, else the open fork (IFK-1) or main.
+fn beside_the_fork(state: &MainState) -> Target {
+    if state.fork.get().is_some_and(|fork| fork.beside_main) {
+        Target::Main
+    } else {
+        Target::Active
     }
 }

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use super::{MainSession, MainSettings, MainState};
+use super::{MainSession, MainSettings, MainState, fork_save::saved_description};
 use crate::{
     agent::interactive_fork::{
         IdleClock, NOTHING_TO_SAVE, entry_embed, exit_embed, resumed_run_embed,
@@ -31,14 +31,18 @@ use super::DISCONNECT_GRACE;
 pub(super) struct ActiveFork {
     pub(super) client: ClaudeClient,
     /// The scope cell its tools read; switched to main when the fork is saved (SES-10).
-    scope: Arc<ScopeCell>,
+    pub(super) scope: Arc<ScopeCell>,
     /// Whether `interactive_fork` was logged for it yet (SES-8).
     logged: bool,
     pub(super) idle: IdleClock,
     /// Model, thinking and permission mode its client runs with.
-    settings: MainSettings,
+    pub(super) settings: MainSettings,
     /// Whose session it is: the main session's tools or a background run's (issue 23 §4).
-    origin: SessionOrigin,
+    pub(super) origin: SessionOrigin,
+    /// The fork has a place of its own (a Discord thread), so main stays reachable (CHN-6).
+    pub(super) beside_main: bool,
+    /// What happened in main meanwhile, one line per exchange, for a Save (CHN-7).
+    pub(super) main_meanwhile: Vec<String>,
 }
 
 /// Where the open fork's locked half is kept in [`MainState`]. Only
@@ -157,6 +161,12 @@ impl MainSession {
             ..ForkFacts::default()
         };
         self.set_live(Some(&client));
+        // Where it is from the home channel, the fork gets a thread of its own (CHN-6).
+        let thread_topic = match &origin {
+            SessionOrigin::Background { job, .. } => Some(job.clone()),
+            SessionOrigin::Owner => topic.clone(),
+        };
+        let beside_main = self.front_end.fork_opened(thread_topic).await;
         let fork = ActiveFork {
             client,
             scope,
@@ -164,6 +174,8 @@ impl MainSession {
             idle: IdleClock::new(idle_minutes),
             settings: fork_settings,
             origin,
+            beside_main,
+            main_meanwhile: Vec::new(),
         };
         let embed = match &fork.origin {
             SessionOrigin::Background { job, allowed_tools } => {
@@ -241,7 +253,7 @@ impl MainSession {
 
     /// The tools a fork of `origin` runs with: the main session's for the owner's own, the
     /// run's own for a background run's session (issue 23 §4).
-    fn tools_of(&self, origin: &SessionOrigin) -> ClientTools {
+    pub(super) fn tools_of(&self, origin: &SessionOrigin) -> ClientTools {
         match origin {
             SessionOrigin::Owner => self.main_tools.clone(),
             SessionOrigin::Background { allowed_tools, .. } => {
@@ -273,17 +285,25 @@ impl MainSession {
         action: ExitAction,
         summary: Option<String>,
     ) {
-        let Some(fork_id) = state
-            .fork
-            .get()
-            .map(|fork| fork.client.session_id().cloned())
-        else {
+        let Some((fork_id, beside_main, meanwhile)) = state.fork.get_mut().map(|fork| {
+            let meanwhile = std::mem::take(&mut fork.main_meanwhile);
+            (
+                fork.client.session_id().cloned(),
+                fork.beside_main,
+                meanwhile,
+            )
+        }) else {
             return;
         };
         self.front_end.cancel_approvals();
+        if beside_main {
+            // The outcome goes to the channel; the thread is archived (CHN-7).
+            self.front_end.fork_closing().await;
+        }
         let (shown, description, keep_client) = match (action, fork_id.clone()) {
             (ExitAction::Save, Some(id)) => {
-                (ExitAction::Save, Some("context saved".to_owned()), Some(id))
+                let said = saved_description(&meanwhile);
+                (ExitAction::Save, Some(said), Some(id))
             }
             (ExitAction::Save, None) => (ExitAction::Exit, Some(NOTHING_TO_SAVE.to_owned()), None),
             (ExitAction::Report, _) => (
@@ -314,6 +334,7 @@ impl MainSession {
             .set_dont_ask(state.settings.permission_mode == PermissionMode::DontAsk);
         if let Some(id) = keep_client {
             self.promote(state, fork, &id).await;
+            self.carry_over(&meanwhile);
             return;
         }
         if let Some(session) = &fork_id {
@@ -326,57 +347,6 @@ impl MainSession {
         }
         self.set_live(state.client.as_ref());
         fork.client.disconnect(DISCONNECT_GRACE).await;
-    }
-
-    /// Makes the fork's client the main one without reconnecting (SES-10).
-    async fn promote(&self, state: &mut MainState, fork: ActiveFork, id: &SessionId) {
-        let previous = self.services.sessions.load();
-        if let Err(error) = self.services.sessions.save_swapped(id, previous.as_ref()) {
-            tracing::warn!(%error, "could not save the promoted fork's session id");
-        }
-        fork.scope.set(ToolScope::Main);
-        let old = state.client.replace(fork.client);
-        state.turns_since_compaction = 0;
-        self.set_live(state.client.as_ref());
-        if let Some(old) = old {
-            old.disconnect(DISCONNECT_GRACE).await;
-        }
-    }
-
-    /// Restarts the open fork's client in `mode`, resuming the fork's own session, so it is
-    /// offered what the new mode permits (issue 17, PRM-7: only the fork changes). Without a
-    /// session id yet, only the running client's mode changes.
-    pub(super) async fn reoffer_fork(
-        &self,
-        state: &mut MainState,
-        mode: PermissionMode,
-    ) -> Result<(), AgentError> {
-        let Some(fork) = state.fork.get_mut() else {
-            return Ok(());
-        };
-        let Some(resume) = fork.client.session_id().cloned() else {
-            let cli_mode = super::cli_permission_mode(mode);
-            return Ok(fork.client.handle().set_permission_mode(cli_mode).await?);
-        };
-        fork.settings.permission_mode = mode;
-        let tools = self.tools_of(&fork.origin);
-        let parts = MainClientParts {
-            services: &self.services,
-            front_end: &self.front_end,
-            permissions: &self.permissions,
-            turn: &self.turn,
-            settings: &fork.settings,
-            fork_control: &self.fork_control,
-            chain: &self.chain,
-            scope: Arc::clone(&fork.scope),
-            fork_session: false,
-            tools: &tools,
-        };
-        let client = parts.connect(Some(resume)).await?;
-        self.set_live(Some(&client));
-        let old = std::mem::replace(&mut fork.client, client);
-        old.disconnect(DISCONNECT_GRACE).await;
-        Ok(())
     }
 
     /// Discards an open fork without a turn (`/clear`, `/thinking`, IFK-15, IFK-21). Returns

@@ -21,28 +21,26 @@ mod commands;
 mod connection;
 mod exchange;
 mod fork;
+mod fork_save;
+mod turn_run;
 
 pub use exchange::ForkCommandError;
 pub use fork::ForkStart;
+use turn_run::Target;
 
 use crate::agent::{
     AgentError,
     client::main_client::ClientTools,
     permissions::{live_rules::LiveRules, policy::PermissionState},
-    prompt::context::{UpdatesView, compose_prompt},
-    turn::{TurnObserver, TurnReport, context_usage::context_tokens, run_turn},
+    turn::TurnReport,
 };
-use crate::front_end::{CurrentTurn, FrontEnd, TurnEvent, TurnPlace, TurnSink};
+use crate::front_end::{CurrentTurn, FrontEnd, TurnPlace, TurnSink};
 use crate::services::Services;
 use crate::{
-    claude::{
-        ClaudeClient, ClaudeError, ClientHandle, ImageAttachment, PermissionMode, Thinking,
-        UserContent,
-    },
+    claude::{ClaudeClient, ClientHandle, ImageAttachment, PermissionMode, Thinking},
     domain::fork_control::ForkControl,
     mcp::{ToolScope, availability::ScopeCell},
     scheduling::chain::ChainSlot,
-    state::{history::SessionEventKind, sessions::SaveOutcome},
 };
 
 /// How long a disconnecting CLI may take to finish before it is killed.
@@ -101,16 +99,6 @@ struct MainState {
     last_input_tokens: Option<u64>,
     /// The open interactive fork's locked half; while it is open every turn goes to it (IFK-1).
     fork: fork::ForkSlot,
-}
-
-impl MainState {
-    /// The client turns go to: the fork's while one is open, else main's.
-    fn active_client(&mut self) -> Option<&mut ClaudeClient> {
-        match self.fork.get_mut() {
-            Some(fork) => Some(&mut fork.client),
-            None => self.client.as_mut(),
-        }
-    }
 }
 
 /// The client interrupts go to, with its OS process id, taken together when it becomes live.
@@ -196,53 +184,14 @@ impl MainSession {
     /// turn asks for are left for [`Self::exchange`].
     pub async fn send(&self, prompt: Prompt, sink: TurnSink) -> Result<TurnReport, AgentError> {
         let mut state = self.state.lock().await;
-        self.turn_locked(&mut state, prompt, sink, PromptSource::Owner)
-            .await
-    }
-
-    async fn turn_locked(
-        &self,
-        state: &mut MainState,
-        prompt: Prompt,
-        sink: TurnSink,
-        source: PromptSource,
-    ) -> Result<TurnReport, AgentError> {
-        let in_fork = state.fork.is_open();
-        if !in_fork {
-            self.ensure_connected(state, Some(&sink)).await?;
-        }
-        let (updates, view) = if in_fork {
-            (self.services.pending.peek(), UpdatesView::Peek)
-        } else {
-            let popped = self.services.pending.pop().unwrap_or_else(|error| {
-                tracing::warn!(%error, "could not read pending updates");
-                Vec::new()
-            });
-            (popped, UpdatesView::Consume)
-        };
-        if !in_fork && !updates.is_empty() {
-            let _ = sink.send(TurnEvent::Notice(CATCHING_UP_NOTE.to_owned()));
-        }
-        if let (Some(fork), PromptSource::Owner) = (state.fork.get_mut(), source) {
-            fork.idle.owner_activity();
-            self.fork_control.owner_spoke();
-        }
-        let now = chrono::Utc::now().with_timezone(&self.services.config.timezone);
-        let text = compose_prompt(&prompt.text, now, &updates, view);
-        let content = UserContent::with_images(&text, &prompt.images);
-        self.turn.begin(sink);
-        let outcome = self.run_with_compaction_retry(state, &content).await;
-        self.turn.end();
-        if in_fork {
-            return self.finish_fork_turn(state, outcome);
-        }
-        let report = self.finish_turn(state, outcome).await?;
-        state.turns_since_compaction = if report.compaction.is_some() {
-            1
-        } else {
-            state.turns_since_compaction + 1
-        };
-        Ok(report)
+        self.turn_locked(
+            &mut state,
+            prompt,
+            sink,
+            PromptSource::Owner,
+            Target::Active,
+        )
+        .await
     }
 
     /// Interrupts the reply in progress, without waiting (AGT-14). Ignored while compacting.
@@ -280,84 +229,14 @@ impl MainSession {
     pub async fn shutdown(&self) {
         let mut state = self.state.lock().await;
         if let Some((fork, _)) = self.remove_fork(&mut state) {
+            if fork.beside_main {
+                // A fork does not outlive the process: its thread is archived (CHN-7).
+                self.front_end.fork_closing().await;
+            }
             fork.client.disconnect(DISCONNECT_GRACE).await;
         }
         if let Some(client) = self.take_client(&mut state) {
             client.disconnect(DISCONNECT_GRACE).await;
-        }
-    }
-
-    async fn run_with_compaction_retry(
-        &self,
-        state: &mut MainState,
-        content: &UserContent,
-    ) -> Result<TurnReport, ClaudeError> {
-        let report = self.run_once(state, content).await?;
-        let unanswered_auto_compaction = report
-            .compaction
-            .as_ref()
-            .is_some_and(|c| c.trigger == "auto" && !report.answered_after_compaction);
-        if unanswered_auto_compaction
-            && !report.result.was_interrupted()
-            && !self.fork_control.enter_requested()
-        {
-            // SES-14: the CLI compacted and ended the turn without answering; ask again once.
-            tracing::info!("auto-compaction ended the turn unanswered; sending the message again");
-            let mut retry = self.run_once(state, content).await?;
-            retry.compaction = report.compaction;
-            return Ok(retry);
-        }
-        Ok(report)
-    }
-
-    async fn run_once(
-        &self,
-        state: &mut MainState,
-        content: &UserContent,
-    ) -> Result<TurnReport, ClaudeError> {
-        let client = state.active_client().ok_or(ClaudeError::Closed)?;
-        client.send(content)?;
-        tracing::debug!(target: "ollim_bot::latency", "prompt written to the CLI");
-        run_turn(
-            client,
-            &self.turn,
-            &MainTurnObserver(self),
-            Some(self.services.config.turn_idle_limit),
-        )
-        .await
-    }
-
-    /// Saves the session id after a turn (SES-4), or drops a dead client so the next message
-    /// resumes the same session in a new process (SES-18).
-    async fn finish_turn(
-        &self,
-        state: &mut MainState,
-        outcome: Result<TurnReport, ClaudeError>,
-    ) -> Result<TurnReport, AgentError> {
-        match outcome {
-            Ok(report) => {
-                if let Some(usage) = &report.result.usage {
-                    state.last_input_tokens = Some(context_tokens(usage));
-                }
-                if let Some(id) = state.client.as_ref().and_then(|c| c.session_id().cloned()) {
-                    let saved = self.services.sessions.save(&id)?;
-                    if report.compaction.is_some() && saved == SaveOutcome::Unchanged {
-                        // CLIs 2.1.197 to 2.1.332 keep the id on compaction; log it here (F-32:
-                        // exactly one `compacted` per compaction, manual or automatic).
-                        self.services
-                            .sessions
-                            .log(&id, SessionEventKind::Compacted, Some(&id))?;
-                    }
-                }
-                Ok(report)
-            }
-            Err(error) => {
-                tracing::warn!(%error, "the CLI connection was lost; the next message resumes the session");
-                if let Some(client) = self.take_client(state) {
-                    client.disconnect(Duration::ZERO).await;
-                }
-                Err(error.into())
-            }
         }
     }
 }
@@ -367,19 +246,5 @@ pub fn cli_permission_mode(mode: PermissionMode) -> PermissionMode {
     match mode {
         PermissionMode::DontAsk => PermissionMode::Default,
         other => other,
-    }
-}
-
-/// How the main session watches its turns: it remembers compaction (interrupts are ignored
-/// meanwhile, AGT-14) and cuts a turn short when the agent asked to enter a fork (AGT-18).
-struct MainTurnObserver<'a>(&'a MainSession);
-
-impl TurnObserver for MainTurnObserver<'_> {
-    fn compacting(&self, active: bool) {
-        self.0.compacting.store(active, Ordering::Relaxed);
-    }
-
-    fn fork_requested(&self) -> bool {
-        self.0.fork_control.enter_requested()
     }
 }

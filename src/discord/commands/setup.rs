@@ -79,7 +79,7 @@ impl Bot {
         let here = TurnPlace::AskedIn(ReplyPlace(here.get()));
         match self
             .session
-            .exchange(Prompt::text(prompt).answered_in(here))
+            .exchange_from_main(Prompt::text(prompt).answered_in(here))
             .await
         {
             Ok(_) => Ok(()),

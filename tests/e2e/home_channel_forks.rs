@@ -1,0 +1,196 @@
+//! Forks as threads of the home channel (CHN-6, CHN-7), through the real bot, serenity and CLI
+//! against the fake Discord's server.
+
+use std::time::Duration;
+
+use serde_json::json;
+
+use crate::home_channel::{bot_message_in, make_home, server};
+use crate::support::{
+    bot::BotHarness,
+    fake_discord::{FakeMessage, FakeThread},
+    mock_api::Reply,
+    wait,
+};
+
+/// Waits for the one thread of `channel`.
+async fn the_thread(h: &BotHarness, channel: u64) -> FakeThread {
+    wait::eventually(
+        "a thread in the home channel",
+        Duration::from_secs(20),
+        || h.discord.threads_of(channel).into_iter().next(),
+        || h.log(),
+    )
+    .await
+}
+
+/// Waits until `thread` is archived.
+async fn archived(h: &BotHarness, thread: u64) {
+    wait::until_true(
+        "the thread archived",
+        Duration::from_secs(10),
+        || h.discord.thread(thread).is_some_and(|t| t.archived),
+        || h.log(),
+    )
+    .await;
+}
+
+/// The fork's entry embed with its exit buttons, in the thread.
+async fn entry_embed(h: &BotHarness, thread: u64) -> FakeMessage {
+    bot_message_in(h, thread, "with the fork's entry embed", |m| {
+        m.embeds
+            .first()
+            .is_some_and(|e| e["title"] == "Forked Session")
+    })
+    .await
+}
+
+/// CHN-6, CHN-7: `/fork` in the home channel opens a thread named after its topic; the thread
+/// talks to the fork and the channel to main; Save archives the thread, posts the outcome in
+/// the channel and keeps what main said meanwhile.
+#[tokio::test]
+async fn slash_fork_opens_a_thread_beside_main_and_save_keeps_both() {
+    let mut h = BotHarness::start().await;
+    h.greeted().await;
+    let place = server(&h, 0);
+    let home = place.private;
+    make_home(&h, home).await;
+
+    h.mock.push(Reply::text("Fork open: taxes."));
+    h.discord
+        .slash_in(
+            h.owner(),
+            home,
+            "fork",
+            json!([{"name": "topic", "type": 3, "value": "taxes"}]),
+        )
+        .await;
+    let thread = the_thread(&h, home).await;
+    assert_eq!(thread.name, "taxes");
+    let entry = entry_embed(&h, thread.id).await;
+    bot_message_in(&h, thread.id, "with the fork's first reply", |m| {
+        m.content == "Fork open: taxes."
+    })
+    .await;
+
+    // The thread talks to the fork: its answer lands in the thread.
+    h.mock.push(Reply::text("Yes, the desk counts."));
+    h.discord
+        .channel_message(h.owner(), thread.id, "can I deduct the desk?")
+        .await;
+    bot_message_in(&h, thread.id, "with the fork's answer", |m| {
+        m.content == "Yes, the desk counts."
+    })
+    .await;
+
+    // The channel talks to main, beside the fork.
+    h.mock.push(Reply::text("Groceries noted."));
+    h.discord
+        .channel_message(h.owner(), home, "add oat milk to groceries")
+        .await;
+    bot_message_in(&h, home, "with main's answer", |m| {
+        m.content == "Groceries noted."
+    })
+    .await;
+    let main_turn = h.mock.main_requests().pop().unwrap();
+    assert!(
+        !main_turn.all_text().contains("can I deduct the desk?"),
+        "main must not see the fork's turns"
+    );
+
+    let save = entry.button_id("act:fork_save:");
+    h.discord
+        .click_button(h.owner(), thread.id, entry.id, &save)
+        .await;
+    let outcome = bot_message_in(&h, home, "with the fork's outcome", |m| {
+        m.embeds
+            .first()
+            .is_some_and(|e| e.to_string().contains("context saved"))
+    })
+    .await;
+    assert!(
+        outcome.embeds[0]
+            .to_string()
+            .contains("the exchange you had in the channel meanwhile is kept"),
+        "{:?}",
+        outcome.embeds
+    );
+    archived(&h, thread.id).await;
+
+    // The saved conversation hears what main said meanwhile.
+    h.mock.push(Reply::text("Both noted."));
+    h.discord
+        .channel_message(h.owner(), home, "what did we settle?")
+        .await;
+    bot_message_in(&h, home, "after the save", |m| m.content == "Both noted.").await;
+    let next = h.mock.main_requests().pop().unwrap();
+    let text = next.all_text();
+    assert!(
+        text.contains("can I deduct the desk?"),
+        "the fork's turns are kept"
+    );
+    assert!(
+        text.contains("add oat milk to groceries"),
+        "main's turn is kept: {text}"
+    );
+    h.terminate().await;
+}
+
+/// CHN-6, CHN-7: the agent's `enter_fork` from a channel turn opens a thread; Exit archives
+/// it and says so in the channel; a DM fork still runs in the DM.
+#[tokio::test]
+async fn the_agents_fork_from_the_channel_opens_a_thread_and_exit_closes_it() {
+    let mut h = BotHarness::start().await;
+    h.greeted().await;
+    let place = server(&h, 0);
+    let home = place.private;
+    make_home(&h, home).await;
+    h.mock.add_rule(|request| {
+        let started = request
+            .last_user_text()
+            .is_some_and(|text| text.contains("[fork-started]"));
+        let entering = request
+            .tool_results()
+            .iter()
+            .any(|r| r.content.starts_with("Entering fork"));
+        if started {
+            Some(Reply::text("Fork open: trip plans."))
+        } else if entering {
+            Some(Reply::text("cut short"))
+        } else {
+            None
+        }
+    });
+    h.mock.push(Reply::tool_use(
+        "mcp__discord__enter_fork",
+        json!({"topic": "trip plans"}),
+    ));
+    h.discord
+        .channel_message(h.owner(), home, "let's plan the trip")
+        .await;
+    let thread = the_thread(&h, home).await;
+    assert_eq!(thread.name, "trip plans");
+    let entry = entry_embed(&h, thread.id).await;
+    bot_message_in(&h, thread.id, "with the fork's first reply", |m| {
+        m.content == "Fork open: trip plans."
+    })
+    .await;
+    let exit = entry.button_id("act:fork_exit:");
+    h.discord
+        .click_button(h.owner(), thread.id, entry.id, &exit)
+        .await;
+    bot_message_in(&h, home, "with the exit embed", |m| {
+        m.embeds
+            .first()
+            .is_some_and(|e| e.to_string().contains("Fork"))
+    })
+    .await;
+    archived(&h, thread.id).await;
+    // After the fork, the thread reaches nothing; the channel is main again.
+    h.mock.push(Reply::text("Back in main."));
+    h.discord
+        .channel_message(h.owner(), home, "anything else?")
+        .await;
+    bot_message_in(&h, home, "from main", |m| m.content == "Back in main.").await;
+    h.terminate().await;
+}
