@@ -160,7 +160,10 @@ async fn run_daemon(
     )
     .await?;
     let http = Arc::clone(&client.http);
-    let places = Arc::new(Places::new(Arc::clone(&services.runtime)));
+    let places = Arc::new(Places::new(
+        Arc::clone(&services.runtime),
+        services.config.home_channel,
+    ));
     reach.connect(Arc::clone(&http), Arc::clone(&places));
     let approvals = Arc::new(Approvals::default());
     let inquiries = Arc::new(services.inquiries.clone());

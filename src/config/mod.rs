@@ -96,6 +96,9 @@ pub struct Config {
     /// Another base URL for every Google API call the bot makes (`OLLIM_GOOGLE_API_URL`: a
     /// proxy, the tests' fake Google); `None`: Google itself.
     pub google_api_url: Option<String>,
+    /// `OLLIM_HOME_CHANNEL`: the home channel's id until the owner chooses one with `/home`
+    /// (or `/home off`), CHN-1.
+    pub home_channel: Option<u64>,
 }
 
 impl std::fmt::Debug for Config {
@@ -115,6 +118,7 @@ impl std::fmt::Debug for Config {
             .field("webhook", &self.webhook)
             .field("sandbox_read", &self.sandbox_read)
             .field("google_api_url", &self.google_api_url)
+            .field("home_channel", &self.home_channel)
             .finish()
     }
 }
@@ -259,6 +263,16 @@ impl Config {
         // (their hooks, settings and MCP servers for their interactive use) stays out of its
         // reach. An explicit `CLAUDE_CONFIG_DIR` is the owner's choice and wins.
         let cli_env = cli_env_for(get("CLAUDE_CONFIG_DIR").is_some(), &data_dir);
+        let home_channel = match get("OLLIM_HOME_CHANNEL") {
+            None => None,
+            Some(raw) => Some(runtime::channel_id(&raw).ok_or(ConfigError::Invalid {
+                name: "OLLIM_HOME_CHANNEL",
+                value: raw.clone(),
+                reason: "not a channel id (in Discord: Developer Mode on, right-click the \
+                         channel, Copy Channel ID)",
+                example: "1234567890123456789",
+            })?),
+        };
         let sandbox_read = get("OLLIM_SANDBOX_READ")
             .map(|raw| {
                 std::env::split_paths(&raw)
@@ -287,6 +301,7 @@ impl Config {
                 .map_or(DEFAULT_TURN_IDLE_LIMIT, std::time::Duration::from_secs),
             webhook: WebhookSetting::read(get)?,
             google_api_url: get(GOOGLE_API_URL_ENV),
+            home_channel,
         })
     }
 

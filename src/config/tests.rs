@@ -95,3 +95,25 @@ fn errors_name_the_variable_and_an_example() {
             .contains("OLLIM_TIMEZONE=America/Los_Angeles")
     );
 }
+
+/// CHN-1: `OLLIM_HOME_CHANNEL` takes an id (or a pasted `<#id>`); anything else is refused
+/// with where to find the id.
+#[test]
+fn the_home_channel_from_the_env_file_is_an_id() {
+    let with = |value: &str| {
+        Config::from_lookup(lookup(&[
+            ("OLLIM_USER_NAME", "Julia"),
+            ("OLLIM_BOT_NAME", "Ollim"),
+            ("HOME", "/home/julia"),
+            ("OLLIM_HOME_CHANNEL", value),
+        ]))
+    };
+    assert_eq!(with("").unwrap().home_channel, None);
+    assert_eq!(
+        with("1234567890123456789").unwrap().home_channel,
+        Some(1_234_567_890_123_456_789)
+    );
+    assert_eq!(with("<#42>").unwrap().home_channel, Some(42));
+    let text = with("#general").unwrap_err().to_string();
+    assert!(text.contains("Copy Channel ID"), "{text}");
+}

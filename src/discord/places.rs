@@ -20,6 +20,8 @@ use crate::{
 pub struct Places {
     dm: OnceLock<ChannelId>,
     runtime: Arc<RuntimeSettings>,
+    /// `OLLIM_HOME_CHANNEL`, standing in while the owner hasn't chosen with `/home`.
+    home_from_env: Option<u64>,
     /// Where the conversation's last turn was shown; `None` until the first one.
     conversation: Mutex<Option<ChannelId>>,
     /// The thread of the fork open in the home channel, if there is one.
@@ -27,11 +29,13 @@ pub struct Places {
 }
 
 impl Places {
-    /// Places that read the home channel and `notify_in` from `runtime`.
-    pub fn new(runtime: Arc<RuntimeSettings>) -> Self {
+    /// Places that read the home channel and `notify_in` from `runtime`, with `home_from_env`
+    /// (`OLLIM_HOME_CHANNEL`) standing in for an unchosen home channel.
+    pub fn new(runtime: Arc<RuntimeSettings>, home_from_env: Option<u64>) -> Self {
         Self {
             dm: OnceLock::new(),
             runtime,
+            home_from_env,
             conversation: Mutex::new(None),
             fork_thread: Mutex::new(None),
         }
@@ -49,15 +53,15 @@ impl Places {
 
     /// The home channel, when one is set.
     pub fn home(&self) -> Option<ChannelId> {
-        self.runtime.current().home_channel.map(ChannelId::new)
+        let setting = self.runtime.current().home_channel;
+        setting.channel(self.home_from_env).map(ChannelId::new)
     }
 
     /// Where messages the owner didn't ask for go: the home channel when they chose it and one
     /// is set, else the DM.
     pub fn unasked(&self) -> Option<ChannelId> {
-        let settings = self.runtime.current();
-        match (settings.notify_in, settings.home_channel) {
-            (NotifyPlace::Home, Some(home)) => Some(ChannelId::new(home)),
+        match (self.runtime.current().notify_in, self.home()) {
+            (NotifyPlace::Home, Some(home)) => Some(home),
             _ => self.dm(),
         }
     }
@@ -138,7 +142,7 @@ mod tests {
             let key = crate::config::runtime::ConfigKey::from_name(key).unwrap();
             runtime.update(key, value).unwrap();
         }
-        let places = Places::new(runtime);
+        let places = Places::new(runtime, None);
         places.learn_dm(ChannelId::new(5));
         (dir, places)
     }
@@ -173,6 +177,19 @@ mod tests {
         let key = crate::config::runtime::ConfigKey::HomeChannel;
         places.runtime.update(key, "off").unwrap();
         assert_eq!(places.conversation(), Some(ChannelId::new(5)));
+    }
+
+    #[test]
+    fn the_env_home_channel_stands_in_until_the_owner_chooses() {
+        let dir = tempfile::tempdir().unwrap();
+        let runtime = Arc::new(RuntimeSettings::new(dir.path().join("config.json")));
+        let places = Places::new(Arc::clone(&runtime), Some(88));
+        assert_eq!(places.home(), Some(ChannelId::new(88)));
+        let key = crate::config::runtime::ConfigKey::HomeChannel;
+        runtime.update(key, "77").unwrap();
+        assert_eq!(places.home(), Some(ChannelId::new(77)));
+        runtime.update(key, "off").unwrap();
+        assert_eq!(places.home(), None);
     }
 
     #[test]

@@ -297,6 +297,7 @@ pub fn test_config(sandbox: &CliSandbox, mock: &MockApi) -> Config {
         webhook: ollim_bot::config::WebhookSetting::Off,
         sandbox_read: Vec::new(),
         google_api_url: None,
+        home_channel: None,
     }
 }
 

@@ -8,8 +8,9 @@ use serde_json::{Value, json};
 use crate::support::{
     self,
     bot::BotHarness,
-    fake_discord::{FakeMessage, FakeOverwrite},
-    mock_api::Reply,
+    cli::CliSandbox,
+    fake_discord::{FakeConfig, FakeDiscord, FakeMessage, FakeOverwrite},
+    mock_api::{MockApi, Reply},
 };
 
 const STRANGER: u64 = 1_000_000_000_000_000_777;
@@ -311,5 +312,56 @@ async fn unasked_messages_go_where_the_owner_chose_and_survive_a_restart() {
     })
     .await;
     let mut h = h;
+    h.terminate().await;
+}
+
+/// CHN-1: `OLLIM_HOME_CHANNEL` in the `.env` makes a channel home before any `/home`; `/home
+/// off` then turns it off for good, whatever the `.env` says.
+#[tokio::test]
+async fn the_env_file_can_name_the_home_channel_and_home_off_overrides_it() {
+    let discord = FakeDiscord::start(FakeConfig::default()).await;
+    let guild = discord.add_guild("owner's place");
+    let channel = discord.add_text_channel(guild, "assistant", Vec::new());
+    let id = channel.to_string();
+    let mut h = BotHarness::start_parts(
+        discord,
+        MockApi::start().await,
+        CliSandbox::new(),
+        &[("OLLIM_HOME_CHANNEL", &id)],
+    )
+    .await;
+    h.greeted().await;
+    h.mock.push(Reply::text("Here too."));
+    let sent = h
+        .discord
+        .channel_message(h.owner(), channel, "there?")
+        .await;
+    bot_message_in(&h, channel, "from the env's home channel", |m| {
+        m.content == "Here too."
+    })
+    .await;
+    h.wait_turn_over(sent).await;
+
+    let off = h
+        .discord
+        .slash(
+            h.owner(),
+            "home",
+            json!([{"name": "action", "type": 3, "value": "off"}]),
+        )
+        .await;
+    let told = ephemeral_text(&h.discord.wait_for_callback(off).await);
+    assert!(told.contains("DM only"), "{told}");
+    let before = h.mock.main_requests().len();
+    h.discord
+        .channel_message(h.owner(), channel, "still there?")
+        .await;
+    support::wait::assert_quiet_for(
+        "a turn for a message in the channel that is no longer home",
+        Duration::from_secs(2),
+        || h.mock.main_requests().len() > before,
+        || h.log(),
+    )
+    .await;
     h.terminate().await;
 }

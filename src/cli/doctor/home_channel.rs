@@ -6,7 +6,10 @@ use std::time::Duration;
 
 use super::{Check, Group};
 use crate::{
-    config::{Launch, runtime::RuntimeConfig},
+    config::{
+        Launch,
+        runtime::{RuntimeConfig, channel_id},
+    },
     discord::{
         channel_privacy::Reader,
         client::rest_client,
@@ -22,7 +25,12 @@ const TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The home channel's lines; none when no home channel is set.
 pub(super) async fn home_channel_checks(launch: &Launch, data_dir: &DataDir) -> Vec<Check> {
-    let Some(home) = RuntimeConfig::load(&data_dir.config_file()).home_channel else {
+    let from_env = launch
+        .var("OLLIM_HOME_CHANNEL")
+        .as_deref()
+        .and_then(channel_id);
+    let setting = RuntimeConfig::load(&data_dir.config_file()).home_channel;
+    let Some(home) = setting.channel(from_env) else {
         return Vec::new();
     };
     let home = ChannelId::new(home);

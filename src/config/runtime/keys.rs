@@ -311,16 +311,50 @@ pub(crate) const CHANNEL_ERROR: &str = "must be a channel id (digits) or off";
 /// Error text for a bad place.
 pub(crate) const NOTIFY_ERROR: &str = "must be dm or home";
 
-/// A channel id, or `None` for `off`, `none` or blank.
-pub(crate) fn parse_channel(raw: &str) -> Result<Option<u64>, &'static str> {
+/// The `home_channel` setting (CHN-1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum HomeSetting {
+    /// Never chosen with `/home`: `OLLIM_HOME_CHANNEL` from the `.env`, if set, stands in.
+    #[default]
+    Unchosen,
+    /// Turned off with `/home off`: DMs only, whatever the `.env` says.
+    Off,
+    /// This channel.
+    Channel(u64),
+}
+
+impl HomeSetting {
+    /// The home channel, with `from_env` (`OLLIM_HOME_CHANNEL`) standing in while unchosen.
+    pub fn channel(self, from_env: Option<u64>) -> Option<u64> {
+        match self {
+            Self::Unchosen => from_env,
+            Self::Off => None,
+            Self::Channel(id) => Some(id),
+        }
+    }
+}
+
+/// A channel id (digits, or `<#digits>`), `off` / `none`, or blank for unchosen.
+pub(crate) fn parse_channel(raw: &str) -> Result<HomeSetting, &'static str> {
     match raw.trim().to_ascii_lowercase().as_str() {
-        "" | "off" | "none" => Ok(None),
-        other => digits(other)
-            .and_then(|n| n.parse::<u64>().ok())
-            .filter(|n| *n > 0)
-            .map(Some)
+        "" => Ok(HomeSetting::Unchosen),
+        "off" | "none" => Ok(HomeSetting::Off),
+        other => channel_id(other)
+            .map(HomeSetting::Channel)
             .ok_or(CHANNEL_ERROR),
     }
+}
+
+/// A channel id as typed or pasted: digits, or a `<#digits>` mention.
+pub fn channel_id(raw: &str) -> Option<u64> {
+    let raw = raw.trim();
+    let raw = raw
+        .strip_prefix("<#")
+        .and_then(|rest| rest.strip_suffix('>'))
+        .unwrap_or(raw);
+    digits(raw)
+        .and_then(|n| n.parse::<u64>().ok())
+        .filter(|n| *n > 0)
 }
 
 /// Where the bot reaches out on its own (CHN-5).

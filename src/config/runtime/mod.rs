@@ -26,7 +26,7 @@ use serde_json::{Map, Value};
 use crate::claude::{PermissionMode, Thinking};
 use crate::state::{StateError, atomic::write_atomic};
 
-pub use keys::{ConfigKey, NotifyPlace};
+pub use keys::{ConfigKey, HomeSetting, NotifyPlace, channel_id};
 pub use settings::RuntimeSettings;
 pub use thinking::{THINKING_PRESETS, thinking_choice_name, thinking_from_choice, thinking_label};
 
@@ -65,8 +65,8 @@ pub struct RuntimeConfig {
     pub google_calendars: Vec<String>,
     /// Google Tasks list id (default `@default`).
     pub google_task_list: String,
-    /// The home channel's id (CHN-1); `None` = DMs only.
-    pub home_channel: Option<u64>,
+    /// The home channel (CHN-1): chosen with `/home`, turned off, or unchosen.
+    pub home_channel: HomeSetting,
     /// Where the bot reaches out on its own (CHN-5).
     pub notify_in: NotifyPlace,
 }
@@ -91,7 +91,7 @@ impl Default for RuntimeConfig {
             auto_update_hour: 6,
             google_calendars: vec![DEFAULT_CALENDAR.to_owned()],
             google_task_list: DEFAULT_TASK_LIST.to_owned(),
-            home_channel: None,
+            home_channel: HomeSetting::Unchosen,
             notify_in: NotifyPlace::Dm,
         }
     }
@@ -215,9 +215,11 @@ impl RuntimeConfig {
             ConfigKey::GoogleCalendars => self.google_calendars.join(", "),
             ConfigKey::GoogleTaskList => self.google_task_list.clone(),
             ConfigKey::HomeChannel => {
-                return self
-                    .home_channel
-                    .map_or_else(|| "(none)".to_owned(), |id| format!("<#{id}>"));
+                return match self.home_channel {
+                    HomeSetting::Unchosen => "(none)".to_owned(),
+                    HomeSetting::Off => "off".to_owned(),
+                    HomeSetting::Channel(id) => format!("<#{id}>"),
+                };
             }
             ConfigKey::NotifyIn => self.notify_in.as_str().to_owned(),
         };
@@ -308,9 +310,11 @@ impl RuntimeConfig {
             ConfigKey::AutoUpdateHour => Value::from(self.auto_update_hour),
             ConfigKey::GoogleCalendars => Value::String(self.google_calendars.join(",")),
             ConfigKey::GoogleTaskList => Value::String(self.google_task_list.clone()),
-            ConfigKey::HomeChannel => self
-                .home_channel
-                .map_or(Value::Null, |id| Value::String(id.to_string())),
+            ConfigKey::HomeChannel => match self.home_channel {
+                HomeSetting::Unchosen => Value::Null,
+                HomeSetting::Off => Value::from("off"),
+                HomeSetting::Channel(id) => Value::String(id.to_string()),
+            },
             ConfigKey::NotifyIn => Value::from(self.notify_in.as_str()),
         }
     }

@@ -288,8 +288,9 @@ fn thinking_names() {
     assert_eq!(thinking_from_choice("lots"), None);
 }
 
-/// The home channel is stored as a string id (exact past 2^53) and unset by `off`; where the
-/// bot reaches out is `dm` or `home` (CHN-1, CHN-5).
+/// The home channel is stored as a string id (exact past 2^53), a pasted `<#id>` mention
+/// counts, and `off` is kept (it overrides `OLLIM_HOME_CHANNEL`); where the bot reaches out is
+/// `dm` or `home` (CHN-1, CHN-5).
 #[test]
 fn the_home_channel_and_where_notices_go() {
     let mut config = RuntimeConfig::default();
@@ -309,8 +310,16 @@ fn the_home_channel_and_where_notices_go() {
         config.set(ConfigKey::NotifyIn, "email").unwrap_err(),
         "must be dm or home"
     );
+    config.set(ConfigKey::HomeChannel, "<#42>").unwrap();
+    assert_eq!(config.home_channel, HomeSetting::Channel(42));
     config.set(ConfigKey::HomeChannel, "off").unwrap();
-    assert_eq!(config.home_channel, None);
+    assert_eq!(config.home_channel, HomeSetting::Off);
+    assert_eq!(config.home_channel.channel(Some(7)), None);
+    let json = config.to_json();
+    assert_eq!(json["home_channel"], "off");
+    assert_eq!(RuntimeConfig::from_json(&json), config);
+    assert_eq!(HomeSetting::Unchosen.channel(Some(7)), Some(7));
+    assert_eq!(HomeSetting::Channel(3).channel(Some(7)), Some(3));
     assert!(!ConfigKey::HomeChannel.in_dropdown());
     assert!(ConfigKey::NotifyIn.in_dropdown());
 }
