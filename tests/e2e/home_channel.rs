@@ -60,6 +60,23 @@ pub(crate) async fn make_home(h: &BotHarness, channel: u64) -> FakeMessage {
         .await
 }
 
+/// `/config notify_in home`, run in `channel`.
+pub(crate) async fn notify_in_home(h: &BotHarness, channel: u64) {
+    let config = h
+        .discord
+        .slash_in(
+            h.owner(),
+            channel,
+            "config",
+            json!([
+                {"name": "key", "type": 3, "value": "notify_in"},
+                {"name": "value", "type": 3, "value": "home"},
+            ]),
+        )
+        .await;
+    h.discord.wait_for_callback(config).await;
+}
+
 /// Waits for a bot message in `channel` satisfying `pred`, within 20 s.
 pub(crate) async fn bot_message_in(
     h: &BotHarness,
@@ -255,19 +272,7 @@ async fn unasked_messages_go_where_the_owner_chose_and_survive_a_restart() {
     h.greeted().await;
     let place = server(&h, 0);
     make_home(&h, place.private).await;
-    let config = h
-        .discord
-        .slash_in(
-            h.owner(),
-            place.private,
-            "config",
-            json!([
-                {"name": "key", "type": 3, "value": "notify_in"},
-                {"name": "value", "type": 3, "value": "home"},
-            ]),
-        )
-        .await;
-    h.discord.wait_for_callback(config).await;
+    notify_in_home(&h, place.private).await;
     h.mock.add_rule(|request| {
         let prompt = request.user_prompts().join("\n");
         if !prompt.contains("[reminder-bg:") {
@@ -297,6 +302,24 @@ async fn unasked_messages_go_where_the_owner_chose_and_survive_a_restart() {
         "the ping went to the DM too"
     );
 
+    // An embed with a persistent button, posted before the restart.
+    h.mock.push(Reply::tool_use(
+        "mcp__discord__discord_embed",
+        json!({"title": "Later", "buttons": [{"label": "Plan it", "action": "agent:plan the evening"}]}),
+    ));
+    h.mock.push(Reply::text("Posted."));
+    h.discord
+        .channel_message(h.owner(), place.private, "give me a button")
+        .await;
+    let embed = bot_message_in(&h, place.private, "with the embed", |m| {
+        !m.embeds.is_empty()
+    })
+    .await;
+    bot_message_in(&h, place.private, "after the embed", |m| {
+        m.content.ends_with("Posted.")
+    })
+    .await;
+
     h.terminate().await;
     let h = h.restart(&[]).await;
     bot_message_in(&h, place.private, "with the greeting", |m| {
@@ -309,6 +332,16 @@ async fn unasked_messages_go_where_the_owner_chose_and_survive_a_restart() {
         .await;
     bot_message_in(&h, place.private, "after the restart", |m| {
         m.content == "Still here."
+    })
+    .await;
+    // The button from before the restart still reaches the agent, in the channel.
+    h.mock.push(Reply::text("Evening planned."));
+    let button = embed.custom_ids()[0].clone();
+    h.discord
+        .click_button(h.owner(), place.private, embed.id, &button)
+        .await;
+    bot_message_in(&h, place.private, "answering the old button", |m| {
+        m.content == "Evening planned."
     })
     .await;
     let mut h = h;

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use crate::home_channel::{bot_message_in, make_home, server};
+use crate::home_channel::{bot_message_in, make_home, notify_in_home, server};
 use crate::support::{
     bot::BotHarness,
     fake_discord::{FakeMessage, FakeThread},
@@ -192,5 +192,74 @@ async fn the_agents_fork_from_the_channel_opens_a_thread_and_exit_closes_it() {
         .channel_message(h.owner(), home, "anything else?")
         .await;
     bot_message_in(&h, home, "from main", |m| m.content == "Back in main.").await;
+    h.terminate().await;
+}
+
+/// CHN-6, CHN-7: with pings in the home channel, a reply to a background run's ping resumes
+/// that run in a thread named after it; Report from the thread queues the summary for main,
+/// posts the outcome in the channel and archives the thread.
+#[tokio::test]
+async fn a_reply_to_a_background_ping_opens_a_thread_and_report_closes_it() {
+    let mut h = BotHarness::start().await;
+    h.greeted().await;
+    let home = server(&h, 0).private;
+    make_home(&h, home).await;
+    notify_in_home(&h, home).await;
+    h.mock.add_rule(|request| {
+        let prompt = request.user_prompts().join("\n");
+        if prompt.contains("[system] The owner clicked Report") {
+            return Some(Reply::text("Stretched for ten minutes."));
+        }
+        if prompt.contains("make it a long one") {
+            return Some(Reply::text("Resumed: a long stretch it is."));
+        }
+        if prompt.contains("[reminder-bg:") {
+            return Some(if request.tool_results().is_empty() {
+                Reply::tool_use(
+                    "mcp__discord__ping_user",
+                    json!({"message": "Time to stretch!"}),
+                )
+            } else {
+                Reply::text("pinged")
+            });
+        }
+        None
+    });
+    // A background run keeps quiet while the owner is mid-conversation (the main session's
+    // start-up counts): finish an exchange first.
+    h.converse("hi", "Hi!").await;
+    h.add_reminder_now("stretch").await;
+    let ping = bot_message_in(&h, home, "with the ping", |m| {
+        m.content.contains("Time to stretch!")
+    })
+    .await;
+    // The run's messages are recorded for replies when it ends.
+    h.wait_for_log("background run finished", Duration::from_secs(20))
+        .await;
+    h.discord
+        .channel_reply(h.owner(), home, "make it a long one", ping.id)
+        .await;
+    let thread = the_thread(&h, home).await;
+    let entry = bot_message_in(&h, thread.id, "with the resumed run's embed", |m| {
+        m.embeds
+            .first()
+            .is_some_and(|e| e["title"] == "Resumed Background Session")
+    })
+    .await;
+    bot_message_in(&h, thread.id, "with the resumed run's answer", |m| {
+        m.content == "Resumed: a long stretch it is."
+    })
+    .await;
+    let report = entry.button_id("act:fork_report:");
+    h.discord
+        .click_button(h.owner(), thread.id, entry.id, &report)
+        .await;
+    bot_message_in(&h, home, "with the report's outcome", |m| {
+        m.embeds
+            .first()
+            .is_some_and(|e| e["title"] == "Fork Ended — summary queued")
+    })
+    .await;
+    archived(&h, thread.id).await;
     h.terminate().await;
 }
