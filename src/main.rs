@@ -99,6 +99,7 @@ async fn run(cli: Cli, launch: Launch) -> anyhow::Result<i32> {
             ))
         }
         Some(Command::History(args)) => Ok(history::run(&args)),
+        Some(Command::Usage(args)) => Ok(ollim_bot::cli::usage::run(&args)),
         Some(Command::Setup) => Ok(setup::run(&launch).await),
         Some(Command::Completions { shell }) => {
             ollim_bot::cli::print_completions(shell);

@@ -48,6 +48,8 @@ pub struct Services {
     pub pending: PendingUpdates,
     /// The data-dir git recorder.
     pub git: GitRecorder,
+    /// Where finished turns and runs leave their usage record (USE-1).
+    pub usage: crate::usage::UsageWriter,
     /// Which Discord messages belong to which fork session (SES-15…17).
     pub fork_messages: ForkMessageStore,
     /// The background runs' ping budget (PNG).

@@ -12,7 +12,7 @@ use super::{
         main_client::base_options,
         session_builder::{SessionDescription, SessionKind, connect_session},
     },
-    turn::{Unobserved, run_turn},
+    turn::{Unobserved, run_turn, spend::usage_record},
 };
 use crate::{
     claude::{ClientOptions, PermissionMode, SystemPrompt, Thinking, UserContent},
@@ -20,6 +20,7 @@ use crate::{
     sandbox::Confinement,
     scheduling::chain::ChainSlot,
     services::Services,
+    usage::UsageKind,
 };
 
 /// The model that screens (WHK-12).
@@ -83,6 +84,9 @@ pub async fn screen(
         .await;
         client.disconnect(Duration::from_secs(5)).await;
         let report = outcome?;
+        services
+            .usage
+            .record(usage_record(UsageKind::Screening, None, &report.result));
         if report.result.is_error {
             return Err(AgentError::RunFailed(report.result.error_summary()));
         }

@@ -5,6 +5,7 @@
 pub mod api_failure;
 pub mod context_usage;
 pub mod labels;
+pub mod spend;
 
 use std::{
     collections::HashSet,

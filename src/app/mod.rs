@@ -322,6 +322,7 @@ async fn run_daemon(
     if let Err(error) = ledger_writer.await {
         tracing::warn!(%error, "the unfinished-work writer failed");
     }
+    opened.usage_worker.shutdown().await;
     opened.git_worker.shutdown().await;
     pid::remove_pid_file(&pid_file);
     if bot.is_restarting() && outcome.is_ok() {

@@ -18,7 +18,7 @@ use crate::{
         client::main_client::base_options,
         permissions::background_policy::bg_allowed_tools,
         prompt::context::{UpdatesView, compose_prompt, compose_timestamp_only},
-        turn::{Unobserved, run_turn},
+        turn::{Unobserved, run_turn, spend::background_record},
     },
     claude::{ClientOptions, PermissionMode, SessionId, Thinking, UserContent},
     domain::job_options::{BgSession, ToolRestriction},
@@ -267,6 +267,8 @@ impl BgRunner {
         let mut session_id = client.session_id().cloned();
         client.disconnect(Duration::from_secs(5)).await;
         let report = outcome?;
+        let record = background_record(&job.tag, &report.result);
+        services.usage.record(record);
         if report.result.is_error {
             return Err(AgentError::RunFailed(report.result.error_summary()));
         }

@@ -15,6 +15,7 @@ pub mod service;
 pub mod setup;
 pub mod tasks;
 pub mod tool_approval;
+pub mod usage;
 pub mod webhook;
 
 use clap::{Parser, Subcommand};
@@ -110,6 +111,8 @@ pub enum Command {
     },
     /// The bot's past Claude sessions: list them, print one, or search them.
     History(history::HistoryArgs),
+    /// What the agent's work cost, from the usage ledger: by kind, job, model or day.
+    Usage(usage::UsageArgs),
     /// First-time set-up in the terminal: Discord token, names, timezone, Claude; writes the
     /// `.env` the bot reads.
     Setup,

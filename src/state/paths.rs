@@ -30,6 +30,11 @@ impl DataDir {
         self.root.join("state")
     }
 
+    /// `state/usage/`: the usage ledger's monthly files (USE-2).
+    pub fn usage_dir(&self) -> PathBuf {
+        self.state_dir().join("usage")
+    }
+
     /// `state/sessions.json`: the main session id as a bare string (SES-1).
     pub fn sessions_file(&self) -> PathBuf {
         self.state_dir().join("sessions.json")

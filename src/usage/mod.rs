@@ -5,11 +5,14 @@
 //! - [`record`]: one record and the kinds of work it can be about.
 //! - [`ledger`]: appending and reading the monthly files.
 //! - [`summary`]: totals over a window, by kind, job, model or day, with injected time.
+//! - [`writer`]: the owned task that appends records off the turn's path.
 
 pub mod ledger;
 pub mod record;
 pub mod summary;
+pub mod writer;
 
 pub use ledger::{LedgerError, UsageLedger};
 pub use record::{UsageKind, UsageRecord};
 pub use summary::{Summary, Totals};
+pub use writer::{UsageWorker, UsageWriter};

@@ -62,5 +62,6 @@ mod tool_offer;
 mod tool_policy;
 mod transcript_replay;
 mod update;
+mod usage_ledger;
 mod webhook_server;
 mod webhooks;

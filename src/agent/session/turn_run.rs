@@ -12,11 +12,14 @@ use crate::{
     agent::{
         AgentError,
         prompt::context::{UpdatesView, compose_prompt},
-        turn::{TurnObserver, TurnReport, context_usage::context_tokens, run_turn},
+        turn::{
+            TurnObserver, TurnReport, context_usage::context_tokens, run_turn, spend::usage_record,
+        },
     },
     claude::{ClaudeClient, ClaudeError, UserContent},
     front_end::{Branch, TurnEvent, TurnSink},
     state::{history::SessionEventKind, sessions::SaveOutcome, unfinished::excerpt},
+    usage::UsageKind,
 };
 
 /// Which side a turn is meant for.
@@ -86,6 +89,16 @@ impl MainSession {
             .run_with_compaction_retry(state, &content, branch)
             .await;
         self.turn.end();
+        if let Ok(report) = &outcome {
+            let kind = if in_fork {
+                UsageKind::Fork
+            } else {
+                UsageKind::Main
+            };
+            self.services
+                .usage
+                .record(usage_record(kind, None, &report.result));
+        }
         if in_fork {
             return self.finish_fork_turn(state, outcome);
         }

@@ -24,6 +24,7 @@ use crate::{
         untrusted_sessions::UntrustedSessions,
     },
     tool_policy::ToolPolicyWatch,
+    usage::{UsageLedger, UsageWorker, UsageWriter},
 };
 
 /// The result of [`open_services`]: the services and the git worker the caller owns and
@@ -33,6 +34,8 @@ pub struct OpenedServices {
     pub services: Arc<Services>,
     /// The git worker; call [`GitWorker::shutdown`] on exit so queued commits land.
     pub git_worker: GitWorker,
+    /// The usage writer's task; call [`UsageWorker::shutdown`] on exit so queued records land.
+    pub usage_worker: UsageWorker,
     /// Whether the data dir was just made a git repository (GIT-1).
     pub initialised_git: bool,
     /// What start-up moved into the sandbox's layout (issue 23).
@@ -70,6 +73,7 @@ pub fn open_services(config: Config) -> Result<OpenedServices, StateError> {
             source: std::io::Error::other(error),
         })?;
     let (recorder, git_worker) = GitRecorder::spawn(data_dir.root().to_path_buf());
+    let (usage, usage_worker) = UsageWriter::spawn(UsageLedger::new(data_dir.usage_dir()));
     let history = SessionHistory::new(&data_dir, config.timezone, Some(recorder.clone()));
     let sessions = SessionStore::new(&data_dir, history);
     let pending = PendingUpdates::new(&data_dir, config.timezone);
@@ -94,8 +98,10 @@ pub fn open_services(config: Config) -> Result<OpenedServices, StateError> {
             sessions,
             pending,
             git: recorder,
+            usage,
         }),
         git_worker,
+        usage_worker,
         initialised_git,
         cli_home_migration,
     })

@@ -143,6 +143,7 @@ pub async fn run(config: Config, model: Option<String>) -> anyhow::Result<i32> {
     {
         eprintln!("[warn] the Claude CLI did not stop in time");
     }
+    opened.usage_worker.shutdown().await;
     opened.git_worker.shutdown().await;
     Ok(0)
 }

@@ -1,0 +1,118 @@
+//! A finished turn's usage record (USE-1): what the CLI's `result` says it used and cost,
+//! with the kind of work and the job it was for.
+
+use crate::{
+    claude::ResultMessage,
+    domain::prompt_tag::PromptTag,
+    usage::{UsageKind, UsageRecord},
+};
+
+/// The record of a turn of `kind` (for `job`, background work) that ended with `result`.
+pub fn usage_record(kind: UsageKind, job: Option<String>, result: &ResultMessage) -> UsageRecord {
+    let usage = result.usage.unwrap_or_default();
+    UsageRecord {
+        at: chrono::Utc::now(),
+        kind,
+        job,
+        model: result.models.first().cloned(),
+        input_tokens: usage.input_tokens,
+        output_tokens: usage.output_tokens,
+        cache_read_tokens: usage.cache_read_input_tokens,
+        cache_write_tokens: usage.cache_creation_input_tokens,
+        cost_usd: result
+            .turn_cost_usd
+            .or(result.total_cost_usd)
+            .unwrap_or_default(),
+        duration_ms: result.duration_ms,
+        turns: result.num_turns,
+        ended: how_it_ended(result),
+    }
+}
+
+/// How a turn ended, from the result's subtype: `completed`, `error`, `max_turns`, … as the
+/// CLI names them.
+fn how_it_ended(result: &ResultMessage) -> String {
+    match result.subtype.as_str() {
+        "success" if !result.is_error => "completed".to_owned(),
+        "success" => "error".to_owned(),
+        other => other.strip_prefix("error_").unwrap_or(other).to_owned(),
+    }
+}
+
+/// The record of a background run tagged `tag` that ended with `result` (USE-1).
+pub fn background_record(tag: &PromptTag, result: &ResultMessage) -> UsageRecord {
+    let (kind, job) = background_kind(tag);
+    usage_record(kind, job, result)
+}
+
+/// The kind and job of a background run tagged `tag` (USE-1): `routine:<id>`,
+/// `reminder:<id>`, `webhook:<id>`.
+pub fn background_kind(tag: &PromptTag) -> (UsageKind, Option<String>) {
+    let kind = match tag {
+        PromptTag::Webhook(_) => UsageKind::Webhook,
+        PromptTag::Reminder(_) | PromptTag::ReminderBg(_) => UsageKind::Reminder,
+        _ => UsageKind::Routine,
+    };
+    let job = tag.id().map(|id| format!("{}:{id}", kind.name()));
+    (kind, job)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::claude::Usage;
+
+    #[test]
+    fn a_result_becomes_a_record_with_its_own_turns_cost() {
+        let result = ResultMessage {
+            subtype: "success".into(),
+            num_turns: 3,
+            duration_ms: 1200,
+            total_cost_usd: Some(0.9),
+            turn_cost_usd: Some(0.25),
+            models: vec!["claude-sonnet-4-5".into()],
+            usage: Some(Usage {
+                input_tokens: 10,
+                output_tokens: 20,
+                cache_read_input_tokens: 30,
+                cache_creation_input_tokens: 40,
+            }),
+            ..ResultMessage::default()
+        };
+        let record = usage_record(UsageKind::Main, None, &result);
+        assert!((record.cost_usd - 0.25).abs() < f64::EPSILON);
+        assert_eq!((record.input_tokens, record.output_tokens), (10, 20));
+        assert_eq!(
+            (record.cache_read_tokens, record.cache_write_tokens),
+            (30, 40)
+        );
+        assert_eq!((record.turns, record.duration_ms), (3, 1200));
+        assert_eq!(record.model.as_deref(), Some("claude-sonnet-4-5"));
+        assert_eq!(record.ended, "completed");
+        let capped = ResultMessage {
+            subtype: "error_max_turns".into(),
+            is_error: true,
+            ..ResultMessage::default()
+        };
+        assert_eq!(
+            usage_record(UsageKind::Main, None, &capped).ended,
+            "max_turns"
+        );
+    }
+
+    #[test]
+    fn background_work_is_filed_under_its_job() {
+        assert_eq!(
+            background_kind(&PromptTag::RoutineBg("a1".into())),
+            (UsageKind::Routine, Some("routine:a1".into()))
+        );
+        assert_eq!(
+            background_kind(&PromptTag::ReminderBg("b2".into())),
+            (UsageKind::Reminder, Some("reminder:b2".into()))
+        );
+        assert_eq!(
+            background_kind(&PromptTag::Webhook("ci".into())),
+            (UsageKind::Webhook, Some("webhook:ci".into()))
+        );
+    }
+}

@@ -1,0 +1,179 @@
+//! `ollim-bot usage [--since 7d] [--by kind|job|model|day] [--json]` (USE-4): what the
+//! agent's work cost, from the usage ledger under `state/usage/`. Needs only the data dir and
+//! the timezone; never `DISCORD_TOKEN`, and works whether the bot runs or not.
+
+use std::fmt::Write as _;
+
+use chrono::{DateTime, Utc};
+use clap::{Args, ValueEnum};
+
+use crate::{
+    config::{Config, environment},
+    state::paths::DataDir,
+    transcripts::parse_window,
+    usage::{Summary, Totals, UsageLedger, summary::GroupBy},
+};
+
+/// `ollim-bot usage` options.
+#[derive(Debug, Args)]
+pub struct UsageArgs {
+    /// How far back to look: minutes, hours or days (30m, 24h, 7d).
+    #[arg(long, default_value = "7d")]
+    pub since: String,
+    /// How to split the total.
+    #[arg(long, value_enum, default_value_t = By::Kind)]
+    pub by: By,
+    /// Print JSON (the window, the total, the split, unreadable lines skipped).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// How `usage` splits the total.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum By {
+    /// Main, fork, routine, reminder, webhook, screening.
+    Kind,
+    /// Each routine, reminder and webhook (`routine:<id>`), other work by its kind.
+    Job,
+    /// Each model.
+    Model,
+    /// Each day, in the owner's timezone.
+    Day,
+}
+
+impl From<By> for GroupBy {
+    fn from(by: By) -> Self {
+        match by {
+            By::Kind => Self::Kind,
+            By::Job => Self::Job,
+            By::Model => Self::Model,
+            By::Day => Self::Day,
+        }
+    }
+}
+
+/// Runs `ollim-bot usage` with the process environment; returns the exit code. Errors are one
+/// line on stderr and exit code 1.
+pub fn run(args: &UsageArgs) -> i32 {
+    match execute(args, Utc::now()) {
+        Ok(text) => {
+            print!("{text}");
+            0
+        }
+        Err(message) => {
+            eprintln!("error: {message}");
+            1
+        }
+    }
+}
+
+fn execute(args: &UsageArgs, now: DateTime<Utc>) -> Result<String, String> {
+    let window = parse_window(&args.since)?;
+    let config = Config::from_lookup(|name| match name {
+        "OLLIM_USER_NAME" | "OLLIM_BOT_NAME" => {
+            Some(environment::var(name).unwrap_or_else(|| "-".to_owned()))
+        }
+        _ => environment::var(name),
+    })
+    .map_err(|e| e.to_string())?;
+    let since = now
+        .checked_sub_signed(window)
+        .unwrap_or(DateTime::<Utc>::MIN_UTC);
+    let ledger = UsageLedger::new(DataDir::new(&config.data_dir).usage_dir());
+    let read = ledger.read_since(since).map_err(|e| e.to_string())?;
+    let summary = Summary::of(&read.records, since, args.by.into(), config.timezone);
+    if args.json {
+        let json = serde_json::json!({
+            "since": summary.since,
+            "total": summary.total,
+            "groups": summary
+                .groups
+                .iter()
+                .map(|(name, totals)| serde_json::json!({"name": name, "totals": totals}))
+                .collect::<Vec<_>>(),
+            "skipped_lines": read.skipped,
+        });
+        return serde_json::to_string_pretty(&json)
+            .map(|text| text + "\n")
+            .map_err(|e| e.to_string());
+    }
+    Ok(render(&summary, args.since.trim(), read.skipped))
+}
+
+/// The table: the total, then one line per group.
+fn render(summary: &Summary, window: &str, skipped: usize) -> String {
+    if summary.total.runs == 0 {
+        return format!("no usage recorded in the last {window}\n");
+    }
+    let mut text = format!("usage in the last {window}: {}\n", line(&summary.total));
+    for (name, totals) in &summary.groups {
+        let _ = writeln!(text, "  {name:<24} {}", line(totals));
+    }
+    match skipped {
+        0 => {}
+        1 => text.push_str("(1 unreadable line skipped)\n"),
+        n => {
+            let _ = writeln!(text, "({n} unreadable lines skipped)");
+        }
+    }
+    text
+}
+
+fn line(totals: &Totals) -> String {
+    let cache = totals.cache_hit_share().map_or_else(String::new, |share| {
+        format!(", cache {:.0}% of input", share * 100.0)
+    });
+    format!(
+        "${:.4} for {} run{} ({} in, {} out{cache})",
+        totals.cost_usd,
+        totals.runs,
+        if totals.runs == 1 { "" } else { "s" },
+        totals.input_tokens + totals.cache_read_tokens + totals.cache_write_tokens,
+        totals.output_tokens,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::usage::{UsageKind, UsageRecord};
+
+    fn record(kind: UsageKind, job: Option<&str>, cost: f64) -> UsageRecord {
+        UsageRecord {
+            at: "2026-11-27T10:00:00Z".parse().unwrap(),
+            kind,
+            job: job.map(str::to_owned),
+            model: None,
+            input_tokens: 100,
+            output_tokens: 50,
+            cache_read_tokens: 300,
+            cache_write_tokens: 0,
+            cost_usd: cost,
+            duration_ms: 10,
+            turns: 1,
+            ended: "completed".into(),
+        }
+    }
+
+    #[test]
+    fn the_table_has_the_total_then_the_split_most_expensive_first() {
+        let since = "2026-11-20T00:00:00Z".parse().unwrap();
+        let records = [
+            record(UsageKind::Main, None, 0.0123),
+            record(UsageKind::Routine, Some("routine:daily"), 0.5),
+        ];
+        let summary = Summary::of(&records, since, GroupBy::Job, chrono_tz::UTC);
+        assert_eq!(
+            render(&summary, "7d", 1),
+            "usage in the last 7d: $0.5123 for 2 runs (800 in, 100 out, cache 75% of input)\n\
+             \x20 routine:daily            $0.5000 for 1 run (400 in, 50 out, cache 75% of input)\n\
+             \x20 main                     $0.0123 for 1 run (400 in, 50 out, cache 75% of input)\n\
+             (1 unreadable line skipped)\n"
+        );
+        let nothing = Summary::of(&[], since, GroupBy::Kind, chrono_tz::UTC);
+        assert_eq!(
+            render(&nothing, "7d", 0),
+            "no usage recorded in the last 7d\n"
+        );
+    }
+}

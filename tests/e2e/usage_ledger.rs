@@ -1,0 +1,75 @@
+//! The usage ledger through the real parts (USE-1, USE-2, USE-4): the real bot and CLI against
+//! the mock model; `ollim-bot usage` reads what they recorded.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::support::{
+    bot::{BotHarness, ollim_command},
+    mock_api::Reply,
+};
+
+/// `ollim-bot usage --json --by <by>` on the harness's data dir.
+async fn usage(h: &BotHarness, by: &str) -> Value {
+    let out = ollim_command(&h.sandbox, &h.mock)
+        .args(["usage", "--json", "--by", by, "--since", "1d"])
+        .output()
+        .await
+        .expect("run ollim-bot usage");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("usage --json prints JSON")
+}
+
+fn group<'a>(report: &'a Value, name: &str) -> &'a Value {
+    report["groups"]
+        .as_array()
+        .and_then(|groups| groups.iter().find(|g| g["name"] == name))
+        .map_or(&Value::Null, |g| &g["totals"])
+}
+
+/// USE-1, USE-2, USE-4: a main turn and a reminder's background run each leave one record
+/// with the CLI's cost and tokens; after the bot stops, `usage` sums them by kind and by job,
+/// and the records survive a restart of the reader.
+#[tokio::test]
+async fn each_turn_and_run_leaves_one_record_that_usage_sums() {
+    let mut h = BotHarness::start().await;
+    h.greeted().await;
+    h.converse("hi", "Hi!").await;
+    h.mock.add_rule(|request| {
+        let prompt = request.user_prompts().join("\n");
+        prompt
+            .contains("[reminder-bg:")
+            .then(|| Reply::text("checked quietly"))
+    });
+    h.add_reminder_now("water the plants").await;
+    h.wait_for_log("background run finished", Duration::from_secs(30))
+        .await;
+    h.terminate().await;
+
+    let by_kind = usage(&h, "kind").await;
+    assert_eq!(group(&by_kind, "main")["runs"], 1, "{by_kind:#}");
+    assert_eq!(group(&by_kind, "reminder")["runs"], 1, "{by_kind:#}");
+    assert_eq!(by_kind["total"]["runs"], 2, "{by_kind:#}");
+    let cost = by_kind["total"]["cost_usd"].as_f64().unwrap();
+    assert!(cost > 0.0, "the CLI's reported cost is kept: {by_kind:#}");
+    assert!(
+        by_kind["total"]["output_tokens"].as_u64().unwrap() > 0,
+        "{by_kind:#}"
+    );
+    let by_job = usage(&h, "job").await;
+    let reminder = by_job["groups"].as_array().unwrap().iter().find(|g| {
+        g["name"]
+            .as_str()
+            .is_some_and(|n| n.starts_with("reminder:"))
+    });
+    assert!(
+        reminder.is_some(),
+        "the reminder's run is filed under its job: {by_job:#}"
+    );
+    assert_eq!(by_job["skipped_lines"], json!(0));
+}
