@@ -2,7 +2,6 @@
 //! transcripts. This is what the history-reading subagents run. Needs only the data dir, the
 //! timezone and `HOME` / `CLAUDE_CONFIG_DIR`; never `DISCORD_TOKEN`.
 
-use crate::config::environment;
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 use clap::Args;
@@ -51,13 +50,7 @@ pub fn run(args: &HistoryArgs) -> i32 {
 
 fn execute(args: &HistoryArgs, now: DateTime<Utc>) -> Result<(), String> {
     let window = parse_window(&args.since)?;
-    let config = Config::from_lookup(|name| match name {
-        "OLLIM_USER_NAME" | "OLLIM_BOT_NAME" => {
-            Some(environment::var(name).unwrap_or_else(|| "-".to_owned()))
-        }
-        _ => environment::var(name),
-    })
-    .map_err(|e| e.to_string())?;
+    let config = Config::for_reading().map_err(|e| e.to_string())?;
     let claude_dir = config.claude_config_dir().ok_or(
         "cannot find the Claude CLI's config dir: set HOME or CLAUDE_CONFIG_DIR".to_owned(),
     )?;

@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 use clap::{Args, ValueEnum};
 
 use crate::{
-    config::{Config, environment},
+    config::Config,
     state::paths::DataDir,
     transcripts::parse_window,
     usage::{Summary, Totals, UsageLedger, summary::GroupBy},
@@ -69,13 +69,7 @@ pub fn run(args: &UsageArgs) -> i32 {
 
 fn execute(args: &UsageArgs, now: DateTime<Utc>) -> Result<String, String> {
     let window = parse_window(&args.since)?;
-    let config = Config::from_lookup(|name| match name {
-        "OLLIM_USER_NAME" | "OLLIM_BOT_NAME" => {
-            Some(environment::var(name).unwrap_or_else(|| "-".to_owned()))
-        }
-        _ => environment::var(name),
-    })
-    .map_err(|e| e.to_string())?;
+    let config = Config::for_reading().map_err(|e| e.to_string())?;
     let since = now
         .checked_sub_signed(window)
         .unwrap_or(DateTime::<Utc>::MIN_UTC);
@@ -139,20 +133,10 @@ mod tests {
     use crate::usage::{UsageKind, UsageRecord};
 
     fn record(kind: UsageKind, job: Option<&str>, cost: f64) -> UsageRecord {
-        UsageRecord {
-            at: "2026-11-27T10:00:00Z".parse().unwrap(),
-            kind,
-            job: job.map(str::to_owned),
-            model: None,
-            input_tokens: 100,
-            output_tokens: 50,
-            cache_read_tokens: 300,
-            cache_write_tokens: 0,
-            cost_usd: cost,
-            duration_ms: 10,
-            turns: 1,
-            ended: "completed".into(),
-        }
+        let at = "2026-11-27T10:00:00Z".parse().unwrap();
+        let mut record = UsageRecord::example(at, kind, job, cost);
+        record.output_tokens = 50;
+        record
     }
 
     #[test]

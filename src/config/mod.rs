@@ -207,6 +207,17 @@ impl Config {
         Ok(config)
     }
 
+    /// The configuration for the subcommands that only read the data dir (`history`,
+    /// `usage`): from the environment, the names not required (`-` stands in).
+    pub fn for_reading() -> Result<Self, ConfigError> {
+        Self::from_lookup(|name| match name {
+            "OLLIM_USER_NAME" | "OLLIM_BOT_NAME" => {
+                Some(environment::var(name).unwrap_or_else(|| "-".to_owned()))
+            }
+            _ => environment::var(name),
+        })
+    }
+
     /// Reads the configuration through `lookup` (testable without touching the environment).
     pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
         let get = |name: &str| {

@@ -4,11 +4,13 @@
 //!
 //! - [`record`]: one record and the kinds of work it can be about.
 //! - [`ledger`]: appending and reading the monthly files.
-//! - [`summary`]: totals over a window, by kind, job, model or day, with injected time.
+//! - [`summary`]: totals over a window, by kind, job, model or day, with injected time;
+//!   [`report`]: what `/cost` says from them.
 //! - [`writer`]: the owned task that appends records off the turn's path.
 
 pub mod ledger;
 pub mod record;
+pub mod report;
 pub mod summary;
 pub mod writer;
 

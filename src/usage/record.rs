@@ -98,3 +98,29 @@ impl UsageRecord {
         self.input_tokens + self.cache_read_tokens + self.cache_write_tokens
     }
 }
+
+#[cfg(test)]
+impl UsageRecord {
+    /// A record for tests: 100 input, 10 output and 300 cache-read tokens, one model call.
+    pub(crate) fn example(
+        at: DateTime<Utc>,
+        kind: UsageKind,
+        job: Option<&str>,
+        cost_usd: f64,
+    ) -> Self {
+        Self {
+            at,
+            kind,
+            job: job.map(str::to_owned),
+            model: None,
+            input_tokens: 100,
+            output_tokens: 10,
+            cache_read_tokens: 300,
+            cache_write_tokens: 0,
+            cost_usd,
+            duration_ms: 0,
+            turns: 1,
+            ended: "completed".into(),
+        }
+    }
+}

@@ -8,20 +8,7 @@ fn at(day: u32, hour: u32) -> DateTime<Utc> {
 }
 
 fn record(at: DateTime<Utc>, kind: UsageKind, job: Option<&str>, cost: f64) -> UsageRecord {
-    UsageRecord {
-        at,
-        kind,
-        job: job.map(str::to_owned),
-        model: None,
-        input_tokens: 100,
-        output_tokens: 10,
-        cache_read_tokens: 300,
-        cache_write_tokens: 0,
-        cost_usd: cost,
-        duration_ms: 0,
-        turns: 1,
-        ended: "completed".into(),
-    }
+    UsageRecord::example(at, kind, job, cost)
 }
 
 fn ledger() -> Vec<UsageRecord> {

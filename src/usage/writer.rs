@@ -103,20 +103,7 @@ mod tests {
     use crate::usage::UsageKind;
 
     fn record(cost: f64) -> UsageRecord {
-        UsageRecord {
-            at: chrono::Utc::now(),
-            kind: UsageKind::Main,
-            job: None,
-            model: None,
-            input_tokens: 1,
-            output_tokens: 2,
-            cache_read_tokens: 0,
-            cache_write_tokens: 0,
-            cost_usd: cost,
-            duration_ms: 3,
-            turns: 1,
-            ended: "completed".into(),
-        }
+        UsageRecord::example(chrono::Utc::now(), UsageKind::Main, None, cost)
     }
 
     #[tokio::test]

@@ -248,7 +248,8 @@ async fn a_stale_session_id_starts_a_fresh_session() {
     h.close().await;
 }
 
-/// AGT-15: `/cost` passes through to the CLI and answers its text.
+/// AGT-15, USE-3: `/cost` passes through to the CLI and answers its text, then the ledger's
+/// spend with the turn just made.
 #[tokio::test]
 async fn cost_passes_through_the_cli_text() {
     let h = AgentHarness::new().await;
@@ -262,6 +263,8 @@ async fn cost_passes_through_the_cli_text() {
         cost.contains('$') || cost.to_lowercase().contains("cost"),
         "{cost}"
     );
+    assert!(cost.contains("**Spend**: today $"), "{cost}");
+    assert!(cost.contains("30 days by kind: main $"), "{cost}");
     // After a restart the answer is this /cost's alone, not the earlier ones replayed with
     // it (issue 24 §8).
     let h = h.restart().await;

@@ -16,6 +16,7 @@ use crate::{
     config::runtime::{ConfigKey, ConfigUpdateError, RuntimeConfig, thinking_choice_name},
     domain::model_name::check_model,
     state::now_in,
+    usage::{UsageLedger, report::cost_report},
 };
 
 /// The refusal of `/model` and `/thinking` while a fork is open (SLC-5, SLC-6).
@@ -196,8 +197,22 @@ impl MainSession {
         Ok(stats_line(turns, age, seen.pre_tokens))
     }
 
-    /// Passes `/cost` to the CLI and returns its text (AGT-15).
+    /// `/cost`: the CLI's line for the current session (AGT-15), then the ledger's today, 7
+    /// and 30 days (USE-3).
     pub async fn cost(&self) -> Result<String, AgentError> {
+        let session = self.session_cost().await?;
+        self.services.usage.flush().await;
+        let now = chrono::Utc::now();
+        let ledger = UsageLedger::new(self.services.data_dir.usage_dir());
+        let spend = match ledger.read_since(now - chrono::Duration::days(31)) {
+            Ok(read) => cost_report(&read.records, now, self.services.config.timezone),
+            Err(error) => format!("**Spend**: the usage ledger can't be read ({error})."),
+        };
+        Ok(format!("{session}\n\n{spend}"))
+    }
+
+    /// Passes `/cost` to the CLI and returns its text (AGT-15).
+    async fn session_cost(&self) -> Result<String, AgentError> {
         let mut state = self.state.lock().await;
         if !state.fork.is_open() {
             self.ensure_connected(&mut state, None).await?;

@@ -1,0 +1,129 @@
+//! What `/cost` says from the ledger (USE-3): today, 7 and 30 days, the 30 days split by kind,
+//! the five most expensive jobs and the cache's share of input. Plain text from records and
+//! an injected `now`.
+
+use std::fmt::Write as _;
+
+use chrono::{DateTime, Duration, TimeZone as _, Utc};
+use chrono_tz::Tz;
+
+use super::{
+    UsageRecord,
+    summary::{GroupBy, Summary, day_of},
+};
+
+/// How many jobs the report names.
+const TOP_JOBS: usize = 5;
+
+/// The ledger's part of `/cost` for `records` (the last 30 days or more) at `now` in `tz`.
+pub fn cost_report(records: &[UsageRecord], now: DateTime<Utc>, tz: Tz) -> String {
+    let month_ago = now - Duration::days(30);
+    let week_ago = now - Duration::days(7);
+    let today_start = start_of_day(now, tz);
+    let total = |since| Summary::of(records, since, GroupBy::Kind, tz).total;
+    let month = Summary::of(records, month_ago, GroupBy::Kind, tz);
+    if month.total.runs == 0 {
+        return "**Spend**: nothing recorded in the last 30 days yet.".to_owned();
+    }
+    let mut text = format!(
+        "**Spend**: today {} · 7 days {} · 30 days {}",
+        dollars(total(today_start).cost_usd),
+        dollars(total(week_ago).cost_usd),
+        dollars(month.total.cost_usd),
+    );
+    let kinds: Vec<String> = month
+        .groups
+        .iter()
+        .map(|(kind, totals)| format!("{kind} {}", dollars(totals.cost_usd)))
+        .collect();
+    let _ = write!(text, "\n30 days by kind: {}", kinds.join(" · "));
+    let jobs = Summary::of(records, month_ago, GroupBy::Job, tz);
+    let top: Vec<String> = jobs
+        .groups
+        .iter()
+        .filter(|(name, _)| name.contains(':'))
+        .take(TOP_JOBS)
+        .map(|(job, totals)| format!("{job} {}", dollars(totals.cost_usd)))
+        .collect();
+    if !top.is_empty() {
+        let _ = write!(text, "\npriciest jobs (30 days): {}", top.join(" · "));
+    }
+    if let Some(share) = month.total.cache_hit_share() {
+        let _ = write!(
+            text,
+            "\ncache: {:.0}% of input read from the cache (30 days)",
+            share * 100.0
+        );
+    }
+    text
+}
+
+/// Dollars as the owner reads them: cents, or four places under a cent.
+fn dollars(amount: f64) -> String {
+    if amount > 0.0 && amount < 0.01 {
+        format!("${amount:.4}")
+    } else {
+        format!("${amount:.2}")
+    }
+}
+
+/// Midnight of `now`'s day in `tz`, in UTC (the day's first instant when midnight is skipped).
+fn start_of_day(now: DateTime<Utc>, tz: Tz) -> DateTime<Utc> {
+    let day = day_of(now, tz);
+    day.and_hms_opt(0, 0, 0)
+        .and_then(|midnight| tz.from_local_datetime(&midnight).earliest())
+        .map_or(now - Duration::days(1), |start| start.with_timezone(&Utc))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::usage::UsageKind;
+
+    fn record(at: &str, kind: UsageKind, job: Option<&str>, cost: f64) -> UsageRecord {
+        UsageRecord::example(at.parse().unwrap(), kind, job, cost)
+    }
+
+    #[test]
+    fn today_the_week_and_the_month_with_the_split_and_the_priciest_jobs() {
+        let now: DateTime<Utc> = "2026-11-27T20:00:00Z".parse().unwrap();
+        let records = [
+            record("2026-11-27T09:00:00Z", UsageKind::Main, None, 0.10),
+            record(
+                "2026-11-25T09:00:00Z",
+                UsageKind::Routine,
+                Some("routine:daily"),
+                1.00,
+            ),
+            record(
+                "2026-11-10T09:00:00Z",
+                UsageKind::Webhook,
+                Some("webhook:ci"),
+                2.00,
+            ),
+            record("2026-09-01T09:00:00Z", UsageKind::Main, None, 50.0),
+        ];
+        let text = cost_report(&records, now, chrono_tz::UTC);
+        assert_eq!(
+            text,
+            "**Spend**: today $0.10 · 7 days $1.10 · 30 days $3.10\n\
+             30 days by kind: webhook $2.00 · routine $1.00 · main $0.10\n\
+             priciest jobs (30 days): webhook:ci $2.00 · routine:daily $1.00\n\
+             cache: 75% of input read from the cache (30 days)"
+        );
+        // The owner's day, not UTC's: at 20:00 UTC it is already the 28th in Tokyo.
+        let tokyo = cost_report(&records, now, chrono_tz::Asia::Tokyo);
+        assert!(tokyo.starts_with("**Spend**: today $0.00 · "), "{tokyo}");
+        assert_eq!(
+            cost_report(&[], now, chrono_tz::UTC),
+            "**Spend**: nothing recorded in the last 30 days yet."
+        );
+    }
+
+    #[test]
+    fn amounts_under_a_cent_keep_their_digits() {
+        assert_eq!(dollars(0.0042), "$0.0042");
+        assert_eq!(dollars(0.0), "$0.00");
+        assert_eq!(dollars(12.345), "$12.35");
+    }
+}
