@@ -7,6 +7,8 @@ use serenity::{all::Context, builder::CreateMessage, model::id::UserId};
 
 use super::commands::setup::greeting_with_get_started;
 use super::notices::greeting::greeting;
+use crate::usage::{UsageLedger, report::greeting_line};
+
 use super::{bot::Bot, commands, owner::application_owner, rate_limit::with_rate_limit_retries};
 
 impl Bot {
@@ -44,6 +46,10 @@ impl Bot {
             text.push('\n');
             text.push_str(&super::notices::greeting::no_sandbox_line(reason));
         }
+        if let Some(line) = self.spend_line() {
+            text.push('\n');
+            text.push_str(&line);
+        }
         let message = if has_session {
             CreateMessage::new().content(text)
         } else {
@@ -55,6 +61,14 @@ impl Bot {
         }
         self.check_home_channel().await;
         self.release_early();
+    }
+
+    /// Yesterday's spend and the week's so far, from the ledger (USE-8).
+    fn spend_line(&self) -> Option<String> {
+        let now = chrono::Utc::now();
+        let ledger = UsageLedger::new(self.services.data_dir.usage_dir());
+        let read = ledger.read_since(now - chrono::Duration::days(8)).ok()?;
+        greeting_line(&read.records, now, self.services.config.timezone)
     }
 
     /// The application's owner.

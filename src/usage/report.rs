@@ -1,10 +1,10 @@
 //! What `/cost` says from the ledger (USE-3): today, 7 and 30 days, the 30 days split by kind,
-//! the five most expensive jobs and the cache's share of input. Plain text from records and
-//! an injected `now`.
+//! the five most expensive jobs and the cache's share of input; and the greeting's line of
+//! yesterday and the week so far (USE-8). Plain text from records and an injected `now`.
 
 use std::fmt::Write as _;
 
-use chrono::{DateTime, Duration, TimeZone as _, Utc};
+use chrono::{DateTime, Datelike as _, Duration, TimeZone as _, Utc};
 use chrono_tz::Tz;
 
 use super::{
@@ -56,6 +56,32 @@ pub fn cost_report(records: &[UsageRecord], now: DateTime<Utc>, tz: Tz) -> Strin
         );
     }
     text
+}
+
+/// The greeting's line (USE-8): yesterday's total and the week so far (since Monday, in the
+/// owner's zone); `None` when nothing was recorded this week or yesterday.
+pub fn greeting_line(records: &[UsageRecord], now: DateTime<Utc>, tz: Tz) -> Option<String> {
+    let today = start_of_day(now, tz);
+    let yesterday = start_of_day(today - Duration::hours(12), tz);
+    let weekday = i64::from(now.with_timezone(&tz).weekday().num_days_from_monday());
+    let monday = start_of_day(today - Duration::days(weekday) + Duration::hours(12), tz);
+    let spent = |from: DateTime<Utc>, to: DateTime<Utc>| -> Option<f64> {
+        let window: Vec<&UsageRecord> = records
+            .iter()
+            .filter(|r| r.at >= from && r.at < to)
+            .collect();
+        (!window.is_empty()).then(|| window.iter().map(|r| r.cost_usd).sum())
+    };
+    let yesterday_spent = spent(yesterday, today);
+    let week_spent = spent(monday, now + Duration::seconds(1));
+    if yesterday_spent.is_none() && week_spent.is_none() {
+        return None;
+    }
+    Some(format!(
+        "-# spend: yesterday {} · this week {}",
+        dollars(yesterday_spent.unwrap_or_default()),
+        dollars(week_spent.unwrap_or_default())
+    ))
 }
 
 /// Dollars as the owner reads them: cents, or four places under a cent.
@@ -118,6 +144,29 @@ mod tests {
             cost_report(&[], now, chrono_tz::UTC),
             "**Spend**: nothing recorded in the last 30 days yet."
         );
+    }
+
+    #[test]
+    fn the_greeting_says_yesterday_and_the_week_so_far() {
+        // Friday 27 November 2026.
+        let now: DateTime<Utc> = "2026-11-27T20:00:00Z".parse().unwrap();
+        let records = [
+            record("2026-11-27T09:00:00Z", UsageKind::Main, None, 0.10),
+            record(
+                "2026-11-26T09:00:00Z",
+                UsageKind::Routine,
+                Some("routine:daily"),
+                1.00,
+            ),
+            record("2026-11-23T01:00:00Z", UsageKind::Main, None, 0.05),
+            record("2026-11-22T23:00:00Z", UsageKind::Main, None, 9.00),
+        ];
+        assert_eq!(
+            greeting_line(&records, now, chrono_tz::UTC).as_deref(),
+            Some("-# spend: yesterday $1.00 · this week $1.15")
+        );
+        let long_ago = [record("2026-10-01T09:00:00Z", UsageKind::Main, None, 1.0)];
+        assert_eq!(greeting_line(&long_ago, now, chrono_tz::UTC), None);
     }
 
     #[test]

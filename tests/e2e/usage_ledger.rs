@@ -32,9 +32,9 @@ fn group<'a>(report: &'a Value, name: &str) -> &'a Value {
         .map_or(&Value::Null, |g| &g["totals"])
 }
 
-/// USE-1, USE-2, USE-4: a main turn and a reminder's background run each leave one record
-/// with the CLI's cost and tokens; after the bot stops, `usage` sums them by kind and by job,
-/// and the records survive a restart of the reader.
+/// USE-1, USE-2, USE-4, USE-8: a main turn and a reminder's background run each leave one
+/// record with the CLI's cost and tokens; after the bot stops, `usage` sums them by kind and by
+/// job; the next start's greeting says what was spent.
 #[tokio::test]
 async fn each_turn_and_run_leaves_one_record_that_usage_sums() {
     let mut h = BotHarness::start().await;
@@ -72,4 +72,20 @@ async fn each_turn_and_run_leaves_one_record_that_usage_sums() {
         "the reminder's run is filed under its job: {by_job:#}"
     );
     assert_eq!(by_job["skipped_lines"], json!(0));
+
+    // USE-8: the next greeting carries yesterday's spend and the week's so far.
+    let mut h = h.restart(&[]).await;
+    let greeting = h
+        .wait_for_bot_message("the greeting with the spend", |m| {
+            m.content.contains("i'm back")
+        })
+        .await;
+    assert!(
+        greeting
+            .content
+            .contains("-# spend: yesterday $0.00 · this week $"),
+        "{}",
+        greeting.content
+    );
+    h.terminate().await;
 }

@@ -42,8 +42,17 @@ async fn restart_greets_back_and_resumes_the_same_session() {
 
     let mut h = h.restart(&[]).await;
     let back = format!("hey, i'm back (v{VERSION}). picking up where we left off.");
-    h.wait_for_bot_message("returning greeting", |m| m.content == back)
+    // Its first line; a second says what the turn before the restart cost (USE-8).
+    let greeting = h
+        .wait_for_bot_message("returning greeting", |m| {
+            m.content.lines().next() == Some(back.as_str())
+        })
         .await;
+    assert!(
+        greeting.content.contains("\n-# spend: yesterday "),
+        "{}",
+        greeting.content
+    );
     let first_run_greetings = h
         .bot_messages()
         .iter()
