@@ -149,10 +149,16 @@ async fn the_agents_fork_from_the_channel_opens_a_thread_and_exit_closes_it() {
         let started = request
             .last_user_text()
             .is_some_and(|text| text.contains("[fork-started]"));
+        // The CLI may carry the cut-short turn's tool result into the next prompt's message,
+        // so only a continuation without the owner's text is the one after `enter_fork`.
         let entering = request
             .tool_results()
             .iter()
-            .any(|r| r.content.starts_with("Entering fork"));
+            .any(|r| r.content.starts_with("Entering fork"))
+            && request
+                .last_user_texts()
+                .iter()
+                .all(|t| t.starts_with("<system-reminder>"));
         if started {
             Some(Reply::text("Fork open: trip plans."))
         } else if entering {
