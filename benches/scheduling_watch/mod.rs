@@ -31,7 +31,7 @@ use ollim_bot::scheduling::files::{
     Commit, FileProblem, JobFile, LoadCache, Reminder, Routine, load_reminders_cached,
     load_routines_cached, write_reminder,
 };
-use ollim_bot::scheduling::job_sink::{ForegroundJob, JobSink};
+use ollim_bot::scheduling::job_sink::{BgFate, ForegroundJob, JobSink};
 use ollim_bot::scheduling::registry::Registry;
 use ollim_bot::state::paths::DataDir;
 use ollim_bot::tool_policy::Source;
@@ -87,9 +87,9 @@ impl JobSink for CountingSink {
         Box::pin(async { Ok(()) })
     }
 
-    fn run_background(&self, _: BgJob) -> BoxFuture<'_, ()> {
+    fn run_background(&self, _: BgJob) -> BoxFuture<'_, BgFate> {
         self.fires.fetch_add(1, Ordering::Relaxed);
-        Box::pin(async {})
+        Box::pin(async { BgFate::Ran })
     }
 
     fn check_job_tools<'a>(

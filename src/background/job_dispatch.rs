@@ -11,18 +11,22 @@ use std::{collections::HashSet, path::PathBuf, sync::Arc};
 
 use super::{
     admission::admit_foreground,
+    budget::{DailyBudget, OverBudget},
     runner::BgRunner,
     tool_grant::{JobTools, ask_owner, judge_quietly},
 };
 use crate::{
     agent::MainSession,
     claude::BoxFuture,
-    domain::job_options::{RunOptions, job_version},
+    domain::{
+        job_options::{RunOptions, job_version},
+        prompt_tag::PromptTag,
+    },
     front_end::FrontEnd,
     scheduling::{
         bg_job::BgJob,
         files::{FileProblem, JobFile, Reminder, Routine},
-        job_sink::{ForegroundJob, JobSink},
+        job_sink::{BgFate, ForegroundJob, JobSink},
     },
     services::Services,
     state::tool_approvals::Decisions,
@@ -35,6 +39,7 @@ pub struct JobDispatch {
     session: Arc<MainSession>,
     runner: Arc<BgRunner>,
     front_end: Arc<dyn FrontEnd>,
+    budget: DailyBudget,
 }
 
 impl JobDispatch {
@@ -51,6 +56,29 @@ impl JobDispatch {
             session,
             runner,
             front_end,
+            budget: DailyBudget::default(),
+        }
+    }
+
+    /// A background fire over today's budget (USE-6): the owner hears it once that day, and a
+    /// routine's skipped fire is noted for the main conversation.
+    async fn wait_for_budget(&self, job: &BgJob, over: &OverBudget) {
+        tracing::debug!(tag = %job.tag, spent = over.spent, "over today's background budget; not run");
+        if let PromptTag::RoutineBg(id) = &job.tag {
+            let note = format!(
+                "Skipped background routine {id}: today's background budget ({}) is spent.",
+                over.limit()
+            );
+            if let Err(error) = self.services.pending.append(&note) {
+                tracing::warn!(%error, "could not note the skipped routine");
+            }
+        }
+        if !self.budget.first_today(over) {
+            return;
+        }
+        tracing::info!(spent = over.spent, limit = %over.limit(), "today's background budget is spent; scheduled background runs wait");
+        if let Err(error) = self.front_end.send_text(over.notice()).await {
+            tracing::warn!(%error, "could not tell the owner about the budget");
         }
     }
 }
@@ -66,10 +94,15 @@ impl JobSink for JobDispatch {
         })
     }
 
-    fn run_background(&self, job: BgJob) -> BoxFuture<'_, ()> {
+    fn run_background(&self, job: BgJob) -> BoxFuture<'_, BgFate> {
         Box::pin(async move {
+            if let Some(over) = self.budget.check(&self.services, chrono::Utc::now()).await {
+                self.wait_for_budget(&job, &over).await;
+                return BgFate::OverBudget;
+            }
             // Failures are reported to the owner by the runner itself (BGF-5).
             let _ = self.runner.run(job).await;
+            BgFate::Ran
         })
     }
 

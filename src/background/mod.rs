@@ -2,10 +2,12 @@
 //! session (BGF-1…21, WHK-11). Admission before anything starts (declared tools, skills,
 //! subagent; `admission`, `tool_grant`), the gate that bounds how many run at once
 //! (`run_gate`), the runner (its client is built by `agent::client::session_builder`), the preamble a
-//! run is given, and the dispatchers that implement the scheduler's `JobSink`
-//! (`job_dispatch`) and the webhook server's `HookSink` (`webhook_dispatch`).
+//! run is given, the dispatchers that implement the scheduler's `JobSink` (`job_dispatch`)
+//! and the webhook server's `HookSink` (`webhook_dispatch`), and the daily ceiling on
+//! scheduled background spend (`budget`, USE-6).
 
 pub mod admission;
+pub mod budget;
 pub mod job_dispatch;
 pub mod preamble;
 mod run_gate;

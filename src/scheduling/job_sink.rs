@@ -17,8 +17,9 @@ pub trait JobSink: Send + Sync {
     /// REM-5). `Err` says why it was lost.
     fn run_foreground(&self, job: ForegroundJob) -> BoxFuture<'_, Result<(), String>>;
 
-    /// Runs a background job to its end; failures are the sink's to report (BGF-5).
-    fn run_background(&self, job: BgJob) -> BoxFuture<'_, ()>;
+    /// Runs a background job to its end; failures are the sink's to report (BGF-5). Says
+    /// whether it ran or waits for the next day's budget (USE-6).
+    fn run_background(&self, job: BgJob) -> BoxFuture<'_, BgFate>;
 
     /// Checks the tools the loaded jobs declare (PRM-8, BGF-23): removes refused jobs from the
     /// lists and returns them as problems; asks the owner about new patterns once.
@@ -40,6 +41,16 @@ pub trait JobSink: Send + Sync {
 
     /// Tells the owner directly, e.g. that a foreground fire was lost.
     fn tell_owner(&self, text: String) -> BoxFuture<'_, ()>;
+}
+
+/// What became of a background fire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BgFate {
+    /// It ran (or failed, and the owner was told).
+    Ran,
+    /// Today's background budget is spent: nothing ran; a reminder keeps its file and fires
+    /// after the reset (USE-6).
+    OverBudget,
 }
 
 /// A foreground fire, ready for the main session.

@@ -153,6 +153,17 @@ impl Registry {
         outcome
     }
 
+    /// A fired reminder that could not run yet (today's background budget is spent, USE-6):
+    /// due again at `retry`, marked late with its original time.
+    pub fn defer_reminder(&mut self, id: &str, retry: DateTime<Tz>) {
+        if let Some(job) = self.reminders.get_mut(id) {
+            let original = job.file.item.run_at.with_timezone(&retry.timezone());
+            job.late = job.late.or(Some(original));
+            job.due = retry;
+            job.fired = false;
+        }
+    }
+
     /// When the next job is due.
     pub fn next_wake(&self) -> Option<DateTime<Tz>> {
         let routines = self.routines.values().filter_map(|job| job.next);

@@ -42,7 +42,9 @@ use watch::{FULL_SCAN_WITH_EVENTS, FolderWatch, LONGEST_SLEEP, SyncKind, SyncPla
 pub struct Scheduler {
     services: Arc<Services>,
     sink: Arc<dyn JobSink>,
-    registry: Mutex<Registry>,
+    registry: Arc<Mutex<Registry>>,
+    /// Woken when a fire moves a job's due time, so the loop's wake is worked out again.
+    rescheduled: Arc<tokio::sync::Notify>,
     running_persistent: Arc<Mutex<HashSet<String>>>,
     reported: Mutex<HashSet<String>>,
     /// Parsed files kept between syncs; only changed files are parsed again.
@@ -60,7 +62,8 @@ impl Scheduler {
         Self {
             services,
             sink,
-            registry: Mutex::default(),
+            registry: Arc::default(),
+            rescheduled: Arc::default(),
             running_persistent: Arc::default(),
             reported: Mutex::default(),
             caches: Arc::default(),
@@ -134,6 +137,8 @@ impl Scheduler {
                 () = stop.cancelled() => break,
                 () = tokio::time::sleep_until(wake) => {}
                 () = next_event(watch.as_ref()) => plan.changed(tokio::time::Instant::now()),
+                // A fire moved a job's time (a reminder waiting for the budget, USE-6).
+                () = self.rescheduled.notified() => {}
             }
         }
         drop(watch);

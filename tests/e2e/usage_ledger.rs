@@ -25,6 +25,22 @@ async fn usage(h: &BotHarness, by: &str) -> Value {
     serde_json::from_slice(&out.stdout).expect("usage --json prints JSON")
 }
 
+/// `/config bg_daily_budget <value>` in the DM; returns the answer.
+async fn set_budget(h: &BotHarness, value: &str) -> Value {
+    let command = h
+        .discord
+        .slash(
+            h.owner(),
+            "config",
+            json!([
+                {"name": "key", "type": 3, "value": "bg_daily_budget"},
+                {"name": "value", "type": 3, "value": value},
+            ]),
+        )
+        .await;
+    h.discord.wait_for_callback(command).await
+}
+
 fn group<'a>(report: &'a Value, name: &str) -> &'a Value {
     report["groups"]
         .as_array()
@@ -87,5 +103,81 @@ async fn each_turn_and_run_leaves_one_record_that_usage_sums() {
         "{}",
         greeting.content
     );
+    h.terminate().await;
+}
+
+/// USE-6: once today's background spend reaches the budget, a reminder's run waits (its file
+/// kept, the owner told once) while the owner's own message is still answered; lifting the
+/// budget lets the waiting reminder fire.
+#[tokio::test]
+async fn over_the_daily_budget_background_runs_wait_and_the_owner_hears_it_once() {
+    let sandbox = crate::support::cli::CliSandbox::new();
+    // Background work already spent a dollar today.
+    let usage = sandbox.data_dir.join("state/usage");
+    std::fs::create_dir_all(&usage).unwrap();
+    let now = chrono::Utc::now();
+    std::fs::write(
+        usage.join(format!("{}.jsonl", now.format("%Y-%m"))),
+        json!({"at": now, "kind": "routine", "job": "routine:earlier", "cost_usd": 1.0,
+               "ended": "completed"})
+        .to_string()
+            + "\n",
+    )
+    .unwrap();
+    let mut h = BotHarness::greeted_fast_sync(sandbox).await;
+    set_budget(&h, "0.50").await;
+    h.mock.add_rule(|request| {
+        let prompt = request.user_prompts().join("\n");
+        prompt
+            .contains("[reminder-bg:")
+            .then(|| Reply::text("watered"))
+    });
+    let ran = |h: &BotHarness| {
+        h.mock
+            .main_requests()
+            .iter()
+            .any(|r| r.user_prompts().iter().any(|p| p.contains("[reminder-bg:")))
+    };
+    h.add_reminder_now("water the plants").await;
+    h.add_reminder_now("feed the cat").await;
+    let told = h
+        .wait_for_bot_message("the budget notice", |m| {
+            m.content.contains("reaches today's budget of $0.50")
+        })
+        .await;
+    assert!(told.content.contains("$1.00 today"), "{}", told.content);
+    // The owner's own message still gets an answer.
+    h.converse("still there?", "Always.").await;
+    // Both fires are held back (a second notice would come with the second), and both
+    // reminder files are kept for after the reset.
+    crate::support::wait::assert_quiet_for(
+        "a background run or a second budget notice",
+        Duration::from_secs(3),
+        || {
+            ran(&h)
+                || h.bot_messages()
+                    .iter()
+                    .filter(|m| m.content.contains("reaches today's budget"))
+                    .count()
+                    > 1
+        },
+        || h.log(),
+    )
+    .await;
+    let kept = std::fs::read_dir(h.sandbox.data_dir.join("reminders"))
+        .unwrap()
+        .count();
+    assert_eq!(kept, 2, "the reminders wait for the next day");
+
+    // Lifting the budget lets the waiting reminders fire.
+    let said = set_budget(&h, "off").await;
+    assert_eq!(said["data"]["content"], "**bg_daily_budget**: off");
+    crate::support::wait::until_true(
+        "the waiting reminders' runs",
+        Duration::from_secs(30),
+        || ran(&h),
+        || h.log(),
+    )
+    .await;
     h.terminate().await;
 }

@@ -19,6 +19,8 @@ pub enum ConfigKey {
     BgForkTimeout,
     /// `bg_max_concurrent`: background runs at once; more wait their turn (default 3).
     BgMaxConcurrent,
+    /// `bg_daily_budget`: dollars background work may spend a day, or off (USE-6).
+    BgDailyBudget,
     /// `fork_idle_timeout`: interactive-fork idle timeout in minutes (default 10).
     ForkIdleTimeout,
     /// `permission_mode`: default permission mode (default `dontAsk`).
@@ -42,13 +44,14 @@ pub enum ConfigKey {
 
 impl ConfigKey {
     /// Every key, in display order.
-    pub const ALL: [Self; 15] = [
+    pub const ALL: [Self; 16] = [
         Self::ModelMain,
         Self::ModelFork,
         Self::ThinkingMain,
         Self::ThinkingFork,
         Self::BgForkTimeout,
         Self::BgMaxConcurrent,
+        Self::BgDailyBudget,
         Self::ForkIdleTimeout,
         Self::PermissionMode,
         Self::AutoUpdate,
@@ -62,13 +65,14 @@ impl ConfigKey {
 
     /// The keys offered by the `/config key` dropdown (all but the Google keys and the home
     /// channel, which `/home` sets where it is; CFG-5).
-    pub const DROPDOWN: [Self; 12] = [
+    pub const DROPDOWN: [Self; 13] = [
         Self::ModelMain,
         Self::ModelFork,
         Self::ThinkingMain,
         Self::ThinkingFork,
         Self::BgForkTimeout,
         Self::BgMaxConcurrent,
+        Self::BgDailyBudget,
         Self::ForkIdleTimeout,
         Self::PermissionMode,
         Self::AutoUpdate,
@@ -86,6 +90,7 @@ impl ConfigKey {
             Self::ThinkingFork => "thinking_fork",
             Self::BgForkTimeout => "bg_fork_timeout",
             Self::BgMaxConcurrent => "bg_max_concurrent",
+            Self::BgDailyBudget => "bg_daily_budget",
             Self::ForkIdleTimeout => "fork_idle_timeout",
             Self::PermissionMode => "permission_mode",
             Self::AutoUpdate => "auto_update",
@@ -139,6 +144,7 @@ impl ConfigKey {
             Self::ThinkingFork => "Extended thinking for interactive forks",
             Self::BgForkTimeout => "Max background fork runtime (seconds)",
             Self::BgMaxConcurrent => "Background runs at once (more wait their turn)",
+            Self::BgDailyBudget => "Most background work may spend a day",
             Self::ForkIdleTimeout => "Interactive fork idle timeout (minutes)",
             Self::PermissionMode => "Default permission mode",
             Self::AutoUpdate => "Install new releases and restart",
@@ -160,6 +166,7 @@ impl ConfigKey {
             Self::ThinkingMain | Self::ThinkingFork => "off / adaptive / <budget tokens>",
             Self::BgForkTimeout => "<seconds>, a positive integer",
             Self::BgMaxConcurrent => "a positive integer (each run is one Claude CLI, 200-300 MB)",
+            Self::BgDailyBudget => "dollars a day (5, 2.50) / off",
             Self::ForkIdleTimeout | Self::AutoUpdateInterval => "<minutes>, a positive integer",
             Self::PermissionMode => "dontAsk / default / acceptEdits / bypassPermissions",
             Self::AutoUpdate => "on / off",
@@ -182,7 +189,7 @@ impl ConfigKey {
     }
 
     /// The `/config key` slash-option choices as `(name, value)`: display name, `snake_case` name.
-    pub fn choices() -> [(&'static str, &'static str); 12] {
+    pub fn choices() -> [(&'static str, &'static str); 13] {
         Self::DROPDOWN.map(|key| (key.display_name(), key.name()))
     }
 }
@@ -383,5 +390,35 @@ pub(crate) fn parse_notify(raw: &str) -> Result<NotifyPlace, &'static str> {
         "dm" => Ok(NotifyPlace::Dm),
         "home" | "channel" => Ok(NotifyPlace::Home),
         _ => Err(NOTIFY_ERROR),
+    }
+}
+
+/// Error text for a bad budget.
+pub(crate) const BUDGET_ERROR: &str = "must be dollars a day (like 5 or 2.50) or off";
+
+/// Dollars a day in cents (`5`, `$2.50`, `0.10`), or `None` for `off` (USE-6).
+pub(crate) fn parse_budget(raw: &str) -> Result<Option<u64>, &'static str> {
+    let raw = raw.trim().to_ascii_lowercase();
+    if matches!(raw.as_str(), "off" | "none" | "unlimited") {
+        return Ok(None);
+    }
+    let amount = raw.strip_prefix('$').unwrap_or(&raw).trim();
+    let (whole, cents) = amount.split_once('.').unwrap_or((amount, ""));
+    let cents = match cents.len() {
+        0 => Some(0),
+        1 => digits(cents)
+            .and_then(|c| c.parse::<u64>().ok())
+            .map(|c| c * 10),
+        2 => digits(cents).and_then(|c| c.parse::<u64>().ok()),
+        _ => None,
+    };
+    let whole = digits(whole).and_then(|w| w.parse::<u64>().ok());
+    match (whole, cents) {
+        (Some(whole), Some(cents)) if whole > 0 || cents > 0 => whole
+            .checked_mul(100)
+            .and_then(|w| w.checked_add(cents))
+            .map(Some)
+            .ok_or(BUDGET_ERROR),
+        _ => Err(BUDGET_ERROR),
     }
 }

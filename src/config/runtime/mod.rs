@@ -31,8 +31,8 @@ pub use settings::RuntimeSettings;
 pub use thinking::{THINKING_PRESETS, thinking_choice_name, thinking_from_choice, thinking_label};
 
 use keys::{
-    DEFAULT_CALENDAR, DEFAULT_TASK_LIST, parse_bool, parse_calendars, parse_channel, parse_hour,
-    parse_model, parse_notify, parse_permission_mode, parse_positive, parse_task_list,
+    DEFAULT_CALENDAR, DEFAULT_TASK_LIST, parse_bool, parse_budget, parse_calendars, parse_channel,
+    parse_hour, parse_model, parse_notify, parse_permission_mode, parse_positive, parse_task_list,
     parse_thinking,
 };
 
@@ -51,6 +51,8 @@ pub struct RuntimeConfig {
     pub bg_fork_timeout: u64,
     /// Background runs at once (default 3); more wait in arrival order (issue 16).
     pub bg_max_concurrent: u64,
+    /// What background work may spend a day, in cents; `None` = no limit (USE-6).
+    pub bg_daily_budget_cents: Option<u64>,
     /// Interactive-fork idle timeout in minutes (default 10).
     pub fork_idle_timeout: u64,
     /// Permission mode (default `dontAsk`; never `plan`).
@@ -71,6 +73,10 @@ pub struct RuntimeConfig {
     pub notify_in: NotifyPlace,
 }
 
+/// What background work may spend a day by default: a few dozen ordinary runs, well under
+/// what a runaway loop of them would cost overnight (USE-6).
+pub const DEFAULT_BG_DAILY_BUDGET_CENTS: u64 = 500;
+
 /// Background runs at once by default: each is a Claude CLI of 200–300 MB, so three keep a
 /// small server's memory in bounds while a burst of fires still moves quickly.
 pub const DEFAULT_BG_MAX_CONCURRENT: u64 = 3;
@@ -84,6 +90,7 @@ impl Default for RuntimeConfig {
             thinking_fork: Thinking::Adaptive,
             bg_fork_timeout: 1800,
             bg_max_concurrent: DEFAULT_BG_MAX_CONCURRENT,
+            bg_daily_budget_cents: Some(DEFAULT_BG_DAILY_BUDGET_CENTS),
             fork_idle_timeout: 10,
             permission_mode: PermissionMode::DontAsk,
             auto_update: false,
@@ -168,6 +175,7 @@ impl RuntimeConfig {
             ConfigKey::ThinkingFork => self.thinking_fork = parse_thinking(raw)?,
             ConfigKey::BgForkTimeout => self.bg_fork_timeout = parse_positive(raw)?,
             ConfigKey::BgMaxConcurrent => self.bg_max_concurrent = parse_positive(raw)?,
+            ConfigKey::BgDailyBudget => self.bg_daily_budget_cents = parse_budget(raw)?,
             ConfigKey::ForkIdleTimeout => self.fork_idle_timeout = parse_positive(raw)?,
             ConfigKey::PermissionMode => self.permission_mode = parse_permission_mode(raw)?,
             ConfigKey::AutoUpdate => self.auto_update = parse_bool(raw)?,
@@ -207,6 +215,10 @@ impl RuntimeConfig {
             ConfigKey::ThinkingFork => thinking_label(self.thinking_fork),
             ConfigKey::BgForkTimeout => format!("{}s", self.bg_fork_timeout),
             ConfigKey::BgMaxConcurrent => self.bg_max_concurrent.to_string(),
+            ConfigKey::BgDailyBudget => self.bg_daily_budget_cents.map_or_else(
+                || "off".to_owned(),
+                |cents| format!("${}.{:02} a day", cents / 100, cents % 100),
+            ),
             ConfigKey::ForkIdleTimeout => format!("{}m", self.fork_idle_timeout),
             ConfigKey::PermissionMode => self.permission_mode.as_str().to_owned(),
             ConfigKey::AutoUpdate => if self.auto_update { "on" } else { "off" }.to_owned(),
@@ -303,6 +315,10 @@ impl RuntimeConfig {
             ConfigKey::ThinkingFork => Value::String(self.thinking_fork.to_string()),
             ConfigKey::BgForkTimeout => Value::from(self.bg_fork_timeout),
             ConfigKey::BgMaxConcurrent => Value::from(self.bg_max_concurrent),
+            ConfigKey::BgDailyBudget => self.bg_daily_budget_cents.map_or_else(
+                || Value::from("off"),
+                |cents| Value::String(format!("{}.{:02}", cents / 100, cents % 100)),
+            ),
             ConfigKey::ForkIdleTimeout => Value::from(self.fork_idle_timeout),
             ConfigKey::PermissionMode => Value::from(self.permission_mode.as_str()),
             ConfigKey::AutoUpdate => Value::Bool(self.auto_update),

@@ -35,6 +35,7 @@ fn keys_names_and_order() {
             "thinking.fork",
             "bg_fork_timeout",
             "bg_max_concurrent",
+            "bg_daily_budget",
             "fork_idle_timeout",
             "permission_mode",
             "auto_update",
@@ -58,7 +59,7 @@ fn keys_names_and_order() {
     assert_eq!(ConfigKey::from_name("model"), None);
     let choices = ConfigKey::choices();
     assert_eq!(choices[0], ("model.main", "model_main"));
-    assert_eq!(choices[10], ("auto_update_hour", "auto_update_hour"));
+    assert_eq!(choices[11], ("auto_update_hour", "auto_update_hour"));
     assert!(
         choices
             .iter()
@@ -191,6 +192,7 @@ fn renders_defaults() {
 **thinking.fork**: adaptive (default)
 **bg_fork_timeout**: 1800s (default)
 **bg_max_concurrent**: 3 (default)
+**bg_daily_budget**: $5.00 a day (default)
 **fork_idle_timeout**: 10m (default)
 **permission_mode**: dontAsk (default)
 **auto_update**: off (default)
@@ -213,6 +215,7 @@ fn renders_changed_values() {
         (ConfigKey::ThinkingFork, "off"),
         (ConfigKey::BgForkTimeout, "600"),
         (ConfigKey::BgMaxConcurrent, "2"),
+        (ConfigKey::BgDailyBudget, "$2.5"),
         (ConfigKey::ForkIdleTimeout, "15"),
         (ConfigKey::PermissionMode, "acceptEdits"),
         (ConfigKey::AutoUpdate, "on"),
@@ -238,6 +241,7 @@ fn renders_changed_values() {
             "off",
             "600s",
             "2",
+            "$2.50 a day",
             "15m",
             "acceptEdits",
             "on",
@@ -322,4 +326,28 @@ fn the_home_channel_and_where_notices_go() {
     assert_eq!(HomeSetting::Channel(3).channel(Some(7)), Some(3));
     assert!(!ConfigKey::HomeChannel.in_dropdown());
     assert!(ConfigKey::NotifyIn.in_dropdown());
+}
+
+/// USE-6: the background budget in dollars a day, kept in cents; `off` lifts it.
+#[test]
+fn the_background_budget_is_dollars_a_day_or_off() {
+    let mut config = RuntimeConfig::default();
+    assert_eq!(config.bg_daily_budget_cents, Some(500));
+    for (raw, cents) in [("5", 500), ("$2.50", 250), ("0.1", 10), (" 0.05 ", 5)] {
+        config.set(ConfigKey::BgDailyBudget, raw).unwrap();
+        assert_eq!(config.bg_daily_budget_cents, Some(cents), "{raw}");
+    }
+    let json = config.to_json();
+    assert_eq!(json["bg_daily_budget"], "0.05");
+    assert_eq!(RuntimeConfig::from_json(&json), config);
+    config.set(ConfigKey::BgDailyBudget, "off").unwrap();
+    assert_eq!(config.bg_daily_budget_cents, None);
+    assert_eq!(RuntimeConfig::from_json(&config.to_json()), config);
+    for bad in ["0", "-1", "1.234", "five", "$"] {
+        assert_eq!(
+            config.set(ConfigKey::BgDailyBudget, bad).unwrap_err(),
+            "must be dollars a day (like 5 or 2.50) or off",
+            "{bad}"
+        );
+    }
 }

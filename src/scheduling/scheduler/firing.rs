@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use chrono::DateTime;
+use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
@@ -15,7 +15,7 @@ use crate::{
     scheduling::{
         bg_job::BgJob,
         files::{Commit, JobFile, Reminder, Routine, remove_reminder},
-        job_sink::{ForegroundJob, refusal_update},
+        job_sink::{BgFate, ForegroundJob, refusal_update},
         jobs::{reminder_job, reminder_prompt, routine_job, routine_prompt},
         persistent_guard::PersistentGuard,
         registry::Fire,
@@ -175,15 +175,29 @@ impl Scheduler {
     ) {
         let sink = Arc::clone(&self.sink);
         let services = Arc::clone(&self.services);
+        let registry = Arc::clone(&self.registry);
+        let rescheduled = Arc::clone(&self.rescheduled);
+        let retry_in = self.sync_interval;
         let stop = stop.clone();
         let fire = async move {
             let _guard = guard;
-            tokio::select! {
+            let fate = tokio::select! {
                 () = stop.cancelled() => return,
-                () = sink.run_background(job) => {}
-            }
-            if let Some(id) = remove {
-                remove_fired(&services, &id);
+                fate = sink.run_background(job) => fate,
+            };
+            let Some(id) = remove else { return };
+            match fate {
+                BgFate::Ran => remove_fired(&services, &id),
+                // Over today's budget a reminder keeps its file and is tried again every sync
+                // interval: it runs once the budget is raised or the day turns (USE-6).
+                BgFate::OverBudget => {
+                    let tz = services.config.timezone;
+                    let retry = Utc::now().with_timezone(&tz)
+                        + chrono::Duration::from_std(retry_in)
+                            .unwrap_or(chrono::Duration::minutes(1));
+                    registry.lock().defer_reminder(&id, retry);
+                    rescheduled.notify_one();
+                }
             }
         };
         self.tasks.spawn(fire.in_current_span());

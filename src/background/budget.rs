@@ -1,0 +1,129 @@
+//! The daily ceiling for work nobody asked for (USE-6): what background runs spent today in
+//! the owner's zone, from the usage ledger, against `bg_daily_budget`. Once it is reached,
+//! scheduled background fires wait for the next day (a routine's fire is skipped, a reminder
+//! keeps its file and fires after midnight) and the owner hears it once that day. What the
+//! owner starts (replies, buttons, `/fork`, held webhooks they run) never passes through here.
+
+use chrono::{DateTime, NaiveDate, TimeZone as _, Utc};
+use parking_lot::Mutex;
+
+use crate::{
+    services::Services,
+    usage::{
+        UsageLedger,
+        summary::{background_spent_on, day_of},
+    },
+};
+
+/// Today's background spend has reached the budget.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct OverBudget {
+    /// The owner's day.
+    pub day: NaiveDate,
+    /// Spent on background work that day, in dollars.
+    pub spent: f64,
+    /// The budget, in cents.
+    pub limit_cents: u64,
+}
+
+impl OverBudget {
+    /// The budget as the owner reads it.
+    pub fn limit(&self) -> String {
+        format!("${}.{:02}", self.limit_cents / 100, self.limit_cents % 100)
+    }
+
+    /// What the owner is told, once that day.
+    pub fn notice(&self) -> String {
+        format!(
+            "Background work has spent ${:.2} today, which reaches today's budget of {}: \
+             routines are skipped and reminders wait until tomorrow. What you start yourself \
+             still runs. `/config bg_daily_budget 10` raises the budget; `off` lifts it.",
+            self.spent,
+            self.limit()
+        )
+    }
+}
+
+/// Whether `spent` dollars reach a budget of `limit_cents` (`None`: no budget).
+pub fn reached(spent: f64, limit_cents: Option<u64>) -> bool {
+    #[allow(clippy::cast_precision_loss)] // a budget in cents stays far below 2^52
+    limit_cents.is_some_and(|cents| spent * 100.0 >= cents as f64)
+}
+
+/// The gate, with the day the owner was last told.
+#[derive(Debug, Default)]
+pub struct DailyBudget {
+    told: Mutex<Option<NaiveDate>>,
+}
+
+impl DailyBudget {
+    /// `Some` when background work may not start at `now`: the budget is set and today's
+    /// background spend has reached it. Waits for the usage records queued so far.
+    pub async fn check(&self, services: &Services, now: DateTime<Utc>) -> Option<OverBudget> {
+        let limit_cents = services.runtime.current().bg_daily_budget_cents?;
+        services.usage.flush().await;
+        let tz = services.config.timezone;
+        let day = day_of(now, tz);
+        let start = day
+            .and_hms_opt(0, 0, 0)
+            .and_then(|midnight| tz.from_local_datetime(&midnight).earliest())
+            .map_or(now, |start| start.with_timezone(&Utc));
+        let ledger = UsageLedger::new(services.data_dir.usage_dir());
+        let records = match ledger.read_since(start) {
+            Ok(read) => read.records,
+            Err(error) => {
+                tracing::warn!(%error, "the usage ledger can't be read; the budget isn't checked");
+                return None;
+            }
+        };
+        let spent = background_spent_on(&records, day, tz);
+        reached(spent, Some(limit_cents)).then_some(OverBudget {
+            day,
+            spent,
+            limit_cents,
+        })
+    }
+
+    /// Whether `over` is the first time the owner would hear of it that day (and marks it).
+    pub fn first_today(&self, over: &OverBudget) -> bool {
+        let mut told = self.told.lock();
+        if *told == Some(over.day) {
+            return false;
+        }
+        *told = Some(over.day);
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_budget_is_reached_at_its_amount_and_never_when_off() {
+        assert!(!reached(0.09, Some(10)));
+        assert!(reached(0.10, Some(10)));
+        assert!(reached(3.0, Some(10)));
+        assert!(!reached(1_000.0, None));
+    }
+
+    #[test]
+    fn the_owner_hears_it_once_a_day() {
+        let budget = DailyBudget::default();
+        let day = NaiveDate::from_ymd_opt(2026, 11, 27).unwrap();
+        let over = OverBudget {
+            day,
+            spent: 0.42,
+            limit_cents: 10,
+        };
+        assert!(budget.first_today(&over));
+        assert!(!budget.first_today(&over));
+        let next = OverBudget {
+            day: day.succ_opt().unwrap(),
+            ..over
+        };
+        assert!(budget.first_today(&next));
+        assert!(over.notice().contains("$0.42 today"));
+        assert!(over.notice().contains("budget of $0.10"));
+    }
+}
