@@ -8,6 +8,7 @@
 //! aside to `config.json.corrupt-<unix seconds>` before the defaults are used, so a later
 //! save never silently overwrites the owner's broken edit.
 
+mod channel;
 mod keys;
 mod settings;
 mod thinking;
@@ -26,14 +27,15 @@ use serde_json::{Map, Value};
 use crate::claude::{PermissionMode, Thinking};
 use crate::state::{StateError, atomic::write_atomic};
 
-pub use keys::{ConfigKey, HomeSetting, NotifyPlace, channel_id};
+pub use channel::{HomeSetting, NotifyPlace, channel_id};
+pub use keys::ConfigKey;
 pub use settings::RuntimeSettings;
 pub use thinking::{THINKING_PRESETS, thinking_choice_name, thinking_from_choice, thinking_label};
 
+use channel::{parse_channel, parse_notify};
 use keys::{
-    DEFAULT_CALENDAR, DEFAULT_TASK_LIST, parse_bool, parse_budget, parse_calendars, parse_channel,
-    parse_hour, parse_model, parse_notify, parse_permission_mode, parse_positive, parse_task_list,
-    parse_thinking,
+    DEFAULT_CALENDAR, DEFAULT_TASK_LIST, parse_bool, parse_budget, parse_calendars, parse_hour,
+    parse_model, parse_permission_mode, parse_positive, parse_task_list, parse_thinking,
 };
 
 /// The runtime settings (CFG-2); `Default` gives every key its documented default.
