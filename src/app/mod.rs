@@ -10,14 +10,13 @@ pub mod crash;
 pub mod hardening;
 pub mod network_wait;
 pub mod pid;
+mod signals;
 
 use std::{
     sync::{Arc, OnceLock},
     time::Duration,
 };
 
-use serenity::gateway::ShardManager;
-use tokio::signal::unix::{SignalKind, signal};
 use tokio_util::sync::CancellationToken;
 
 use self::crash::{FatalEnd, OwnedTasks, OwnerReach};
@@ -31,7 +30,6 @@ use crate::{
         client::{build_client, run_client},
         front_end::{Audience, DiscordFrontEnd},
         places::Places,
-        rate_limit::with_rate_limit_retries,
     },
     front_end::FrontEnd,
     scheduling::Scheduler,
@@ -39,6 +37,7 @@ use crate::{
     webhooks::SpecStore,
 };
 use background_loops::{check_fork_idle, run_scheduler, run_webhooks};
+use signals::shut_down_on_signal;
 
 /// How long a turn in progress may take to finish after a shutdown signal.
 pub const TURN_DEADLINE: Duration = Duration::from_secs(30);
@@ -345,63 +344,6 @@ fn restart_in_place() -> anyhow::Error {
         .args(std::env::args_os().skip(1))
         .exec();
     anyhow::anyhow!("restart failed: {error}")
-}
-
-/// Waits for SIGTERM, SIGINT or a requested restart, then shuts down in order.
-async fn shut_down_on_signal(
-    bot: Arc<Bot>,
-    shards: Arc<ShardManager>,
-    gateway_closed: CancellationToken,
-) {
-    let name = tokio::select! {
-        signal = wait_for_signal() => match signal {
-            Ok(name) => Some(name),
-            Err(error) => {
-                tracing::error!(%error, "cannot listen for shutdown signals");
-                return;
-            }
-        },
-        () = bot.restart_requested() => None,
-    };
-    if let Some(name) = name {
-        tracing::info!("received {name}; shutting down");
-        if let Some(channel) = bot.places.unasked() {
-            let notice =
-                crate::discord::notices::greeting::shutdown_notice(&format!("received {name}"));
-            if let Err(error) = with_rate_limit_retries(|| channel.say(&bot.http, &notice)).await {
-                tracing::debug!(%error, "could not send the shutdown notice");
-            }
-        }
-    } else {
-        tracing::info!("restart requested; shutting down first");
-    }
-    bot.stop_intake();
-    if tokio::time::timeout(TURN_DEADLINE, bot.work.wait())
-        .await
-        .is_err()
-    {
-        tracing::warn!("the turn in progress did not finish in time; interrupting it");
-        bot.session.interrupt();
-        let _ = tokio::time::timeout(CLI_DEADLINE, bot.work.wait()).await;
-    }
-    if tokio::time::timeout(CLI_DEADLINE, bot.session.shutdown())
-        .await
-        .is_err()
-    {
-        tracing::warn!("the Claude CLI did not stop in time");
-    }
-    bot.reconnects.stop();
-    shards.shutdown_all().await;
-    gateway_closed.cancel();
-}
-
-async fn wait_for_signal() -> std::io::Result<&'static str> {
-    let mut terminate = signal(SignalKind::terminate())?;
-    let mut interrupt = signal(SignalKind::interrupt())?;
-    Ok(tokio::select! {
-        _ = terminate.recv() => "SIGTERM",
-        _ = interrupt.recv() => "SIGINT",
-    })
 }
 
 #[cfg(test)]
