@@ -18,7 +18,10 @@ use crate::{
         client::main_client::base_options,
         permissions::background_policy::bg_allowed_tools,
         prompt::context::{UpdatesView, compose_prompt, compose_timestamp_only},
-        turn::{Unobserved, run_turn, spend::background_record},
+        turn::{
+            Unobserved, run_turn,
+            spend::{background_record, timed_out_record},
+        },
     },
     claude::{ClientOptions, PermissionMode, SessionId, Thinking, UserContent},
     domain::job_options::{BgSession, ToolRestriction},
@@ -168,6 +171,7 @@ impl BgRunner {
             .map_err(BgError::Refused)?;
         let limit = self.services.runtime.current().bg_fork_timeout;
         let name = job.display_name();
+        let tag = job.tag.clone();
         tracing::info!(tag = %job.tag, "background run started");
         let ticket = self.services.unfinished.begin(Work::Run {
             name: name.clone(),
@@ -185,9 +189,13 @@ impl BgRunner {
                 return Ok(outcome);
             }
             Ok(Err(error)) => BgError::Failed(error),
-            Err(_) => BgError::TimedOut {
-                minutes: limit / 60,
-            },
+            Err(_) => {
+                // On record without a cost: the CLI never said what it used (USE-7).
+                self.services.usage.record(timed_out_record(&tag, limit));
+                BgError::TimedOut {
+                    minutes: limit / 60,
+                }
+            }
         };
         tracing::warn!(%name, %error, "background run failed");
         let text = match &error {

@@ -181,3 +181,51 @@ async fn over_the_daily_budget_background_runs_wait_and_the_owner_hears_it_once(
     .await;
     h.terminate().await;
 }
+
+/// USE-7: a background run stopped at its time limit is on record as `timed_out`, and the
+/// owner is told.
+#[tokio::test]
+async fn a_run_stopped_at_its_time_limit_is_on_record() {
+    let sandbox = crate::support::cli::CliSandbox::new();
+    let state = sandbox.data_dir.join("state");
+    std::fs::create_dir_all(&state).unwrap();
+    std::fs::write(state.join("config.json"), r#"{"bg_fork_timeout": 1}"#).unwrap();
+    let mut h = BotHarness::greeted_fast_sync(sandbox).await;
+    h.mock.add_rule(|request| {
+        let prompt = request.user_prompts().join("\n");
+        prompt
+            .contains("[reminder-bg:")
+            .then(|| Reply::text("too slow").with_initial_delay(Duration::from_secs(10)))
+    });
+    h.add_reminder_now("a slow one").await;
+    h.wait_for_bot_message("the time-out notice", |m| m.content.contains("timed out"))
+        .await;
+    // The record is written by the usage writer, a moment after the run was stopped.
+    let usage_dir = h.sandbox.data_dir.join("state/usage");
+    let stopped_runs = || -> Vec<Value> {
+        std::fs::read_dir(&usage_dir)
+            .into_iter()
+            .flatten()
+            .filter_map(Result::ok)
+            .filter_map(|entry| std::fs::read_to_string(entry.path()).ok())
+            .flat_map(|text| {
+                text.lines()
+                    .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+                    .collect::<Vec<_>>()
+            })
+            .filter(|record| record["ended"] == "timed_out")
+            .collect()
+    };
+    crate::support::wait::until_true(
+        "the timed-out run's record",
+        Duration::from_secs(10),
+        || !stopped_runs().is_empty(),
+        || h.log(),
+    )
+    .await;
+    let stopped = stopped_runs();
+    assert_eq!(stopped.len(), 1, "{stopped:?}");
+    assert_eq!(stopped[0]["kind"], "reminder");
+    assert_eq!(stopped[0]["duration_ms"], 1000);
+    h.terminate().await;
+}

@@ -45,6 +45,26 @@ pub fn background_record(tag: &PromptTag, result: &ResultMessage) -> UsageRecord
     usage_record(kind, job, result)
 }
 
+/// The record of a background run tagged `tag` stopped at its time limit of `limit_secs`
+/// (USE-7): the CLI never reported what it used, so only the time is known.
+pub fn timed_out_record(tag: &PromptTag, limit_secs: u64) -> UsageRecord {
+    let (kind, job) = background_kind(tag);
+    UsageRecord {
+        at: chrono::Utc::now(),
+        kind,
+        job,
+        model: None,
+        input_tokens: 0,
+        output_tokens: 0,
+        cache_read_tokens: 0,
+        cache_write_tokens: 0,
+        cost_usd: 0.0,
+        duration_ms: limit_secs.saturating_mul(1000),
+        turns: 0,
+        ended: "timed_out".to_owned(),
+    }
+}
+
 /// The kind and job of a background run tagged `tag` (USE-1): `routine:<id>`,
 /// `reminder:<id>`, `webhook:<id>`.
 pub fn background_kind(tag: &PromptTag) -> (UsageKind, Option<String>) {
@@ -98,6 +118,14 @@ mod tests {
             usage_record(UsageKind::Main, None, &capped).ended,
             "max_turns"
         );
+    }
+
+    #[test]
+    fn a_run_stopped_at_its_time_limit_is_on_record() {
+        let record = timed_out_record(&PromptTag::Webhook("ci".into()), 1800);
+        assert_eq!(record.ended, "timed_out");
+        assert_eq!(record.duration_ms, 1_800_000);
+        assert_eq!(record.job.as_deref(), Some("webhook:ci"));
     }
 
     #[test]
