@@ -4,14 +4,14 @@
 //! keeps its file and fires after midnight) and the owner hears it once that day. What the
 //! owner starts (replies, buttons, `/fork`, held webhooks they run) never passes through here.
 
-use chrono::{DateTime, NaiveDate, TimeZone as _, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
 use parking_lot::Mutex;
 
 use crate::{
     services::Services,
     usage::{
         UsageLedger,
-        summary::{background_spent_on, day_of},
+        summary::{background_spent_on, day_of, day_start},
     },
 };
 
@@ -64,10 +64,7 @@ impl DailyBudget {
         services.usage.flush().await;
         let tz = services.config.timezone;
         let day = day_of(now, tz);
-        let start = day
-            .and_hms_opt(0, 0, 0)
-            .and_then(|midnight| tz.from_local_datetime(&midnight).earliest())
-            .map_or(now, |start| start.with_timezone(&Utc));
+        let start = day_start(now, tz);
         let ledger = UsageLedger::new(services.data_dir.usage_dir());
         let records = match ledger.read_since(start) {
             Ok(read) => read.records,

@@ -209,10 +209,7 @@ impl Bot {
 
     /// Posts `text` where `message` was written.
     async fn note(&self, message: &Message, text: &str) {
-        let channel = message.channel_id;
-        if let Err(error) = with_rate_limit_retries(|| channel.say(&self.http, text)).await {
-            tracing::debug!(%error, "could not post a note");
-        }
+        self.say_in(message.channel_id, text).await;
     }
 
     /// The prompt for a DM: images as blocks (MSG-4), other files saved under `downloads/`

@@ -4,12 +4,12 @@
 
 use std::fmt::Write as _;
 
-use chrono::{DateTime, Datelike as _, Duration, TimeZone as _, Utc};
+use chrono::{DateTime, Datelike as _, Duration, Utc};
 use chrono_tz::Tz;
 
 use super::{
     UsageRecord,
-    summary::{GroupBy, Summary, day_of},
+    summary::{GroupBy, Summary, day_start},
 };
 
 /// How many jobs the report names.
@@ -19,7 +19,7 @@ const TOP_JOBS: usize = 5;
 pub fn cost_report(records: &[UsageRecord], now: DateTime<Utc>, tz: Tz) -> String {
     let month_ago = now - Duration::days(30);
     let week_ago = now - Duration::days(7);
-    let today_start = start_of_day(now, tz);
+    let today_start = day_start(now, tz);
     let total = |since| Summary::of(records, since, GroupBy::Kind, tz).total;
     let month = Summary::of(records, month_ago, GroupBy::Kind, tz);
     if month.total.runs == 0 {
@@ -61,10 +61,10 @@ pub fn cost_report(records: &[UsageRecord], now: DateTime<Utc>, tz: Tz) -> Strin
 /// The greeting's line (USE-8): yesterday's total and the week so far (since Monday, in the
 /// owner's zone); `None` when nothing was recorded this week or yesterday.
 pub fn greeting_line(records: &[UsageRecord], now: DateTime<Utc>, tz: Tz) -> Option<String> {
-    let today = start_of_day(now, tz);
-    let yesterday = start_of_day(today - Duration::hours(12), tz);
+    let today = day_start(now, tz);
+    let yesterday = day_start(today - Duration::hours(12), tz);
     let weekday = i64::from(now.with_timezone(&tz).weekday().num_days_from_monday());
-    let monday = start_of_day(today - Duration::days(weekday) + Duration::hours(12), tz);
+    let monday = day_start(today - Duration::days(weekday) + Duration::hours(12), tz);
     let spent = |from: DateTime<Utc>, to: DateTime<Utc>| -> Option<f64> {
         let window: Vec<&UsageRecord> = records
             .iter()
@@ -91,14 +91,6 @@ fn dollars(amount: f64) -> String {
     } else {
         format!("${amount:.2}")
     }
-}
-
-/// Midnight of `now`'s day in `tz`, in UTC (the day's first instant when midnight is skipped).
-fn start_of_day(now: DateTime<Utc>, tz: Tz) -> DateTime<Utc> {
-    let day = day_of(now, tz);
-    day.and_hms_opt(0, 0, 0)
-        .and_then(|midnight| tz.from_local_datetime(&midnight).earliest())
-        .map_or(now - Duration::days(1), |start| start.with_timezone(&Utc))
 }
 
 #[cfg(test)]

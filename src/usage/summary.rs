@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use chrono::{DateTime, NaiveDate, Utc};
+use chrono::{DateTime, NaiveDate, TimeZone as _, Utc};
 use chrono_tz::Tz;
 use serde::Serialize;
 
@@ -115,6 +115,17 @@ fn group_name(record: &UsageRecord, by: GroupBy, tz: Tz) -> String {
 /// The owner's calendar day of `at`.
 pub fn day_of(at: DateTime<Utc>, tz: Tz) -> NaiveDate {
     at.with_timezone(&tz).date_naive()
+}
+
+/// The first instant of `now`'s day in `tz` (midnight, or the day's first instant when a
+/// clock change skips midnight).
+pub fn day_start(now: DateTime<Utc>, tz: Tz) -> DateTime<Utc> {
+    day_of(now, tz)
+        .and_hms_opt(0, 0, 0)
+        .and_then(|midnight| tz.from_local_datetime(&midnight).earliest())
+        .map_or(now - chrono::Duration::days(1), |start| {
+            start.with_timezone(&Utc)
+        })
 }
 
 /// Dollars background work (routines, reminders, webhooks, screening) spent on `day` in

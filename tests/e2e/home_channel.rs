@@ -273,20 +273,11 @@ async fn unasked_messages_go_where_the_owner_chose_and_survive_a_restart() {
     let place = server(&h, 0);
     make_home(&h, place.private).await;
     notify_in_home(&h, place.private).await;
-    h.mock.add_rule(|request| {
-        let prompt = request.user_prompts().join("\n");
-        if !prompt.contains("[reminder-bg:") {
-            return None;
-        }
-        Some(if request.tool_results().is_empty() {
-            Reply::tool_use(
-                "mcp__discord__ping_user",
-                json!({"message": "Time to stretch!"}),
-            )
-        } else {
-            Reply::text("pinged")
-        })
-    });
+    h.mock.answer_reminder_runs(
+        "mcp__discord__ping_user",
+        json!({"message": "Time to stretch!"}),
+        "pinged",
+    );
     // A background run keeps quiet while the owner is mid-conversation (the main session's
     // start-up counts): finish an exchange first.
     h.converse("hi", "Hi!").await;

@@ -6,11 +6,9 @@ use serenity::all::{
     PermissionOverwriteType, Permissions, RoleId, UserId,
 };
 
-use super::test_client::{Seen, TestClient, fake, usual_intents};
+use super::test_client::{ALICE, Seen, TestClient, fake, home_with_alice, usual_intents};
 use super::{DEFAULT_EVERYONE_PERMISSIONS, FakeAttachment, FakeOverwrite};
 use crate::echo_bot::status_of;
-
-const ALICE: u64 = 1_000_000_000_000_000_777;
 
 #[test]
 fn default_everyone_permissions_are_discords_bits() {
@@ -28,11 +26,7 @@ fn default_everyone_permissions_are_discords_bits() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ready_lists_guilds_then_guild_create_and_member_messages_arrive() {
-    let fake = fake().await;
-    let guild = fake.add_guild("home");
-    fake.add_member(guild, ALICE, "alice", &[]);
-    let ch = fake.add_text_channel(guild, "general", vec![]);
-    let mut bot = TestClient::start(&fake, usual_intents()).await;
+    let (fake, guild, ch, mut bot) = home_with_alice().await;
     let ready = bot.ready.take().expect("ready");
     assert_eq!(ready.guilds.len(), 1);
     assert_eq!(ready.guilds[0].id, GuildId::new(guild));
@@ -249,11 +243,7 @@ async fn live_changes_reach_the_handler() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn reactions_and_typing_carry_the_guild() {
-    let fake = fake().await;
-    let guild = fake.add_guild("home");
-    fake.add_member(guild, ALICE, "alice", &[]);
-    let ch = fake.add_text_channel(guild, "general", vec![]);
-    let mut bot = TestClient::start(&fake, usual_intents()).await;
+    let (fake, guild, ch, mut bot) = home_with_alice().await;
     let mid = fake.channel_message(ALICE, ch, "react to me").await;
     fake.react(ALICE, ch, mid, "👍").await;
     let r = bot.reaction().await;
@@ -317,11 +307,7 @@ async fn guild_events_need_their_intents_and_a_visible_channel() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn edits_deletes_reactions_and_attachments_in_a_guild_channel() {
-    let fake = fake().await;
-    let guild = fake.add_guild("home");
-    fake.add_member(guild, ALICE, "alice", &[]);
-    let ch = fake.add_text_channel(guild, "general", vec![]);
-    let mut bot = TestClient::start(&fake, usual_intents()).await;
+    let (fake, guild, ch, mut bot) = home_with_alice().await;
     let http = bot.http.clone();
     let in_guild = Some(GuildId::new(guild));
     let mut said = ChannelId::new(ch).say(&http, "draft").await.unwrap();

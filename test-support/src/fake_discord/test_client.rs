@@ -130,6 +130,20 @@ pub(super) async fn fake() -> FakeDiscord {
     FakeDiscord::start(FakeConfig::default()).await
 }
 
+/// A member of the servers the tests set up.
+pub(super) const ALICE: u64 = 1_000_000_000_000_000_777;
+
+/// A fake with a server `home` that Alice belongs to and its `general` text channel, and a
+/// client connected with [`usual_intents`]: `(fake, server, channel, client)`.
+pub(super) async fn home_with_alice() -> (FakeDiscord, u64, u64, TestClient) {
+    let fake = fake().await;
+    let guild = fake.add_guild("home");
+    fake.add_member(guild, ALICE, "alice", &[]);
+    let ch = fake.add_text_channel(guild, "general", vec![]);
+    let bot = TestClient::start(&fake, usual_intents()).await;
+    (fake, guild, ch, bot)
+}
+
 /// What the bot under test asks for: `non_privileged() | MESSAGE_CONTENT`.
 pub(super) fn usual_intents() -> GatewayIntents {
     GatewayIntents::non_privileged() | GatewayIntents::MESSAGE_CONTENT

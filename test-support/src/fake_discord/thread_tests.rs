@@ -8,10 +8,8 @@ use serenity::all::{
     EditThread, GuildId, Interaction, InteractionContext, MessageId, Permissions, UserId,
 };
 
-use super::test_client::{TestClient, fake, usual_intents};
+use super::test_client::{ALICE, TestClient, fake, home_with_alice, usual_intents};
 use crate::echo_bot::status_of;
-
-const ALICE: u64 = 1_000_000_000_000_000_777;
 
 fn code<T>(result: &serenity::Result<T>) -> Option<(u16, isize)> {
     result.as_ref().err().and_then(status_of)
@@ -87,11 +85,7 @@ async fn threads_are_created_from_scratch_and_from_messages() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn threads_archive_reopen_and_lock() {
-    let fake = fake().await;
-    let guild = fake.add_guild("home");
-    fake.add_member(guild, ALICE, "alice", &[]);
-    let ch = fake.add_text_channel(guild, "general", vec![]);
-    let mut bot = TestClient::start(&fake, usual_intents()).await;
+    let (fake, guild, ch, mut bot) = home_with_alice().await;
     let http = bot.http.clone();
     let public = CreateThread::new("topic").kind(ChannelType::PublicThread);
     let thread = ChannelId::new(ch)
@@ -167,11 +161,7 @@ async fn threads_archive_reopen_and_lock() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn slash_commands_and_buttons_in_a_guild_are_guild_interactions() {
-    let fake = fake().await;
-    let guild = fake.add_guild("home");
-    fake.add_member(guild, ALICE, "alice", &[]);
-    let ch = fake.add_text_channel(guild, "general", vec![]);
-    let mut bot = TestClient::start(&fake, usual_intents()).await;
+    let (fake, guild, ch, mut bot) = home_with_alice().await;
     let http = bot.http.clone();
     let ask = CreateCommand::new("ask").description("Ask");
     let registered = GuildId::new(guild)
@@ -261,11 +251,7 @@ async fn direct_messages_keep_their_shape() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn people_start_threads_the_bot_joins_and_finds_archived() {
-    let fake = fake().await;
-    let guild = fake.add_guild("home");
-    fake.add_member(guild, ALICE, "alice", &[]);
-    let ch = fake.add_text_channel(guild, "general", vec![]);
-    let mut bot = TestClient::start(&fake, usual_intents()).await;
+    let (fake, guild, ch, mut bot) = home_with_alice().await;
     let http = bot.http.clone();
     let thread = fake.start_thread_as(ALICE, ch, "their topic").await;
     let seen = bot.thread_create().await;

@@ -91,6 +91,23 @@ impl MockApi {
         self.shared.lock().rules.push(Arc::new(rule));
     }
 
+    /// Answers every background reminder's run (`[reminder-bg:…]`): first a call of `tool`
+    /// with `input`, then, once the tool result is back, `then`.
+    pub fn answer_reminder_runs(&self, tool: &'static str, input: serde_json::Value, then: &str) {
+        let then = then.to_owned();
+        self.add_rule(move |request| {
+            let prompt = request.user_prompts().join("\n");
+            if !prompt.contains("[reminder-bg:") {
+                return None;
+            }
+            Some(if request.tool_results().is_empty() {
+                Reply::tool_use(tool, input.clone())
+            } else {
+                Reply::text(then.clone())
+            })
+        });
+    }
+
     /// Fixes the `count_tokens` answer (default: request JSON size / 4).
     pub fn set_count_tokens(&self, tokens: Option<u64>) {
         self.shared.lock().count_tokens = tokens;

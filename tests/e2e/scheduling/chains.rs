@@ -5,25 +5,16 @@ use std::time::Duration;
 use serde_json::json;
 
 use super::{cli, greeted, scheduled_id, wait_until};
-use crate::support::{self, bot::BotHarness, cli::CliSandbox, mock_api::Reply};
+use crate::support::{self, bot::BotHarness, cli::CliSandbox};
 
 #[tokio::test]
 async fn a_chain_runs_three_links_and_ends_at_the_limit() {
     let mut h = greeted(CliSandbox::new()).await;
-    h.mock.add_rule(|request| {
-        let prompt = request.user_prompts().join("\n");
-        if !prompt.contains("[reminder-bg:") {
-            return None;
-        }
-        if request.tool_results().is_empty() {
-            Some(Reply::tool_use(
-                "mcp__discord__follow_up_chain",
-                json!({"minutes_from_now": 1}),
-            ))
-        } else {
-            Some(Reply::text("checked"))
-        }
-    });
+    h.mock.answer_reminder_runs(
+        "mcp__discord__follow_up_chain",
+        json!({"minutes_from_now": 1}),
+        "checked",
+    );
     let (code, stdout, stderr) = cli(
         &h,
         &[

@@ -11,20 +11,11 @@ use crate::support::{cli::CliSandbox, mock_api::Reply};
 #[tokio::test]
 async fn a_cli_reminder_fires_within_its_minute_and_pings_in_the_background() {
     let mut h = greeted(CliSandbox::new()).await;
-    h.mock.add_rule(|request| {
-        let prompt = request.user_prompts().join("\n");
-        if !prompt.contains("[reminder-bg:") {
-            return None;
-        }
-        if request.tool_results().is_empty() {
-            Some(Reply::tool_use(
-                "mcp__discord__ping_user",
-                json!({"message": "time to stretch"}),
-            ))
-        } else {
-            Some(Reply::text("pinged"))
-        }
-    });
+    h.mock.answer_reminder_runs(
+        "mcp__discord__ping_user",
+        json!({"message": "time to stretch"}),
+        "pinged",
+    );
     let (code, stdout, stderr) = cli(
         &h,
         &[
