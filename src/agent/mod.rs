@@ -53,4 +53,7 @@ pub enum AgentError {
     /// A run ended with an error result (an API error, a refused prompt).
     #[error("the run ended with an error: {0}")]
     RunFailed(String),
+    /// The CLI stopped a run at its `--max-turns` limit (USE-7).
+    #[error("the run reached its limit of model calls")]
+    TurnLimit,
 }

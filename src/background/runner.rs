@@ -9,7 +9,6 @@ use tracing::Instrument;
 
 use super::{
     admission::{Admitted, admit},
-    preamble::{PreambleInputs, build_preamble},
     tool_grant::source_of,
 };
 use crate::{
@@ -17,7 +16,6 @@ use crate::{
         AgentError,
         client::main_client::base_options,
         permissions::background_policy::bg_allowed_tools,
-        prompt::context::{UpdatesView, compose_prompt, compose_timestamp_only},
         turn::{
             Unobserved, run_turn,
             spend::{background_record, timed_out_record},
@@ -58,23 +56,6 @@ fn record_messages(
         origin: &origin,
     };
     services.fork_messages.record(messages, &session)
-}
-
-/// How a background run ended badly.
-#[derive(Debug, thiserror::Error)]
-pub enum BgError {
-    /// It ran past `bg_fork_timeout`.
-    #[error("timed out after {minutes} minutes")]
-    TimedOut {
-        /// The limit, in whole minutes.
-        minutes: u64,
-    },
-    /// The CLI failed or reported an error.
-    #[error(transparent)]
-    Failed(#[from] AgentError),
-    /// The job was not started: it declares a refused tool pattern (BGF-23).
-    #[error("not run: {0}")]
-    Refused(String),
 }
 
 /// What a finished run left behind.
@@ -169,7 +150,10 @@ impl BgRunner {
         let admitted = admit(&self.services, self.front_end.as_ref(), &mut job)
             .await
             .map_err(BgError::Refused)?;
-        let limit = self.services.runtime.current().bg_fork_timeout;
+        let (limit, max_turns) = {
+            let runtime = self.services.runtime.current();
+            (runtime.bg_fork_timeout, runtime.bg_max_turns)
+        };
         let name = job.display_name();
         let tag = job.tag.clone();
         tracing::info!(tag = %job.tag, "background run started");
@@ -179,7 +163,7 @@ impl BgRunner {
         });
         let outcome = tokio::time::timeout(
             Duration::from_secs(limit),
-            self.run_job(job, admitted, busy),
+            self.run_job(job, admitted, busy, max_turns),
         )
         .await;
         ticket.finish();
@@ -188,21 +172,17 @@ impl BgRunner {
                 tracing::info!(%name, reported = outcome.reported, "background run finished");
                 return Ok(outcome);
             }
-            Ok(Err(error)) => BgError::Failed(error),
+            Ok(Err(error)) => BgError::from_agent(error, max_turns),
             Err(_) => {
                 // On record without a cost: the CLI never said what it used (USE-7).
                 self.services.usage.record(timed_out_record(&tag, limit));
                 BgError::TimedOut {
-                    minutes: limit / 60,
+                    limit: Duration::from_secs(limit),
                 }
             }
         };
         tracing::warn!(%name, %error, "background run failed");
-        let text = match &error {
-            BgError::TimedOut { minutes } => format!("{name} timed out after {minutes} minutes."),
-            BgError::Failed(_) | BgError::Refused(_) => format!("{name} couldn't complete."),
-        };
-        if let Err(error) = self.front_end.send_text(text).await {
+        if let Err(error) = self.front_end.send_text(error.notice(&name)).await {
             tracing::warn!(%error, "could not tell the owner about the failed run");
         }
         Err(error)
@@ -213,6 +193,7 @@ impl BgRunner {
         job: BgJob,
         admitted: Admitted,
         busy: bool,
+        max_turns: u64,
     ) -> Result<BgOutcome, AgentError> {
         let services = &self.services;
         if busy {
@@ -237,29 +218,7 @@ impl BgRunner {
             services.ping_budget.clone(),
         ));
         let prompt = self.prompt(&job, busy, &admitted.held);
-        let options = ClientOptions {
-            model: job.options.model.clone(),
-            permission_mode: Some(PermissionMode::Default),
-            fork_session: fork_session && resume.is_some(),
-            resume,
-            allowed_tools: bg_allowed_tools(
-                &services.tool_policy.current(),
-                &admitted.granted,
-                &job.options,
-                job.session,
-            ),
-            disallowed_tools: match &job.options.tools {
-                ToolRestriction::Disallowed(tools) => tools.clone(),
-                ToolRestriction::None | ToolRestriction::Allowed(_) => Vec::new(),
-            },
-            // BGF-3: `thinking: true` → adaptive, `false` → off.
-            thinking: Some(if job.options.thinking {
-                Thinking::Adaptive
-            } else {
-                Thinking::Off
-            }),
-            ..base_options(services, Confinement::Background)
-        };
+        let options = self.client_options(&job, &admitted, (resume, fork_session), max_turns);
         let handles = RunHandles {
             run: Arc::clone(&run),
             chain: Arc::new(ChainSlot::with(job.chain_origin.clone())),
@@ -277,6 +236,9 @@ impl BgRunner {
         let report = outcome?;
         let record = background_record(&job.tag, &report.result);
         services.usage.record(record);
+        if report.result.hit_turn_limit() {
+            return Err(AgentError::TurnLimit);
+        }
         if report.result.is_error {
             return Err(AgentError::RunFailed(report.result.error_summary()));
         }
@@ -314,6 +276,43 @@ impl BgRunner {
         })
     }
 
+    /// The run's client options: resuming `resume` (as a fork of it when `fork_session`),
+    /// the job's model, tools and thinking, at most `max_turns` model calls (USE-7).
+    fn client_options(
+        &self,
+        job: &BgJob,
+        admitted: &Admitted,
+        (resume, fork_session): (Option<SessionId>, bool),
+        max_turns: u64,
+    ) -> ClientOptions {
+        let services = &self.services;
+        ClientOptions {
+            model: job.options.model.clone(),
+            permission_mode: Some(PermissionMode::Default),
+            fork_session: fork_session && resume.is_some(),
+            resume,
+            allowed_tools: bg_allowed_tools(
+                &services.tool_policy.current(),
+                &admitted.granted,
+                &job.options,
+                job.session,
+            ),
+            disallowed_tools: match &job.options.tools {
+                ToolRestriction::Disallowed(tools) => tools.clone(),
+                ToolRestriction::None | ToolRestriction::Allowed(_) => Vec::new(),
+            },
+            // USE-7: a run still calling the model past this is stopped by the CLI.
+            max_turns: Some(u32::try_from(max_turns).unwrap_or(u32::MAX)),
+            // BGF-3: `thinking: true` → adaptive, `false` → off.
+            thinking: Some(if job.options.thinking {
+                Thinking::Adaptive
+            } else {
+                Thinking::Off
+            }),
+            ..base_options(services, Confinement::Background)
+        }
+    }
+
     /// Compacts a persistent routine's session after its turn (MCP-15, F-7): on a branch of
     /// that session, so the routine moves to a new, compacted id while the transcript before
     /// compaction stays on disk. Returns the new id.
@@ -347,54 +346,10 @@ impl BgRunner {
         tracing::info!(from = %id.short(), to = %compacted.short(), "compacted a persistent routine's session");
         Ok(compacted)
     }
-
-    /// Tag, preamble and body, after the timestamp and (except isolated runs) the pending
-    /// updates, peeked (CTX-3, CTX-7, BGF-10).
-    fn prompt(&self, job: &BgJob, busy: bool, held: &[String]) -> String {
-        let services = &self.services;
-        let budget_status = if job.options.allow_ping {
-            match services.ping_budget.snapshot() {
-                Ok(snapshot) => Some(snapshot.preamble_status()),
-                Err(error) => {
-                    tracing::warn!(%error, "could not read the ping budget");
-                    None
-                }
-            }
-        } else {
-            None
-        };
-        let options = &job.options;
-        let may_delegate = matches!(&options.tools, ToolRestriction::Allowed(tools)
-            if tools.iter().any(|t| t == "Task" || t == "Agent" || t.starts_with("Task(") || t.starts_with("Agent(")))
-            || options.subagent.is_some();
-        let preamble = build_preamble(&PreambleInputs {
-            session: job.session,
-            options,
-            busy,
-            budget_status,
-            schedule_text: job.schedule_text.clone(),
-            held_tools: held,
-            may_delegate,
-            google_connected: crate::google::GoogleFiles::new(&services.data_dir).is_connected(),
-            chain: job.chain.as_ref(),
-        });
-        let prefix = match &job.marker {
-            Some(marker) => format!("{} {marker}\n", job.tag),
-            None => format!("{} ", job.tag),
-        };
-        let body = if preamble.is_empty() {
-            format!("{prefix}{}", job.body)
-        } else {
-            format!("{prefix}{preamble}\n\n{}", job.body)
-        };
-        let now = chrono::Utc::now().with_timezone(&services.config.timezone);
-        match job.session {
-            BgSession::Isolated => compose_timestamp_only(&body, now),
-            BgSession::Forked | BgSession::Persistent => {
-                compose_prompt(&body, now, &services.pending.peek(), UpdatesView::Peek)
-            }
-        }
-    }
 }
 
 mod client_start;
+mod ending;
+mod prompt;
+
+pub use ending::BgError;

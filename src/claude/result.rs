@@ -89,6 +89,11 @@ impl ResultMessage {
         format!("turn ended with {}", self.subtype)
     }
 
+    /// Whether the CLI ended the turn at its `--max-turns` limit.
+    pub fn hit_turn_limit(&self) -> bool {
+        self.subtype == "error_max_turns"
+    }
+
     /// Whether the turn was ended by an interrupt.
     pub fn was_interrupted(&self) -> bool {
         matches!(

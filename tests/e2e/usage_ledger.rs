@@ -41,6 +41,22 @@ async fn set_budget(h: &BotHarness, value: &str) -> Value {
     h.discord.wait_for_callback(command).await
 }
 
+/// The ledger's records that ended as `ended`.
+fn ended_as(h: &BotHarness, ended: &str) -> Vec<Value> {
+    std::fs::read_dir(h.sandbox.data_dir.join("state/usage"))
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .filter_map(|entry| std::fs::read_to_string(entry.path()).ok())
+        .flat_map(|text| {
+            text.lines()
+                .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+                .collect::<Vec<_>>()
+        })
+        .filter(|record| record["ended"] == ended)
+        .collect()
+}
+
 fn group<'a>(report: &'a Value, name: &str) -> &'a Value {
     report["groups"]
         .as_array()
@@ -203,24 +219,18 @@ async fn a_run_stopped_at_its_time_limit_is_on_record() {
             .then(|| Reply::text("too slow").with_initial_delay(Duration::from_secs(10)))
     });
     h.add_reminder_now("a slow one").await;
-    h.wait_for_bot_message("the time-out notice", |m| m.content.contains("timed out"))
+    let told = h
+        .wait_for_bot_message("the time-out notice", |m| {
+            m.content.contains("its time limit")
+        })
         .await;
+    assert!(
+        told.content.contains("stopped after 1s"),
+        "{}",
+        told.content
+    );
     // The record is written by the usage writer, a moment after the run was stopped.
-    let usage_dir = h.sandbox.data_dir.join("state/usage");
-    let stopped_runs = || -> Vec<Value> {
-        std::fs::read_dir(&usage_dir)
-            .into_iter()
-            .flatten()
-            .filter_map(Result::ok)
-            .filter_map(|entry| std::fs::read_to_string(entry.path()).ok())
-            .flat_map(|text| {
-                text.lines()
-                    .filter_map(|line| serde_json::from_str::<Value>(line).ok())
-                    .collect::<Vec<_>>()
-            })
-            .filter(|record| record["ended"] == "timed_out")
-            .collect()
-    };
+    let stopped_runs = || ended_as(&h, "timed_out");
     crate::support::wait::until_true(
         "the timed-out run's record",
         Duration::from_secs(10),
@@ -232,5 +242,70 @@ async fn a_run_stopped_at_its_time_limit_is_on_record() {
     assert_eq!(stopped.len(), 1, "{stopped:?}");
     assert_eq!(stopped[0]["kind"], "reminder");
     assert_eq!(stopped[0]["duration_ms"], 1000);
+    h.terminate().await;
+}
+
+/// USE-7: a background run that keeps calling the model past `bg_max_turns` is stopped by the
+/// CLI after that many calls, on record as `max_turns` with what it used, and the owner is
+/// told once.
+#[tokio::test]
+async fn a_run_past_its_turn_limit_is_stopped_and_on_record() {
+    let sandbox = crate::support::cli::CliSandbox::new();
+    let state = sandbox.data_dir.join("state");
+    std::fs::create_dir_all(&state).unwrap();
+    std::fs::write(state.join("config.json"), r#"{"bg_max_turns": 2}"#).unwrap();
+    let mut h = BotHarness::greeted_fast_sync(sandbox).await;
+    // The reminder's run never stops asking for one more tool call.
+    h.mock.add_rule(|request| {
+        let prompt = request.user_prompts().join("\n");
+        prompt
+            .contains("[reminder-bg:")
+            .then(|| Reply::tool_use("Glob", json!({"pattern": "no-such-file-*.md"})))
+    });
+    let calls = |h: &BotHarness| {
+        h.mock
+            .main_requests()
+            .iter()
+            .filter(|r| r.user_prompts().iter().any(|p| p.contains("[reminder-bg:")))
+            .count()
+    };
+    h.add_reminder_now("loop forever").await;
+    let told = h
+        .wait_for_bot_message("the turn-limit notice", |m| {
+            m.content.contains("model calls, its limit")
+        })
+        .await;
+    assert!(
+        told.content.contains("stopped after 2 model calls"),
+        "{}",
+        told.content
+    );
+    crate::support::wait::until_true(
+        "the stopped run's record",
+        Duration::from_secs(10),
+        || !ended_as(&h, "max_turns").is_empty(),
+        || h.log(),
+    )
+    .await;
+    let stopped = ended_as(&h, "max_turns");
+    assert_eq!(stopped.len(), 1, "{stopped:?}");
+    assert!(
+        stopped[0]["output_tokens"].as_u64().unwrap() > 0,
+        "{stopped:?}"
+    );
+    assert_eq!(calls(&h), 2, "the CLI stops calling the model at the limit");
+    crate::support::wait::assert_quiet_for(
+        "a second notice",
+        Duration::from_secs(2),
+        || {
+            h.bot_messages()
+                .iter()
+                .filter(|m| m.content.contains("its limit"))
+                .count()
+                > 1
+        },
+        || h.log(),
+    )
+    .await;
     h.terminate().await;
 }

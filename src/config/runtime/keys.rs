@@ -17,6 +17,8 @@ pub enum ConfigKey {
     ThinkingFork,
     /// `bg_fork_timeout`: max background-fork runtime in seconds (default 1800).
     BgForkTimeout,
+    /// `bg_max_turns`: model calls a background run may make before it is stopped (USE-7).
+    BgMaxTurns,
     /// `bg_max_concurrent`: background runs at once; more wait their turn (default 3).
     BgMaxConcurrent,
     /// `bg_daily_budget`: dollars background work may spend a day, or off (USE-6).
@@ -44,12 +46,13 @@ pub enum ConfigKey {
 
 impl ConfigKey {
     /// Every key, in display order.
-    pub const ALL: [Self; 16] = [
+    pub const ALL: [Self; 17] = [
         Self::ModelMain,
         Self::ModelFork,
         Self::ThinkingMain,
         Self::ThinkingFork,
         Self::BgForkTimeout,
+        Self::BgMaxTurns,
         Self::BgMaxConcurrent,
         Self::BgDailyBudget,
         Self::ForkIdleTimeout,
@@ -65,12 +68,13 @@ impl ConfigKey {
 
     /// The keys offered by the `/config key` dropdown (all but the Google keys and the home
     /// channel, which `/home` sets where it is; CFG-5).
-    pub const DROPDOWN: [Self; 13] = [
+    pub const DROPDOWN: [Self; 14] = [
         Self::ModelMain,
         Self::ModelFork,
         Self::ThinkingMain,
         Self::ThinkingFork,
         Self::BgForkTimeout,
+        Self::BgMaxTurns,
         Self::BgMaxConcurrent,
         Self::BgDailyBudget,
         Self::ForkIdleTimeout,
@@ -89,6 +93,7 @@ impl ConfigKey {
             Self::ThinkingMain => "thinking_main",
             Self::ThinkingFork => "thinking_fork",
             Self::BgForkTimeout => "bg_fork_timeout",
+            Self::BgMaxTurns => "bg_max_turns",
             Self::BgMaxConcurrent => "bg_max_concurrent",
             Self::BgDailyBudget => "bg_daily_budget",
             Self::ForkIdleTimeout => "fork_idle_timeout",
@@ -143,6 +148,7 @@ impl ConfigKey {
             Self::ThinkingMain => "Extended thinking for main session",
             Self::ThinkingFork => "Extended thinking for interactive forks",
             Self::BgForkTimeout => "Max background fork runtime (seconds)",
+            Self::BgMaxTurns => "Model calls a background run may make before it is stopped",
             Self::BgMaxConcurrent => "Background runs at once (more wait their turn)",
             Self::BgDailyBudget => "Most background work may spend a day",
             Self::ForkIdleTimeout => "Interactive fork idle timeout (minutes)",
@@ -165,6 +171,7 @@ impl ConfigKey {
             }
             Self::ThinkingMain | Self::ThinkingFork => "off / adaptive / <budget tokens>",
             Self::BgForkTimeout => "<seconds>, a positive integer",
+            Self::BgMaxTurns => "a positive integer",
             Self::BgMaxConcurrent => "a positive integer (each run is one Claude CLI, 200-300 MB)",
             Self::BgDailyBudget => "dollars a day (5, 2.50) / off",
             Self::ForkIdleTimeout | Self::AutoUpdateInterval => "<minutes>, a positive integer",
@@ -189,7 +196,7 @@ impl ConfigKey {
     }
 
     /// The `/config key` slash-option choices as `(name, value)`: display name, `snake_case` name.
-    pub fn choices() -> [(&'static str, &'static str); 13] {
+    pub fn choices() -> [(&'static str, &'static str); 14] {
         Self::DROPDOWN.map(|key| (key.display_name(), key.name()))
     }
 }

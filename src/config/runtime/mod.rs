@@ -9,6 +9,7 @@
 //! save never silently overwrites the owner's broken edit.
 
 mod channel;
+mod json;
 mod keys;
 mod settings;
 mod thinking;
@@ -33,6 +34,7 @@ pub use settings::RuntimeSettings;
 pub use thinking::{THINKING_PRESETS, thinking_choice_name, thinking_from_choice, thinking_label};
 
 use channel::{parse_channel, parse_notify};
+use json::{raw_from_json, unknown_entries};
 use keys::{
     DEFAULT_CALENDAR, DEFAULT_TASK_LIST, parse_bool, parse_budget, parse_calendars, parse_hour,
     parse_model, parse_permission_mode, parse_positive, parse_task_list, parse_thinking,
@@ -51,6 +53,8 @@ pub struct RuntimeConfig {
     pub thinking_fork: Thinking,
     /// Max background-fork runtime in seconds (default 1800).
     pub bg_fork_timeout: u64,
+    /// Model calls a background run may make before it is stopped (USE-7).
+    pub bg_max_turns: u64,
     /// Background runs at once (default 3); more wait in arrival order (issue 16).
     pub bg_max_concurrent: u64,
     /// What background work may spend a day, in cents; `None` = no limit (USE-6).
@@ -79,6 +83,10 @@ pub struct RuntimeConfig {
 /// what a runaway loop of them would cost overnight (USE-6).
 pub const DEFAULT_BG_DAILY_BUDGET_CENTS: u64 = 500;
 
+/// Model calls a background run may make by default: routines that read mail, tasks and
+/// the calendar and post a summary take a dozen or two; a run still going at 50 is looping.
+pub const DEFAULT_BG_MAX_TURNS: u64 = 50;
+
 /// Background runs at once by default: each is a Claude CLI of 200–300 MB, so three keep a
 /// small server's memory in bounds while a burst of fires still moves quickly.
 pub const DEFAULT_BG_MAX_CONCURRENT: u64 = 3;
@@ -91,6 +99,7 @@ impl Default for RuntimeConfig {
             thinking_main: Thinking::Off,
             thinking_fork: Thinking::Adaptive,
             bg_fork_timeout: 1800,
+            bg_max_turns: DEFAULT_BG_MAX_TURNS,
             bg_max_concurrent: DEFAULT_BG_MAX_CONCURRENT,
             bg_daily_budget_cents: Some(DEFAULT_BG_DAILY_BUDGET_CENTS),
             fork_idle_timeout: 10,
@@ -176,6 +185,7 @@ impl RuntimeConfig {
             ConfigKey::ThinkingMain => self.thinking_main = parse_thinking(raw)?,
             ConfigKey::ThinkingFork => self.thinking_fork = parse_thinking(raw)?,
             ConfigKey::BgForkTimeout => self.bg_fork_timeout = parse_positive(raw)?,
+            ConfigKey::BgMaxTurns => self.bg_max_turns = parse_positive(raw)?,
             ConfigKey::BgMaxConcurrent => self.bg_max_concurrent = parse_positive(raw)?,
             ConfigKey::BgDailyBudget => self.bg_daily_budget_cents = parse_budget(raw)?,
             ConfigKey::ForkIdleTimeout => self.fork_idle_timeout = parse_positive(raw)?,
@@ -216,6 +226,7 @@ impl RuntimeConfig {
             ConfigKey::ThinkingMain => thinking_label(self.thinking_main),
             ConfigKey::ThinkingFork => thinking_label(self.thinking_fork),
             ConfigKey::BgForkTimeout => format!("{}s", self.bg_fork_timeout),
+            ConfigKey::BgMaxTurns => self.bg_max_turns.to_string(),
             ConfigKey::BgMaxConcurrent => self.bg_max_concurrent.to_string(),
             ConfigKey::BgDailyBudget => self.bg_daily_budget_cents.map_or_else(
                 || "off".to_owned(),
@@ -316,6 +327,7 @@ impl RuntimeConfig {
             ConfigKey::ThinkingMain => Value::String(self.thinking_main.to_string()),
             ConfigKey::ThinkingFork => Value::String(self.thinking_fork.to_string()),
             ConfigKey::BgForkTimeout => Value::from(self.bg_fork_timeout),
+            ConfigKey::BgMaxTurns => Value::from(self.bg_max_turns),
             ConfigKey::BgMaxConcurrent => Value::from(self.bg_max_concurrent),
             ConfigKey::BgDailyBudget => self.bg_daily_budget_cents.map_or_else(
                 || Value::from("off"),
@@ -341,48 +353,6 @@ impl RuntimeConfig {
 /// A model's `/config` label: its name, or `unset` when none is configured.
 fn model_label(model: Option<&str>, unset: &str) -> String {
     model.map_or_else(|| unset.to_owned(), str::to_owned)
-}
-
-/// The text a stored JSON value stands for, fed through the same parser as `/config`;
-/// `None` for `null` on keys that cannot be unset and for values of the wrong type.
-fn raw_from_json(key: ConfigKey, value: &Value) -> Option<String> {
-    match (key, value) {
-        (_, Value::String(text)) => Some(text.clone()),
-        (_, Value::Number(number)) => Some(number.to_string()),
-        (
-            ConfigKey::ModelMain
-            | ConfigKey::ModelFork
-            | ConfigKey::GoogleCalendars
-            | ConfigKey::GoogleTaskList
-            | ConfigKey::HomeChannel,
-            Value::Null,
-        ) => Some(String::new()),
-        // AGT-10: older versions stored thinking as a boolean.
-        (ConfigKey::ThinkingMain | ConfigKey::ThinkingFork, Value::Bool(on)) => {
-            Some(if *on { "adaptive" } else { "off" }.to_owned())
-        }
-        (ConfigKey::AutoUpdate, Value::Bool(on)) => Some(if *on { "on" } else { "off" }.to_owned()),
-        (ConfigKey::GoogleCalendars, Value::Array(items)) => items
-            .iter()
-            .map(|item| item.as_str().map(str::to_owned))
-            .collect::<Option<Vec<_>>>()
-            .map(|ids| ids.join(",")),
-        _ => None,
-    }
-}
-
-/// The entries of the JSON object at `path` whose keys this version does not know.
-fn unknown_entries(path: &Path) -> Map<String, Value> {
-    let Ok(bytes) = std::fs::read(path) else {
-        return Map::new();
-    };
-    match serde_json::from_slice::<Value>(&bytes) {
-        Ok(Value::Object(mut object)) => {
-            object.retain(|name, _| ConfigKey::from_stored_name(name).is_none());
-            object
-        }
-        _ => Map::new(),
-    }
 }
 
 /// Sets a broken config file aside (`<name>.corrupt-<unix seconds>[-<n>]`); the owner hears

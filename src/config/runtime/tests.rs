@@ -34,6 +34,7 @@ fn keys_names_and_order() {
             "thinking.main",
             "thinking.fork",
             "bg_fork_timeout",
+            "bg_max_turns",
             "bg_max_concurrent",
             "bg_daily_budget",
             "fork_idle_timeout",
@@ -59,7 +60,7 @@ fn keys_names_and_order() {
     assert_eq!(ConfigKey::from_name("model"), None);
     let choices = ConfigKey::choices();
     assert_eq!(choices[0], ("model.main", "model_main"));
-    assert_eq!(choices[11], ("auto_update_hour", "auto_update_hour"));
+    assert_eq!(choices[12], ("auto_update_hour", "auto_update_hour"));
     assert!(
         choices
             .iter()
@@ -191,6 +192,7 @@ fn renders_defaults() {
 **thinking.main**: off (default)
 **thinking.fork**: adaptive (default)
 **bg_fork_timeout**: 1800s (default)
+**bg_max_turns**: 50 (default)
 **bg_max_concurrent**: 3 (default)
 **bg_daily_budget**: $5.00 a day (default)
 **fork_idle_timeout**: 10m (default)
@@ -214,6 +216,7 @@ fn renders_changed_values() {
         (ConfigKey::ThinkingMain, "32000"),
         (ConfigKey::ThinkingFork, "off"),
         (ConfigKey::BgForkTimeout, "600"),
+        (ConfigKey::BgMaxTurns, "12"),
         (ConfigKey::BgMaxConcurrent, "2"),
         (ConfigKey::BgDailyBudget, "$2.5"),
         (ConfigKey::ForkIdleTimeout, "15"),
@@ -240,6 +243,7 @@ fn renders_changed_values() {
             "32k budget",
             "off",
             "600s",
+            "12",
             "2",
             "$2.50 a day",
             "15m",
