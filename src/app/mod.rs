@@ -22,7 +22,9 @@ use tokio_util::sync::CancellationToken;
 use self::crash::{FatalEnd, OwnedTasks, OwnerReach};
 use crate::{
     agent::{MainSession, MainSettings, open_services},
-    background::{BgRunner, job_dispatch::JobDispatch, webhook_dispatch::WebhookDispatch},
+    background::{
+        BgRunner, budget::DailyBudget, job_dispatch::JobDispatch, webhook_dispatch::WebhookDispatch,
+    },
     config::Config,
     discord::{
         bot::Bot,
@@ -195,11 +197,14 @@ async fn run_daemon(
         Arc::clone(&front_end),
         Arc::new(move || busy_session.is_busy()),
     ));
+    // One budget for scheduled runs and webhook requests: the owner hears of it once a day.
+    let budget = Arc::new(DailyBudget::default());
     let dispatch = JobDispatch::new(
         Arc::clone(&services),
         Arc::clone(&session),
         Arc::clone(&runner),
         Arc::clone(&front_end),
+        Arc::clone(&budget),
     );
     let scheduler = Arc::new(Scheduler::new(
         Arc::clone(&services),
@@ -211,9 +216,10 @@ async fn run_daemon(
         Arc::clone(&services),
         runner,
         front_end,
-        Arc::clone(&scheduler),
-        Arc::clone(&specs),
+        (Arc::clone(&scheduler), Arc::clone(&specs)),
+        budget,
     );
+    webhooks.watch_waiting(services.config.scheduler_sync);
     let bot = Arc::new(Bot::new(
         http,
         places,

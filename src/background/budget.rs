@@ -8,6 +8,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 use parking_lot::Mutex;
 
 use crate::{
+    front_end::FrontEnd,
     services::Services,
     usage::{
         UsageLedger,
@@ -36,8 +37,8 @@ impl OverBudget {
     pub fn notice(&self) -> String {
         format!(
             "Background work has spent ${:.2} today, which reaches today's budget of {}: \
-             routines are skipped and reminders wait until tomorrow. What you start yourself \
-             still runs. `/config bg_daily_budget 10` raises the budget; `off` lifts it.",
+             routines are skipped; reminders and webhook requests wait until tomorrow. What \
+             you start yourself still runs. `/config bg_daily_budget 10` raises the budget; `off` lifts it.",
             self.spent,
             self.limit()
         )
@@ -79,6 +80,18 @@ impl DailyBudget {
             spent,
             limit_cents,
         })
+    }
+
+    /// Tells the owner through `front_end` that background work is over budget, the first
+    /// time that day.
+    pub async fn tell_once(&self, front_end: &dyn FrontEnd, over: &OverBudget) {
+        if !self.first_today(over) {
+            return;
+        }
+        tracing::info!(spent = over.spent, limit = %over.limit(), "today's background budget is spent; background runs wait");
+        if let Err(error) = front_end.send_text(over.notice()).await {
+            tracing::warn!(%error, "could not tell the owner about the budget");
+        }
     }
 
     /// Whether `over` is the first time the owner would hear of it that day (and marks it).

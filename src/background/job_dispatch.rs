@@ -39,7 +39,7 @@ pub struct JobDispatch {
     session: Arc<MainSession>,
     runner: Arc<BgRunner>,
     front_end: Arc<dyn FrontEnd>,
-    budget: DailyBudget,
+    budget: Arc<DailyBudget>,
 }
 
 impl JobDispatch {
@@ -50,13 +50,14 @@ impl JobDispatch {
         session: Arc<MainSession>,
         runner: Arc<BgRunner>,
         front_end: Arc<dyn FrontEnd>,
+        budget: Arc<DailyBudget>,
     ) -> Self {
         Self {
             services,
             session,
             runner,
             front_end,
-            budget: DailyBudget::default(),
+            budget,
         }
     }
 
@@ -73,13 +74,7 @@ impl JobDispatch {
                 tracing::warn!(%error, "could not note the skipped routine");
             }
         }
-        if !self.budget.first_today(over) {
-            return;
-        }
-        tracing::info!(spent = over.spent, limit = %over.limit(), "today's background budget is spent; scheduled background runs wait");
-        if let Err(error) = self.front_end.send_text(over.notice()).await {
-            tracing::warn!(%error, "could not tell the owner about the budget");
-        }
+        self.budget.tell_once(self.front_end.as_ref(), over).await;
     }
 }
 

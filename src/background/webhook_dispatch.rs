@@ -7,14 +7,15 @@
 //! button dispatches it unscreened or drops it. A cleared request runs as a background job with
 //! the spec's options (WHK-13), the busy state sampled when it arrived and the webhook as
 //! "this task" of the forward schedule (WHK-11). The server's in-flight permit travels with
-//! the request, so the cap covers screening and the run.
+//! the request, so the cap covers screening and the run. A request that arrives once today's
+//! background budget is spent waits, unscreened, until the budget allows it (`waiting`, USE-6).
 
 use std::sync::Arc;
 
 use tokio_util::{sync::CancellationToken, task::TaskTracker};
 use tracing::Instrument;
 
-use super::runner::BgRunner;
+use super::{budget::DailyBudget, runner::BgRunner};
 use crate::{
     agent::screening::screen,
     domain::{
@@ -24,10 +25,12 @@ use crate::{
     front_end::FrontEnd,
     scheduling::{Scheduler, bg_job::BgJob},
     services::Services,
-    state::held_webhooks::{HeldRequest, HeldWebhooks, ReleaseOutcome},
+    state::held_webhooks::{HeldRequest, HeldWebhooks, HoldCause, ReleaseOutcome},
     webhooks::{
         AcceptedHook, HookSink, SCREENING_TIMEOUT, SpecStore, Verdict, WebhookSpec, parse_verdict,
-        payload::Payload, request::prepare, screening_prompt,
+        payload::Payload,
+        request::{Prepared, prepare},
+        screening_prompt,
     },
 };
 
@@ -47,6 +50,7 @@ struct Inner {
     scheduler: Arc<Scheduler>,
     specs: Arc<SpecStore>,
     held: HeldWebhooks,
+    budget: Arc<DailyBudget>,
     tasks: TaskTracker,
     stop: CancellationToken,
 }
@@ -66,13 +70,14 @@ pub enum HoldAnswer {
 
 impl WebhookDispatch {
     /// Dispatches through `runner`, asks through `front_end`, renders the forward schedule from
-    /// `scheduler`'s registry and reads specs from `specs`.
+    /// `scheduler`'s registry, reads specs from `specs` and counts against `budget` (shared
+    /// with the scheduled jobs, so the owner hears of it once a day).
     pub fn new(
         services: Arc<Services>,
         runner: Arc<BgRunner>,
         front_end: Arc<dyn FrontEnd>,
-        scheduler: Arc<Scheduler>,
-        specs: Arc<SpecStore>,
+        (scheduler, specs): (Arc<Scheduler>, Arc<SpecStore>),
+        budget: Arc<DailyBudget>,
     ) -> Self {
         let held = services.held_webhooks.clone();
         Self(Arc::new(Inner {
@@ -82,6 +87,7 @@ impl WebhookDispatch {
             scheduler,
             specs,
             held,
+            budget,
             tasks: TaskTracker::new(),
             stop: CancellationToken::new(),
         }))
@@ -144,32 +150,68 @@ impl WebhookDispatch {
 
 impl HookSink for WebhookDispatch {
     fn accept(&self, hook: AcceptedHook) {
-        // WHK-11: the busy state as it was when the request arrived.
-        let busy = self.0.runner.owner_busy();
-        let inner = Arc::clone(&self.0);
-        let span = tracing::info_span!("webhook", id = %hook.spec.id);
-        self.0.tasks.spawn(
-            async move {
-                tokio::select! {
-                    () = inner.stop.cancelled() => {}
-                    () = inner.handle(hook, busy) => {}
-                }
-            }
-            .instrument(span),
-        );
-    }
-}
-
-impl Inner {
-    async fn handle(&self, hook: AcceptedHook, busy: bool) {
         let AcceptedHook {
             spec,
             payload,
             body,
             to_screen,
             received_at,
-            permit: _permit,
+            permit,
         } = hook;
+        let prepared = Prepared {
+            payload,
+            body,
+            to_screen,
+        };
+        // The permit travels with the request until it is screened and run.
+        self.0
+            .spawn_request(spec, prepared, received_at, Some(permit));
+    }
+}
+
+impl Inner {
+    /// Handles one request in its own task, with the busy state as it is now (WHK-11: when
+    /// the request arrived, or when it stopped waiting for the budget).
+    fn spawn_request(
+        self: &Arc<Self>,
+        spec: Arc<WebhookSpec>,
+        prepared: Prepared,
+        received_at: chrono::DateTime<chrono::Utc>,
+        permit: Option<tokio::sync::OwnedSemaphorePermit>,
+    ) {
+        let busy = self.runner.owner_busy();
+        let inner = Arc::clone(self);
+        let span = tracing::info_span!("webhook", id = %spec.id);
+        self.tasks.spawn(
+            async move {
+                let _permit = permit;
+                tokio::select! {
+                    () = inner.stop.cancelled() => {}
+                    () = inner.handle(&spec, prepared, received_at, busy) => {}
+                }
+            }
+            .instrument(span),
+        );
+    }
+
+    async fn handle(
+        &self,
+        spec: &WebhookSpec,
+        prepared: Prepared,
+        received_at: chrono::DateTime<chrono::Utc>,
+        busy: bool,
+    ) {
+        let Prepared {
+            payload,
+            body,
+            to_screen,
+        } = prepared;
+        // Over today's budget nothing is spent on it, screening included (USE-6).
+        if let Some(over) = self.budget.check(&self.services, chrono::Utc::now()).await {
+            self.wait_for_budget(spec, &payload, received_at, &over)
+                .await;
+            return;
+        }
         if !to_screen.is_empty() {
             let prompt = screening_prompt(&to_screen);
             let verdict =
@@ -195,13 +237,14 @@ impl Inner {
                         received_at,
                         payload: payload_text(&payload),
                         message_id: None,
+                        cause: HoldCause::Unscreened,
                     };
                     self.hold(request).await;
                     return;
                 }
             }
         }
-        self.dispatch(&spec, body, busy).await;
+        self.dispatch(spec, body, busy).await;
     }
 
     /// Runs the request as a background job with the spec's options (WHK-13).
@@ -283,6 +326,8 @@ fn payload_text(payload: &Payload) -> String {
         .collect();
     format!("{{{}}}", entries.join(","))
 }
+
+mod waiting;
 
 #[cfg(test)]
 #[path = "webhook_dispatch_tests.rs"]

@@ -1,10 +1,13 @@
 //! Webhook requests the screening could not clear (WHK-12, failing closed): an unreadable
 //! verdict, a screening error or a timeout holds the request here instead of dispatching it,
-//! and the owner decides with a button (`state/held_webhooks.json`).
+//! and the owner decides with a button (`state/held_webhooks.json`). Requests that arrived
+//! once today's background budget was spent wait here too, unscreened, until the budget allows
+//! them again (USE-6); they have no button and are taken out all at once.
 //!
 //! A click counts only on the message the bot posted for that request, as with tool
 //! approvals. The payload is kept as the JSON text it arrived as, so its key order survives.
-//! At most [`MAX_HELD`] requests are kept; holding one more drops the oldest. A file that
+//! At most [`MAX_HELD`] requests of each cause are kept; holding one more drops the oldest of
+//! that cause. A file that
 //! can't be read counts as empty: a lost hold means a request is not run, never that one runs
 //! unasked.
 
@@ -18,8 +21,20 @@ use super::{
     state_file::{Json, StateFile},
 };
 
-/// How many held requests are kept.
+/// How many held requests of each cause are kept.
 pub const MAX_HELD: usize = 20;
+
+/// Why a request is held.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HoldCause {
+    /// The screening could not clear it: only the owner's click runs it.
+    #[default]
+    Unscreened,
+    /// Today's background budget was spent when it arrived: it runs, screened as any request,
+    /// once the budget allows (USE-6).
+    OverBudget,
+}
 
 /// One held request.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -35,6 +50,9 @@ pub struct HeldRequest {
     /// The Discord message with the buttons, once posted.
     #[serde(default)]
     pub message_id: Option<u64>,
+    /// Why it is held.
+    #[serde(default)]
+    pub cause: HoldCause,
 }
 
 /// How a click on a held request's button went.
@@ -72,10 +90,17 @@ impl HeldWebhooks {
     pub fn hold(&self, request: HeldRequest) -> Result<String, StateError> {
         let _guard = self.file.lock();
         let mut stored = self.load();
-        while stored.held.len() >= MAX_HELD {
+        while stored
+            .held
+            .values()
+            .filter(|held| held.cause == request.cause)
+            .count()
+            >= MAX_HELD
+        {
             let oldest = stored
                 .held
                 .iter()
+                .filter(|(_, held)| held.cause == request.cause)
                 .min_by_key(|(_, held)| held.received_at)
                 .map(|(id, _)| id.clone());
             let Some(oldest) = oldest else { break };
@@ -121,6 +146,32 @@ impl HeldWebhooks {
         };
         self.save(&stored)?;
         Ok(ReleaseOutcome::Released(held))
+    }
+
+    /// Whether any request waits for the budget.
+    pub fn any_waiting(&self) -> bool {
+        let _guard = self.file.lock();
+        self.load()
+            .held
+            .values()
+            .any(|held| held.cause == HoldCause::OverBudget)
+    }
+
+    /// Takes every request waiting for the budget out of the store, oldest first.
+    pub fn take_waiting(&self) -> Result<Vec<HeldRequest>, StateError> {
+        let _guard = self.file.lock();
+        let mut stored = self.load();
+        let (waiting, kept): (BTreeMap<_, _>, BTreeMap<_, _>) = std::mem::take(&mut stored.held)
+            .into_iter()
+            .partition(|(_, held)| held.cause == HoldCause::OverBudget);
+        if waiting.is_empty() {
+            return Ok(Vec::new());
+        }
+        stored.held = kept;
+        self.save(&stored)?;
+        let mut waiting: Vec<HeldRequest> = waiting.into_values().collect();
+        waiting.sort_by_key(|held| held.received_at);
+        Ok(waiting)
     }
 
     /// The held requests by id.

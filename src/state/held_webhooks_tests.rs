@@ -9,6 +9,7 @@ fn request(minute: u32) -> HeldRequest {
         received_at: Utc.with_ymd_and_hms(2026, 11, 25, 9, minute, 0).unwrap(),
         payload: r#"{"repo":"ollim","status":"failure"}"#.into(),
         message_id: None,
+        cause: HoldCause::Unscreened,
     }
 }
 
@@ -51,4 +52,39 @@ fn an_unreadable_file_holds_nothing() {
     assert!(store.list().is_empty());
     let id = store.hold(request(3)).unwrap();
     assert!(store.list().contains_key(&id));
+}
+
+/// USE-6: requests waiting for the budget are taken out all at once, oldest first, and
+/// neither they nor the screening's holds push out the other kind.
+#[test]
+fn waiting_requests_are_taken_together_and_kept_apart_from_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = HeldWebhooks::new(dir.path().join("held_webhooks.json"));
+    let unscreened = store.hold(request(0)).unwrap();
+    assert!(!store.any_waiting());
+    for minute in (1..=u32::try_from(MAX_HELD).unwrap() + 1).rev() {
+        let waiting = HeldRequest {
+            cause: HoldCause::OverBudget,
+            ..request(minute)
+        };
+        store.hold(waiting).unwrap();
+    }
+    assert!(store.any_waiting());
+    assert!(store.list().contains_key(&unscreened));
+    let taken = store.take_waiting().unwrap();
+    assert_eq!(taken.len(), MAX_HELD);
+    assert!(
+        taken
+            .windows(2)
+            .all(|w| w[0].received_at < w[1].received_at)
+    );
+    // Minute 1 came last and pushed out the oldest then kept, minute 2.
+    let minutes: Vec<_> = taken
+        .iter()
+        .map(|t| t.received_at.format("%M").to_string())
+        .collect();
+    assert_eq!(minutes[..2], ["01", "03"]);
+    assert!(!store.any_waiting());
+    assert_eq!(store.list().len(), 1, "the screening's hold stays");
+    assert!(store.take_waiting().unwrap().is_empty());
 }

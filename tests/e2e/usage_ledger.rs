@@ -126,20 +126,8 @@ async fn each_turn_and_run_leaves_one_record_that_usage_sums() {
 #[tokio::test]
 async fn over_the_daily_budget_background_runs_wait_and_the_owner_hears_it_once() {
     let sandbox = crate::support::cli::CliSandbox::new();
-    // Background work already spent a dollar today: one record now and one a minute on, so
-    // a test that runs across midnight still finds a dollar on the day it checks.
-    let usage = sandbox.data_dir.join("state/usage");
-    std::fs::create_dir_all(&usage).unwrap();
-    let now = chrono::Utc::now();
-    for at in [now, now + chrono::Duration::minutes(1)] {
-        let line = json!({"at": at, "kind": "routine", "job": "routine:earlier",
-                          "cost_usd": 1.0, "ended": "completed"});
-        let file = usage.join(format!("{}.jsonl", at.format("%Y-%m")));
-        let mut text = std::fs::read_to_string(&file).unwrap_or_default();
-        text.push_str(&line.to_string());
-        text.push('\n');
-        std::fs::write(&file, text).unwrap();
-    }
+    // Background work already spent a dollar today.
+    sandbox.record_background_spend(1.0);
     let mut h = BotHarness::greeted_fast_sync(sandbox).await;
     set_budget(&h, "0.50").await;
     h.mock.add_rule(|request| {

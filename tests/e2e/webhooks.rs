@@ -17,6 +17,7 @@ use support::{
     mock_api::{MockApi, RecordedRequest, Reply},
 };
 
+mod budget;
 mod resilience;
 mod screening;
 mod signed;
@@ -43,7 +44,11 @@ impl Hooks {
     /// A greeted bot with the webhook server on a port the OS picked (`WEBHOOK_PORT=0`, read
     /// back from its start-up line) and the two specs installed.
     async fn start() -> Self {
-        let sandbox = CliSandbox::new();
+        Self::start_in(CliSandbox::new()).await
+    }
+
+    /// [`Self::start`] in `sandbox`, prepared by the caller.
+    async fn start_in(sandbox: CliSandbox) -> Self {
         let dir = sandbox.data_dir.join("webhooks");
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("ci.md"), CI_SPEC).unwrap();
