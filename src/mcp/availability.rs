@@ -1,6 +1,7 @@
 //! Which `discord` tools each kind of session may use (the MCP availability matrix).
 //!
-//! The server implements all 13 tools of MCP-16 and the three Google tools ([`GOOGLE_TOOLS`]),
+//! The server implements all 13 tools of MCP-16, `spend_report` (USE-8) and the three Google
+//! tools ([`GOOGLE_TOOLS`]),
 //! but each client lists only those its session may ever use ([`listed_tools`], issue 17): the
 //! CLI fetches a server's tool list once per process, so the list is fixed at the start — an
 //! interactive fork's client also lists main's tools, because a saved fork's client becomes
@@ -60,8 +61,9 @@ impl ScopeCell {
     }
 }
 
-/// Every tool of the `discord` server: MCP-16's thirteen, then [`GOOGLE_TOOLS`].
-pub const ALL_TOOLS: [&str; 16] = [
+/// Every tool of the `discord` server: MCP-16's thirteen, `spend_report`, then
+/// [`GOOGLE_TOOLS`].
+pub const ALL_TOOLS: [&str; 17] = [
     "discord_embed",
     "ping_user",
     "send_file",
@@ -75,6 +77,7 @@ pub const ALL_TOOLS: [&str; 16] = [
     "follow_up_chain",
     "update_names",
     "compact_session",
+    "spend_report",
     "google_tasks",
     "google_calendar",
     "gmail",
@@ -90,9 +93,8 @@ pub const GOOGLE_TOOLS: [&str; 3] = ["google_tasks", "google_calendar", "gmail"]
 pub fn is_offered(tool: &str, scope: ToolScope) -> bool {
     use ToolScope::{Background, InteractiveFork, Main, PersistentRoutine};
     match tool {
-        "discord_embed" | "send_file" | "add_reminder" | "list_reminders" | "cancel_reminder" => {
-            true
-        }
+        "discord_embed" | "send_file" | "add_reminder" | "list_reminders" | "cancel_reminder"
+        | "spend_report" => true,
         "ping_user" => matches!(scope, Background | PersistentRoutine),
         "enter_fork" | "update_names" => scope == Main,
         "save_context" | "exit_fork" => scope == InteractiveFork,
@@ -158,10 +160,10 @@ mod tests {
     #[test]
     fn matrix_matches_the_spec() {
         let offered = |scope| ALL_TOOLS.iter().filter(|t| is_offered(t, scope)).count();
-        assert_eq!(offered(ToolScope::Main), 11);
-        assert_eq!(offered(ToolScope::InteractiveFork), 12);
-        assert_eq!(offered(ToolScope::Background), 8);
-        assert_eq!(offered(ToolScope::PersistentRoutine), 8);
+        assert_eq!(offered(ToolScope::Main), 12);
+        assert_eq!(offered(ToolScope::InteractiveFork), 13);
+        assert_eq!(offered(ToolScope::Background), 9);
+        assert_eq!(offered(ToolScope::PersistentRoutine), 9);
         assert!(!is_offered("ping_user", ToolScope::Main));
         assert!(is_offered("enter_fork", ToolScope::Main));
         assert!(!is_offered("enter_fork", ToolScope::InteractiveFork));
@@ -182,13 +184,13 @@ mod tests {
     #[test]
     fn each_client_lists_what_its_session_may_ever_use() {
         let main = listed_tools(ToolScope::Main, None);
-        assert_eq!(main.len(), 11);
+        assert_eq!(main.len(), 12);
         assert!(GOOGLE_TOOLS.iter().all(|tool| main.contains(tool)));
         assert!(!main.contains(&"ping_user") && !main.contains(&"report_updates"));
         let fork = listed_tools(ToolScope::InteractiveFork, None);
         assert_eq!(
             fork.len(),
-            14,
+            15,
             "a fork also lists main's tools (SES-10): {fork:?}"
         );
         assert!(fork.contains(&"enter_fork") && fork.contains(&"exit_fork"));
@@ -201,7 +203,12 @@ mod tests {
         };
         assert_eq!(
             listed_tools(ToolScope::Background, Some(closed)),
-            ["add_reminder", "list_reminders", "cancel_reminder"]
+            [
+                "add_reminder",
+                "list_reminders",
+                "cancel_reminder",
+                "spend_report"
+            ]
         );
         let open = RunGates {
             allow_ping: true,
@@ -210,7 +217,7 @@ mod tests {
             allowed: &[],
         };
         let background = listed_tools(ToolScope::Background, Some(open));
-        assert_eq!(background.len(), 7, "{background:?}");
+        assert_eq!(background.len(), 8, "{background:?}");
         assert!(!background.contains(&"follow_up_chain"));
         let chain = listed_tools(
             ToolScope::Background,

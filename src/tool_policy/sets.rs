@@ -34,6 +34,7 @@ pub const DEFAULT_BG_TOOLS: &[&str] = &[
     "mcp__discord__add_reminder",
     "mcp__discord__list_reminders",
     "mcp__discord__cancel_reminder",
+    "mcp__discord__spend_report",
 ];
 
 /// The one rule a background run always has (BGF-6).

@@ -84,6 +84,23 @@ pub fn greeting_line(records: &[UsageRecord], now: DateTime<Utc>, tz: Tz) -> Opt
     ))
 }
 
+/// The ledger's report as of `now` in `tz`, read from the ledger in `dir`: the line of
+/// yesterday and the week so far, then [`cost_report`]; a ledger that can't be read says so.
+/// What `/cost` shows under the session's line and the `spend_report` tool answers (USE-3,
+/// USE-8).
+pub fn ledger_report(dir: &std::path::Path, now: DateTime<Utc>, tz: Tz) -> String {
+    let ledger = super::UsageLedger::new(dir);
+    match ledger.read_since(now - Duration::days(31)) {
+        Ok(read) => {
+            let week = greeting_line(&read.records, now, tz)
+                .map(|line| format!("{}\n", line.trim_start_matches("-# ")))
+                .unwrap_or_default();
+            format!("{week}{}", cost_report(&read.records, now, tz))
+        }
+        Err(error) => format!("**Spend**: the usage ledger can't be read ({error})."),
+    }
+}
+
 /// Dollars as the owner reads them: cents, or four places under a cent.
 fn dollars(amount: f64) -> String {
     if amount > 0.0 && amount < 0.01 {

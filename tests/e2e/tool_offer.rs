@@ -241,6 +241,7 @@ async fn background_runs_are_offered_their_set_and_open_gates_only() {
             "add_reminder",
             "list_reminders",
             "cancel_reminder",
+            "spend_report",
             "google_tasks"
         ])
     );

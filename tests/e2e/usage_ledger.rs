@@ -297,3 +297,33 @@ async fn a_run_past_its_turn_limit_is_stopped_and_on_record() {
     .await;
     h.terminate().await;
 }
+
+/// USE-8: a background run (a weekly review) reads the week's spend with `spend_report`, offered
+/// to background runs by default; it answers from the ledger, with the main turn before it.
+#[tokio::test]
+async fn a_weekly_report_reads_the_week_s_spend_from_the_ledger() {
+    let mut h = BotHarness::greeted_fast_sync(crate::support::cli::CliSandbox::new()).await;
+    h.converse("hi", "Hi!").await;
+    h.mock
+        .answer_reminder_runs("mcp__discord__spend_report", json!({}), "reported");
+    h.add_reminder_now("the weekly review").await;
+    h.wait_for_log("background run finished", Duration::from_secs(30))
+        .await;
+    let answers: Vec<_> = h
+        .mock
+        .model_requests()
+        .iter()
+        .filter(|r| r.user_prompts().iter().any(|p| p.contains("[reminder-bg:")))
+        .flat_map(crate::support::mock_api::RecordedRequest::tool_results)
+        .collect();
+    assert_eq!(answers.len(), 1, "{answers:?}");
+    let report = &answers[0];
+    assert!(!report.is_error, "{report:?}");
+    assert!(report.content.contains("this week $"), "{}", report.content);
+    assert!(
+        report.content.contains("30 days by kind: main $"),
+        "{}",
+        report.content
+    );
+    h.terminate().await;
+}

@@ -197,7 +197,14 @@ pub(super) const RESPONSIVENESS: &str = "\
 To learn which routines and reminders {user} actually engages with, spawn the \
 `responsiveness-reviewer` subagent; don't analyse the history yourself. A \
 `[reminder:resp-rev]` prompt asks for that weekly report: run the subagent, share the \
-highlights and propose schedule changes. Change routines only after {user} agrees.";
+highlights and propose schedule changes. Change routines only after {user} agrees.
+
+## What your work costs
+
+The `spend_report` tool reads the usage ledger: yesterday, the week so far, 30 days by kind \
+of work and the priciest jobs. End every weekly report or review with one line of the week's \
+spend from it, and use it when {user} asks what you cost; a routine that is both costly and \
+ignored is worth suggesting to trim.";
 
 /// User proxy, background runs only (SYS-8, SUB-8).
 pub(super) const USER_PROXY: &str = "\

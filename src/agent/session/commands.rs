@@ -16,7 +16,7 @@ use crate::{
     config::runtime::{ConfigKey, ConfigUpdateError, RuntimeConfig, thinking_choice_name},
     domain::model_name::check_model,
     state::now_in,
-    usage::{UsageLedger, report::cost_report},
+    usage::report::ledger_report,
 };
 
 /// The refusal of `/model` and `/thinking` while a fork is open (SLC-5, SLC-6).
@@ -202,12 +202,11 @@ impl MainSession {
     pub async fn cost(&self) -> Result<String, AgentError> {
         let session = self.session_cost().await?;
         self.services.usage.flush().await;
-        let now = chrono::Utc::now();
-        let ledger = UsageLedger::new(self.services.data_dir.usage_dir());
-        let spend = match ledger.read_since(now - chrono::Duration::days(31)) {
-            Ok(read) => cost_report(&read.records, now, self.services.config.timezone),
-            Err(error) => format!("**Spend**: the usage ledger can't be read ({error})."),
-        };
+        let spend = ledger_report(
+            &self.services.data_dir.usage_dir(),
+            chrono::Utc::now(),
+            self.services.config.timezone,
+        );
         Ok(format!("{session}\n\n{spend}"))
     }
 

@@ -30,6 +30,7 @@ mod fork;
 mod google;
 mod persistent;
 mod reminders;
+mod spend;
 mod update_names;
 mod visible;
 
@@ -149,7 +150,8 @@ impl DiscordTools {
                 + Self::update_names_router()
                 + Self::reminders_router()
                 + Self::persistent_router()
-                + Self::google_router(),
+                + Self::google_router()
+                + Self::spend_router(),
             context: Arc::new(context),
         }
     }
