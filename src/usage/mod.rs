@@ -6,8 +6,10 @@
 //! - [`ledger`]: appending and reading the monthly files.
 //! - [`summary`]: totals over a window, by kind, job, model or day, with injected time;
 //!   [`report`]: what `/cost` says from them.
+//! - [`chart`]: a PNG of daily spend by kind, drawn in-process (USE-5).
 //! - [`writer`]: the owned task that appends records off the turn's path.
 
+pub mod chart;
 pub mod ledger;
 pub mod record;
 pub mod report;
