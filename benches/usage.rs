@@ -5,19 +5,23 @@
 //! - what a turn pays to record its usage: queueing a record on the `UsageWriter` (the turn's
 //!   only cost), next to what one synced append costs the writer task behind it;
 //! - `usage` over a year: 365 days × 50 records (18,250, twelve month files) read back and
-//!   summed by kind, job and day — what `ollim-bot usage --since 365d` and `/cost` do.
+//!   summed by kind, job and day — what `ollim-bot usage --since 365d` and `/cost` do;
+//! - `/cost`'s chart: 30 days of that ledger read, split by day and drawn as a PNG (USE-5).
 
 use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
 use ollim_bot::usage::{
-    Summary, UsageKind, UsageLedger, UsageRecord, UsageWriter, summary::GroupBy,
+    Summary, UsageKind, UsageLedger, UsageRecord, UsageWriter, chart::ledger_chart,
+    summary::GroupBy,
 };
 
 /// Records per synthetic day.
 const PER_DAY: usize = 50;
 /// Appends timed one by one.
 const APPENDS: usize = 200;
+/// Charts drawn and averaged.
+const CHARTS: u32 = 20;
 
 fn record(at: DateTime<Utc>, n: usize) -> UsageRecord {
     let kind = UsageKind::ALL[n % UsageKind::ALL.len()];
@@ -107,5 +111,19 @@ fn main() {
     println!(
         "  together:                      {:?} (goal: under 1 s)",
         reading + summing
+    );
+
+    let started = Instant::now();
+    let mut bytes = 0;
+    for _ in 0..CHARTS {
+        let png = ledger_chart(year.dir(), now, chrono_tz::UTC, 30)
+            .expect("draw")
+            .expect("a chart");
+        bytes = png.len();
+    }
+    println!(
+        "/cost's chart of 30 days ({} records read, {bytes} bytes of PNG): {:?} each",
+        30 * PER_DAY,
+        started.elapsed() / CHARTS
     );
 }

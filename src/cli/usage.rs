@@ -11,7 +11,7 @@ use crate::{
     config::Config,
     state::paths::DataDir,
     transcripts::parse_window,
-    usage::{Summary, Totals, UsageLedger, summary::GroupBy},
+    usage::{Summary, Totals, UsageLedger, chart::ledger_chart, summary::GroupBy},
 };
 
 /// `ollim-bot usage` options.
@@ -26,6 +26,10 @@ pub struct UsageArgs {
     /// Print JSON (the window, the total, the split, unreadable lines skipped).
     #[arg(long)]
     pub json: bool,
+    /// Also draw the daily spend by kind over the window (whole days, at most a year) into
+    /// this PNG file.
+    #[arg(long, value_name = "FILE")]
+    pub chart: Option<std::path::PathBuf>,
 }
 
 /// How `usage` splits the total.
@@ -76,6 +80,9 @@ fn execute(args: &UsageArgs, now: DateTime<Utc>) -> Result<String, String> {
     let ledger = UsageLedger::new(DataDir::new(&config.data_dir).usage_dir());
     let read = ledger.read_since(since).map_err(|e| e.to_string())?;
     let summary = Summary::of(&read.records, since, args.by.into(), config.timezone);
+    if let Some(path) = &args.chart {
+        write_chart(path, &config, window, now)?;
+    }
     if args.json {
         let json = serde_json::json!({
             "since": summary.since,
@@ -92,6 +99,24 @@ fn execute(args: &UsageArgs, now: DateTime<Utc>) -> Result<String, String> {
             .map_err(|e| e.to_string());
     }
     Ok(render(&summary, args.since.trim(), read.skipped))
+}
+
+/// Draws the window's daily spend into `path` (USE-5); refuses an empty chart.
+fn write_chart(
+    path: &std::path::Path,
+    config: &Config,
+    window: chrono::Duration,
+    now: DateTime<Utc>,
+) -> Result<(), String> {
+    /// A year of bars is the most a chart can show legibly.
+    const MOST_DAYS: i64 = 366;
+    let days = (window.num_hours() + 23) / 24;
+    let days = u32::try_from(days.clamp(1, MOST_DAYS)).unwrap_or(1);
+    let dir = DataDir::new(&config.data_dir).usage_dir();
+    let png = ledger_chart(&dir, now, config.timezone, days)
+        .map_err(|e| e.to_string())?
+        .ok_or_else(|| "nothing was spent in that window; no chart written".to_owned())?;
+    std::fs::write(path, png).map_err(|e| format!("could not write {}: {e}", path.display()))
 }
 
 /// The table: the total, then one line per group.

@@ -16,7 +16,7 @@ use serenity::{
         ResolvedValue,
     },
     builder::{
-        CreateCommand, CreateCommandOption, CreateInteractionResponse,
+        CreateAttachment, CreateCommand, CreateCommandOption, CreateInteractionResponse,
         CreateInteractionResponseFollowup, CreateInteractionResponseMessage,
         EditInteractionResponse,
     },
@@ -24,6 +24,11 @@ use serenity::{
 };
 
 use super::{bot::Bot, rate_limit::with_rate_limit_retries};
+
+/// The file name of `/cost`'s chart (USE-5).
+pub const SPEND_CHART: &str = "spend.png";
+/// The days `/cost`'s chart covers.
+const CHART_DAYS: u32 = 30;
 use crate::{
     agent::{
         ForkCommandError,
@@ -31,6 +36,7 @@ use crate::{
     },
     config::runtime::{ConfigKey, THINKING_PRESETS},
     front_end::{ReplyPlace, TurnPlace},
+    usage::chart::ledger_chart,
 };
 
 fn command(name: &str, description: &str) -> CreateCommand {
@@ -180,9 +186,13 @@ impl Bot {
         let parsed = session_command::parse(&command.data.name, &args);
         match parsed {
             Ok(parsed) if parsed.is_slow() => {
+                let charted = matches!(parsed, session_command::Command::Cost);
                 with_rate_limit_retries(|| command.defer(&self.http)).await?;
                 let reply = self.session.run_command(parsed).await;
-                let edit = EditInteractionResponse::new().content(reply.text());
+                let mut edit = EditInteractionResponse::new().content(reply.text());
+                if charted && let Some(png) = self.spend_chart().await {
+                    edit = edit.new_attachment(CreateAttachment::bytes(png, SPEND_CHART));
+                }
                 with_rate_limit_retries(|| command.edit_response(&self.http, edit.clone()))
                     .await
                     .map(drop)
@@ -192,6 +202,28 @@ impl Bot {
                 reply_ephemeral(&self.http, command, reply.text()).await
             }
             Err(error) => reply_ephemeral(&self.http, command, error.to_string()).await,
+        }
+    }
+
+    /// `/cost`'s chart of the last 30 days (USE-5), drawn off the async threads; `None`
+    /// when nothing was spent or it can't be drawn (the text still answers).
+    async fn spend_chart(&self) -> Option<Vec<u8>> {
+        let dir = self.services.data_dir.usage_dir();
+        let tz = self.services.config.timezone;
+        let drawn = tokio::task::spawn_blocking(move || {
+            ledger_chart(&dir, chrono::Utc::now(), tz, CHART_DAYS)
+        })
+        .await;
+        match drawn {
+            Ok(Ok(png)) => png,
+            Ok(Err(error)) => {
+                tracing::warn!(%error, "could not draw the spend chart");
+                None
+            }
+            Err(error) => {
+                tracing::warn!(%error, "the spend chart's drawing stopped");
+                None
+            }
         }
     }
 

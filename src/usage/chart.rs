@@ -60,6 +60,9 @@ pub enum ChartError {
     /// Encoding the pixels as PNG failed.
     #[error("encoding the chart as PNG failed: {0}")]
     Encode(#[from] png::EncodingError),
+    /// The ledger couldn't be read.
+    #[error(transparent)]
+    Ledger(#[from] super::LedgerError),
 }
 
 /// The days from `first` to `last` (inclusive, every day present, days without spend too)
@@ -85,6 +88,25 @@ pub fn daily_spend(
         .collect()
 }
 
+/// The chart of the last `days` days up to `now`'s day in `tz`, from the ledger in `dir`;
+/// `None` when nothing was spent in them (an empty chart says nothing).
+pub fn ledger_chart(
+    dir: &std::path::Path,
+    now: chrono::DateTime<chrono::Utc>,
+    tz: Tz,
+    days: u32,
+) -> Result<Option<Vec<u8>>, ChartError> {
+    let last = day_of(now, tz);
+    let first = last - chrono::Days::new(u64::from(days.max(1) - 1));
+    let since = super::summary::day_start(now, tz) - chrono::Duration::days(i64::from(days));
+    let read = super::UsageLedger::new(dir).read_since(since)?;
+    let spend = daily_spend(&read.records, first, last, tz);
+    if spend.iter().all(|day| day.total() <= 0.0) {
+        return Ok(None);
+    }
+    render_png(&spend).map(Some)
+}
+
 /// The PNG bytes of the chart of `days` (oldest first), [`SIZE`] pixels, titled with the
 /// window's length and total. CPU-bound for some milliseconds: async callers run it on a
 /// blocking thread.
@@ -102,17 +124,23 @@ pub fn render_png(days: &[DaySpend]) -> Result<Vec<u8>, ChartError> {
     Ok(bytes)
 }
 
-/// The fixed colour of a kind's bars and legend swatch: distinct, saturated, and never a grey,
-/// so no axis, grid line or antialiased text pixel takes it.
-fn colour(kind: UsageKind) -> RGBColor {
+/// The fixed colour of a kind's bars and legend swatch, as RGB: distinct, saturated, and
+/// never a grey, so no axis, grid line or antialiased text pixel takes it.
+pub fn kind_rgb(kind: UsageKind) -> [u8; 3] {
     match kind {
-        UsageKind::Main => RGBColor(31, 119, 180),
-        UsageKind::Fork => RGBColor(255, 127, 14),
-        UsageKind::Routine => RGBColor(44, 160, 44),
-        UsageKind::Reminder => RGBColor(214, 39, 40),
-        UsageKind::Webhook => RGBColor(148, 103, 189),
-        UsageKind::Screening => RGBColor(23, 190, 207),
+        UsageKind::Main => [31, 119, 180],
+        UsageKind::Fork => [255, 127, 14],
+        UsageKind::Routine => [44, 160, 44],
+        UsageKind::Reminder => [214, 39, 40],
+        UsageKind::Webhook => [148, 103, 189],
+        UsageKind::Screening => [23, 190, 207],
     }
+}
+
+/// [`kind_rgb`] as plotters draws it.
+fn colour(kind: UsageKind) -> RGBColor {
+    let [r, g, b] = kind_rgb(kind);
+    RGBColor(r, g, b)
 }
 
 /// Registers the embedded face once per process; later calls return the first outcome.

@@ -62,6 +62,7 @@ mod tool_offer;
 mod tool_policy;
 mod transcript_replay;
 mod update;
+mod usage_chart;
 mod usage_ledger;
 mod webhook_server;
 mod webhooks;
