@@ -40,6 +40,7 @@ fn record(at: DateTime<Utc>, n: usize) -> UsageRecord {
         duration_ms: 2_500,
         turns: 2,
         ended: "completed".into(),
+        within: None,
     }
 }
 

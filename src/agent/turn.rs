@@ -17,7 +17,8 @@ use serde_json::Value;
 
 use self::{api_failure::ApiFailure, labels::tool_label};
 use crate::claude::{
-    ClaudeClient, ClaudeError, ContentBlock, Message, ResultMessage, StreamEvent, SystemMessage,
+    ClaudeClient, ClaudeError, ContentBlock, Message, ResultMessage, StreamEvent, SubagentReport,
+    SystemMessage,
 };
 use crate::front_end::{CurrentTurn, TurnEvent};
 
@@ -43,6 +44,8 @@ pub struct TurnReport {
     pub answered_after_compaction: bool,
     /// Local-command output (`<local-command-stdout>`) and system texts, for passthroughs.
     pub command_output: Vec<String>,
+    /// What the subagents that finished inside the turn used (USE-1).
+    pub subagents: Vec<SubagentReport>,
 }
 
 /// What the code around a turn learns while it streams, and may ask it to stop for.
@@ -84,6 +87,7 @@ pub(crate) async fn run_turn(
     let mut last_input_tokens: Option<u64> = None;
     let mut command_output = Vec::new();
     let mut labelled: HashSet<String> = HashSet::new();
+    let mut subagents: Vec<SubagentReport> = Vec::new();
     // The CLI's own `API Error: …` text, held back for a plainer line at the result.
     let mut api_error: Option<String> = None;
     // A failure retrying can't fix: the turn was interrupted instead of retried (issue 24 §2).
@@ -177,6 +181,7 @@ pub(crate) async fn run_turn(
                 }
             }
             Message::User(user) => {
+                subagents.extend(user.subagent.clone());
                 for block in &user.content {
                     if let ContentBlock::ToolResult {
                         tool_use_id,
@@ -271,6 +276,7 @@ pub(crate) async fn run_turn(
                     compaction,
                     answered_after_compaction,
                     command_output,
+                    subagents,
                 });
             }
             Message::Unknown { kind, .. } => {

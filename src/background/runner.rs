@@ -18,7 +18,7 @@ use crate::{
         permissions::background_policy::bg_allowed_tools,
         turn::{
             Unobserved, run_turn,
-            spend::{background_record, timed_out_record},
+            spend::{background_record, timed_out_record, with_subagents},
         },
     },
     claude::{ClientOptions, PermissionMode, SessionId, Thinking, UserContent},
@@ -235,7 +235,9 @@ impl BgRunner {
         client.disconnect(Duration::from_secs(5)).await;
         let report = outcome?;
         let record = background_record(&job.tag, &report.result);
-        services.usage.record(record);
+        for record in with_subagents(record, &report.subagents) {
+            services.usage.record(record);
+        }
         if report.result.hit_turn_limit() {
             return Err(AgentError::TurnLimit);
         }

@@ -6,6 +6,8 @@
 
 use serde_json::Value;
 
+use super::subagent_report::SubagentReport;
+
 use super::frame_fields;
 
 pub use super::{
@@ -117,6 +119,8 @@ pub struct UserMessage {
     pub is_replay: bool,
     /// Set when the message belongs to a sub-agent's tool call.
     pub parent_tool_use_id: Option<String>,
+    /// What a finished subagent call used, from the frame's `tool_use_result`.
+    pub subagent: Option<SubagentReport>,
 }
 
 impl UserMessage {
@@ -132,6 +136,9 @@ impl UserMessage {
                 .and_then(Value::as_bool)
                 .unwrap_or(false),
             parent_tool_use_id: frame_fields::string(value, "parent_tool_use_id"),
+            subagent: value
+                .get("tool_use_result")
+                .and_then(SubagentReport::from_value),
         }
     }
 

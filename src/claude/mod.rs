@@ -23,6 +23,7 @@ mod session_id;
 mod start_gate;
 mod stderr_tail;
 mod stream_event;
+mod subagent_report;
 mod system;
 mod transport;
 
@@ -46,3 +47,4 @@ pub use options::{
 pub use process::AGENT_CHILD_ENV;
 pub use session_id::{InvalidSessionId, SessionId};
 pub use start_gate::{BackoffPolicy, StartGate, StartTransition, Starter};
+pub use subagent_report::SubagentReport;

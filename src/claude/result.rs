@@ -149,7 +149,8 @@ pub struct PermissionDenial {
 }
 
 impl Usage {
-    fn from_value(value: &Value) -> Self {
+    /// Reads a `usage` object; absent or null counts are 0.
+    pub(super) fn from_value(value: &Value) -> Self {
         let tokens = |key| count(value, key).unwrap_or(0);
         Self {
             input_tokens: tokens("input_tokens"),

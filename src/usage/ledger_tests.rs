@@ -17,6 +17,7 @@ fn record(at: DateTime<Utc>, cost: f64) -> UsageRecord {
         duration_ms: 1500,
         turns: 2,
         ended: "completed".into(),
+        within: None,
     }
 }
 

@@ -19,17 +19,20 @@ pub enum UsageKind {
     Webhook,
     /// The tool-less screening of a webhook payload.
     Screening,
+    /// A subagent's work inside a turn or run: its tokens; its cost is in that turn's record.
+    Subagent,
 }
 
 impl UsageKind {
     /// Every kind, in the order totals list them.
-    pub const ALL: [Self; 6] = [
+    pub const ALL: [Self; 7] = [
         Self::Main,
         Self::Fork,
         Self::Routine,
         Self::Reminder,
         Self::Webhook,
         Self::Screening,
+        Self::Subagent,
     ];
 
     /// The name the owner sees and `--by kind` prints.
@@ -41,6 +44,7 @@ impl UsageKind {
             Self::Reminder => "reminder",
             Self::Webhook => "webhook",
             Self::Screening => "screening",
+            Self::Subagent => "subagent",
         }
     }
 
@@ -60,7 +64,8 @@ pub struct UsageRecord {
     pub at: DateTime<Utc>,
     /// What kind of work it was.
     pub kind: UsageKind,
-    /// The job (`routine:daily`, `webhook:github`), for background work.
+    /// The job (`routine:daily`, `webhook:github`), for background work; `subagent:<type>`
+    /// for a subagent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub job: Option<String>,
     /// The model that answered, when the CLI said.
@@ -90,6 +95,10 @@ pub struct UsageRecord {
     /// How it ended (`completed`, `error`, `interrupted`, `max_turns`, `timed_out`, …).
     #[serde(default)]
     pub ended: String,
+    /// For a subagent: the kind or job of the turn or run it worked in (`main`,
+    /// `routine:daily`), whose record holds its cost.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub within: Option<String>,
 }
 
 impl UsageRecord {
@@ -121,6 +130,7 @@ impl UsageRecord {
             duration_ms: 0,
             turns: 1,
             ended: "completed".into(),
+            within: None,
         }
     }
 }

@@ -8,7 +8,7 @@ use chrono::{DateTime, Datelike as _, Duration, Utc};
 use chrono_tz::Tz;
 
 use super::{
-    UsageRecord,
+    UsageKind, UsageRecord,
     summary::{GroupBy, Summary, day_start},
 };
 
@@ -31,17 +31,33 @@ pub fn cost_report(records: &[UsageRecord], now: DateTime<Utc>, tz: Tz) -> Strin
         dollars(total(week_ago).cost_usd),
         dollars(month.total.cost_usd),
     );
+    let subagent = UsageKind::Subagent.name();
     let kinds: Vec<String> = month
         .groups
         .iter()
+        .filter(|(kind, _)| kind != subagent)
         .map(|(kind, totals)| format!("{kind} {}", dollars(totals.cost_usd)))
         .collect();
     let _ = write!(text, "\n30 days by kind: {}", kinds.join(" · "));
+    if let Some((_, totals)) = month.groups.iter().find(|(kind, _)| kind == subagent) {
+        let _ = write!(
+            text,
+            "\nsubagents (their cost is in the above): {} call{}, {} tokens",
+            totals.runs,
+            if totals.runs == 1 { "" } else { "s" },
+            thousands(
+                totals.input_tokens
+                    + totals.cache_read_tokens
+                    + totals.cache_write_tokens
+                    + totals.output_tokens
+            )
+        );
+    }
     let jobs = Summary::of(records, month_ago, GroupBy::Job, tz);
     let top: Vec<String> = jobs
         .groups
         .iter()
-        .filter(|(name, _)| name.contains(':'))
+        .filter(|(name, _)| name.contains(':') && !name.starts_with("subagent:"))
         .take(TOP_JOBS)
         .map(|(job, totals)| format!("{job} {}", dollars(totals.cost_usd)))
         .collect();
@@ -101,6 +117,16 @@ pub fn ledger_report(dir: &std::path::Path, now: DateTime<Utc>, tz: Tz) -> Strin
     }
 }
 
+/// A token count as the owner reads it: `950`, `12.3k`, `4.1M`.
+#[allow(clippy::cast_precision_loss)] // a rounded figure for reading
+fn thousands(count: u64) -> String {
+    match count {
+        0..1_000 => count.to_string(),
+        1_000..1_000_000 => format!("{:.1}k", count as f64 / 1e3),
+        _ => format!("{:.1}M", count as f64 / 1e6),
+    }
+}
+
 /// Dollars as the owner reads them: cents, or four places under a cent.
 fn dollars(amount: f64) -> String {
     if amount > 0.0 && amount < 0.01 {
@@ -113,7 +139,6 @@ fn dollars(amount: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::usage::UsageKind;
 
     fn record(at: &str, kind: UsageKind, job: Option<&str>, cost: f64) -> UsageRecord {
         UsageRecord::example(at.parse().unwrap(), kind, job, cost)
@@ -176,6 +201,33 @@ mod tests {
         );
         let long_ago = [record("2026-10-01T09:00:00Z", UsageKind::Main, None, 1.0)];
         assert_eq!(greeting_line(&long_ago, now, chrono_tz::UTC), None);
+    }
+
+    /// USE-1: subagents' records show as tokens beside the kinds, never as a $0.00 kind or
+    /// a job of their own among the priciest.
+    #[test]
+    fn subagents_show_as_tokens_inside_the_work_they_ran_in() {
+        let now: DateTime<Utc> = "2026-11-27T20:00:00Z".parse().unwrap();
+        let mut helper = record(
+            "2026-11-27T10:00:00Z",
+            UsageKind::Subagent,
+            Some("subagent:gmail-reader"),
+            0.0,
+        );
+        helper.input_tokens = 12_000;
+        let records = [
+            record("2026-11-27T10:00:00Z", UsageKind::Main, None, 0.5),
+            helper,
+        ];
+        let text = cost_report(&records, now, chrono_tz::UTC);
+        assert!(text.contains("30 days by kind: main $0.50\n"), "{text}");
+        assert!(
+            text.contains("subagents (their cost is in the above): 1 call, 12.3k tokens"),
+            "{text}"
+        );
+        assert!(!text.contains("subagent:gmail-reader"), "{text}");
+        assert_eq!(thousands(950), "950");
+        assert_eq!(thousands(4_100_000), "4.1M");
     }
 
     #[test]

@@ -79,3 +79,68 @@ async fn bundled_subagents_are_installed_discovered_and_owner_edits_kept() {
         .assert_no_process_left(Duration::from_secs(10))
         .await;
 }
+
+/// USE-1: a subagent the main turn starts leaves its own ledger record (its type, model and
+/// tokens, as the CLI reports them in the call's result, in the main turn's name), and its
+/// cost stays in the main turn's.
+#[tokio::test]
+async fn a_subagent_s_work_is_on_the_ledger_beside_its_turn() {
+    let mut h = crate::support::bot::BotHarness::greeted_fast_sync(CliSandbox::new()).await;
+    // The subagent's requests carry its own system prompt.
+    h.mock.add_rule(|request| {
+        request
+            .system_text()
+            .contains("find what was left hanging")
+            .then(|| Reply::text("Nothing left open.").with_input_tokens(7_777))
+    });
+    h.mock.add_rule(|request| {
+        let asked = request.user_prompts().join("\n").contains("anything open?");
+        (asked && !request.system_text().contains("find what was left hanging")).then(|| {
+            if request.tool_results().is_empty() {
+                Reply::tool_use(
+                    "Agent",
+                    serde_json::json!({"description": "loose ends", "prompt": "Review the last day.",
+                           "subagent_type": "history-reviewer"}),
+                )
+            } else {
+                Reply::text("All clear.")
+            }
+        })
+    });
+    h.discord.dm_from(h.owner(), "anything open?").await;
+    h.wait_for_bot_message("the answer after the subagent", |m| {
+        m.content.contains("All clear.")
+    })
+    .await;
+    h.terminate().await;
+    let ledger = std::fs::read_dir(h.sandbox.data_dir.join("state/usage"))
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|entry| std::fs::read_to_string(entry.path()).unwrap())
+        .collect::<String>();
+    let records: Vec<serde_json::Value> = ledger
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let subagent = records
+        .iter()
+        .find(|r| r["kind"] == "subagent")
+        .unwrap_or_else(|| panic!("no subagent record: {records:#?}"));
+    assert_eq!(subagent["job"], "subagent:history-reviewer", "{subagent}");
+    assert_eq!(subagent["within"], "main", "{subagent}");
+    assert_eq!(subagent["input_tokens"], 7_777, "{subagent}");
+    assert_eq!(subagent["turns"], 1, "{subagent}");
+    assert_eq!(subagent["cost_usd"], 0.0, "{subagent}");
+    // Its spec's model, not the main session's.
+    assert!(
+        subagent["model"]
+            .as_str()
+            .unwrap()
+            .starts_with("claude-sonnet"),
+        "{subagent}"
+    );
+    let main = records.iter().find(|r| r["kind"] == "main").unwrap();
+    assert!(main["cost_usd"].as_f64().unwrap() > 0.0, "{main}");
+    // The main turn's own tokens are its two model calls, not the subagent's.
+    assert_eq!(main["input_tokens"], 200, "{main}");
+}

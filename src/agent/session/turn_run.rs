@@ -13,7 +13,10 @@ use crate::{
         AgentError,
         prompt::context::{UpdatesView, compose_prompt},
         turn::{
-            TurnObserver, TurnReport, context_usage::context_tokens, run_turn, spend::usage_record,
+            TurnObserver, TurnReport,
+            context_usage::context_tokens,
+            run_turn,
+            spend::{usage_record, with_subagents},
         },
     },
     claude::{ClaudeClient, ClaudeError, UserContent},
@@ -95,9 +98,10 @@ impl MainSession {
             } else {
                 UsageKind::Main
             };
-            self.services
-                .usage
-                .record(usage_record(kind, None, &report.result));
+            let record = usage_record(kind, None, &report.result);
+            for record in with_subagents(record, &report.subagents) {
+                self.services.usage.record(record);
+            }
         }
         if in_fork {
             return self.finish_fork_turn(state, outcome);

@@ -2,7 +2,7 @@
 //! with the kind of work and the job it was for.
 
 use crate::{
-    claude::ResultMessage,
+    claude::{ResultMessage, SubagentReport},
     domain::prompt_tag::PromptTag,
     usage::{UsageKind, UsageRecord},
 };
@@ -26,7 +26,44 @@ pub fn usage_record(kind: UsageKind, job: Option<String>, result: &ResultMessage
         duration_ms: result.duration_ms,
         turns: result.num_turns,
         ended: how_it_ended(result),
+        within: None,
     }
+}
+
+/// `record` of a turn, then the records of the subagents that worked in it (USE-1).
+pub fn with_subagents(record: UsageRecord, subagents: &[SubagentReport]) -> Vec<UsageRecord> {
+    let mut records = subagent_records(subagents, &record);
+    records.insert(0, record);
+    records
+}
+
+/// The records of the subagents that worked inside a turn whose record is `parent` (USE-1):
+/// their type, model, tokens, tool uses and time, no cost (the CLI reports it only in the
+/// parent's total).
+pub fn subagent_records(subagents: &[SubagentReport], parent: &UsageRecord) -> Vec<UsageRecord> {
+    let within = parent
+        .job
+        .clone()
+        .unwrap_or_else(|| parent.kind.name().to_owned());
+    subagents
+        .iter()
+        .map(|used| UsageRecord {
+            at: parent.at,
+            kind: UsageKind::Subagent,
+            job: Some(format!("subagent:{}", used.agent_type)),
+            model: used.model.clone(),
+            input_tokens: used.usage.input_tokens,
+            output_tokens: used.usage.output_tokens,
+            cache_read_tokens: used.usage.cache_read_input_tokens,
+            cache_write_tokens: used.usage.cache_creation_input_tokens,
+            cost_usd: 0.0,
+            duration_ms: used.duration_ms,
+            // One model call to start, and one more after each of its tool uses.
+            turns: used.tool_uses + 1,
+            ended: "completed".to_owned(),
+            within: Some(within.clone()),
+        })
+        .collect()
 }
 
 /// How a turn ended, from the result's subtype: `completed`, `error`, `max_turns`, … as the
@@ -62,6 +99,7 @@ pub fn timed_out_record(tag: &PromptTag, limit_secs: u64) -> UsageRecord {
         duration_ms: limit_secs.saturating_mul(1000),
         turns: 0,
         ended: "timed_out".to_owned(),
+        within: None,
     }
 }
 
