@@ -35,7 +35,7 @@ pub struct UsageArgs {
 /// How `usage` splits the total.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum By {
-    /// Main, fork, routine, reminder, webhook, screening.
+    /// Main, fork, routine, reminder, webhook, screening, subagent.
     Kind,
     /// Each routine, reminder and webhook (`routine:<id>`), other work by its kind.
     Job,
