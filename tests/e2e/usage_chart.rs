@@ -2,15 +2,15 @@
 //! attaches it, `ollim-bot usage --chart` writes it; both are PNGs with a bar of the work
 //! that was done (a main turn and a reminder's run) and none of the work that wasn't.
 
-use std::time::Duration;
-
 use ollim_bot::usage::{UsageKind, chart::kind_rgb};
 use serde_json::json;
 
-use crate::support::{
-    bot::{BotHarness, ollim_command},
-    cli::CliSandbox,
-    mock_api::Reply,
+use crate::{
+    support::{
+        bot::{BotHarness, ollim_command},
+        cli::CliSandbox,
+    },
+    usage_ledger::a_turn_and_a_reminder_run,
 };
 
 /// How many pixels of `png` (an 800×400 RGB image) have exactly `kind`'s colour.
@@ -45,16 +45,7 @@ fn assert_bars(png: &[u8], what: &str) {
 #[tokio::test]
 async fn cost_attaches_the_chart_and_usage_writes_it() {
     let mut h = BotHarness::greeted_fast_sync(CliSandbox::new()).await;
-    h.converse("hi", "Hi!").await;
-    h.mock.add_rule(|request| {
-        let prompt = request.user_prompts().join("\n");
-        prompt
-            .contains("[reminder-bg:")
-            .then(|| Reply::text("checked quietly"))
-    });
-    h.add_reminder_now("water the plants").await;
-    h.wait_for_log("background run finished", Duration::from_secs(30))
-        .await;
+    a_turn_and_a_reminder_run(&h).await;
 
     let command = h.discord.slash(h.owner(), "cost", json!([])).await;
     h.discord.wait_for_callback(command).await;

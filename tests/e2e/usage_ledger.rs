@@ -57,6 +57,20 @@ fn ended_as(h: &BotHarness, ended: &str) -> Vec<Value> {
         .collect()
 }
 
+/// A main turn, then a reminder's quiet background run, both finished (USE-1).
+pub(crate) async fn a_turn_and_a_reminder_run(h: &BotHarness) {
+    h.converse("hi", "Hi!").await;
+    h.mock.add_rule(|request| {
+        let prompt = request.user_prompts().join("\n");
+        prompt
+            .contains("[reminder-bg:")
+            .then(|| Reply::text("checked quietly"))
+    });
+    h.add_reminder_now("water the plants").await;
+    h.wait_for_log("background run finished", Duration::from_secs(30))
+        .await;
+}
+
 fn group<'a>(report: &'a Value, name: &str) -> &'a Value {
     report["groups"]
         .as_array()
@@ -71,16 +85,7 @@ fn group<'a>(report: &'a Value, name: &str) -> &'a Value {
 async fn each_turn_and_run_leaves_one_record_that_usage_sums() {
     let mut h = BotHarness::start().await;
     h.greeted().await;
-    h.converse("hi", "Hi!").await;
-    h.mock.add_rule(|request| {
-        let prompt = request.user_prompts().join("\n");
-        prompt
-            .contains("[reminder-bg:")
-            .then(|| Reply::text("checked quietly"))
-    });
-    h.add_reminder_now("water the plants").await;
-    h.wait_for_log("background run finished", Duration::from_secs(30))
-        .await;
+    a_turn_and_a_reminder_run(&h).await;
     h.terminate().await;
 
     let by_kind = usage(&h, "kind").await;
