@@ -44,6 +44,8 @@ pub struct Services {
     pub inquiries: InquiryStore,
     /// Webhook requests held for the owner's say-so.
     pub held_webhooks: HeldWebhooks,
+    /// The owner's "quiet for …" and the pings held while they are quiet (issue 28).
+    pub quiet: crate::state::quiet::QuietStore,
     /// Updates left for the main session by forks.
     pub pending: PendingUpdates,
     /// The data-dir git recorder.

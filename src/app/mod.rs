@@ -262,6 +262,11 @@ async fn run_daemon(
             .watch_google_revocation(services.config.scheduler_sync, stop_background.clone()),
     );
     tasks.spawn(
+        "quiet-time digest",
+        Arc::clone(&bot)
+            .watch_quiet_digest(services.config.scheduler_sync, stop_background.clone()),
+    );
+    tasks.spawn(
         "set-aside notices",
         Arc::clone(&bot).watch_set_aside(services.config.scheduler_sync, stop_background.clone()),
     );

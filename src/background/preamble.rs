@@ -34,6 +34,8 @@ pub struct PreambleInputs<'a> {
     pub google_connected: bool,
     /// Chain position, for chain reminders (REM-7).
     pub chain: Option<&'a ChainContext>,
+    /// The owner is in quiet time until this local time (`08:00`, issue 28 §2, QUI-4).
+    pub quiet_until: Option<String>,
 }
 
 /// Builds the preamble: the sections of BGF-10 in order, separated by blank lines, with no
@@ -49,6 +51,13 @@ pub fn build_preamble(inputs: &PreambleInputs<'_>) -> String {
     sections.push(update_section(update_mode, allow_ping).to_string());
     if inputs.busy && allow_ping {
         sections.push(busy_line(update_mode).to_string());
+    }
+    if let (Some(until), true) = (&inputs.quiet_until, allow_ping) {
+        sections.push(format!(
+            "QUIET TIME: the owner is in quiet time until {until}. Pings, embeds and files you \
+             send now are held and reach them in one digest then; prefer report_updates, and \
+             mark something critical only if it can't wait until {until}."
+        ));
     }
     if allow_ping {
         sections.push(budget_section(inputs));

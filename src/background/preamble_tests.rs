@@ -21,6 +21,7 @@ fn with(options: &RunOptions) -> PreambleInputs<'_> {
         may_delegate: false,
         google_connected: true,
         chain: None,
+        quiet_until: None,
     }
 }
 
@@ -282,6 +283,7 @@ fn golden_busy_chain_reminder() {
         may_delegate: true,
         google_connected: false,
         chain: Some(&chain),
+        quiet_until: None,
     };
     let expected = "\
 Nobody reads your text output here; it is discarded. To reach the user, call `ping_user` for a plain-text alert or `discord_embed` for structured information.
@@ -317,4 +319,28 @@ REQUIRED SKILLS: Before you start on the task, invoke each of these skills with 
 
 CHAIN CONTEXT: This is a follow-up chain reminder (check 2 of 4). If the matter still needs following up, call `follow_up_chain(minutes_from_now=N)` to schedule the next check; if it is done or no longer needs attention, don't call it and the chain ends here. When you ping, make the follow-up nature clear (e.g. \"checking in again\") so the user knows it is deliberate.";
     assert_eq!(build_preamble(&inputs), expected);
+}
+
+/// QUI-4: in quiet time a run that may ping hears until when its pings are held; one
+/// that may not ping hears nothing of it.
+#[test]
+fn quiet_time_is_named_to_runs_that_may_ping() {
+    let quiet = PreambleInputs {
+        quiet_until: Some("08:00".to_owned()),
+        ..base()
+    };
+    let text = build_preamble(&quiet);
+    assert!(
+        text.contains("QUIET TIME: the owner is in quiet time until 08:00."),
+        "{text}"
+    );
+    let silent = RunOptions {
+        allow_ping: false,
+        ..RunOptions::default()
+    };
+    let text = build_preamble(&PreambleInputs {
+        quiet_until: Some("08:00".to_owned()),
+        ..with(&silent)
+    });
+    assert!(!text.contains("QUIET TIME"), "{text}");
 }

@@ -7,6 +7,7 @@
 
 pub mod google_auth;
 mod home;
+mod quiet;
 mod self_update;
 pub(super) mod setup;
 
@@ -118,6 +119,9 @@ pub fn definitions() -> Vec<CreateCommand> {
                 .add_string_choice("here", "here")
                 .add_string_choice("off", "off"),
         ),
+        command("quiet", "Quiet hours: background pings wait for one digest").add_option(
+            string_option("when", "22:00-08:00 every day, 2h from now, end, or off"),
+        ),
     ]
 }
 
@@ -176,6 +180,7 @@ impl Bot {
             "google-auth" => return self.google_auth_command(command).await,
             "setup" => return self.setup_command(command).await,
             "home" => return self.home_command(command).await,
+            "quiet" => return self.quiet_command(command).await,
             _ => {}
         }
         let options = command.data.options();

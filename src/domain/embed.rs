@@ -1,7 +1,7 @@
 //! The embed a `discord_embed` call describes, normalised for rendering (MCP-1, MCP-2).
 
 /// Embed accent colours.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum EmbedColor {
     /// Information (the default).
     #[default]
@@ -45,7 +45,7 @@ impl EmbedColor {
 }
 
 /// Button styles (MCP-1); unknown names fall back to secondary.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum ButtonStyle {
     /// Blurple.
     Primary,
@@ -71,7 +71,7 @@ impl ButtonStyle {
 }
 
 /// One embed field.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct EmbedField {
     /// Field name.
     pub name: String,
@@ -82,7 +82,7 @@ pub struct EmbedField {
 }
 
 /// One action button; `action` is `<type>:<payload>` (`task_done:abc`, `agent:<prompt>`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct EmbedButton {
     /// Button text.
     pub label: String,
@@ -116,7 +116,7 @@ impl EmbedButton {
 }
 
 /// A rich message with optional buttons.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct Embed {
     /// Title (emoji stripped).
     pub title: String,

@@ -15,7 +15,7 @@ struct Known {
 }
 
 /// The state files this module's stores read.
-const KNOWN: [Known; 10] = [
+const KNOWN: [Known; 11] = [
     Known {
         name: "sessions.json",
         damage: StateFile::<super::sessions::Format>::damage,
@@ -43,6 +43,10 @@ const KNOWN: [Known; 10] = [
     Known {
         name: "held_webhooks.json",
         damage: StateFile::<super::held_webhooks::Format>::damage,
+    },
+    Known {
+        name: "quiet.json",
+        damage: StateFile::<super::quiet::Format>::damage,
     },
     Known {
         name: "content_approvals.json",

@@ -118,6 +118,11 @@ impl DataDir {
         self.state_dir().join("untrusted_sessions.json")
     }
 
+    /// `state/quiet.json`: the owner's "quiet for …" and what waits for its end (issue 28).
+    pub fn quiet_file(&self) -> PathBuf {
+        self.state_dir().join("quiet.json")
+    }
+
     /// `state/held_webhooks.json`: webhook requests the screening could not clear (WHK-12).
     pub fn held_webhooks_file(&self) -> PathBuf {
         self.state_dir().join("held_webhooks.json")

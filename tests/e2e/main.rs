@@ -48,6 +48,7 @@ mod model_errors;
 mod operations_cli;
 mod permissions;
 mod power_loss;
+mod quiet_hours;
 mod reminder_tools;
 mod routine_validator;
 mod scheduling;

@@ -282,6 +282,9 @@ that run; the essentials:
 shows the budget, the refill rate and the upcoming background schedule. Send at most one per \
 run, and only for something {user} would regret missing. `critical=True` bypasses the budget \
 and is reserved for things they must not miss.
+- {user} can set quiet time (`/quiet`): then the preamble says until when, and what you send \
+is held and reaches them in one digest at its end; only a critical item goes through. Prefer \
+`report_updates` then.
 - The only way back to the main conversation is `report_updates`, a short summary it sees \
 on its next turn. When nothing worth passing on happened (and the mode allows it), simply \
 finish. `save_context` and `exit_fork` don't apply.

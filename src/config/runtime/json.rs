@@ -18,7 +18,8 @@ pub(super) fn raw_from_json(key: ConfigKey, value: &Value) -> Option<String> {
             | ConfigKey::ModelFork
             | ConfigKey::GoogleCalendars
             | ConfigKey::GoogleTaskList
-            | ConfigKey::HomeChannel,
+            | ConfigKey::HomeChannel
+            | ConfigKey::QuietHours,
             Value::Null,
         ) => Some(String::new()),
         // AGT-10: older versions stored thinking as a boolean.

@@ -42,11 +42,14 @@ pub enum ConfigKey {
     HomeChannel,
     /// `notify_in`: where pings, embeds and notices go, `dm` (default) or `home` (CHN-5).
     NotifyIn,
+    /// `quiet_hours`: a daily window when background pings wait for a digest (issue 28 §2);
+    /// set with `/quiet`, off by default.
+    QuietHours,
 }
 
 impl ConfigKey {
     /// Every key, in display order.
-    pub const ALL: [Self; 17] = [
+    pub const ALL: [Self; 18] = [
         Self::ModelMain,
         Self::ModelFork,
         Self::ThinkingMain,
@@ -64,6 +67,7 @@ impl ConfigKey {
         Self::GoogleTaskList,
         Self::HomeChannel,
         Self::NotifyIn,
+        Self::QuietHours,
     ];
 
     /// The keys offered by the `/config key` dropdown (all but the Google keys and the home
@@ -105,6 +109,7 @@ impl ConfigKey {
             Self::GoogleTaskList => "google_task_list",
             Self::HomeChannel => "home_channel",
             Self::NotifyIn => "notify_in",
+            Self::QuietHours => "quiet_hours",
         }
     }
 
@@ -136,7 +141,7 @@ impl ConfigKey {
     pub fn in_dropdown(self) -> bool {
         !matches!(
             self,
-            Self::GoogleCalendars | Self::GoogleTaskList | Self::HomeChannel
+            Self::GoogleCalendars | Self::GoogleTaskList | Self::HomeChannel | Self::QuietHours
         )
     }
 
@@ -160,6 +165,7 @@ impl ConfigKey {
             Self::GoogleTaskList => "Google Tasks list to use",
             Self::HomeChannel => "Server channel I answer you in besides the DM",
             Self::NotifyIn => "Where pings, embeds and notices go",
+            Self::QuietHours => "Daily quiet time: background pings wait for one digest",
         }
     }
 
@@ -182,6 +188,7 @@ impl ConfigKey {
             Self::GoogleTaskList => "a task list id (blank = @default)",
             Self::HomeChannel => "a channel id / off (run /home in the channel to set it)",
             Self::NotifyIn => "dm / home",
+            Self::QuietHours => "22:00-08:00 / off (or /quiet)",
         }
     }
 

@@ -26,6 +26,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use serde_json::{Map, Value};
 
 use crate::claude::{PermissionMode, Thinking};
+use crate::domain::quiet_hours::QuietWindow;
 use crate::state::{StateError, atomic::write_atomic};
 
 pub use channel::{HomeSetting, NotifyPlace, channel_id};
@@ -33,7 +34,7 @@ pub use keys::ConfigKey;
 pub use settings::RuntimeSettings;
 pub use thinking::{THINKING_PRESETS, thinking_choice_name, thinking_from_choice, thinking_label};
 
-use channel::{parse_channel, parse_notify};
+use channel::{parse_channel, parse_notify, parse_quiet};
 use json::{raw_from_json, unknown_entries};
 use keys::{
     DEFAULT_CALENDAR, DEFAULT_TASK_LIST, parse_bool, parse_budget, parse_calendars, parse_hour,
@@ -77,6 +78,8 @@ pub struct RuntimeConfig {
     pub home_channel: HomeSetting,
     /// Where the bot reaches out on its own (CHN-5).
     pub notify_in: NotifyPlace,
+    /// The daily quiet window, in the owner's zone; `None` = off (issue 28 §2).
+    pub quiet_hours: Option<QuietWindow>,
 }
 
 /// What background work may spend a day by default: a few dozen ordinary runs, well under
@@ -111,6 +114,7 @@ impl Default for RuntimeConfig {
             google_task_list: DEFAULT_TASK_LIST.to_owned(),
             home_channel: HomeSetting::Unchosen,
             notify_in: NotifyPlace::Dm,
+            quiet_hours: None,
         }
     }
 }
@@ -197,6 +201,7 @@ impl RuntimeConfig {
             ConfigKey::GoogleTaskList => self.google_task_list = parse_task_list(raw),
             ConfigKey::HomeChannel => self.home_channel = parse_channel(raw)?,
             ConfigKey::NotifyIn => self.notify_in = parse_notify(raw)?,
+            ConfigKey::QuietHours => self.quiet_hours = parse_quiet(raw)?,
         }
         Ok(())
     }
@@ -247,6 +252,9 @@ impl RuntimeConfig {
                 };
             }
             ConfigKey::NotifyIn => self.notify_in.as_str().to_owned(),
+            ConfigKey::QuietHours => self
+                .quiet_hours
+                .map_or_else(|| "off".to_owned(), |window| window.to_string()),
         };
         if self.is_default(key) {
             format!("{label} (default)")
@@ -346,6 +354,9 @@ impl RuntimeConfig {
                 HomeSetting::Channel(id) => Value::String(id.to_string()),
             },
             ConfigKey::NotifyIn => Value::from(self.notify_in.as_str()),
+            ConfigKey::QuietHours => self
+                .quiet_hours
+                .map_or(Value::Null, |window| Value::String(window.to_string())),
         }
     }
 }

@@ -46,6 +46,7 @@ fn keys_names_and_order() {
             "google_task_list",
             "home_channel",
             "notify_in",
+            "quiet_hours",
         ]
     );
     for key in ConfigKey::ALL {
@@ -203,7 +204,8 @@ fn renders_defaults() {
 **google_calendars**: primary (default)
 **google_task_list**: @default (default)
 **home_channel**: (none)
-**notify_in**: dm (default)";
+**notify_in**: dm (default)
+**quiet_hours**: off (default)";
     assert_eq!(RuntimeConfig::default().render_all(), expected);
 }
 
@@ -228,6 +230,7 @@ fn renders_changed_values() {
         (ConfigKey::GoogleTaskList, "list1"),
         (ConfigKey::HomeChannel, "1234567890123456789"),
         (ConfigKey::NotifyIn, "Home"),
+        (ConfigKey::QuietHours, "10pm-7am"),
     ] {
         config.set(key, raw).unwrap();
     }
@@ -254,7 +257,8 @@ fn renders_changed_values() {
             "a, b",
             "list1",
             "<#1234567890123456789>",
-            "home"
+            "home",
+            "22:00–07:00"
         ]
     );
     assert_eq!(

@@ -5,6 +5,7 @@
 
 pub mod disk_space;
 pub mod greeting;
+pub mod quiet_digest;
 pub mod set_aside;
 pub mod unfinished;
 

@@ -19,6 +19,7 @@ use crate::{
     },
     front_end::FrontEndError,
     mcp::availability::ToolScope,
+    state::quiet::HeldShow,
 };
 
 type SendResult = Result<Option<u64>, FrontEndError>;
@@ -37,7 +38,10 @@ impl DiscordTools {
             Err(message) => return message,
         };
         let front_end = &self.context.front_end;
-        self.deliver(critical, "Embed sent.", "the embed", || {
+        let held = HeldShow::Embed {
+            embed: embed.clone(),
+        };
+        self.deliver(critical, held, ("Embed sent.", "the embed"), || {
             front_end.send_embed(embed)
         })
         .await
@@ -54,7 +58,8 @@ impl DiscordTools {
         let critical = args.critical.unwrap_or(false);
         let text = format!("[bg] {}", args.message.trim());
         let front_end = &self.context.front_end;
-        self.deliver(critical, "Message sent.", "the message", || {
+        let held = HeldShow::Text { text: text.clone() };
+        self.deliver(critical, held, ("Message sent.", "the message"), || {
             front_end.send_text(text)
         })
         .await
@@ -77,7 +82,11 @@ impl DiscordTools {
             .map(|m| if background { format!("[bg] {m}") } else { m });
         let critical = args.critical.unwrap_or(false);
         let front_end = &self.context.front_end;
-        self.deliver(critical, "File sent.", "the file", || {
+        let held = HeldShow::File {
+            path: path.clone(),
+            message: message.clone(),
+        };
+        self.deliver(critical, held, ("File sent.", "the file"), || {
             front_end.send_file(path, message)
         })
         .await
@@ -103,12 +112,13 @@ impl DiscordTools {
 
     /// Sends through the background gate when this client is a background run; otherwise
     /// sends directly (main and interactive forks are never gated, PNG-1). `send` is only
-    /// called once the gate let the message through.
+    /// called once the gate let the message through. In the owner's quiet time a background
+    /// run's non-critical item is `held` for the digest instead (issue 28 §2, QUI-2).
     async fn deliver<'a>(
         &self,
         critical: bool,
-        success: &str,
-        what: &str,
+        held: HeldShow,
+        (success, what): (&str, &str),
         send: impl FnOnce() -> BoxFuture<'a, SendResult>,
     ) -> String {
         let bg_run = self
@@ -128,6 +138,27 @@ impl DiscordTools {
             Ok(permit) => permit,
             Err(refusal) => return refusal,
         };
+        if let (false, Some(services)) = (critical, self.context.services()) {
+            let now = chrono::Utc::now();
+            let tz = services.config.timezone;
+            let window = services.runtime.current().quiet_hours;
+            if let Some(until) = services.quiet.quiet_until(window.as_ref(), tz, now) {
+                return match services.quiet.hold(held, now) {
+                    Ok(()) => {
+                        run.sent(permit, None);
+                        format!(
+                            "Held: the owner is in quiet time until {}; {what} goes out in one \
+                             digest then. Only a critical item goes through now.",
+                            until.with_timezone(&tz).format("%H:%M")
+                        )
+                    }
+                    Err(error) => {
+                        run.not_sent(permit);
+                        format!("Error: could not hold {what} for the quiet time: {error}")
+                    }
+                };
+            }
+        }
         match send().await {
             Ok(id) => {
                 run.sent(permit, id);

@@ -1,0 +1,143 @@
+//! `/quiet [when]` (issue 28 §2, QUI-1): quiet hours every day (`22:00-08:00`), quiet for a while
+//! now (`2h`), `end` to end that now, `off` for neither; no argument shows what holds. While
+//! the owner is quiet, background runs' non-critical pings, embeds and files wait for one
+//! digest at its end.
+
+use std::time::Duration;
+
+use chrono::Utc;
+use serenity::all::CommandInteraction;
+
+use super::{option, reply_ephemeral};
+use crate::{config::runtime::ConfigKey, discord::bot::Bot};
+
+/// What the owner asked `/quiet` for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum QuietAsk {
+    /// Show the state.
+    Show,
+    /// The daily window (raw text, checked by the setting).
+    Daily(String),
+    /// Quiet from now for this long.
+    For(Duration),
+    /// End the quiet-for-a-while now.
+    End,
+    /// Neither a window nor a quiet-for-a-while.
+    Off,
+}
+
+impl QuietAsk {
+    fn parse(raw: Option<&str>) -> Self {
+        let Some(raw) = raw.map(str::trim).filter(|raw| !raw.is_empty()) else {
+            return Self::Show;
+        };
+        match raw.to_ascii_lowercase().as_str() {
+            "off" => Self::Off,
+            "end" | "stop" | "now off" => Self::End,
+            lower => match humantime::parse_duration(lower) {
+                Ok(length) => Self::For(length),
+                Err(_) => Self::Daily(raw.to_owned()),
+            },
+        }
+    }
+}
+
+/// The longest "quiet for …": a day; longer is what daily quiet hours are for.
+const LONGEST: Duration = Duration::from_secs(24 * 3600);
+
+impl Bot {
+    /// `/quiet [when]`.
+    pub(crate) async fn quiet_command(
+        &self,
+        command: &CommandInteraction,
+    ) -> Result<(), serenity::Error> {
+        let text = self.quiet_answer(QuietAsk::parse(option(command, "when")));
+        reply_ephemeral(&self.http, command, text).await
+    }
+
+    fn quiet_answer(&self, ask: QuietAsk) -> String {
+        let services = &self.services;
+        let saved = match ask {
+            QuietAsk::Show => Ok(()),
+            QuietAsk::Daily(raw) => services
+                .runtime
+                .update(ConfigKey::QuietHours, &raw)
+                .map(drop)
+                .map_err(|error| error.to_string()),
+            QuietAsk::For(length) if length > LONGEST || length < Duration::from_secs(60) => Err(
+                "quiet for between 1m and 24h (for every day, give hours like \
+                     22:00-08:00)"
+                    .to_owned(),
+            ),
+            QuietAsk::For(length) => chrono::Duration::from_std(length)
+                .map_err(|error| error.to_string())
+                .and_then(|length| {
+                    services
+                        .quiet
+                        .set_until(Some(Utc::now() + length))
+                        .map_err(|error| error.to_string())
+                }),
+            QuietAsk::End => services.quiet.set_until(None).map_err(|e| e.to_string()),
+            QuietAsk::Off => services
+                .quiet
+                .set_until(None)
+                .map_err(|error| error.to_string())
+                .and_then(|()| {
+                    services
+                        .runtime
+                        .update(ConfigKey::QuietHours, "off")
+                        .map(drop)
+                        .map_err(|error| error.to_string())
+                }),
+        };
+        if let Err(error) = saved {
+            return format!("couldn't change the quiet time: {error}");
+        }
+        self.quiet_state()
+    }
+
+    /// What holds now: the daily window, whether the owner is quiet and until when.
+    fn quiet_state(&self) -> String {
+        let services = &self.services;
+        let tz = services.config.timezone;
+        let window = services.runtime.current().quiet_hours;
+        let daily = window.map_or_else(
+            || "Quiet hours: off.".to_owned(),
+            |window| format!("Quiet hours: {window} every day."),
+        );
+        match services.quiet.quiet_until(window.as_ref(), tz, Utc::now()) {
+            Some(until) => format!(
+                "{daily} Quiet now until {}: background pings wait and come as one digest \
+                 then (critical ones still come through). `/quiet end` ends it now.",
+                until.with_timezone(&tz).format("%H:%M")
+            ),
+            None => format!("{daily} Not quiet now."),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// QUI-1.
+    #[test]
+    fn the_owner_s_words_become_a_request() {
+        assert_eq!(QuietAsk::parse(None), QuietAsk::Show);
+        assert_eq!(QuietAsk::parse(Some("  ")), QuietAsk::Show);
+        assert_eq!(QuietAsk::parse(Some("Off")), QuietAsk::Off);
+        assert_eq!(QuietAsk::parse(Some("end")), QuietAsk::End);
+        assert_eq!(
+            QuietAsk::parse(Some("2h")),
+            QuietAsk::For(Duration::from_secs(7200))
+        );
+        assert_eq!(
+            QuietAsk::parse(Some("90m")),
+            QuietAsk::For(Duration::from_secs(5400))
+        );
+        assert_eq!(
+            QuietAsk::parse(Some("22:00-08:00")),
+            QuietAsk::Daily("22:00-08:00".into())
+        );
+    }
+}

@@ -1,0 +1,138 @@
+//! Quiet time and what waits for its end (issue 28 §2, QUI-1, QUI-2): the owner's "quiet for 2 h" (a time
+//! it ends) and the background pings, embeds and files held while the owner is quiet, kept for
+//! one digest when the quiet ends (`state/quiet.json`). The daily window itself is a runtime
+//! setting (`quiet_hours`); [`QuietStore::quiet_until`] combines the two.
+//!
+//! A file that can't be read counts as empty: held items may be lost with it, never sent at
+//! the wrong time.
+
+use std::path::PathBuf;
+
+use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
+use serde::{Deserialize, Serialize};
+
+use super::{
+    StateError,
+    state_file::{Json, StateFile},
+};
+use crate::domain::{embed::Embed, quiet_hours::QuietWindow};
+
+/// How many held items are kept; holding one more drops the oldest.
+pub const MAX_HELD: usize = 30;
+
+/// What a background run wanted to show the owner.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum HeldShow {
+    /// A `ping_user` text.
+    Text {
+        /// The text, as it would have been sent.
+        text: String,
+    },
+    /// A `discord_embed`, buttons and all.
+    Embed {
+        /// The embed.
+        embed: Embed,
+    },
+    /// A `send_file`.
+    File {
+        /// The file.
+        path: PathBuf,
+        /// Its message.
+        message: Option<String>,
+    },
+}
+
+/// One held item.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HeldItem {
+    /// When it was held.
+    pub at: DateTime<Utc>,
+    /// What it is.
+    pub show: HeldShow,
+}
+
+#[derive(Debug, Default, Serialize, Deserialize)]
+pub(super) struct Stored {
+    /// The end of a "quiet for …" the owner asked for.
+    #[serde(default)]
+    until: Option<DateTime<Utc>>,
+    /// Held items, oldest first.
+    #[serde(default)]
+    held: Vec<HeldItem>,
+}
+
+/// The store; clones share one lock.
+#[derive(Debug, Clone)]
+pub struct QuietStore {
+    file: StateFile<Format>,
+}
+
+impl QuietStore {
+    /// A store backed by `path` (`DataDir::quiet_file()`).
+    pub fn new(path: impl Into<PathBuf>) -> Self {
+        Self {
+            file: StateFile::new(path),
+        }
+    }
+
+    /// Quiet until `until` (`None`: the owner's "quiet for …" ends now).
+    pub fn set_until(&self, until: Option<DateTime<Utc>>) -> Result<(), StateError> {
+        let _guard = self.file.lock();
+        let mut stored = self.load();
+        stored.until = until;
+        self.file.save(&stored)
+    }
+
+    /// When the owner is quiet at `now` (the daily `window` in `tz`, or a "quiet for …"), the
+    /// instant it ends; `None` when they are not.
+    pub fn quiet_until(
+        &self,
+        window: Option<&QuietWindow>,
+        tz: Tz,
+        now: DateTime<Utc>,
+    ) -> Option<DateTime<Utc>> {
+        let manual = {
+            let _guard = self.file.lock();
+            self.load().until
+        };
+        crate::domain::quiet_hours::quiet_until(window, manual, now, tz)
+    }
+
+    /// Holds `show` for the digest.
+    pub fn hold(&self, show: HeldShow, now: DateTime<Utc>) -> Result<(), StateError> {
+        let _guard = self.file.lock();
+        let mut stored = self.load();
+        if stored.held.len() >= MAX_HELD {
+            tracing::warn!("too many items held for quiet hours; dropping the oldest");
+            stored.held.remove(0);
+        }
+        stored.held.push(HeldItem { at: now, show });
+        self.file.save(&stored)
+    }
+
+    /// Whether anything is held.
+    pub fn any_held(&self) -> bool {
+        let _guard = self.file.lock();
+        !self.load().held.is_empty()
+    }
+
+    /// Takes every held item out, oldest first.
+    pub fn take_held(&self) -> Result<Vec<HeldItem>, StateError> {
+        let _guard = self.file.lock();
+        let mut stored = self.load();
+        let held = std::mem::take(&mut stored.held);
+        if !held.is_empty() {
+            self.file.save(&stored)?;
+        }
+        Ok(held)
+    }
+
+    fn load(&self) -> Stored {
+        self.file.load_or_empty(Utc::now().timestamp())
+    }
+}
+
+/// What the file holds: the format `doctor` and the start-up check judge it by (issue 24).
+pub(super) type Format = Json<Stored>;

@@ -1,0 +1,156 @@
+//! Quiet time through the real parts (issue 28 §2; QUI-1, QUI-2, QUI-3, QUI-4): while the owner is quiet, background runs'
+//! non-critical pings and embeds are held, a critical ping goes straight through, and when the
+//! quiet ends they arrive as one digest whose buttons still work.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::support::{
+    bot::BotHarness,
+    cli::CliSandbox,
+    mock_api::{RecordedRequest, Reply},
+    wait,
+};
+
+/// `/quiet <when>`; returns the ephemeral answer's text.
+async fn quiet(h: &BotHarness, when: &str) -> String {
+    let command = h
+        .discord
+        .slash(
+            h.owner(),
+            "quiet",
+            json!([{"name": "when", "type": 3, "value": when}]),
+        )
+        .await;
+    let answer: Value = h.discord.wait_for_callback(command).await;
+    answer["data"]["content"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// Whether any tool result is in the request (the CLI may follow one with its own message).
+fn after_a_tool(request: &RecordedRequest) -> bool {
+    request.messages().iter().any(|message| {
+        message["content"]
+            .as_array()
+            .is_some_and(|blocks| blocks.iter().any(|b| b["type"] == "tool_result"))
+    })
+}
+
+/// Each reminder run calls the tool its text names (its body ends the prompt; the schedule
+/// in its preamble names the others), then finishes.
+fn script_runs(h: &BotHarness) {
+    h.mock.add_rule(|request| {
+        let prompts = request.user_prompts();
+        // A forked run carries the conversation before it: its own prompt is the last.
+        let prompt = prompts.last()?;
+        if !prompt.contains("[reminder-bg:") {
+            return None;
+        }
+        if after_a_tool(request) {
+            return Some(Reply::text("done"));
+        }
+        let prompt = prompt.trim_end();
+        Some(if prompt.ends_with("water the plants") {
+            Reply::tool_use(
+                "mcp__discord__ping_user",
+                json!({"message": "time to water the plants"}),
+            )
+        } else if prompt.ends_with("check the inbox") {
+            Reply::tool_use(
+                "mcp__discord__discord_embed",
+                json!({"title": "Inbox", "description": "3 new",
+                       "buttons": [{"label": "Summarise", "action": "agent:summarise the inbox"}]}),
+            )
+        } else {
+            Reply::tool_use(
+                "mcp__discord__ping_user",
+                json!({"message": "the kettle is boiling dry", "critical": true}),
+            )
+        })
+    });
+    h.mock.add_rule(|request| {
+        let prompt = request.user_prompts().join("\n");
+        (prompt.contains("summarise the inbox") && !prompt.contains("[reminder-bg:"))
+            .then(|| Reply::text("Inbox summarised."))
+    });
+}
+
+#[tokio::test]
+async fn quiet_time_holds_pings_for_one_digest_with_working_buttons() {
+    let mut h = BotHarness::greeted_fast_sync(CliSandbox::new()).await;
+    h.converse("hi", "Hi!").await;
+    let said = quiet(&h, "1h").await;
+    assert!(said.contains("Quiet now until"), "{said}");
+    script_runs(&h);
+    for reminder in ["water the plants", "check the inbox", "urgent"] {
+        h.add_reminder_now(reminder).await;
+    }
+    // The critical ping comes through at once.
+    h.wait_for_bot_message_within("the critical ping", Duration::from_secs(60), |m| {
+        m.content.contains("the kettle is boiling dry")
+    })
+    .await;
+    wait::until_true(
+        "three runs finished",
+        Duration::from_secs(60),
+        || h.log().matches("background run finished").count() >= 3,
+        || h.log(),
+    )
+    .await;
+    let shown = |h: &BotHarness, text: &str| {
+        h.bot_messages().iter().any(|m| {
+            m.content.contains(text) || serde_json::to_string(&m.embeds).unwrap().contains(text)
+        })
+    };
+    assert!(
+        !shown(&h, "time to water the plants"),
+        "a held ping was sent"
+    );
+    assert!(!shown(&h, "3 new"), "a held embed was sent");
+    // The run was told its ping is held, and until when.
+    let told = h
+        .mock
+        .model_requests()
+        .iter()
+        .flat_map(RecordedRequest::tool_results)
+        .any(|r| r.content.contains("Held: the owner is in quiet time until"));
+    assert!(told, "no run heard its ping was held");
+
+    // The quiet ends: one digest with both, the embed's button working.
+    let said = quiet(&h, "end").await;
+    assert!(said.contains("Not quiet now"), "{said}");
+    let digest = h
+        .wait_for_bot_message_within("the digest", Duration::from_secs(30), |m| {
+            m.content.starts_with("While you were in quiet time")
+        })
+        .await;
+    assert!(
+        digest.content.contains("time to water the plants"),
+        "{}",
+        digest.content
+    );
+    assert!(
+        digest.content.contains("Inbox (below)"),
+        "{}",
+        digest.content
+    );
+    assert_eq!(digest.embeds.len(), 1, "{:?}", digest.embeds);
+    let digests = h
+        .bot_messages()
+        .iter()
+        .filter(|m| m.content.starts_with("While you were in quiet time"))
+        .count();
+    assert_eq!(digests, 1);
+    let button = digest.custom_ids().into_iter().next().expect("a button");
+    h.discord
+        .click_button(h.owner(), h.dm(), digest.id, &button)
+        .await;
+    h.wait_for_bot_message_within("the button's answer", Duration::from_secs(60), |m| {
+        m.content.contains("Inbox summarised.")
+    })
+    .await;
+    h.terminate().await;
+}
