@@ -122,6 +122,12 @@ pub fn definitions() -> Vec<CreateCommand> {
         command("quiet", "Quiet hours: background pings wait for one digest").add_option(
             string_option("when", "22:00-08:00 every day, 2h from now, end, or off"),
         ),
+        command(
+            "focus",
+            "A focus session: I keep you company and hold pings",
+        )
+        .add_option(string_option("minutes", "how long (default 25)"))
+        .add_option(string_option("task", "what you'll work on")),
     ]
 }
 
@@ -143,7 +149,7 @@ fn integer_option(command: &CommandInteraction, name: &str) -> Option<i64> {
         })
 }
 
-fn option<'a>(command: &'a CommandInteraction, name: &str) -> Option<&'a str> {
+pub(crate) fn option<'a>(command: &'a CommandInteraction, name: &str) -> Option<&'a str> {
     command
         .data
         .options()
@@ -181,6 +187,7 @@ impl Bot {
             "setup" => return self.setup_command(command).await,
             "home" => return self.home_command(command).await,
             "quiet" => return self.quiet_command(command).await,
+            "focus" => return self.focus_command(command).await,
             _ => {}
         }
         let options = command.data.options();

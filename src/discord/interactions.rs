@@ -140,6 +140,7 @@ impl Bot {
                 self.webhook_hold_click(component, &hold_id, run).await
             }
             ButtonAction::GetStarted => self.get_started_click(component).await,
+            ButtonAction::FocusEnd => self.focus_end_click(component).await,
             ButtonAction::Unknown { .. } => self.ephemeral(component, "unknown action").await,
         }
     }

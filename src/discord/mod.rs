@@ -26,6 +26,7 @@ pub mod client;
 pub mod commands;
 pub mod doors;
 pub mod embeds;
+pub mod focus;
 pub mod front_end;
 pub mod home_channel;
 pub mod http_sink;

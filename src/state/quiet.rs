@@ -1,4 +1,5 @@
-//! Quiet time and what waits for its end (issue 28 §2, QUI-1, QUI-2): the owner's "quiet for 2 h" (a time
+//! Quiet time and what waits for its end (issue 28 §2, QUI-1, QUI-2), and the focus session
+//! under way (§3, FOC-1), quiet while it lasts: the owner's "quiet for 2 h" (a time
 //! it ends) and the background pings, embeds and files held while the owner is quiet, kept for
 //! one digest when the quiet ends (`state/quiet.json`). The daily window itself is a runtime
 //! setting (`quiet_hours`); [`QuietStore::quiet_until`] combines the two.
@@ -53,11 +54,28 @@ pub struct HeldItem {
     pub show: HeldShow,
 }
 
+/// A focus session (issue 28 §3): quiet until it ends, with its task.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FocusSession {
+    /// What the owner is working on.
+    pub task: String,
+    /// When it started.
+    pub started: DateTime<Utc>,
+    /// When it ends.
+    pub until: DateTime<Utc>,
+    /// Whether the halfway check-in went out.
+    #[serde(default)]
+    pub halfway_told: bool,
+}
+
 #[derive(Debug, Default, Serialize, Deserialize)]
 pub(super) struct Stored {
     /// The end of a "quiet for …" the owner asked for.
     #[serde(default)]
     until: Option<DateTime<Utc>>,
+    /// The focus session under way.
+    #[serde(default)]
+    focus: Option<FocusSession>,
     /// Held items, oldest first.
     #[serde(default)]
     held: Vec<HeldItem>,
@@ -95,9 +113,50 @@ impl QuietStore {
     ) -> Option<DateTime<Utc>> {
         let manual = {
             let _guard = self.file.lock();
-            self.load().until
+            let stored = self.load();
+            stored.until.max(stored.focus.map(|focus| focus.until))
         };
         crate::domain::quiet_hours::quiet_until(window, manual, now, tz)
+    }
+
+    /// Starts `focus` (quiet until it ends); `false`, and nothing changed, while another is
+    /// under way.
+    pub fn start_focus(&self, focus: FocusSession) -> Result<bool, StateError> {
+        let _guard = self.file.lock();
+        let mut stored = self.load();
+        if stored.focus.is_some() {
+            return Ok(false);
+        }
+        stored.focus = Some(focus);
+        self.file.save(&stored).map(|()| true)
+    }
+
+    /// The focus session under way.
+    pub fn focus(&self) -> Option<FocusSession> {
+        let _guard = self.file.lock();
+        self.load().focus
+    }
+
+    /// Notes that the focus session's halfway check-in went out.
+    pub fn focus_halfway_told(&self) -> Result<(), StateError> {
+        let _guard = self.file.lock();
+        let mut stored = self.load();
+        if let Some(focus) = &mut stored.focus {
+            focus.halfway_told = true;
+        }
+        self.file.save(&stored)
+    }
+
+    /// Ends the focus session under way and returns it (`None`: there was none, e.g. it was
+    /// already ended by the other of a click and the timer).
+    pub fn end_focus(&self) -> Result<Option<FocusSession>, StateError> {
+        let _guard = self.file.lock();
+        let mut stored = self.load();
+        let focus = stored.focus.take();
+        if focus.is_some() {
+            self.file.save(&stored)?;
+        }
+        Ok(focus)
     }
 
     /// Holds `show` for the digest.

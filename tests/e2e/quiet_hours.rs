@@ -154,3 +154,89 @@ async fn quiet_time_holds_pings_for_one_digest_with_working_buttons() {
     .await;
     h.terminate().await;
 }
+
+/// Issue 28 §3 (FOC-1, FOC-2, FOC-3, FOC-4): `/focus` restates the task with a first step,
+/// holds a background ping while it lasts, and **End focus** ends it: the main conversation
+/// gets the session as a pending update and asks what got done, then the held ping arrives.
+#[tokio::test]
+async fn a_focus_session_holds_pings_and_ends_with_a_question() {
+    let mut h = BotHarness::greeted_fast_sync(CliSandbox::new()).await;
+    h.converse("hi", "Hi!").await;
+    script_runs(&h);
+    h.mock.add_rule(|request| {
+        let prompt = request.user_prompts().last()?.to_string();
+        if prompt.contains("[reminder-bg:") {
+            return None;
+        }
+        if prompt.contains("[focus-end]") {
+            Some(Reply::text("Nice. What got done?"))
+        } else if prompt.contains("[focus]") {
+            Some(Reply::text("Writing the report. First step: open the doc."))
+        } else {
+            None
+        }
+    });
+    let command = h
+        .discord
+        .slash(
+            h.owner(),
+            "focus",
+            json!([
+                {"name": "minutes", "type": 3, "value": "25"},
+                {"name": "task", "type": 3, "value": "write the report"},
+            ]),
+        )
+        .await;
+    let answer: Value = h.discord.wait_for_callback(command).await;
+    let said = answer["data"]["content"].as_str().unwrap_or_default();
+    assert!(
+        said.contains("Focus: **write the report**, 25 min"),
+        "{said}"
+    );
+    h.wait_for_bot_message("the first step", |m| {
+        m.content.contains("First step: open the doc.")
+    })
+    .await;
+
+    h.add_reminder_now("water the plants").await;
+    h.wait_for_log("background run finished", Duration::from_secs(60))
+        .await;
+    assert!(
+        !h.bot_messages()
+            .iter()
+            .any(|m| m.content.contains("time to water the plants")),
+        "the ping came through during the focus session"
+    );
+
+    let focus = h
+        .bot_messages()
+        .into_iter()
+        .find(|m| m.content.starts_with("Focus: **write the report**"))
+        .expect("the focus message");
+    let end = focus.custom_ids().into_iter().next().expect("End focus");
+    assert_eq!(end, "act:focus_end:_");
+    h.discord
+        .click_button(h.owner(), h.dm(), focus.id, &end)
+        .await;
+    h.wait_for_bot_message_within("the question", Duration::from_secs(60), |m| {
+        m.content.contains("What got done?")
+    })
+    .await;
+    let asked = h
+        .mock
+        .main_requests()
+        .into_iter()
+        .filter_map(|r| r.user_prompts().last().map(ToString::to_string))
+        .find(|p| p.contains("[focus-end]"))
+        .expect("the focus-end prompt");
+    assert!(
+        asked.contains("Focus session on write the report"),
+        "the pending update: {asked}"
+    );
+    h.wait_for_bot_message_within("the digest", Duration::from_secs(30), |m| {
+        m.content.starts_with("While you were in quiet time")
+            && m.content.contains("time to water the plants")
+    })
+    .await;
+    h.terminate().await;
+}

@@ -39,7 +39,8 @@ fn inputs(dir: &Path) -> SystemPromptInputs<'_> {
 const HEADINGS: &str = "# Operating manual | ## Context budget | ## Capturing tasks | ## Shaping answers | \
     ## Configuration notes | ## Skills | ## Google Tasks | ## Google Calendar | \
     ## Routines & reminders | ## Questions about ollim-bot | ## Gmail | ## Claude history | \
-    ## Responsiveness | ## What your work costs | ## User proxy | ## Discord embeds | \
+    ## Responsiveness | ## What your work costs | ## Quiet time and focus | ## User proxy | \
+    ## Discord embeds | \
     ## Web & docs | \
     ## Interactive forks | ## Background sessions | ## Webhooks";
 

@@ -111,6 +111,8 @@ pub enum ButtonAction {
         /// Dispatch it (`true`) or drop it.
         run: bool,
     },
+    /// `focus_end:_`: ends the focus session under way (FOC-3).
+    FocusEnd,
     /// `setup:quick`: the first-run greeting's **Get started — 3 questions** (GRT-3); starts
     /// the `setup` skill's quick path in the main session (SLC-14).
     GetStarted,
@@ -176,6 +178,7 @@ pub fn parse_custom_id(custom_id: &str) -> Option<ButtonAction> {
             run: action == "hook_run",
         },
         "setup" => ButtonAction::GetStarted,
+        "focus_end" => ButtonAction::FocusEnd,
         "agent" if data != EMPTY_DATA => ButtonAction::AgentInquiry {
             inquiry_id: data.to_owned(),
         },
@@ -241,6 +244,7 @@ impl ButtonAction {
             }
             Self::AgentInquiry { inquiry_id } => assemble("agent", inquiry_id),
             Self::Dismiss => assemble("dismiss", EMPTY_DATA),
+            Self::FocusEnd => assemble("focus_end", EMPTY_DATA),
             Self::GetStarted => assemble("setup", "quick"),
             Self::ForkSave => assemble("fork_save", EMPTY_DATA),
             Self::ForkReport => assemble("fork_report", EMPTY_DATA),

@@ -20,6 +20,8 @@ impl Bot {
     }
 
     async fn send_quiet_digest(&self) {
+        // A focus session that just ended ends its quiet first (FOC-3).
+        self.tick_focus().await;
         let services = &self.services;
         let window = services.runtime.current().quiet_hours;
         let now = chrono::Utc::now();
