@@ -177,15 +177,18 @@ impl QuietStore {
         !self.load().held.is_empty()
     }
 
-    /// Takes every held item out, oldest first.
-    pub fn take_held(&self) -> Result<Vec<HeldItem>, StateError> {
+    /// The held items, oldest first; they stay held until [`Self::forget_held`].
+    pub fn held(&self) -> Vec<HeldItem> {
+        let _guard = self.file.lock();
+        self.load().held
+    }
+
+    /// Forgets the `count` oldest held items, once they went out (items held meanwhile stay).
+    pub fn forget_held(&self, count: usize) -> Result<(), StateError> {
         let _guard = self.file.lock();
         let mut stored = self.load();
-        let held = std::mem::take(&mut stored.held);
-        if !held.is_empty() {
-            self.file.save(&stored)?;
-        }
-        Ok(held)
+        stored.held.drain(..count.min(stored.held.len()));
+        self.file.save(&stored)
     }
 
     fn load(&self) -> Stored {
@@ -195,3 +198,7 @@ impl QuietStore {
 
 /// What the file holds: the format `doctor` and the start-up check judge it by (issue 24).
 pub(super) type Format = Json<Stored>;
+
+#[cfg(test)]
+#[path = "quiet_tests.rs"]
+mod tests;

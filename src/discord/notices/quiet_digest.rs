@@ -1,6 +1,7 @@
 //! The quiet-time digest (issue 28 §2, QUI-3): once the owner's quiet time is over, what background
 //! runs held during it goes out as one message — the pings as lines, the embeds with their
-//! working buttons (more messages only past five embeds) — and each held file after it.
+//! working buttons (more messages only past five embeds) — and each held file after it. What
+//! can't be sent stays held for the next try.
 
 use std::{fmt::Write as _, sync::Arc, time::Duration};
 
@@ -34,13 +35,7 @@ impl Bot {
         {
             return;
         }
-        let held = match services.quiet.take_held() {
-            Ok(held) => held,
-            Err(error) => {
-                tracing::warn!(%error, "could not take what was held for the quiet time");
-                return;
-            }
-        };
+        let held = services.quiet.held();
         tracing::info!(
             items = held.len(),
             "the quiet time is over; sending its digest"
@@ -49,10 +44,16 @@ impl Bot {
         match digest_messages(&text, &embeds, &self.inquiries) {
             Ok(messages) => {
                 for message in messages {
-                    self.tell("the quiet-time digest", message).await;
+                    // Not sent: everything stays held for the next tick.
+                    if self.tell("the quiet-time digest", message).await.is_none() {
+                        return;
+                    }
                 }
             }
             Err(error) => tracing::warn!(%error, "could not build the quiet-time digest"),
+        }
+        if let Err(error) = services.quiet.forget_held(held.len()) {
+            tracing::warn!(%error, "could not forget what the digest delivered");
         }
         for (path, message) in files {
             let attachment = match CreateAttachment::path(&path).await {
