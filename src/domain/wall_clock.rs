@@ -24,7 +24,7 @@ pub fn local_date(at: DateTime<Utc>, tz: Tz) -> NaiveDate {
 
 /// The first instant after the gap that swallows `naive`: the earliest second whose wall clock
 /// reads later than `naive`, found by bisection over a span wide enough for any UTC offset.
-fn gap_end(naive: NaiveDateTime, tz: Tz) -> Option<DateTime<Utc>> {
+pub fn gap_end(naive: NaiveDateTime, tz: Tz) -> Option<DateTime<Utc>> {
     let reads_later = |seconds: i64| {
         DateTime::from_timestamp(seconds, 0).map(|at| at.with_timezone(&tz).naive_local() > naive)
     };

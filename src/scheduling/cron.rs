@@ -282,27 +282,10 @@ fn highest_local_until(t: DateTime<Tz>) -> NaiveDateTime {
         .map_or(own, |shifted| own.max(shifted))
 }
 
-/// The first instant after the DST gap containing the nonexistent wall-clock time `naive`:
-/// the earliest instant whose local time is later than `naive`, found by bisection over a
-/// window wide enough for any UTC offset (-12h to +14h).
+/// The first instant after the DST gap containing the nonexistent wall-clock time `naive`
+/// (`domain::wall_clock::gap_end`), in `tz`.
 fn gap_end(naive: NaiveDateTime, tz: Tz) -> Option<DateTime<Tz>> {
-    let local_after = |ts: i64| {
-        DateTime::from_timestamp(ts, 0).map(|utc| utc.with_timezone(&tz).naive_local() > naive)
-    };
-    let base = naive.and_utc().timestamp();
-    let (mut lo, mut hi) = (base - 15 * 3600, base + 13 * 3600);
-    if local_after(lo)? || !local_after(hi)? {
-        return None;
-    }
-    while hi - lo > 1 {
-        let mid = lo + (hi - lo) / 2;
-        if local_after(mid)? {
-            hi = mid;
-        } else {
-            lo = mid;
-        }
-    }
-    DateTime::from_timestamp(hi, 0).map(|utc| utc.with_timezone(&tz))
+    crate::domain::wall_clock::gap_end(naive, tz).map(|utc| utc.with_timezone(&tz))
 }
 
 #[cfg(test)]
