@@ -95,7 +95,7 @@ impl DailyBudget {
     }
 
     /// Whether `over` is the first time the owner would hear of it that day (and marks it).
-    pub fn first_today(&self, over: &OverBudget) -> bool {
+    fn first_today(&self, over: &OverBudget) -> bool {
         let mut told = self.told.lock();
         if *told == Some(over.day) {
             return false;

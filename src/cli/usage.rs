@@ -11,7 +11,11 @@ use crate::{
     config::Config,
     state::paths::DataDir,
     transcripts::parse_window,
-    usage::{Summary, Totals, UsageLedger, chart::ledger_chart, summary::GroupBy},
+    usage::{
+        Summary, Totals, UsageLedger,
+        chart::{chart_start, recent_chart},
+        summary::GroupBy,
+    },
 };
 
 /// `ollim-bot usage` options.
@@ -77,11 +81,16 @@ fn execute(args: &UsageArgs, now: DateTime<Utc>) -> Result<String, String> {
     let since = now
         .checked_sub_signed(window)
         .unwrap_or(DateTime::<Utc>::MIN_UTC);
+    // The chart's whole days may start before the window: one read covers both.
+    let chart_days = args.chart.as_ref().map(|_| chart_days(window));
+    let read_from = chart_days.map_or(since, |days| {
+        since.min(chart_start(now, config.timezone, days))
+    });
     let ledger = UsageLedger::new(DataDir::new(&config.data_dir).usage_dir());
-    let read = ledger.read_since(since).map_err(|e| e.to_string())?;
+    let read = ledger.read_since(read_from).map_err(|e| e.to_string())?;
     let summary = Summary::of(&read.records, since, args.by.into(), config.timezone);
-    if let Some(path) = &args.chart {
-        write_chart(path, &config, window, now)?;
+    if let (Some(path), Some(days)) = (&args.chart, chart_days) {
+        write_chart(path, &read.records, (now, config.timezone), days)?;
     }
     if args.json {
         let json = serde_json::json!({
@@ -101,19 +110,22 @@ fn execute(args: &UsageArgs, now: DateTime<Utc>) -> Result<String, String> {
     Ok(render(&summary, args.since.trim(), read.skipped))
 }
 
-/// Draws the window's daily spend into `path` (USE-5); refuses an empty chart.
-fn write_chart(
-    path: &std::path::Path,
-    config: &Config,
-    window: chrono::Duration,
-    now: DateTime<Utc>,
-) -> Result<(), String> {
-    /// A year of bars is the most a chart can show legibly.
+/// The whole days a chart of `window` shows, at most a year (what a chart shows legibly).
+fn chart_days(window: chrono::Duration) -> u32 {
     const MOST_DAYS: i64 = 366;
     let days = (window.num_hours() + 23) / 24;
-    let days = u32::try_from(days.clamp(1, MOST_DAYS)).unwrap_or(1);
-    let dir = DataDir::new(&config.data_dir).usage_dir();
-    let png = ledger_chart(&dir, now, config.timezone, days)
+    u32::try_from(days.clamp(1, MOST_DAYS)).unwrap_or(1)
+}
+
+/// Draws the last `days` days' spend from `records` into `path` (USE-5); refuses an empty
+/// chart.
+fn write_chart(
+    path: &std::path::Path,
+    records: &[crate::usage::UsageRecord],
+    (now, tz): (DateTime<Utc>, chrono_tz::Tz),
+    days: u32,
+) -> Result<(), String> {
+    let png = recent_chart(records, now, tz, days)
         .map_err(|e| e.to_string())?
         .ok_or_else(|| "nothing was spent in that window; no chart written".to_owned())?;
     std::fs::write(path, png).map_err(|e| format!("could not write {}: {e}", path.display()))

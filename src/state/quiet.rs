@@ -22,7 +22,7 @@ use crate::domain::{embed::Embed, quiet_hours::QuietWindow};
 /// How many held items are kept; holding one more drops the oldest.
 pub const MAX_HELD: usize = 30;
 
-/// What a background run wanted to show the owner.
+/// What a tool puts in front of the owner; in quiet time a background run's is held as is.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum HeldShow {

@@ -96,11 +96,29 @@ pub fn ledger_chart(
     tz: Tz,
     days: u32,
 ) -> Result<Option<Vec<u8>>, ChartError> {
+    let read = super::UsageLedger::new(dir).read_since(chart_start(now, tz, days))?;
+    recent_chart(&read.records, now, tz, days)
+}
+
+/// The first instant the chart of the last `days` days up to `now`'s day needs records from.
+pub fn chart_start(
+    now: chrono::DateTime<chrono::Utc>,
+    tz: Tz,
+    days: u32,
+) -> chrono::DateTime<chrono::Utc> {
+    super::summary::day_start(now, tz) - chrono::Duration::days(i64::from(days.max(1) - 1))
+}
+
+/// [`ledger_chart`] from records already read (from [`chart_start`] on, or earlier).
+pub fn recent_chart(
+    records: &[UsageRecord],
+    now: chrono::DateTime<chrono::Utc>,
+    tz: Tz,
+    days: u32,
+) -> Result<Option<Vec<u8>>, ChartError> {
     let last = day_of(now, tz);
     let first = last - chrono::Days::new(u64::from(days.max(1) - 1));
-    let since = super::summary::day_start(now, tz) - chrono::Duration::days(i64::from(days));
-    let read = super::UsageLedger::new(dir).read_since(since)?;
-    let spend = daily_spend(&read.records, first, last, tz);
+    let spend = daily_spend(records, first, last, tz);
     if spend.iter().all(|day| day.total() <= 0.0) {
         return Ok(None);
     }

@@ -32,15 +32,14 @@ pub fn usage_record(kind: UsageKind, job: Option<String>, result: &ResultMessage
 
 /// `record` of a turn, then the records of the subagents that worked in it (USE-1).
 pub fn with_subagents(record: UsageRecord, subagents: &[SubagentReport]) -> Vec<UsageRecord> {
-    let mut records = subagent_records(subagents, &record);
-    records.insert(0, record);
-    records
+    let helpers = subagent_records(subagents, &record);
+    std::iter::once(record).chain(helpers).collect()
 }
 
 /// The records of the subagents that worked inside a turn whose record is `parent` (USE-1):
 /// their type, model, tokens, tool uses and time, no cost (the CLI reports it only in the
 /// parent's total).
-pub fn subagent_records(subagents: &[SubagentReport], parent: &UsageRecord) -> Vec<UsageRecord> {
+fn subagent_records(subagents: &[SubagentReport], parent: &UsageRecord) -> Vec<UsageRecord> {
     let within = parent
         .job
         .clone()

@@ -82,14 +82,3 @@ pub(crate) fn parse_notify(raw: &str) -> Result<NotifyPlace, &'static str> {
         _ => Err(NOTIFY_ERROR),
     }
 }
-
-/// `quiet_hours`: a window like `22:00-08:00`, or `off` / blank for none (issue 28 §2).
-pub(super) fn parse_quiet(
-    raw: &str,
-) -> Result<Option<crate::domain::quiet_hours::QuietWindow>, String> {
-    let raw = raw.trim();
-    if raw.is_empty() || raw.eq_ignore_ascii_case("off") {
-        return Ok(None);
-    }
-    raw.parse().map(Some).map_err(|error| format!("{error}"))
-}

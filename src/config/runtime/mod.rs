@@ -34,11 +34,12 @@ pub use keys::ConfigKey;
 pub use settings::RuntimeSettings;
 pub use thinking::{THINKING_PRESETS, thinking_choice_name, thinking_from_choice, thinking_label};
 
-use channel::{parse_channel, parse_notify, parse_quiet};
+use channel::{parse_channel, parse_notify};
 use json::{raw_from_json, unknown_entries};
 use keys::{
     DEFAULT_CALENDAR, DEFAULT_TASK_LIST, parse_bool, parse_budget, parse_calendars, parse_hour,
-    parse_model, parse_permission_mode, parse_positive, parse_task_list, parse_thinking,
+    parse_model, parse_permission_mode, parse_positive, parse_quiet, parse_task_list,
+    parse_thinking,
 };
 
 /// The runtime settings (CFG-2); `Default` gives every key its documented default.

@@ -19,7 +19,7 @@ use crate::{
     },
     front_end::FrontEndError,
     mcp::availability::ToolScope,
-    state::quiet::HeldShow,
+    state::quiet::{HeldShow, QuietStore},
 };
 
 type SendResult = Result<Option<u64>, FrontEndError>;
@@ -37,14 +37,9 @@ impl DiscordTools {
             Ok(embed) => embed,
             Err(message) => return message,
         };
-        let front_end = &self.context.front_end;
-        let held = HeldShow::Embed {
-            embed: embed.clone(),
-        };
-        self.deliver(critical, held, ("Embed sent.", "the embed"), || {
-            front_end.send_embed(embed)
-        })
-        .await
+        let item = HeldShow::Embed { embed };
+        self.deliver(critical, item, ("Embed sent.", "the embed"))
+            .await
     }
 
     #[tool(
@@ -57,12 +52,9 @@ impl DiscordTools {
         }
         let critical = args.critical.unwrap_or(false);
         let text = format!("[bg] {}", args.message.trim());
-        let front_end = &self.context.front_end;
-        let held = HeldShow::Text { text: text.clone() };
-        self.deliver(critical, held, ("Message sent.", "the message"), || {
-            front_end.send_text(text)
-        })
-        .await
+        let item = HeldShow::Text { text };
+        self.deliver(critical, item, ("Message sent.", "the message"))
+            .await
     }
 
     #[tool(
@@ -81,15 +73,9 @@ impl DiscordTools {
             .filter(|m| !m.trim().is_empty())
             .map(|m| if background { format!("[bg] {m}") } else { m });
         let critical = args.critical.unwrap_or(false);
-        let front_end = &self.context.front_end;
-        let held = HeldShow::File {
-            path: path.clone(),
-            message: message.clone(),
-        };
-        self.deliver(critical, held, ("File sent.", "the file"), || {
-            front_end.send_file(path, message)
-        })
-        .await
+        let item = HeldShow::File { path, message };
+        self.deliver(critical, item, ("File sent.", "the file"))
+            .await
     }
 }
 
@@ -110,23 +96,22 @@ impl DiscordTools {
         })
     }
 
-    /// Sends through the background gate when this client is a background run; otherwise
-    /// sends directly (main and interactive forks are never gated, PNG-1). `send` is only
-    /// called once the gate let the message through. In the owner's quiet time a background
-    /// run's non-critical item is `held` for the digest instead (issue 28 §2, QUI-2).
-    async fn deliver<'a>(
+    /// Shows `item` through the background gate when this client is a background run;
+    /// otherwise directly (main and interactive forks are never gated, PNG-1). It is only
+    /// sent once the gate let it through. In the owner's quiet time a background run's
+    /// non-critical item is held for the digest instead (issue 28 §2, QUI-2).
+    async fn deliver(
         &self,
         critical: bool,
-        held: HeldShow,
+        item: HeldShow,
         (success, what): (&str, &str),
-        send: impl FnOnce() -> BoxFuture<'a, SendResult>,
     ) -> String {
         let bg_run = self
             .context
             .bg_run()
             .filter(|_| self.context.scope().is_background());
         let Some(run) = bg_run else {
-            return match send().await {
+            return match self.show(item).await {
                 Ok(id) => {
                     self.context.note_sent(id);
                     success.to_owned()
@@ -138,28 +123,22 @@ impl DiscordTools {
             Ok(permit) => permit,
             Err(refusal) => return refusal,
         };
-        if let (false, Some(services)) = (critical, self.context.services()) {
-            let now = chrono::Utc::now();
-            let tz = services.config.timezone;
-            let window = services.runtime.current().quiet_hours;
-            if let Some(until) = services.quiet.quiet_until(window.as_ref(), tz, now) {
-                return match services.quiet.hold(held, now) {
-                    Ok(()) => {
-                        run.sent(permit, None);
-                        format!(
-                            "Held: the owner is in quiet time until {}; {what} goes out in one \
-                             digest then. Only a critical item goes through now.",
-                            until.with_timezone(&tz).format("%H:%M")
-                        )
-                    }
-                    Err(error) => {
-                        run.not_sent(permit);
-                        format!("Error: could not hold {what} for the quiet time: {error}")
-                    }
-                };
-            }
+        if !critical && let Some((quiet, until)) = self.quiet_now() {
+            return match quiet.hold(item, chrono::Utc::now()) {
+                Ok(()) => {
+                    run.sent(permit, None);
+                    format!(
+                        "Held: the owner is in quiet time until {until}; {what} goes out in one \
+                         digest then. Only a critical item goes through now."
+                    )
+                }
+                Err(error) => {
+                    run.not_sent(permit);
+                    format!("Error: could not hold {what} for the quiet time: {error}")
+                }
+            };
         }
-        match send().await {
+        match self.show(item).await {
             Ok(id) => {
                 run.sent(permit, id);
                 success.to_owned()
@@ -169,6 +148,30 @@ impl DiscordTools {
                 format!("Error: could not send {what}: {error}")
             }
         }
+    }
+
+    /// Puts `item` in front of the owner.
+    fn show(&self, item: HeldShow) -> BoxFuture<'_, SendResult> {
+        let front_end = &self.context.front_end;
+        match item {
+            HeldShow::Text { text } => front_end.send_text(text),
+            HeldShow::Embed { embed } => front_end.send_embed(embed),
+            HeldShow::File { path, message } => front_end.send_file(path, message),
+        }
+    }
+
+    /// While the owner is quiet: where held items go, and the local time the quiet ends.
+    fn quiet_now(&self) -> Option<(&QuietStore, String)> {
+        let services = self.context.services()?;
+        let tz = services.config.timezone;
+        let window = services.runtime.current().quiet_hours;
+        let until = services
+            .quiet
+            .quiet_until(window.as_ref(), tz, chrono::Utc::now())?;
+        Some((
+            &services.quiet,
+            until.with_timezone(&tz).format("%H:%M").to_string(),
+        ))
     }
 }
 
