@@ -2,6 +2,7 @@
 //! from the terminal. Needs only the data dir and the timezone, never `DISCORD_TOKEN`.
 
 use std::fmt::Write as _;
+use std::time::Duration;
 
 use chrono_tz::Tz;
 use clap::{Args, Subcommand};
@@ -13,9 +14,11 @@ use super::{
 };
 use crate::{
     domain::job_options::{BgSession, RunMode, ToolRestriction},
+    domain::nag::{NAG_CEILING, parse_gap},
     scheduling::due_time::{DueInput, DueTimeError, resolve},
     scheduling::files::{
-        BACKGROUND_JOB_WRITE, Commit, Reminder, load_reminders, remove_reminder, write_reminder,
+        BACKGROUND_JOB_WRITE, Commit, Reminder, UntilDone, load_reminders, remove_reminder,
+        write_reminder,
     },
     state::paths::DataDir,
     tool_policy::Source,
@@ -67,6 +70,20 @@ pub struct ReminderAdd {
     /// How many follow-up checks the agent may chain.
     #[arg(long, default_value_t = 0)]
     pub max_chain: u32,
+    /// Stay open until answered: nag until marked done (NAG-2; not acted on yet).
+    #[arg(long)]
+    pub until_done: bool,
+    /// With --until-done: the wait before the first nag, like 15m or 1h30m (default 10m).
+    #[arg(long, value_name = "GAP", requires = "until_done", value_parser = parse_gap)]
+    pub nag_every: Option<Duration>,
+    /// With --until-done: how many nags at most, 1 to 12 (default: until answered).
+    #[arg(
+        long,
+        value_name = "N",
+        requires = "until_done",
+        value_parser = clap::value_parser!(u32).range(1..=i64::from(NAG_CEILING))
+    )]
+    pub max_nags: Option<u32>,
     /// How the run behaves.
     #[command(flatten)]
     pub run: RunFlags,
@@ -144,6 +161,15 @@ impl ReminderAdd {
             .or_else(|| self.in_.clone().map(DueInput::In))
             .or_else(|| self.at.clone().map(DueInput::At))
     }
+
+    /// What `--until-done`, `--nag-every` and `--max-nags` ask for (NAG-2); clap has checked
+    /// the values, and that the last two come only with `--until-done`.
+    fn until_done(&self) -> Option<UntilDone> {
+        self.until_done.then_some(UntilDone {
+            nag_every: self.nag_every,
+            max_nags: self.max_nags,
+        })
+    }
 }
 
 fn add_reminder(data_dir: &DataDir, tz: Tz, add: ReminderAdd) -> i32 {
@@ -179,6 +205,7 @@ fn add_reminder(data_dir: &DataDir, tz: Tz, add: ReminderAdd) -> i32 {
         eprintln!("{refused}");
         return 1;
     }
+    let until_done = add.until_done();
     let mut reminder = Reminder::new_at(run_at, message);
     add.description
         .unwrap_or_default()
@@ -200,6 +227,7 @@ fn add_reminder(data_dir: &DataDir, tz: Tz, add: ReminderAdd) -> i32 {
         ToolRestriction::None
     };
     reminder.options.skills = add.skills;
+    reminder.until_done = until_done;
     match write_reminder(data_dir, &reminder, Commit::Now) {
         Ok(_) => {
             println!(
@@ -269,3 +297,7 @@ fn summary(reminder: &Reminder) -> &str {
         &reminder.description
     }
 }
+
+#[cfg(test)]
+#[path = "reminder_tests.rs"]
+mod tests;

@@ -156,6 +156,17 @@ pub fn parse_gap(text: &str) -> Result<Duration, GapError> {
     }
 }
 
+/// A gap as [`parse_gap`] reads it back: `15m`, `2h`, `1h30m` (whole minutes, rounded down;
+/// never under `1m`). The form a reminder file writes for `nag-every` (NAG-1).
+pub fn format_gap(gap: Duration) -> String {
+    let minutes = (gap.as_secs() / 60).max(1);
+    match (minutes / 60, minutes % 60) {
+        (0, minutes) => format!("{minutes}m"),
+        (hours, 0) => format!("{hours}h"),
+        (hours, minutes) => format!("{hours}h{minutes}m"),
+    }
+}
+
 /// The snooze buttons under a nag.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Snooze {

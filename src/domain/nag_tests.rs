@@ -333,3 +333,19 @@ fn no_outcome_scolds() {
         }
     }
 }
+
+#[test]
+fn format_gap_writes_what_parse_gap_reads_back_nag_1() {
+    for (gap, text) in [
+        (1, "1m"),
+        (15, "15m"),
+        (60, "1h"),
+        (90, "1h30m"),
+        (1440, "24h"),
+    ] {
+        assert_eq!(format_gap(minutes(gap)), text);
+        assert_eq!(parse_gap(text), Ok(minutes(gap)), "{text}");
+    }
+    assert_eq!(format_gap(Duration::from_secs(30)), "1m");
+    assert_eq!(format_gap(Duration::from_secs(119)), "1m");
+}

@@ -103,6 +103,12 @@ pub struct AddReminderArgs {
     pub foreground: Option<bool>,
     /// How many follow-up checks `follow_up_chain` may add (default 0).
     pub max_chain: Option<u32>,
+    /// Stay open until the owner answers, nagging until then (default false).
+    pub until_done: Option<bool>,
+    /// With `until_done`: the wait before the first nag, like "15m" or "1h30m" (default 10m).
+    pub nag_every: Option<String>,
+    /// With `until_done`: how many nags at most, 1 to 12 (default: until answered).
+    pub max_nags: Option<i64>,
 }
 
 /// Arguments of `cancel_reminder`.

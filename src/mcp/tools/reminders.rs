@@ -9,11 +9,17 @@ use super::{
     args::{AddReminderArgs, CancelReminderArgs, FollowUpArgs},
 };
 use crate::{
-    domain::job_options::RunMode,
+    domain::{
+        job_options::RunMode,
+        nag::{NAG_CEILING, parse_gap},
+    },
     scheduling::forward::clock_time,
     scheduling::{
         chain::{NO_CHAIN, follow_up},
-        files::{Commit, Reminder, load_reminders, parse_run_at, remove_reminder, write_reminder},
+        files::{
+            Commit, Reminder, UntilDone, load_reminders, parse_run_at, remove_reminder,
+            write_reminder,
+        },
     },
     services::Services,
 };
@@ -30,7 +36,10 @@ impl DiscordTools {
         description = "Set a one-off reminder: at the given time your future self gets `prompt` \
                        (write it self-contained). Give delay_minutes OR run_at (ISO datetime; \
                        without an offset it is the owner's local time). Runs in the background \
-                       unless foreground is true; max_chain > 0 allows that many follow-ups."
+                       unless foreground is true; max_chain > 0 allows that many follow-ups. \
+                       until_done: true marks it to stay open until the owner answers, with \
+                       optional nag_every (e.g. \"15m\") and max_nags (1-12); this is only \
+                       recorded for now, the reminder still fires once."
     )]
     async fn add_reminder(&self, Parameters(args): Parameters<AddReminderArgs>) -> String {
         let Some(services) = self.context.services() else {
@@ -67,6 +76,10 @@ impl DiscordTools {
         if prompt.is_empty() {
             return "Error: the reminder needs a prompt.".to_owned();
         }
+        let until_done = match until_done_of(&args) {
+            Ok(until_done) => until_done,
+            Err(error) => return error,
+        };
         let mut reminder = Reminder::new_in(delay, prompt, tz);
         if let Some(at) = exact {
             reminder.run_at = at.fixed_offset();
@@ -82,6 +95,7 @@ impl DiscordTools {
         if reminder.max_chain > 0 {
             reminder.chain_parent = Some(reminder.id.clone());
         }
+        reminder.until_done = until_done;
         match write_reminder(&services.data_dir, &reminder, Commit::Queued(&services.git)) {
             Ok(_) => format!(
                 "Reminder {} set for {}.",
@@ -171,3 +185,36 @@ fn reminder_lines(services: &Services) -> String {
         .collect::<Vec<_>>()
         .join("\n")
 }
+
+/// The `until_done`, `nag_every` and `max_nags` arguments as the reminder's settings, or the
+/// `Error: …` answer for a bad value (NAG-3): as in a file, the last two need `until_done`.
+fn until_done_of(args: &AddReminderArgs) -> Result<Option<UntilDone>, String> {
+    let nag_every = args
+        .nag_every
+        .as_deref()
+        .map(|text| parse_gap(text).map_err(|error| format!("Error: nag_every: {error}.")))
+        .transpose()?;
+    let max_nags = args
+        .max_nags
+        .map(|max| {
+            u32::try_from(max)
+                .ok()
+                .and_then(|max| UntilDone::check_max_nags(max).ok())
+                .ok_or_else(|| format!("Error: max_nags must be 1 to {NAG_CEILING}."))
+        })
+        .transpose()?;
+    if args.until_done != Some(true) {
+        if nag_every.is_some() || max_nags.is_some() {
+            return Err("Error: nag_every and max_nags need until_done: true.".to_owned());
+        }
+        return Ok(None);
+    }
+    Ok(Some(UntilDone {
+        nag_every,
+        max_nags,
+    }))
+}
+
+#[cfg(test)]
+#[path = "reminders_tests.rs"]
+mod tests;

@@ -5,7 +5,7 @@
 
 use std::sync::LazyLock;
 
-use super::{Reminder, Routine, render_reminder, render_routine};
+use super::{Reminder, Routine, UntilDone, render_reminder, render_routine};
 use crate::domain::{
     frontmatter::split,
     frontmatter_keys::{unknown_key_notes, written_keys},
@@ -77,6 +77,10 @@ pub(super) static REMINDER_KEYS: LazyLock<Vec<String>> = LazyLock::new(|| {
         reminder.chain_parent = Some("parent".to_owned());
         reminder.run = run;
         reminder.options = every_option(tools);
+        reminder.until_done = Some(UntilDone {
+            nag_every: Some(std::time::Duration::from_secs(15 * 60)),
+            max_nags: Some(6),
+        });
         render_reminder(&reminder)
     };
     keys_of([

@@ -18,6 +18,7 @@ mod load;
 mod parse;
 mod render;
 mod store;
+mod until_done;
 mod validator;
 
 #[cfg(test)]
@@ -29,6 +30,8 @@ mod render_tests;
 #[cfg(test)]
 mod store_tests;
 #[cfg(test)]
+mod until_done_tests;
+#[cfg(test)]
 mod validator_tests;
 
 use std::path::PathBuf;
@@ -37,6 +40,7 @@ use chrono::{DateTime, Duration, FixedOffset, Timelike};
 use chrono_tz::Tz;
 
 use crate::domain::job_options::{BgSession, RunMode, RunOptions};
+use crate::domain::nag::NagPolicy;
 use crate::state::StateError;
 use crate::state::git::GitRecorder;
 
@@ -48,6 +52,7 @@ pub use load::{
 pub use parse::{parse_reminder, parse_routine, parse_run_at};
 pub use render::{render_reminder, render_routine};
 pub use store::{remove_reminder, remove_routine, slugify, write_reminder, write_routine};
+pub use until_done::UntilDone;
 pub use validator::{LONG_ROUTINE_LINES, RoutineVerdict, VALIDATOR_PREFIX, validate_routine_write};
 
 /// A recurring job: `routines/<slug>.md` (E.1, RTN-1).
@@ -107,11 +112,19 @@ pub struct Reminder {
     pub run: RunMode,
     /// The run's options, as for routines; all inherited by chain follow-ups (MCP-13).
     pub options: RunOptions,
+    /// Whether it stays open until answered, and how it nags (`until-done`, `nag-every`,
+    /// `max-nags`; issue 28 §1, NAG-1). Read and written only: nothing nags yet.
+    pub until_done: Option<UntilDone>,
     /// The prompt: the trimmed markdown body after the frontmatter.
     pub message: String,
 }
 
 impl Reminder {
+    /// How it nags until answered, or `None` for a reminder that fires once (NAG-1).
+    pub fn nag_policy(&self) -> Option<NagPolicy> {
+        self.until_done.map(|until_done| until_done.policy())
+    }
+
     /// A plain (unchained) background reminder with default options, a fresh [`new_id`],
     /// firing `delay_minutes` from now in `tz` (REM-3), to the whole second. Callers that
     /// start a chain set `max_chain` and `chain_parent = Some(id)` themselves.
@@ -136,6 +149,7 @@ impl Reminder {
             chain_parent: None,
             run: RunMode::Background(BgSession::Forked),
             options: RunOptions::default(),
+            until_done: None,
             message: message.into(),
         }
     }

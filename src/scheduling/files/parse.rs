@@ -4,13 +4,20 @@
 use chrono::{DateTime, Duration, FixedOffset, NaiveDate, NaiveDateTime, Offset, TimeZone};
 use chrono_tz::Tz;
 
-use super::{Reminder, Routine};
+use super::{Reminder, Routine, UntilDone};
 use crate::domain::frontmatter::{Fields, line_of, split};
 use crate::domain::job_options::{BgSession, JobKind, OPTION_TEXT_KEYS, RunMode, RunOptions};
 
 /// Frontmatter keys (kebab-case) of the files themselves whose values are read as text; the
 /// run options add theirs ([`OPTION_TEXT_KEYS`]).
-const FILE_TEXT_KEYS: &[&str] = &["id", "cron", "run-at", "description", "chain-parent"];
+const FILE_TEXT_KEYS: &[&str] = &[
+    "id",
+    "cron",
+    "run-at",
+    "description",
+    "chain-parent",
+    "nag-every",
+];
 
 /// The frontmatter fields, the body, and the validated `id`.
 fn open(text: &str) -> Result<(Fields, String, &str), String> {
@@ -81,6 +88,7 @@ pub fn parse_reminder(text: &str, tz: Tz) -> Result<Reminder, String> {
     let max_chain = fields.count("max-chain")?;
     let chain_parent = fields.text("chain-parent")?;
     let options = RunOptions::read(&fields)?;
+    let until_done = UntilDone::read(&fields)?;
     if chain_depth > max_chain {
         return Err(format!(
             "chain-depth ({chain_depth}) is greater than max-chain ({max_chain})"
@@ -96,6 +104,7 @@ pub fn parse_reminder(text: &str, tz: Tz) -> Result<Reminder, String> {
         chain_parent,
         run,
         options,
+        until_done,
         message,
     })
 }

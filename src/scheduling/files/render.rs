@@ -8,6 +8,7 @@ use chrono::SecondsFormat;
 
 use super::{Reminder, Routine};
 use crate::domain::job_options::{BgSession, RunMode, RunOptions, ToolRestriction, UpdateMode};
+use crate::domain::nag::format_gap;
 
 /// Renders a routine file (E.1). Only `id`, `cron` and the body are always present.
 pub fn render_routine(routine: &Routine) -> String {
@@ -40,6 +41,16 @@ pub fn render_reminder(reminder: &Reminder) -> String {
     }
     if let Some(parent) = &reminder.chain_parent {
         out.text("chain-parent", parent);
+    }
+    // NAG-1: `until-done` and its settings, each only when given.
+    if let Some(until_done) = &reminder.until_done {
+        out.line(format_args!("until-done: true"));
+        if let Some(gap) = until_done.nag_every {
+            out.text("nag-every", &format_gap(gap));
+        }
+        if let Some(max_nags) = until_done.max_nags {
+            out.line(format_args!("max-nags: {max_nags}"));
+        }
     }
     out.options(reminder.run, &reminder.options);
     out.finish(&reminder.message)

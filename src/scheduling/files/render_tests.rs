@@ -51,6 +51,7 @@ fn full_reminder() -> Reminder {
         max_chain: 3,
         chain_parent: Some("root0001".into()),
         run: RunMode::Background(BgSession::Isolated),
+        until_done: None,
         options: RunOptions {
             model: Some("haiku".into()),
             thinking: false,
