@@ -70,7 +70,8 @@ pub struct ReminderAdd {
     /// How many follow-up checks the agent may chain.
     #[arg(long, default_value_t = 0)]
     pub max_chain: u32,
-    /// Stay open until answered: nag until marked done (NAG-2; not acted on yet).
+    // NAG-2: the three flags write `until-done`, `nag-every` and `max-nags`.
+    /// Stay open until answered, nagging until marked done (recorded only, for now).
     #[arg(long)]
     pub until_done: bool,
     /// With --until-done: the wait before the first nag, like 15m or 1h30m (default 10m).
