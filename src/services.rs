@@ -46,6 +46,8 @@ pub struct Services {
     pub held_webhooks: HeldWebhooks,
     /// The owner's "quiet for …" and the pings held while they are quiet (issue 28).
     pub quiet: crate::state::quiet::QuietStore,
+    /// Reminders open until the owner answers them (issue 28 §1).
+    pub nags: crate::state::nags::NagStore,
     /// Updates left for the main session by forks.
     pub pending: PendingUpdates,
     /// The data-dir git recorder.

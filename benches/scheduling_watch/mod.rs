@@ -107,6 +107,10 @@ impl JobSink for CountingSink {
     fn tell_owner(&self, _: String) -> BoxFuture<'_, ()> {
         Box::pin(async {})
     }
+
+    fn open_nag(&self, _: ollim_bot::domain::open_nag::OpenNag) -> BoxFuture<'_, ()> {
+        Box::pin(async {})
+    }
 }
 
 /// CPU time of the whole process (every thread, the ended ones too).

@@ -17,6 +17,7 @@
 //! - [`setup`]: start-up: the data dir and the shared `Services`, the agent's sandbox.
 //! - [`screening`]: the tool-less session that screens webhook payloads.
 
+pub mod answer_only;
 pub mod client;
 pub mod command;
 pub mod compaction;

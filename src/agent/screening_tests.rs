@@ -16,7 +16,10 @@ fn services(dir: &std::path::Path) -> Arc<Services> {
 #[tokio::test]
 async fn the_screening_session_gets_nothing_to_act_with() {
     let dir = tempfile::tempdir().unwrap();
-    let options = screening_options(&services(dir.path()));
+    let options = super::super::answer_only::answer_only_options(
+        &services(dir.path()),
+        SCREENING_SYSTEM_PROMPT,
+    );
     let args = options.to_args(false);
     let tools_at = args.iter().position(|a| a == "--tools").unwrap();
     assert_eq!(args[tools_at + 1], "", "no built-in tools: {args:?}");

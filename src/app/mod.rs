@@ -23,7 +23,8 @@ use self::crash::{FatalEnd, OwnedTasks, OwnerReach};
 use crate::{
     agent::{MainSession, MainSettings, open_services},
     background::{
-        BgRunner, budget::DailyBudget, job_dispatch::JobDispatch, webhook_dispatch::WebhookDispatch,
+        BgRunner, budget::DailyBudget, job_dispatch::JobDispatch, nag_keeper::NagKeeper,
+        webhook_dispatch::WebhookDispatch,
     },
     config::Config,
     discord::{
@@ -199,12 +200,17 @@ async fn run_daemon(
     ));
     // One budget for scheduled runs and webhook requests: the owner hears of it once a day.
     let budget = Arc::new(DailyBudget::default());
-    let dispatch = JobDispatch::new(
+    let nags = Arc::new(NagKeeper::new(
         Arc::clone(&services),
-        Arc::clone(&session),
-        Arc::clone(&runner),
         Arc::clone(&front_end),
         Arc::clone(&budget),
+    ));
+    let dispatch = JobDispatch::new(
+        Arc::clone(&services),
+        (Arc::clone(&session), Arc::clone(&runner)),
+        Arc::clone(&front_end),
+        Arc::clone(&budget),
+        Arc::clone(&nags),
     );
     let scheduler = Arc::new(Scheduler::new(
         Arc::clone(&services),
@@ -265,6 +271,10 @@ async fn run_daemon(
         "quiet-time digest",
         Arc::clone(&bot)
             .watch_quiet_digest(services.config.scheduler_sync, stop_background.clone()),
+    );
+    tasks.spawn(
+        "nag keeper",
+        nags.run(services.config.scheduler_sync, stop_background.clone()),
     );
     tasks.spawn(
         "set-aside notices",

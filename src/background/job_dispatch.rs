@@ -12,6 +12,7 @@ use std::{collections::HashSet, path::PathBuf, sync::Arc};
 use super::{
     admission::admit_foreground,
     budget::{DailyBudget, OverBudget},
+    nag_keeper::NagKeeper,
     runner::BgRunner,
     tool_grant::{JobTools, ask_owner, judge_quietly},
 };
@@ -20,6 +21,7 @@ use crate::{
     claude::BoxFuture,
     domain::{
         job_options::{RunOptions, job_version},
+        open_nag::OpenNag,
         prompt_tag::PromptTag,
     },
     front_end::FrontEnd,
@@ -40,17 +42,18 @@ pub struct JobDispatch {
     runner: Arc<BgRunner>,
     front_end: Arc<dyn FrontEnd>,
     budget: Arc<DailyBudget>,
+    nags: Arc<NagKeeper>,
 }
 
 impl JobDispatch {
     /// Fires into `session` (foreground) and `runner` (background), asking through
-    /// `front_end`.
+    /// `front_end`; open reminders go to `nags`.
     pub fn new(
         services: Arc<Services>,
-        session: Arc<MainSession>,
-        runner: Arc<BgRunner>,
+        (session, runner): (Arc<MainSession>, Arc<BgRunner>),
         front_end: Arc<dyn FrontEnd>,
         budget: Arc<DailyBudget>,
+        nags: Arc<NagKeeper>,
     ) -> Self {
         Self {
             services,
@@ -58,6 +61,7 @@ impl JobDispatch {
             runner,
             front_end,
             budget,
+            nags,
         }
     }
 
@@ -121,6 +125,10 @@ impl JobSink for JobDispatch {
         options: &RunOptions,
     ) -> Result<Vec<String>, String> {
         admit_foreground(&self.services, source, version, options)
+    }
+
+    fn open_nag(&self, nag: OpenNag) -> BoxFuture<'_, ()> {
+        Box::pin(self.nags.opened(nag))
     }
 
     fn tell_owner(&self, text: String) -> BoxFuture<'_, ()> {

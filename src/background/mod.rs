@@ -4,11 +4,14 @@
 //! (`run_gate`), the runner (its client is built by `agent::client::session_builder`), the preamble a
 //! run is given, the dispatchers that implement the scheduler's `JobSink` (`job_dispatch`)
 //! and the webhook server's `HookSink` (`webhook_dispatch`), and the daily ceiling on
-//! scheduled background spend (`budget`, USE-6).
+//! scheduled background spend (`budget`, USE-6). Reminders open until answered are the nag
+//! keeper's (`nag_keeper`, its cards in `nag_card`; issue 28 §1).
 
 pub mod admission;
 pub mod budget;
 pub mod job_dispatch;
+pub mod nag_card;
+pub mod nag_keeper;
 pub mod preamble;
 mod run_gate;
 mod runner;

@@ -20,7 +20,7 @@ use crate::{
         BACKGROUND_JOB_WRITE, Commit, Reminder, UntilDone, load_reminders, remove_reminder,
         write_reminder,
     },
-    state::paths::DataDir,
+    state::{nags::NagStore, paths::DataDir},
     tool_policy::Source,
 };
 
@@ -71,7 +71,8 @@ pub struct ReminderAdd {
     #[arg(long, default_value_t = 0)]
     pub max_chain: u32,
     // NAG-2: the three flags write `until-done`, `nag-every` and `max-nags`.
-    /// Stay open until answered, nagging until marked done (recorded only, for now).
+    /// Stay open until answered: it nags again at widening gaps until Done, Snooze or Not
+    /// today.
     #[arg(long)]
     pub until_done: bool,
     /// With --until-done: the wait before the first nag, like 15m or 1h30m (default 10m).
@@ -135,6 +136,7 @@ pub fn run(data_dir: &DataDir, tz: Tz, command: ReminderCommand) -> i32 {
                 let line = schedule(reminder, tz);
                 println!("  {}  {line:<24}  {}", reminder.id, summary(reminder));
             }
+            print_open(data_dir, tz);
             0
         }
         ReminderCommand::Cancel { id } => match remove_reminder(data_dir, &id, Commit::Now) {
@@ -142,15 +144,46 @@ pub fn run(data_dir: &DataDir, tz: Tz, command: ReminderCommand) -> i32 {
                 println!("cancelled {id}");
                 0
             }
-            Ok(false) => {
-                eprintln!("reminder {id} not found");
-                1
-            }
+            Ok(false) => drop_open(data_dir, &id),
             Err(error) => {
                 eprintln!("error: could not cancel reminder {id}: {error}");
                 1
             }
         },
+    }
+}
+
+/// The reminders open until answered (NAG-9), after the pending ones.
+fn print_open(data_dir: &DataDir, tz: chrono_tz::Tz) {
+    let open = NagStore::new(data_dir.nags_file()).all();
+    if open.is_empty() {
+        return;
+    }
+    println!("open until answered:");
+    let now = chrono::Utc::now();
+    for nag in open {
+        println!("  {}  {}", nag.id, nag.status(now, tz));
+    }
+}
+
+/// `reminder cancel` for an id that has no file: drops the reminder open under it (NAG-9).
+fn drop_open(data_dir: &DataDir, id: &str) -> i32 {
+    match NagStore::new(data_dir.nags_file()).close(id) {
+        Ok(Some(nag)) => {
+            println!(
+                "dropped open reminder {id} ({}); it won't nag again",
+                nag.label
+            );
+            0
+        }
+        Ok(None) => {
+            eprintln!("reminder {id} not found");
+            1
+        }
+        Err(error) => {
+            eprintln!("error: could not drop open reminder {id}: {error}");
+            1
+        }
     }
 }
 

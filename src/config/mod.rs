@@ -87,6 +87,9 @@ pub struct Config {
     /// stopped and the owner told (`OLLIM_TURN_IDLE_SECS`, default 15 minutes: longer than
     /// the CLI's own request timeout and a long Bash command; issue 16).
     pub turn_idle_limit: std::time::Duration,
+    /// How many times faster than the clock the waits of an open reminder pass: its nag gaps
+    /// and snoozes (`OLLIM_NAG_SPEEDUP`, default 1; tests set 60 so minutes pass as seconds).
+    pub nag_speedup: u32,
     /// The webhook server (`WEBHOOK_PORT`, `WEBHOOK_SECRET`; WHK-1). Its secret never shows
     /// in `Debug`.
     pub webhook: WebhookSetting,
@@ -115,6 +118,7 @@ impl std::fmt::Debug for Config {
             .field("scheduler_sync", &self.scheduler_sync)
             .field("fs_events", &self.fs_events)
             .field("turn_idle_limit", &self.turn_idle_limit)
+            .field("nag_speedup", &self.nag_speedup)
             .field("webhook", &self.webhook)
             .field("sandbox_read", &self.sandbox_read)
             .field("google_api_url", &self.google_api_url)
@@ -310,6 +314,9 @@ impl Config {
                 .and_then(|raw| raw.trim().parse::<u64>().ok())
                 .filter(|secs| *secs > 0)
                 .map_or(DEFAULT_TURN_IDLE_LIMIT, std::time::Duration::from_secs),
+            nag_speedup: get("OLLIM_NAG_SPEEDUP")
+                .and_then(|raw| raw.trim().parse::<u32>().ok())
+                .map_or(1, |speedup| speedup.max(1)),
             webhook: WebhookSetting::read(get)?,
             google_api_url: get(GOOGLE_API_URL_ENV),
             home_channel,

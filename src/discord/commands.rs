@@ -128,6 +128,7 @@ pub fn definitions() -> Vec<CreateCommand> {
         )
         .add_option(string_option("minutes", "how long (default 25)"))
         .add_option(string_option("task", "what you'll work on")),
+        command("nags", "Reminders still open until you answer them"),
     ]
 }
 
@@ -188,6 +189,7 @@ impl Bot {
             "home" => return self.home_command(command).await,
             "quiet" => return self.quiet_command(command).await,
             "focus" => return self.focus_command(command).await,
+            "nags" => return self.nags_command(command).await,
             _ => {}
         }
         let options = command.data.options();

@@ -141,6 +141,7 @@ impl Bot {
             }
             ButtonAction::GetStarted => self.get_started_click(component).await,
             ButtonAction::FocusEnd => self.focus_end_click(component).await,
+            ButtonAction::Nag { id, answer } => self.nag_click(component, &id, answer).await,
             ButtonAction::Unknown { .. } => self.ephemeral(component, "unknown action").await,
         }
     }

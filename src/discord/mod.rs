@@ -32,6 +32,7 @@ pub mod home_channel;
 pub mod http_sink;
 pub mod intake;
 pub mod interactions;
+pub mod nags;
 pub mod notices;
 pub mod owner;
 pub mod places;

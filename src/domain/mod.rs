@@ -11,6 +11,7 @@ pub mod frontmatter_keys;
 pub mod job_options;
 pub mod model_name;
 pub mod nag;
+pub mod open_nag;
 pub mod prompt_tag;
 pub mod quiet_hours;
 pub mod spelling;

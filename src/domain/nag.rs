@@ -22,7 +22,7 @@ pub const MAX_GAP: Duration = Duration::from_secs(24 * 3600);
 
 /// How a reminder nags until answered: the wait before the first nag, growing by `factor` each
 /// time up to `cap`, for at most `max_nags` nags (and never more than [`NAG_CEILING`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct NagPolicy {
     /// The wait from the reminder to the first nag; a reminder's `nag-every` sets it.
     pub first_gap: Duration,
@@ -270,6 +270,8 @@ pub enum NagOutcome {
     Snoozed(DateTime<Utc>),
     /// It reached its limit of nags unanswered; it stays in the nag list.
     GaveUp,
+    /// The owner dropped it from the nag list.
+    Dropped,
 }
 
 impl NagOutcome {
@@ -285,6 +287,7 @@ impl NagOutcome {
                 _ => format!("{label}: done at {at_local} after {}", nudges(nags)),
             },
             Self::NotToday => format!("{label}: not today"),
+            Self::Dropped => format!("{label}: dropped from the nag list"),
             Self::Snoozed(_) => format!("{label}: snoozed until {at_local}"),
             Self::GaveUp => match nags {
                 0 => format!("{label}: no answer yet; it's still in /nags"),

@@ -278,6 +278,7 @@ fn outcomes_read_as_one_plain_line() {
         ),
         (NagOutcome::Done, 13, "meds: done at 9:40 after 13 nudges"),
         (NagOutcome::NotToday, 3, "meds: not today"),
+        (NagOutcome::Dropped, 2, "meds: dropped from the nag list"),
         (snoozed, 1, "meds: snoozed until 9:40"),
         (
             NagOutcome::GaveUp,

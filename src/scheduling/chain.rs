@@ -61,6 +61,9 @@ pub fn follow_up(
             .unwrap_or_else(|| origin.id.clone()),
     );
     next.run_at = (now + Duration::minutes(minutes)).fixed_offset();
+    // NAG-8: the follow-up is the agent's own later check; the origin's nag, if it has one,
+    // stays open on its own until answered, so the follow-up doesn't open a second one.
+    next.until_done = None;
     Ok(next)
 }
 
@@ -87,8 +90,11 @@ mod tests {
         let now = chrono_tz::America::Los_Angeles
             .with_ymd_and_hms(2026, 11, 21, 9, 0, 0)
             .unwrap();
-        let root = chain(0, 2);
+        let mut root = chain(0, 2);
+        root.until_done = Some(crate::scheduling::files::UntilDone::default());
         let next = follow_up(Some(&root), 15, now).unwrap();
+        // NAG-8: the origin's nag stays its own; the follow-up doesn't open another.
+        assert_eq!(next.until_done, None);
         assert_eq!(next.chain_depth, 1);
         assert_eq!(next.max_chain, 2);
         assert_eq!(next.chain_parent.as_deref(), Some(root.id.as_str()));

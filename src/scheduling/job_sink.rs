@@ -9,7 +9,11 @@ use super::{
     bg_job::BgJob,
     files::{FileProblem, JobFile, Reminder, Routine},
 };
-use crate::{claude::BoxFuture, domain::job_options::RunOptions, tool_policy::Source};
+use crate::{
+    claude::BoxFuture,
+    domain::{job_options::RunOptions, open_nag::OpenNag},
+    tool_policy::Source,
+};
 
 /// Where fired jobs go.
 pub trait JobSink: Send + Sync {
@@ -41,6 +45,10 @@ pub trait JobSink: Send + Sync {
 
     /// Tells the owner directly, e.g. that a foreground fire was lost.
     fn tell_owner(&self, text: String) -> BoxFuture<'_, ()>;
+
+    /// A job that stays open until answered fired: keep `nag` and show its first card
+    /// (NAG-4).
+    fn open_nag(&self, nag: OpenNag) -> BoxFuture<'_, ()>;
 }
 
 /// What became of a background fire.

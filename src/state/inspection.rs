@@ -15,7 +15,7 @@ struct Known {
 }
 
 /// The state files this module's stores read.
-const KNOWN: [Known; 11] = [
+const KNOWN: [Known; 12] = [
     Known {
         name: "sessions.json",
         damage: StateFile::<super::sessions::Format>::damage,
@@ -43,6 +43,10 @@ const KNOWN: [Known; 11] = [
     Known {
         name: "held_webhooks.json",
         damage: StateFile::<super::held_webhooks::Format>::damage,
+    },
+    Known {
+        name: "nags.json",
+        damage: StateFile::<super::nags::Format>::damage,
     },
     Known {
         name: "quiet.json",

@@ -12,7 +12,7 @@
 //! - [`pending`]: pending updates from forks to the main session (PUP-1..6).
 //! - [`fork_messages`]: which fork session posted a Discord message, and where its text came
 //!   from (SES-15, SES-17, BOX-3); [`untrusted_sessions`]: sessions that read mail (BOX-3).
-//! - [`ping_budget`], [`inquiries`], [`held_webhooks`], [`quiet`], [`tool_approvals`],
+//! - [`ping_budget`], [`inquiries`], [`held_webhooks`], [`quiet`], [`nags`], [`tool_approvals`],
 //!   [`content_approvals`] (BOX-2), [`unfinished`]: the other stores of `state/`.
 //! - [`state_file`]: the one way every store keeps its file (a typed load that sets aside
 //!   what it can't read, a lock its clones share, an atomic save); [`set_aside`] moves a
@@ -33,6 +33,7 @@ pub mod history;
 pub mod inquiries;
 pub mod inspection;
 pub mod instance_lock;
+pub mod nags;
 pub mod paths;
 pub mod pending;
 pub mod ping_budget;

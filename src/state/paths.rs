@@ -118,6 +118,11 @@ impl DataDir {
         self.state_dir().join("untrusted_sessions.json")
     }
 
+    /// `state/nags.json`: reminders open until answered (issue 28 §1).
+    pub fn nags_file(&self) -> PathBuf {
+        self.state_dir().join("nags.json")
+    }
+
     /// `state/quiet.json`: the owner's "quiet for …" and what waits for its end (issue 28).
     pub fn quiet_file(&self) -> PathBuf {
         self.state_dir().join("quiet.json")

@@ -12,6 +12,7 @@ use tokio::{
 };
 
 mod events;
+mod subcommands;
 
 pub use events::{WEBHOOK_STARTED, webhook_port_in};
 
@@ -328,21 +329,6 @@ impl BotHarness {
             ..
         } = self;
         Self::launch(discord, mock, sandbox, extra_env).await
-    }
-
-    /// Adds a background reminder due now with `ollim-bot reminder add` (as the agent or the
-    /// owner would); panics if the command fails.
-    pub async fn add_reminder_now(&self, message: &str) {
-        let out = ollim_command(&self.sandbox, &self.mock)
-            .args(["reminder", "add", "-m", message, "--delay", "0"])
-            .output()
-            .await
-            .expect("run ollim-bot reminder add");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
     }
 
     /// The bot's process id.

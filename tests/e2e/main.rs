@@ -45,6 +45,7 @@ mod kill;
 mod live_policy;
 mod mock_api_smoke;
 mod model_errors;
+mod nags;
 mod operations_cli;
 mod permissions;
 mod power_loss;

@@ -62,10 +62,11 @@ pub enum SessionKind {
         /// Background or persistent routine.
         scope: ToolScope,
     },
-    /// The webhook screening session (WHK-12): it reads untrusted text, so it gets nothing to
-    /// act with — no `discord` server, no permission handler (the CLI denies whatever its
-    /// options don't allow, and they allow nothing), no hooks.
-    Screening,
+    /// An answer-only session (the webhook screening, WHK-12; a nudge's words, NAG-5): it
+    /// reads untrusted text, so it gets nothing to act with — no `discord` server, no
+    /// permission handler (the CLI denies whatever its options don't allow, and they allow
+    /// nothing), no hooks.
+    AnswerOnly,
 }
 
 /// Everything one session's client is made from, besides its CLI options.
@@ -90,7 +91,7 @@ pub async fn connect_session(
     let front_end = Arc::clone(description.front_end);
     let starter = match description.kind {
         SessionKind::Interactive { .. } => Starter::Owner,
-        SessionKind::Background { .. } | SessionKind::Screening => Starter::Background,
+        SessionKind::Background { .. } | SessionKind::AnswerOnly => Starter::Background,
     };
     gate.admit(starter, Instant::now())?;
     let outcome = start_session(description, options).await;
@@ -159,7 +160,7 @@ async fn start_session(
         hold,
     };
     let (scope, session, policy, hooks): (_, _, Arc<dyn PermissionHandler>, _) = match kind {
-        SessionKind::Screening => {
+        SessionKind::AnswerOnly => {
             return Ok(ClaudeClient::connect(options, ControlHandlers::default()).await?);
         }
         SessionKind::Interactive {

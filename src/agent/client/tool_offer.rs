@@ -34,7 +34,7 @@ pub fn narrowed() -> bool {
 /// set. `allowed` is the session's `--allowedTools`.
 pub(crate) fn builtin_offer(kind: &SessionKind, allowed: &[String]) -> Option<Vec<String>> {
     match kind {
-        SessionKind::Screening => Some(Vec::new()),
+        SessionKind::AnswerOnly => Some(Vec::new()),
         _ if !narrowed() => None,
         SessionKind::Interactive {
             permissions,
@@ -92,7 +92,7 @@ pub(crate) fn discord_offer(
 ) -> Option<Vec<&'static str>> {
     let every = || crate::mcp::availability::ALL_TOOLS.to_vec();
     match kind {
-        SessionKind::Screening => None,
+        SessionKind::AnswerOnly => None,
         _ if !narrowed() => Some(every()),
         SessionKind::Interactive { scope, .. } => Some(listed_tools(scope.get(), None)),
         SessionKind::Background { run, scope } => {

@@ -50,11 +50,11 @@ fn an_asking_mode_offers_the_whole_default_set_and_screening_nothing() {
     let (_, kind) = interactive(false);
     assert_eq!(builtin_offer(&kind, &rules(&["Read(./**.md)"])), None);
     assert_eq!(
-        builtin_offer(&SessionKind::Screening, &rules(&["Read"])),
+        builtin_offer(&SessionKind::AnswerOnly, &rules(&["Read"])),
         Some(Vec::new())
     );
     assert_eq!(
-        discord_offer(&SessionKind::Screening, &ChainSlot::default(), &[]),
+        discord_offer(&SessionKind::AnswerOnly, &ChainSlot::default(), &[]),
         None
     );
     assert!(offer_changes(true, false) && !offer_changes(false, false));

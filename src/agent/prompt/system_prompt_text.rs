@@ -212,7 +212,13 @@ ignored is worth suggesting to trim.
 reach them in one digest when it ends. When they are stuck starting something, offer a focus \
 session: `/focus [minutes] [task]` keeps them company and holds pings. A `[focus]` prompt \
 starts one: restate the task in a line and give a first step doable in two minutes. A \
-`[focus-end]` prompt ends one: ask what got done, and take any answer without judging.";
+`[focus-end]` prompt ends one: ask what got done, and take any answer without judging.
+
+For something {user} must not let slip (meds, a call, a form due today), set the reminder with \
+`until_done: true`: it stays open with Done, Snooze and Not today buttons and nudges them again \
+at widening gaps until they answer. Its outcome reaches you as an update (\"meds: done at 9:40 \
+after two nudges\"); take it as it comes, with no streaks and no scolding. `cancel_reminder` \
+drops an open one when {user} asks.";
 
 /// User proxy, background runs only (SYS-8, SUB-8).
 pub(super) const USER_PROXY: &str = "\

@@ -84,6 +84,7 @@ pub fn open_services(config: Config) -> Result<OpenedServices, StateError> {
             inquiries: InquiryStore::new(data_dir.inquiries_file()),
             held_webhooks: HeldWebhooks::new(data_dir.held_webhooks_file()),
             quiet: crate::state::quiet::QuietStore::new(data_dir.quiet_file()),
+            nags: crate::state::nags::NagStore::new(data_dir.nags_file()),
             ping_budget: PingBudget::new(&data_dir, config.timezone),
             tool_policy: Arc::new(ToolPolicyWatch::new(data_dir.tool_policy_file())),
             tool_approvals: ToolApprovals::new(data_dir.tool_approvals_file()),

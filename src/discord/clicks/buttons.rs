@@ -10,6 +10,11 @@
 //! cut, since a cut id would silently target the wrong task or event. Agent prompts of any
 //! length fit, because only their 8-hex inquiry id goes into the button.
 
+use crate::{
+    background::nag_card::{DONE_ACTION, SKIP_ACTION, SNOOZE_ACTION},
+    domain::nag::Snooze,
+};
+
 /// Prefix of every bot button id.
 pub const CUSTOM_ID_PREFIX: &str = "act:";
 
@@ -113,6 +118,15 @@ pub enum ButtonAction {
     },
     /// `focus_end:_`: ends the focus session under way (FOC-3).
     FocusEnd,
+    /// `nag_done:<id>`, `nag_skip:<id>`, `nag_drop:<id>`, `nag_snooze:<id>` (the snooze
+    /// choices) and `nag_until:<choice>/<id>`: the owner's answer to a reminder open until
+    /// answered (NAG-7).
+    Nag {
+        /// The reminder's (or routine's) id.
+        id: String,
+        /// The answer.
+        answer: NagAnswer,
+    },
     /// `setup:quick`: the first-run greeting's **Get started — 3 questions** (GRT-3); starts
     /// the `setup` skill's quick path in the main session (SLC-14).
     GetStarted,
@@ -124,6 +138,51 @@ pub enum ButtonAction {
         /// The raw data.
         data: String,
     },
+}
+
+/// The owner's answer to an open reminder (NAG-7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NagAnswer {
+    /// **Done**.
+    Done,
+    /// **Not today**.
+    NotToday,
+    /// **Drop** (from `/nags`): out of the list, no more nags.
+    Drop,
+    /// **Snooze**: show the choices.
+    SnoozeChoices,
+    /// One of the choices.
+    Snooze(Snooze),
+}
+
+impl NagAnswer {
+    /// The action name and data of this answer for reminder `id`.
+    fn parts(self, id: &str) -> (&'static str, String) {
+        match self {
+            Self::Done => (DONE_ACTION, id.to_owned()),
+            Self::NotToday => (SKIP_ACTION, id.to_owned()),
+            Self::Drop => ("nag_drop", id.to_owned()),
+            Self::SnoozeChoices => (SNOOZE_ACTION, id.to_owned()),
+            Self::Snooze(snooze) => ("nag_until", format!("{}/{id}", snooze.id())),
+        }
+    }
+
+    /// The answer an action name and data give, with the reminder's id.
+    fn read(action: &str, data: &str) -> Option<(String, Self)> {
+        let answer = match action {
+            DONE_ACTION => Self::Done,
+            SKIP_ACTION => Self::NotToday,
+            "nag_drop" => Self::Drop,
+            SNOOZE_ACTION => Self::SnoozeChoices,
+            "nag_until" => {
+                let (choice, id) = data.split_once('/')?;
+                return Some((id.to_owned(), Self::Snooze(Snooze::from_id(choice)?)))
+                    .filter(|(id, _)| !id.is_empty());
+            }
+            _ => return None,
+        };
+        Some((data.to_owned(), answer))
+    }
 }
 
 /// Whether `s` is a valid action name: non-empty, lowercase ASCII letters and `_` only.
@@ -179,6 +238,10 @@ pub fn parse_custom_id(custom_id: &str) -> Option<ButtonAction> {
         },
         "setup" => ButtonAction::GetStarted,
         "focus_end" => ButtonAction::FocusEnd,
+        nag if nag.starts_with("nag_") && data != EMPTY_DATA => match NagAnswer::read(nag, data) {
+            Some((id, answer)) => ButtonAction::Nag { id, answer },
+            None => unknown(),
+        },
         "agent" if data != EMPTY_DATA => ButtonAction::AgentInquiry {
             inquiry_id: data.to_owned(),
         },
@@ -245,6 +308,10 @@ impl ButtonAction {
             Self::AgentInquiry { inquiry_id } => assemble("agent", inquiry_id),
             Self::Dismiss => assemble("dismiss", EMPTY_DATA),
             Self::FocusEnd => assemble("focus_end", EMPTY_DATA),
+            Self::Nag { id, answer } => {
+                let (action, data) = answer.parts(id);
+                assemble(action, &data)
+            }
             Self::GetStarted => assemble("setup", "quick"),
             Self::ForkSave => assemble("fork_save", EMPTY_DATA),
             Self::ForkReport => assemble("fork_report", EMPTY_DATA),

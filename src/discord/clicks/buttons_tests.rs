@@ -196,3 +196,40 @@ fn custom_id_round_trips() {
         Err(ButtonError::TooLong { len: 104 })
     ));
 }
+
+/// NAG-7: every answer to an open reminder round-trips; a bad snooze choice is unknown.
+#[test]
+fn nag_answers_round_trip() {
+    for answer in [
+        NagAnswer::Done,
+        NagAnswer::NotToday,
+        NagAnswer::Drop,
+        NagAnswer::SnoozeChoices,
+        NagAnswer::Snooze(Snooze::ThisEvening),
+        NagAnswer::Snooze(Snooze::TenMinutes),
+    ] {
+        let action = ButtonAction::Nag {
+            id: "a1b2c3d4".into(),
+            answer,
+        };
+        let id = action.custom_id().unwrap();
+        assert_eq!(parse_custom_id(&id), Some(action), "{id}");
+    }
+    assert_eq!(
+        parse_custom_id("act:nag_done:a1b2c3d4"),
+        Some(ButtonAction::Nag {
+            id: "a1b2c3d4".into(),
+            answer: NagAnswer::Done
+        })
+    );
+    for bad in [
+        "act:nag_until:soon/a1",
+        "act:nag_until:10m/",
+        "act:nag_done:_",
+    ] {
+        assert!(
+            matches!(parse_custom_id(bad), Some(ButtonAction::Unknown { .. })),
+            "{bad}"
+        );
+    }
+}

@@ -37,9 +37,9 @@ impl DiscordTools {
                        (write it self-contained). Give delay_minutes OR run_at (ISO datetime; \
                        without an offset it is the owner's local time). Runs in the background \
                        unless foreground is true; max_chain > 0 allows that many follow-ups. \
-                       until_done: true marks it to stay open until the owner answers, with \
-                       optional nag_every (e.g. \"15m\") and max_nags (1-12); this is only \
-                       recorded for now, the reminder still fires once."
+                       until_done: true keeps it open until the owner answers (Done, Snooze, \
+                       Not today): it nags again after nag_every (e.g. \"15m\", default 10m), \
+                       at widening gaps, at most max_nags times (1-12)."
     )]
     async fn add_reminder(&self, Parameters(args): Parameters<AddReminderArgs>) -> String {
         let Some(services) = self.context.services() else {
@@ -114,7 +114,10 @@ impl DiscordTools {
         reminder_lines(services)
     }
 
-    #[tool(description = "Cancel a pending reminder by its id.")]
+    #[tool(
+        description = "Cancel a pending reminder by its id; outside background runs this also \
+                       drops one open until answered (it stops nagging)."
+    )]
     async fn cancel_reminder(&self, Parameters(args): Parameters<CancelReminderArgs>) -> String {
         let Some(services) = self.context.services() else {
             return "Error: reminders are not available in this session.".to_owned();
@@ -122,6 +125,15 @@ impl DiscordTools {
         let id = args.reminder_id.trim();
         match remove_reminder(&services.data_dir, id, Commit::Queued(&services.git)) {
             Ok(true) => format!("Reminder {id} cancelled."),
+            // An open reminder is the owner's to answer; a background run can't drop it.
+            Ok(false) if !self.context.scope().is_background() => match services.nags.close(id) {
+                Ok(Some(nag)) => format!(
+                    "Open reminder {id} ({}) dropped; it won't nag again.",
+                    nag.label
+                ),
+                Ok(None) => format!("Error: no reminder found with ID {id}."),
+                Err(error) => format!("Error: could not drop open reminder {id}: {error}"),
+            },
             Ok(false) => format!("Error: no reminder found with ID {id}."),
             Err(error) => format!("Error: could not cancel reminder {id}: {error}"),
         }
@@ -155,6 +167,25 @@ impl DiscordTools {
 /// The `list_reminders` text (MCP-11).
 fn reminder_lines(services: &Services) -> String {
     let tz = services.config.timezone;
+    let now = chrono::Utc::now();
+    let open: Vec<String> = services
+        .nags
+        .all()
+        .iter()
+        .map(|nag| format!("- {} {}", nag.id, nag.status(now, tz)))
+        .collect();
+    let open = if open.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "\n\nOpen until the owner answers (NAG-9):\n{}",
+            open.join("\n")
+        )
+    };
+    pending_lines(services, tz) + &open
+}
+
+fn pending_lines(services: &Services, tz: chrono_tz::Tz) -> String {
     let (mut reminders, _) = load_reminders(&services.data_dir, tz);
     if reminders.is_empty() {
         return "No pending reminders.".to_owned();

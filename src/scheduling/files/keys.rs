@@ -52,6 +52,10 @@ pub(super) static ROUTINE_KEYS: LazyLock<Vec<String>> = LazyLock::new(|| {
         description: "description".to_owned(),
         run: RunMode::Background(session),
         options: every_option(tools),
+        until_done: Some(UntilDone {
+            nag_every: Some(std::time::Duration::from_secs(15 * 60)),
+            max_nags: Some(6),
+        }),
         message: "message".to_owned(),
     };
     keys_of([

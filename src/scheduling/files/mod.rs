@@ -70,6 +70,10 @@ pub struct Routine {
     /// The run's options (`model`, `thinking`, `update-main-session`, `allow-ping`, the tool
     /// lists, `skills`, `subagent`, `reflect`).
     pub options: RunOptions,
+    /// Whether each fire stays open until answered, and how it nags (`until-done`,
+    /// `nag-every`, `max-nags`; issue 28 §1, NAG-1); a fire still open when the next comes is
+    /// replaced by it.
+    pub until_done: Option<UntilDone>,
     /// The prompt: the trimmed markdown body after the frontmatter.
     pub message: String,
 }
@@ -83,6 +87,7 @@ impl Routine {
             description: String::new(),
             run: RunMode::Foreground,
             options: RunOptions::default(),
+            until_done: None,
             message: message.into(),
         }
     }
@@ -113,7 +118,7 @@ pub struct Reminder {
     /// The run's options, as for routines; all inherited by chain follow-ups (MCP-13).
     pub options: RunOptions,
     /// Whether it stays open until answered, and how it nags (`until-done`, `nag-every`,
-    /// `max-nags`; issue 28 §1, NAG-1). Read and written only: nothing nags yet.
+    /// `max-nags`; issue 28 §1, NAG-1). A chain follow-up doesn't inherit it (NAG-8).
     pub until_done: Option<UntilDone>,
     /// The prompt: the trimmed markdown body after the frontmatter.
     pub message: String,

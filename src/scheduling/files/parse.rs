@@ -55,6 +55,7 @@ pub fn parse_routine(text: &str) -> Result<Routine, String> {
     let description = fields.text("description")?.unwrap_or_default();
     let run = RunMode::read(&fields, JobKind::Routine)?;
     let options = RunOptions::read(&fields)?;
+    let until_done = UntilDone::read(&fields)?;
     if run == RunMode::Background(BgSession::Persistent)
         && !id
             .bytes()
@@ -72,6 +73,7 @@ pub fn parse_routine(text: &str) -> Result<Routine, String> {
         description,
         run,
         options,
+        until_done,
         message,
     })
 }

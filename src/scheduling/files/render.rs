@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use chrono::SecondsFormat;
 
-use super::{Reminder, Routine};
+use super::{Reminder, Routine, UntilDone};
 use crate::domain::job_options::{BgSession, RunMode, RunOptions, ToolRestriction, UpdateMode};
 use crate::domain::nag::format_gap;
 
@@ -17,6 +17,7 @@ pub fn render_routine(routine: &Routine) -> String {
     out.text("cron", &routine.cron);
     out.text_unless_empty("description", &routine.description);
     out.flag_unless("background", routine.run.is_background(), false);
+    out.until_done(routine.until_done.as_ref());
     out.options(routine.run, &routine.options);
     out.finish(&routine.message)
 }
@@ -42,16 +43,7 @@ pub fn render_reminder(reminder: &Reminder) -> String {
     if let Some(parent) = &reminder.chain_parent {
         out.text("chain-parent", parent);
     }
-    // NAG-1: `until-done` and its settings, each only when given.
-    if let Some(until_done) = &reminder.until_done {
-        out.line(format_args!("until-done: true"));
-        if let Some(gap) = until_done.nag_every {
-            out.text("nag-every", &format_gap(gap));
-        }
-        if let Some(max_nags) = until_done.max_nags {
-            out.line(format_args!("max-nags: {max_nags}"));
-        }
-    }
+    out.until_done(reminder.until_done.as_ref());
     out.options(reminder.run, &reminder.options);
     out.finish(&reminder.message)
 }
@@ -66,6 +58,18 @@ impl Default for Frontmatter {
 }
 
 impl Frontmatter {
+    /// NAG-1: `until-done` and its settings, each only when given.
+    fn until_done(&mut self, until_done: Option<&UntilDone>) {
+        let Some(until_done) = until_done else { return };
+        self.line(format_args!("until-done: true"));
+        if let Some(gap) = until_done.nag_every {
+            self.text("nag-every", &format_gap(gap));
+        }
+        if let Some(max_nags) = until_done.max_nags {
+            self.line(format_args!("max-nags: {max_nags}"));
+        }
+    }
+
     fn line(&mut self, args: std::fmt::Arguments<'_>) {
         // Writing into a String cannot fail.
         let _ = self.0.write_fmt(args);

@@ -38,6 +38,10 @@ fn full_routine() -> Routine {
             subagent: Some("researcher".into()),
             reflect: false,
         },
+        until_done: Some(UntilDone {
+            nag_every: Some(std::time::Duration::from_secs(90 * 60)),
+            max_nags: None,
+        }),
         message: "/focus\n\nCheck things:\n---\n- one\n- two".into(),
     }
 }
@@ -113,7 +117,8 @@ fn full_items_render_every_non_default_field() {
     assert_eq!(
         render_routine(&full_routine()),
         "---\nid: \"0042\"\ncron: \"*/30 9-17 * * mon-fri\"\n\
-         description: \"Say \\\"hi\\\" \\\\ wave\\nthen\\tgo\"\nbackground: true\nmodel: \"opus\"\n\
+         description: \"Say \\\"hi\\\" \\\\ wave\\nthen\\tgo\"\nbackground: true\nuntil-done: true\n\
+         nag-every: \"1h30m\"\nmodel: \"opus\"\n\
          thinking: false\nupdate-main-session: \"freely\"\nallow-ping: false\nallowed-tools:\n\
          \x20 - \"Bash(git status *)\"\n  - \"mcp__x__y\"\nskills:\n  - \"focus\"\n  - \"déjà \\\"vu\\\"\"\n\
          subagent: \"researcher\"\nreflect: false\nsession: \"persistent\"\n---\n\

@@ -1,6 +1,6 @@
-//! A reminder that stays open until answered (issue 28 §1, NAG-1): the `until-done`,
+//! A reminder or routine that stays open until answered (issue 28 §1, NAG-1): the `until-done`,
 //! `nag-every` and `max-nags` keys of a reminder file, and the [`NagPolicy`] they ask for.
-//! Routines have no such keys: there they are unknown keys, noted and ignored, like `run-at`.
+//! Routines take the same keys: each fire of such a routine stays open until answered.
 
 use std::time::Duration;
 

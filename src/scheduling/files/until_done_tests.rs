@@ -171,18 +171,25 @@ fn nag_1_a_reminder_that_would_not_load_back_is_not_written() {
 }
 
 #[test]
-fn nag_1_the_keys_are_reminder_keys_and_unknown_to_routines() {
+fn nag_1_the_keys_belong_to_reminders_and_routines() {
     let reminder = reminder_with("until-done: true\nnag-every: 15m\nmax-nags: 6\n");
     assert!(reminder_notes(&reminder).is_empty());
-    // Like `run-at`, they mean nothing in a routine: noted and ignored, the routine loads.
     let routine = "---\nid: r1\ncron: \"0 9 * * *\"\nuntil-done: true\nmax-nags: 3\n---\nHi\n";
-    assert!(parse_routine(routine).is_ok());
+    let parsed = parse_routine(routine).unwrap();
     assert_eq!(
-        routine_notes(routine),
-        [
-            "unknown key \"until-done\" is ignored",
-            "unknown key \"max-nags\" is ignored",
-        ]
+        parsed.until_done,
+        Some(UntilDone {
+            nag_every: None,
+            max_nags: Some(3)
+        })
+    );
+    assert!(routine_notes(routine).is_empty());
+    assert_eq!(parse_routine(&render_routine(&parsed)).unwrap(), parsed);
+    let stray = "---\nid: r1\ncron: \"0 9 * * *\"\nnag-every: 5m\n---\nHi\n";
+    assert!(
+        parse_routine(stray)
+            .unwrap_err()
+            .contains("until-done: true")
     );
     let run_at = "---\nid: r1\ncron: \"0 9 * * *\"\nrun-at: \"2026-01-01T09:00:00Z\"\n---\nHi\n";
     assert_eq!(routine_notes(run_at), ["unknown key \"run-at\" is ignored"]);

@@ -169,12 +169,15 @@ fn routine_keys_come_from_the_renderer_and_cover_e1() {
             "disallowed-tools",
             "id",
             "isolated",
+            "max-nags",
             "model",
+            "nag-every",
             "reflect",
             "session",
             "skills",
             "subagent",
             "thinking",
+            "until-done",
             "update-main-session",
         ]
     );

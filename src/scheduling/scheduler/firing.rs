@@ -11,11 +11,15 @@ use tracing::Instrument;
 
 use super::Scheduler;
 use crate::{
-    domain::job_options::{BgSession, RunOptions, job_version},
+    domain::{
+        job_options::{BgSession, RunOptions, job_version},
+        nag::NagPolicy,
+        open_nag::{OpenNag, label_of},
+    },
     scheduling::{
         bg_job::BgJob,
         files::{Commit, JobFile, Reminder, Routine, remove_reminder},
-        job_sink::{BgFate, ForegroundJob, refusal_update},
+        job_sink::{BgFate, ForegroundJob, JobSink, refusal_update},
         jobs::{reminder_job, reminder_prompt, routine_job, routine_prompt},
         persistent_guard::PersistentGuard,
         registry::Fire,
@@ -59,7 +63,11 @@ impl Scheduler {
                 chain: None,
                 granted,
             };
-            self.spawn_foreground(job, None, stop);
+            let after = AfterFire {
+                remove: None,
+                nag: NagSeed::of_routine(&routine),
+            };
+            self.spawn_foreground(job, after, stop);
             return;
         };
         let guard = if session == BgSession::Persistent {
@@ -76,7 +84,11 @@ impl Scheduler {
         };
         let mut job = routine_job(&routine, Some(self.schedule_text(&routine.id)));
         job.file = Some(file.path);
-        self.spawn_background(job, None, guard, stop);
+        let after = AfterFire {
+            remove: None,
+            nag: NagSeed::of_routine(&routine),
+        };
+        self.spawn_background(job, after, guard, stop);
     }
 
     fn fire_reminder(
@@ -92,10 +104,14 @@ impl Scheduler {
             late = late.is_some(),
             "reminder fired"
         );
+        let after = AfterFire {
+            remove: Some(reminder.id.clone()),
+            nag: NagSeed::of_reminder(&reminder),
+        };
         if reminder.run.is_background() {
             let mut job = reminder_job(&reminder, late, Some(self.schedule_text(&reminder.id)));
             job.file = Some(file.path);
-            self.spawn_background(job, Some(reminder.id.clone()), None, stop);
+            self.spawn_background(job, after, None, stop);
         } else {
             let source = Source::Reminder(reminder.id.clone());
             let version = job_version(&reminder.message, &reminder.options);
@@ -106,13 +122,12 @@ impl Scheduler {
                 return;
             };
             warn_foreground_model(&reminder.id, &reminder.options);
-            let id = reminder.id.clone();
             let job = ForegroundJob {
                 prompt: reminder_prompt(&reminder, late),
                 chain: Some(reminder),
                 granted,
             };
-            self.spawn_foreground(job, Some(id), stop);
+            self.spawn_foreground(job, after, stop);
         }
     }
 
@@ -141,12 +156,7 @@ impl Scheduler {
         None
     }
 
-    fn spawn_foreground(
-        &self,
-        job: ForegroundJob,
-        remove: Option<String>,
-        stop: &CancellationToken,
-    ) {
+    fn spawn_foreground(&self, job: ForegroundJob, after: AfterFire, stop: &CancellationToken) {
         let sink = Arc::clone(&self.sink);
         let services = Arc::clone(&self.services);
         let stop = stop.clone();
@@ -158,9 +168,7 @@ impl Scheduler {
                     sink.tell_owner("a scheduled message couldn't be delivered — the connection to Claude was lost.".to_owned()).await;
                 },
             }
-            if let Some(id) = remove {
-                remove_fired(&services, &id);
-            }
+            after.ran(sink.as_ref(), &services).await;
         };
         // The fire's span (entered in `fire`) follows it into its task.
         self.tasks.spawn(fire.in_current_span());
@@ -169,7 +177,7 @@ impl Scheduler {
     fn spawn_background(
         &self,
         job: BgJob,
-        remove: Option<String>,
+        after: AfterFire,
         guard: Option<PersistentGuard>,
         stop: &CancellationToken,
     ) {
@@ -185,12 +193,12 @@ impl Scheduler {
                 () = stop.cancelled() => return,
                 fate = sink.run_background(job) => fate,
             };
-            let Some(id) = remove else { return };
-            match fate {
-                BgFate::Ran => remove_fired(&services, &id),
+            match (fate, after.remove.clone()) {
+                (BgFate::Ran, _) => after.ran(sink.as_ref(), &services).await,
+                (BgFate::OverBudget, None) => {}
                 // Over today's budget a reminder keeps its file and is tried again every sync
                 // interval: it runs once the budget is raised or the day turns (USE-6).
-                BgFate::OverBudget => {
+                (BgFate::OverBudget, Some(id)) => {
                     let tz = services.config.timezone;
                     let retry = Utc::now().with_timezone(&tz)
                         + chrono::Duration::from_std(retry_in)
@@ -201,6 +209,62 @@ impl Scheduler {
             }
         };
         self.tasks.spawn(fire.in_current_span());
+    }
+}
+
+/// What follows a fire that ran (or failed, the owner told): a reminder's file is removed, and
+/// a job that stays open until answered opens (NAG-4).
+struct AfterFire {
+    /// The reminder whose file goes.
+    remove: Option<String>,
+    /// What opens.
+    nag: Option<NagSeed>,
+}
+
+impl AfterFire {
+    async fn ran(self, sink: &dyn JobSink, services: &Services) {
+        if let Some(seed) = self.nag {
+            let speedup = services.config.nag_speedup;
+            let nag = OpenNag::open(
+                seed.id,
+                seed.label,
+                seed.message,
+                seed.policy,
+                (Utc::now(), speedup),
+            );
+            sink.open_nag(nag).await;
+        }
+        if let Some(id) = self.remove {
+            remove_fired(services, &id);
+        }
+    }
+}
+
+/// The makings of an open reminder, taken from its job when it fires.
+struct NagSeed {
+    id: String,
+    label: String,
+    message: String,
+    policy: NagPolicy,
+}
+
+impl NagSeed {
+    fn of_reminder(reminder: &Reminder) -> Option<Self> {
+        Some(Self {
+            id: reminder.id.clone(),
+            label: label_of(&reminder.description, &reminder.message),
+            message: reminder.message.clone(),
+            policy: reminder.nag_policy()?,
+        })
+    }
+
+    fn of_routine(routine: &Routine) -> Option<Self> {
+        Some(Self {
+            id: routine.id.clone(),
+            label: label_of(&routine.description, &routine.message),
+            message: routine.message.clone(),
+            policy: routine.until_done?.policy(),
+        })
     }
 }
 

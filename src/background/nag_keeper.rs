@@ -1,0 +1,225 @@
+//! The nag keeper (issue 28 §1, NAG-4…NAG-7): opens a reminder that stays open until answered
+//! (its first card), and sends each nag as it falls due — worded by an answer-only session, or
+//! in our own words when that can't answer — within the ping budget. A nag due while the
+//! owner is quiet waits for the quiet's end; one due while the budget is empty waits for the
+//! refill; both are looked at again every sync interval, so nothing is dropped. The open
+//! reminders live in `state/nags.json`, so they survive restarts.
+
+use std::{sync::Arc, time::Duration};
+
+use chrono::{DateTime, Utc};
+use tokio_util::sync::CancellationToken;
+use tracing::Instrument;
+
+use super::{
+    budget::DailyBudget,
+    nag_card::{NUDGE_SYSTEM_PROMPT, card, nudge_question, own_words, usable_words},
+};
+use crate::{
+    agent::answer_only::{Question, ask},
+    domain::{nag::NagOutcome, open_nag::OpenNag},
+    front_end::FrontEnd,
+    services::Services,
+    state::{ping_budget::Spend, quiet::HeldShow},
+    usage::UsageKind,
+};
+
+/// How long a nudge's words may take before our own are used.
+const WORDS_LIMIT: Duration = Duration::from_secs(45);
+
+/// Opens reminders and sends their nags; cheap to share.
+pub struct NagKeeper {
+    services: Arc<Services>,
+    front_end: Arc<dyn FrontEnd>,
+    budget: Arc<DailyBudget>,
+}
+
+impl NagKeeper {
+    /// A keeper showing cards through `front_end`; `budget` is today's background budget,
+    /// checked before a nudge is worded by the model.
+    pub fn new(
+        services: Arc<Services>,
+        front_end: Arc<dyn FrontEnd>,
+        budget: Arc<DailyBudget>,
+    ) -> Self {
+        Self {
+            services,
+            front_end,
+            budget,
+        }
+    }
+
+    /// `nag` opened (its reminder or routine fired, NAG-4): kept, and its first card shown —
+    /// held for the digest while the owner is quiet. An entry it replaces (a routine's earlier
+    /// fire, never answered) is told to the main conversation.
+    pub async fn opened(&self, nag: OpenNag) {
+        let span = tracing::info_span!("nag", id = %nag.id);
+        async {
+            match self.services.nags.open(nag.clone()) {
+                Ok(Some(replaced)) => self.note(&format!(
+                    "{}: no answer before it came round again; the new one is open now",
+                    replaced.label
+                )),
+                Ok(None) => {}
+                Err(error) => {
+                    tracing::warn!(%error, "could not keep the open reminder; it won't nag");
+                    return;
+                }
+            }
+            let text = match nag.wait.due_at() {
+                Some(at) => format!(
+                    "Open until you answer. If it slips, I'll nudge you at {}.",
+                    self.clock(at)
+                ),
+                None => "Open until you answer.".to_owned(),
+            };
+            let card = card(&nag, text);
+            if self.quiet_now() {
+                if let Err(error) = self
+                    .services
+                    .quiet
+                    .hold(HeldShow::Embed { embed: card }, Utc::now())
+                {
+                    tracing::warn!(%error, "could not hold the reminder's card for the quiet time");
+                }
+                return;
+            }
+            if let Err(error) = self.front_end.send_embed(card).await {
+                tracing::warn!(%error, "could not show the reminder's card; its nags will follow");
+            }
+        }
+        .instrument(span)
+        .await;
+    }
+
+    /// Sends nags as they fall due until `stop`; looks again at least every `every`.
+    pub async fn run(self: Arc<Self>, every: Duration, stop: CancellationToken) {
+        loop {
+            let now = Utc::now();
+            for nag in self.services.nags.due(now) {
+                let span = tracing::info_span!("nag", id = %nag.id);
+                self.nag(nag, now).instrument(span).await;
+            }
+            let wait = self
+                .services
+                .nags
+                .next_due()
+                .filter(|at| *at > now)
+                .and_then(|at| (at - now).to_std().ok())
+                .map_or(every, |wait| wait.min(every));
+            tokio::select! {
+                () = stop.cancelled() => return,
+                () = tokio::time::sleep(wait) => {}
+                () = self.services.nags.changed().notified() => {}
+            }
+        }
+    }
+
+    /// Sends one due nag, unless the owner is quiet or the ping budget is empty (then it
+    /// waits, NAG-6).
+    async fn nag(&self, nag: OpenNag, now: DateTime<Utc>) {
+        if self.quiet_now() {
+            tracing::debug!("the owner is quiet; the nag waits for the quiet's end");
+            return;
+        }
+        match self.services.ping_budget.try_spend() {
+            Ok(Spend::Spent) => {}
+            Ok(Spend::Exhausted) => {
+                tracing::debug!("the ping budget is empty; the nag waits for the refill");
+                return;
+            }
+            Err(error) => {
+                tracing::warn!(%error, "the ping budget can't be read; the nag waits");
+                return;
+            }
+        }
+        let nth = nag.nudges.saturating_add(1);
+        let words = self.words(&nag, nth).await;
+        let speedup = self.services.config.nag_speedup;
+        let mut after = nag.clone();
+        after.nagged(now, speedup);
+        let next = match after.wait.due_at() {
+            Some(at) => format!("*Next nudge at {}.*", self.clock(at)),
+            None => "*That's the last nudge; it stays in `/nags` until you answer.*".to_owned(),
+        };
+        if let Err(error) = self
+            .front_end
+            .send_embed(card(&nag, format!("{words}\n\n{next}")))
+            .await
+        {
+            tracing::warn!(%error, "could not send the nag; it is tried again");
+            if let Err(error) = self.services.ping_budget.refund() {
+                tracing::warn!(%error, "could not refund the nag's ping");
+            }
+            return;
+        }
+        tracing::info!(nth, "nag sent");
+        match self
+            .services
+            .nags
+            .update(&nag.id, |open| open.nagged(now, speedup))
+        {
+            Ok(Some(open)) if open.is_resting() => {
+                self.note(&NagOutcome::GaveUp.summary(&open.label, open.nudges, ""));
+            }
+            // Answered while the nudge was being worded: nothing left to move.
+            Ok(_) => {}
+            Err(error) => tracing::warn!(%error, "could not record the nag"),
+        }
+    }
+
+    /// The words of nudge `nth`: the model's, unless today's background budget is spent or it
+    /// gives none within the limit; then our own (NAG-5).
+    async fn words(&self, nag: &OpenNag, nth: u32) -> String {
+        if self
+            .budget
+            .check(&self.services, Utc::now())
+            .await
+            .is_some()
+        {
+            return own_words(nag, nth);
+        }
+        let question = Question {
+            system_prompt: NUDGE_SYSTEM_PROMPT,
+            usage: (UsageKind::Reminder, Some(nag.id.clone())),
+            prompt: nudge_question(
+                nag,
+                nth,
+                &self.clock(nag.opened),
+                &self.services.config.user_name,
+            ),
+            limit: WORDS_LIMIT,
+        };
+        match ask(&self.services, &self.front_end, question).await {
+            Ok(answer) => usable_words(&answer).unwrap_or_else(|| own_words(nag, nth)),
+            Err(error) => {
+                tracing::warn!(%error, "no words for the nudge from the model; using our own");
+                own_words(nag, nth)
+            }
+        }
+    }
+
+    /// Whether the owner is quiet now (quiet hours, "quiet for …", a focus session).
+    fn quiet_now(&self) -> bool {
+        let services = &self.services;
+        let window = services.runtime.current().quiet_hours;
+        services
+            .quiet
+            .quiet_until(window.as_ref(), services.config.timezone, Utc::now())
+            .is_some()
+    }
+
+    /// `at` on the owner's clock.
+    fn clock(&self, at: DateTime<Utc>) -> String {
+        at.with_timezone(&self.services.config.timezone)
+            .format("%H:%M")
+            .to_string()
+    }
+
+    /// A line for the main conversation.
+    fn note(&self, text: &str) {
+        if let Err(error) = self.services.pending.append(text) {
+            tracing::warn!(%error, "could not queue a pending update");
+        }
+    }
+}

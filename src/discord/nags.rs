@@ -1,0 +1,187 @@
+//! The owner's side of reminders open until answered (issue 28 §1, NAG-7, NAG-9): **Done**,
+//! **Snooze** (10 min, 1 h, this evening, tomorrow morning) and **Not today** on each card, and
+//! `/nags`, the list of what is open with **Done** and **Drop** for each. Every answer reaches
+//! the main conversation as a pending update, without judging.
+
+use chrono::{DateTime, Utc};
+use serenity::{
+    all::{ButtonStyle, CommandInteraction, ComponentInteraction},
+    builder::{
+        CreateActionRow, CreateButton, CreateInteractionResponse, CreateInteractionResponseMessage,
+    },
+};
+
+use super::{
+    bot::Bot,
+    clicks::buttons::{ButtonAction, NagAnswer},
+    rate_limit::with_rate_limit_retries,
+};
+use crate::domain::{
+    nag::{NagOutcome, Snooze},
+    open_nag::{OpenNag, scaled},
+};
+
+/// The most open reminders `/nags` gives buttons to (Discord allows five rows).
+const LISTED_WITH_BUTTONS: usize = 5;
+
+impl Bot {
+    /// A click on a card's (or `/nags`'s) button (NAG-7).
+    pub(crate) async fn nag_click(
+        &self,
+        component: &ComponentInteraction,
+        id: &str,
+        answer: NagAnswer,
+    ) -> Result<(), serenity::Error> {
+        let now = Utc::now();
+        let result = match answer {
+            NagAnswer::SnoozeChoices => return self.snooze_choices(component, id).await,
+            NagAnswer::Snooze(snooze) => {
+                let until = self.snooze_until(snooze, now);
+                self.services
+                    .nags
+                    .update(id, |nag| nag.snoozed(until))
+                    .map(|nag| nag.map(|nag| (nag, NagOutcome::Snoozed(until))))
+            }
+            NagAnswer::Done | NagAnswer::NotToday | NagAnswer::Drop => {
+                let outcome = match answer {
+                    NagAnswer::Done => NagOutcome::Done,
+                    NagAnswer::NotToday => NagOutcome::NotToday,
+                    _ => NagOutcome::Dropped,
+                };
+                self.services
+                    .nags
+                    .close(id)
+                    .map(|nag| nag.map(|nag| (nag, outcome)))
+            }
+        };
+        let (nag, outcome) = match result {
+            Ok(Some(answered)) => answered,
+            Ok(None) => {
+                return self
+                    .ephemeral(component, "That one isn't open any more.")
+                    .await;
+            }
+            Err(error) => {
+                let text = format!("couldn't record that: {error}");
+                return self.ephemeral(component, &text).await;
+            }
+        };
+        let at = match outcome {
+            NagOutcome::Snoozed(until) => until,
+            _ => now,
+        };
+        let line = outcome.summary(&nag.label, nag.nudges, self.clock(at));
+        tracing::info!(id, "{line}");
+        if let Err(error) = self.services.pending.append(&line) {
+            tracing::warn!(%error, "could not queue the reminder's outcome");
+        }
+        let shown = match outcome {
+            NagOutcome::Done => format!("✓ **{}**: done. Nice.", nag.label),
+            NagOutcome::Snoozed(_) => {
+                format!("**{}**: snoozed until {}.", nag.label, self.clock(at))
+            }
+            NagOutcome::NotToday => format!("**{}**: not today. That's fine.", nag.label),
+            NagOutcome::Dropped | NagOutcome::GaveUp => {
+                format!("**{}**: dropped.", nag.label)
+            }
+        };
+        // The card (or the list) keeps its text and loses its buttons.
+        let response = CreateInteractionResponse::UpdateMessage(
+            CreateInteractionResponseMessage::new()
+                .content(shown)
+                .components(Vec::new()),
+        );
+        with_rate_limit_retries(|| component.create_response(&self.http, response.clone())).await
+    }
+
+    /// `/nags`: what is open, with **Done** and **Drop** for each (NAG-9).
+    pub(crate) async fn nags_command(
+        &self,
+        command: &CommandInteraction,
+    ) -> Result<(), serenity::Error> {
+        let open = self.services.nags.all();
+        let mut message = CreateInteractionResponseMessage::new().ephemeral(true);
+        if open.is_empty() {
+            message = message.content(
+                "Nothing open. A reminder set with `until-done` waits here until you answer it.",
+            );
+        } else {
+            let now = Utc::now();
+            let tz = self.services.config.timezone;
+            let lines: Vec<String> = open
+                .iter()
+                .map(|nag| format!("- {}", nag.status(now, tz)))
+                .collect();
+            let rows = open
+                .iter()
+                .take(LISTED_WITH_BUTTONS)
+                .map(|nag| {
+                    CreateActionRow::Buttons(vec![
+                        nag_button(nag, NagAnswer::Done, &format!("Done: {}", nag.label))
+                            .style(ButtonStyle::Success),
+                        nag_button(nag, NagAnswer::Drop, "Drop").style(ButtonStyle::Secondary),
+                    ])
+                })
+                .collect();
+            message = message
+                .content(format!("Open until you answer:\n{}", lines.join("\n")))
+                .components(rows);
+        }
+        let response = CreateInteractionResponse::Message(message);
+        with_rate_limit_retries(|| command.create_response(&self.http, response.clone())).await
+    }
+
+    /// The snooze choices, for this owner only.
+    async fn snooze_choices(
+        &self,
+        component: &ComponentInteraction,
+        id: &str,
+    ) -> Result<(), serenity::Error> {
+        let Some(nag) = self.services.nags.get(id) else {
+            return self
+                .ephemeral(component, "That one isn't open any more.")
+                .await;
+        };
+        let buttons = Snooze::ALL
+            .into_iter()
+            .map(|snooze| {
+                nag_button(&nag, NagAnswer::Snooze(snooze), snooze.label())
+                    .style(ButtonStyle::Secondary)
+            })
+            .collect();
+        let message = CreateInteractionResponseMessage::new()
+            .content(format!("Snooze **{}** until…", nag.label))
+            .components(vec![CreateActionRow::Buttons(buttons)])
+            .ephemeral(true);
+        let response = CreateInteractionResponse::Message(message);
+        with_rate_limit_retries(|| component.create_response(&self.http, response.clone())).await
+    }
+
+    /// When `snooze`, pressed at `now`, brings the reminder back (sooner by the nag speedup).
+    fn snooze_until(&self, snooze: Snooze, now: DateTime<Utc>) -> DateTime<Utc> {
+        let config = &self.services.config;
+        let until = snooze.until(now, config.timezone);
+        let wait = (until - now).to_std().unwrap_or_default();
+        now + scaled(wait, config.nag_speedup)
+    }
+
+    /// `at` on the owner's clock.
+    fn clock(&self, at: DateTime<Utc>) -> String {
+        at.with_timezone(&self.services.config.timezone)
+            .format("%H:%M")
+            .to_string()
+    }
+}
+
+/// A button answering `nag` with `answer`.
+fn nag_button(nag: &OpenNag, answer: NagAnswer, label: &str) -> CreateButton {
+    let action = ButtonAction::Nag {
+        id: nag.id.clone(),
+        answer,
+    };
+    // An id too long for Discord can't come from a reminder id; such a button does nothing.
+    let custom_id = action
+        .custom_id()
+        .unwrap_or_else(|_| "act:nag_done:_".to_owned());
+    CreateButton::new(custom_id).label(label.chars().take(80).collect::<String>())
+}

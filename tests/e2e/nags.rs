@@ -1,0 +1,298 @@
+//! Reminders that stay open until answered, through the real parts (issue 28 §1; NAG-4…NAG-9):
+//! the real CLI runs the reminder and words each nudge in a session with nothing to act with,
+//! the fake Discord shows the cards and takes the clicks. Nag waits pass 60 times faster
+//! (`OLLIM_NAG_SPEEDUP=60`): a 5-minute gap is 5 seconds.
+
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::support::{
+    bot::BotHarness,
+    cli::CliSandbox,
+    fake_discord::{FakeConfig, FakeDiscord, FakeMessage},
+    mock_api::{MockApi, Reply},
+    wait,
+};
+
+const FAST: [(&str, &str); 2] = [
+    ("OLLIM_SCHEDULER_SYNC_SECS", "1"),
+    ("OLLIM_NAG_SPEEDUP", "60"),
+];
+
+async fn start(sandbox: CliSandbox) -> BotHarness {
+    let h = BotHarness::start_parts(
+        FakeDiscord::start(FakeConfig::default()).await,
+        MockApi::start().await,
+        sandbox,
+        &FAST,
+    )
+    .await;
+    h.greeted().await;
+    h
+}
+
+/// Reminder runs finish without a ping; each nudge session answers with its own words,
+/// numbered by how many it has been asked for.
+fn script(h: &BotHarness) {
+    h.mock.add_rule(|request| {
+        let prompt = request.user_prompts().last()?.to_string();
+        prompt
+            .contains("[reminder-bg:")
+            .then(|| Reply::text("Reminded."))
+    });
+    let asked = std::sync::atomic::AtomicUsize::new(0);
+    h.mock.add_rule(move |request| {
+        if !request.system_text().contains("follow-up nudges") {
+            return None;
+        }
+        let n = asked.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+        Some(Reply::text(format!(
+            "Psst {n}: the plants are still thirsty."
+        )))
+    });
+}
+
+/// The bot's cards (embeds) whose JSON contains `text`.
+fn cards(h: &BotHarness, text: &str) -> Vec<FakeMessage> {
+    h.bot_messages()
+        .into_iter()
+        .filter(|m| serde_json::to_string(&m.embeds).unwrap().contains(text))
+        .collect()
+}
+
+/// Waits for a card containing `text`; returns it and when it was seen.
+async fn card(h: &BotHarness, text: &str, within: Duration) -> (FakeMessage, Instant) {
+    let message = h
+        .wait_for_bot_message_within(text, within, |m| {
+            serde_json::to_string(&m.embeds).unwrap().contains(text)
+        })
+        .await;
+    (message, Instant::now())
+}
+
+fn button(message: &FakeMessage, prefix: &str) -> String {
+    message
+        .custom_ids()
+        .into_iter()
+        .find(|id| id.starts_with(prefix))
+        .unwrap_or_else(|| panic!("no {prefix} button on {:?}", message.components))
+}
+
+/// The open reminders in `state/nags.json`.
+fn open(sandbox_data: &std::path::Path) -> Vec<Value> {
+    std::fs::read_to_string(sandbox_data.join("state/nags.json"))
+        .ok()
+        .and_then(|text| serde_json::from_str::<Value>(&text).ok())
+        .and_then(|stored| stored["open"].as_array().cloned())
+        .unwrap_or_default()
+}
+
+/// NAG-4, NAG-5, NAG-7: the reminder's card comes with Done / Snooze / Not today; unanswered,
+/// it nudges again at widening gaps, each time in the words the model gave (in a session that
+/// was offered no tools); **Done** ends it, no nudge follows, and the main conversation hears
+/// it without judgement.
+#[tokio::test]
+async fn an_open_reminder_nudges_at_widening_gaps_until_done() {
+    let mut h = start(CliSandbox::new()).await;
+    h.converse("hi", "Hi!").await;
+    script(&h);
+    h.add_reminder_now_with(
+        "water the plants",
+        &[
+            "--until-done",
+            "--nag-every",
+            "5m",
+            "-d",
+            "water the plants",
+        ],
+    )
+    .await;
+    let (opening, opened) = card(&h, "Open until you answer", Duration::from_secs(60)).await;
+    for action in ["act:nag_done:", "act:nag_snooze:", "act:nag_skip:"] {
+        button(&opening, action);
+    }
+    let (_, first) = card(&h, "Psst 1", Duration::from_secs(30)).await;
+    let (second_card, second) = card(&h, "Psst 2", Duration::from_secs(40)).await;
+    let (gap_one, gap_two) = (first - opened, second - first);
+    assert!(gap_one >= Duration::from_secs(3), "{gap_one:?}");
+    assert!(
+        gap_two > gap_one,
+        "the gaps widen: {gap_one:?} then {gap_two:?}"
+    );
+    // The words came from a session with nothing to act with.
+    let nudges: Vec<_> = h
+        .mock
+        .requests()
+        .into_iter()
+        .filter(|r| r.system_text().contains("follow-up nudges"))
+        .collect();
+    assert!(!nudges.is_empty());
+    for request in &nudges {
+        assert!(
+            request.tool_names().is_empty(),
+            "{:?}",
+            request.tool_names()
+        );
+        assert!(
+            request.all_text().contains("<reminder>"),
+            "{}",
+            request.all_text()
+        );
+    }
+
+    let done = button(&second_card, "act:nag_done:");
+    let click = h
+        .discord
+        .click_button(h.owner(), h.dm(), second_card.id, &done)
+        .await;
+    let answer = h.discord.wait_for_callback(click).await;
+    assert_eq!(answer["type"], 7, "{answer}");
+    let shown = answer["data"]["content"].as_str().unwrap_or_default();
+    assert!(shown.contains("done"), "{shown}");
+    assert!(open(&h.sandbox.data_dir).is_empty());
+    // No nudge after Done (the third would have come 20 s after the second).
+    tokio::time::sleep(Duration::from_secs(22)).await;
+    assert!(cards(&h, "Psst 3").is_empty(), "a nudge came after Done");
+
+    h.converse("what's new?", "Noted.").await;
+    let told = h
+        .mock
+        .main_requests()
+        .iter()
+        .any(|r| r.all_text().contains("water the plants: done at"));
+    assert!(told, "the main conversation never heard it was done");
+    h.terminate().await;
+}
+
+/// NAG-6, NAG-7, NAG-9: with the ping budget empty a due nudge waits instead of vanishing;
+/// the open reminder survives a restart and nudges once the budget has a ping; **Snooze**
+/// brings it back later; **Not today** ends it. `reminder list` shows it while open.
+#[tokio::test]
+async fn an_open_reminder_waits_for_the_budget_survives_a_restart_and_snoozes() {
+    let sandbox = CliSandbox::new();
+    let budget = |available: f64| {
+        let now = chrono::Utc::now();
+        json!({"capacity": 5, "available": available, "refill_rate_minutes": 600,
+               "last_refill": now.to_rfc3339(), "critical_used": 0,
+               "critical_reset_date": now.date_naive(), "daily_used": 5,
+               "daily_used_reset": now.date_naive()})
+        .to_string()
+    };
+    std::fs::create_dir_all(sandbox.data_dir.join("state")).unwrap();
+    std::fs::write(sandbox.data_dir.join("state/ping_budget.json"), budget(0.0)).unwrap();
+    let mut h = start(sandbox).await;
+    script(&h);
+    h.add_reminder_now_with("water the plants", &["--until-done", "--nag-every", "1m"])
+        .await;
+    card(&h, "Open until you answer", Duration::from_secs(60)).await;
+    // Due a second later, but the budget is empty: it waits, still open.
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    assert!(
+        cards(&h, "Psst").is_empty(),
+        "a nudge went out with no budget"
+    );
+    let entries = open(&h.sandbox.data_dir);
+    assert_eq!(entries.len(), 1, "{entries:?}");
+    assert_eq!(entries[0]["nudges"], 0);
+    let listed = h.ollim(&["reminder", "list"]).await;
+    assert!(listed.contains("open until answered"), "{listed}");
+    assert!(listed.contains("next nudge due now"), "{listed}");
+
+    h.terminate().await;
+    let data = h.sandbox.data_dir.clone();
+    h.sandbox
+        .replace_file(&data.join("state/ping_budget.json"), &budget(2.0));
+    let h = h.restart(&FAST).await;
+    script(&h);
+    let (nudge, _) = card(&h, "Psst 1", Duration::from_secs(60)).await;
+
+    let snooze = button(&nudge, "act:nag_snooze:");
+    let click = h
+        .discord
+        .click_button(h.owner(), h.dm(), nudge.id, &snooze)
+        .await;
+    h.discord.wait_for_callback(click).await;
+    let choices = h
+        .wait_for_bot_message("the snooze choices", |m| m.content.starts_with("Snooze **"))
+        .await;
+    let ten = button(&choices, "act:nag_until:10m/");
+    let click = h
+        .discord
+        .click_button(h.owner(), h.dm(), choices.id, &ten)
+        .await;
+    let answer = h.discord.wait_for_callback(click).await;
+    let shown = answer["data"]["content"].as_str().unwrap_or_default();
+    assert!(shown.contains("snoozed until"), "{shown}");
+    assert_eq!(open(&h.sandbox.data_dir)[0]["wait"]["kind"], "snoozed");
+    // Ten minutes pass as ten seconds; it comes back in new words.
+    let (back, _) = card(&h, "Psst 2", Duration::from_secs(40)).await;
+
+    let skip = button(&back, "act:nag_skip:");
+    let click = h
+        .discord
+        .click_button(h.owner(), h.dm(), back.id, &skip)
+        .await;
+    let answer = h.discord.wait_for_callback(click).await;
+    let shown = answer["data"]["content"].as_str().unwrap_or_default();
+    assert!(shown.contains("not today"), "{shown}");
+    wait::until_true(
+        "the reminder closed",
+        Duration::from_secs(10),
+        || open(&h.sandbox.data_dir).is_empty(),
+        || h.log(),
+    )
+    .await;
+    let mut h = h;
+    h.terminate().await;
+}
+
+/// `/quiet <when>`, answered.
+async fn quiet(h: &BotHarness, when: &str) {
+    let command = h
+        .discord
+        .slash(
+            h.owner(),
+            "quiet",
+            json!([{"name": "when", "type": 3, "value": when}]),
+        )
+        .await;
+    h.discord.wait_for_callback(command).await;
+}
+
+/// NAG-6 with quiet time (QUI-2): while the owner is quiet the reminder's card waits for the
+/// digest (its buttons working) and a due nudge waits too; when the quiet ends, the nudge
+/// follows.
+#[tokio::test]
+async fn an_open_reminder_pauses_in_quiet_time() {
+    let mut h = start(CliSandbox::new()).await;
+    script(&h);
+    quiet(&h, "1h").await;
+    h.add_reminder_now_with("water the plants", &["--until-done", "--nag-every", "1m"])
+        .await;
+    h.wait_for_log("background run finished", Duration::from_secs(60))
+        .await;
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    assert!(
+        cards(&h, "Open until you answer").is_empty(),
+        "the card came in quiet time"
+    );
+    assert!(cards(&h, "Psst").is_empty(), "a nudge came in quiet time");
+
+    quiet(&h, "end").await;
+    let digest = h
+        .wait_for_bot_message_within("the digest", Duration::from_secs(30), |m| {
+            m.content.starts_with("While you were in quiet time")
+        })
+        .await;
+    assert!(
+        digest
+            .custom_ids()
+            .iter()
+            .any(|id| id.starts_with("act:nag_done:")),
+        "{:?}",
+        digest.components
+    );
+    card(&h, "Psst 1", Duration::from_secs(30)).await;
+    h.terminate().await;
+}
