@@ -273,6 +273,14 @@ async fn run_daemon(
             .watch_quiet_digest(services.config.scheduler_sync, stop_background.clone()),
     );
     tasks.spawn(
+        "busy calendar watch",
+        crate::background::busy_calendar::watch_busy_calendar(
+            Arc::clone(&services),
+            services.config.scheduler_sync * 6,
+            stop_background.clone(),
+        ),
+    );
+    tasks.spawn(
         "nag keeper",
         nags.run(services.config.scheduler_sync, stop_background.clone()),
     );

@@ -5,10 +5,12 @@
 //! run is given, the dispatchers that implement the scheduler's `JobSink` (`job_dispatch`)
 //! and the webhook server's `HookSink` (`webhook_dispatch`), and the daily ceiling on
 //! scheduled background spend (`budget`, USE-6). Reminders open until answered are the nag
-//! keeper's (`nag_keeper`, its cards in `nag_card`; issue 28 §1).
+//! keeper's (`nag_keeper`, its cards in `nag_card`; issue 28 §1); busy calendar events become
+//! quiet time in `busy_calendar` (QUI-5).
 
 pub mod admission;
 pub mod budget;
+pub mod busy_calendar;
 pub mod job_dispatch;
 pub mod nag_card;
 pub mod nag_keeper;

@@ -120,7 +120,10 @@ pub fn definitions() -> Vec<CreateCommand> {
                 .add_string_choice("off", "off"),
         ),
         command("quiet", "Quiet hours: background pings wait for one digest").add_option(
-            string_option("when", "22:00-08:00 every day, 2h from now, end, or off"),
+            string_option(
+                "when",
+                "22:00-08:00 every day, 2h from now, end, off; busy (on/off): calendar events",
+            ),
         ),
         command(
             "focus",

@@ -92,9 +92,22 @@ pub struct Event {
     /// `confirmed`, `tentative`, `cancelled`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
+    /// `opaque` (busy, the default) or `transparent` (free).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transparency: Option<String>,
 }
 
 impl Event {
+    /// When the owner stops being busy with this event, if it keeps them busy at `now`: a
+    /// timed event under way, not cancelled, not marked free (QUI-5). All-day events don't
+    /// count: a day's marker (a trip, a birthday) isn't a meeting.
+    pub fn busy_until(&self, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
+        let (start, end) = (self.start.instant()?, self.end.instant()?);
+        let counts = self.status.as_deref() != Some("cancelled")
+            && self.transparency.as_deref() != Some("transparent");
+        (counts && start <= now && now < end).then_some(end)
+    }
+
     /// The title, or `(no title)`.
     pub fn title(&self) -> &str {
         self.summary
@@ -307,5 +320,48 @@ impl GoogleClient {
         let url = self.url(Api::Calendar, "users/me/calendarList");
         self.all_pages(&url, vec![("maxResults", "250".to_owned())])
             .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn event(start: &str, end: &str, extra: Value) -> Event {
+        let mut value = json!({"id": "e", "start": {"dateTime": start}, "end": {"dateTime": end}});
+        if let (Some(object), Value::Object(more)) = (value.as_object_mut(), extra) {
+            object.extend(more);
+        }
+        serde_json::from_value(value).unwrap()
+    }
+
+    /// QUI-5: a timed event under way keeps the owner busy until it ends, unless it is
+    /// cancelled or marked free; all-day events, and those not under way, don't.
+    #[test]
+    fn only_a_timed_event_under_way_marked_busy_keeps_the_owner_busy() {
+        let now: DateTime<Utc> = "2026-11-28T10:00:00Z".parse().unwrap();
+        let end: DateTime<Utc> = "2026-11-28T10:30:00Z".parse().unwrap();
+        let meeting = event("2026-11-28T09:30:00Z", "2026-11-28T10:30:00Z", json!({}));
+        assert_eq!(meeting.busy_until(now), Some(end));
+        let free = event(
+            "2026-11-28T09:30:00Z",
+            "2026-11-28T10:30:00Z",
+            json!({"transparency": "transparent"}),
+        );
+        assert_eq!(free.busy_until(now), None);
+        let cancelled = event(
+            "2026-11-28T09:30:00Z",
+            "2026-11-28T10:30:00Z",
+            json!({"status": "cancelled"}),
+        );
+        assert_eq!(cancelled.busy_until(now), None);
+        let later = event("2026-11-28T11:00:00Z", "2026-11-28T12:00:00Z", json!({}));
+        assert_eq!(later.busy_until(now), None);
+        assert_eq!(meeting.busy_until(end), None);
+        let all_day: Event = serde_json::from_value(
+            json!({"id": "d", "start": {"date": "2026-11-28"}, "end": {"date": "2026-11-29"}}),
+        )
+        .unwrap();
+        assert_eq!(all_day.busy_until(now), None);
     }
 }

@@ -76,6 +76,9 @@ pub(super) struct Stored {
     /// The focus session under way.
     #[serde(default)]
     focus: Option<FocusSession>,
+    /// The end of the busy calendar event under way, when those count as quiet (QUI-5).
+    #[serde(default)]
+    busy_until: Option<DateTime<Utc>>,
     /// Held items, oldest first.
     #[serde(default)]
     held: Vec<HeldItem>,
@@ -114,9 +117,30 @@ impl QuietStore {
         let manual = {
             let _guard = self.file.lock();
             let stored = self.load();
-            stored.until.max(stored.focus.map(|focus| focus.until))
+            stored
+                .until
+                .max(stored.focus.map(|focus| focus.until))
+                .max(stored.busy_until)
         };
         crate::domain::quiet_hours::quiet_until(window, manual, now, tz)
+    }
+
+    /// Quiet until `until` for a busy calendar event (`None`: none under way, QUI-5); saved
+    /// only when it changed.
+    pub fn set_busy_until(&self, until: Option<DateTime<Utc>>) -> Result<(), StateError> {
+        let _guard = self.file.lock();
+        let mut stored = self.load();
+        if stored.busy_until == until {
+            return Ok(());
+        }
+        stored.busy_until = until;
+        self.file.save(&stored)
+    }
+
+    /// The end of the busy calendar event that makes the owner quiet, if one is under way.
+    pub fn busy_until(&self, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
+        let _guard = self.file.lock();
+        self.load().busy_until.filter(|until| *until > now)
     }
 
     /// Starts `focus` (quiet until it ends); `false`, and nothing changed, while another is

@@ -155,6 +155,29 @@ async fn quiet_time_holds_pings_for_one_digest_with_working_buttons() {
     h.terminate().await;
 }
 
+/// Sets the "water the plants" reminder and checks its ping, once the run is done, was held
+/// `during` something.
+async fn plants_reminder_held(h: &BotHarness, during: &str) {
+    h.add_reminder_now("water the plants").await;
+    h.wait_for_log("background run finished", Duration::from_secs(60))
+        .await;
+    assert!(
+        !h.bot_messages()
+            .iter()
+            .any(|m| m.content.contains("time to water the plants")),
+        "the ping came through during {during}"
+    );
+}
+
+/// Waits for the digest with the held "water the plants" ping in it.
+async fn plants_in_the_digest(h: &BotHarness, within: Duration) {
+    h.wait_for_bot_message_within("the digest", within, |m| {
+        m.content.starts_with("While you were in quiet time")
+            && m.content.contains("time to water the plants")
+    })
+    .await;
+}
+
 /// Issue 28 §3 (FOC-1, FOC-2, FOC-3, FOC-4): `/focus` restates the task with a first step,
 /// holds a background ping while it lasts, and **End focus** ends it: the main conversation
 /// gets the session as a pending update and asks what got done, then the held ping arrives.
@@ -198,15 +221,7 @@ async fn a_focus_session_holds_pings_and_ends_with_a_question() {
     })
     .await;
 
-    h.add_reminder_now("water the plants").await;
-    h.wait_for_log("background run finished", Duration::from_secs(60))
-        .await;
-    assert!(
-        !h.bot_messages()
-            .iter()
-            .any(|m| m.content.contains("time to water the plants")),
-        "the ping came through during the focus session"
-    );
+    plants_reminder_held(&h, "the focus session").await;
 
     let focus = h
         .bot_messages()
@@ -233,10 +248,58 @@ async fn a_focus_session_holds_pings_and_ends_with_a_question() {
         asked.contains("Focus session on write the report"),
         "the pending update: {asked}"
     );
-    h.wait_for_bot_message_within("the digest", Duration::from_secs(30), |m| {
-        m.content.starts_with("While you were in quiet time")
-            && m.content.contains("time to water the plants")
-    })
+    plants_in_the_digest(&h, Duration::from_secs(30)).await;
+    h.terminate().await;
+}
+
+/// QUI-5: with `/quiet busy` and Google connected, a busy event under way holds a background
+/// ping like quiet hours; one marked free doesn't count; when the event ends the ping comes in
+/// the digest.
+#[tokio::test]
+async fn a_busy_calendar_event_counts_as_quiet_time() {
+    let fake = crate::support::fake_google::FakeGoogle::start().await;
+    let url = fake.base_url();
+    let mut h = BotHarness::start_with(
+        crate::support::fake_discord::FakeConfig::default(),
+        &[
+            ("OLLIM_GOOGLE_API_URL", url.as_str()),
+            ("OLLIM_SCHEDULER_SYNC_SECS", "1"),
+        ],
+    )
     .await;
+    h.greeted().await;
+    fake.connect(&h.sandbox.data_dir, false);
+    let now = chrono::Utc::now();
+    let at = |seconds: i64| (now + chrono::Duration::seconds(seconds)).to_rfc3339();
+    fake.with(|d| {
+        d.events("primary").extend([
+            json!({"id": "m1", "summary": "Team meeting", "status": "confirmed",
+                   "start": {"dateTime": at(-600)}, "end": {"dateTime": at(25)}}),
+            json!({"id": "f1", "summary": "Lunch (free)", "status": "confirmed",
+                   "transparency": "transparent",
+                   "start": {"dateTime": at(-600)}, "end": {"dateTime": at(3600)}}),
+        ]);
+    });
+    let said = quiet(&h, "busy").await;
+    assert!(
+        said.contains("Busy calendar events count as quiet"),
+        "{said}"
+    );
+    wait::until_true(
+        "the meeting noted as quiet time",
+        Duration::from_secs(30),
+        || {
+            std::fs::read_to_string(h.sandbox.data_dir.join("state/quiet.json"))
+                .ok()
+                .and_then(|text| serde_json::from_str::<Value>(&text).ok())
+                .is_some_and(|stored| stored["busy_until"].is_string())
+        },
+        || h.log(),
+    )
+    .await;
+    script_runs(&h);
+    plants_reminder_held(&h, "the meeting").await;
+    // The meeting ends (the free lunch goes on): the held ping comes in the digest.
+    plants_in_the_digest(&h, Duration::from_secs(60)).await;
     h.terminate().await;
 }

@@ -26,7 +26,9 @@ pub(super) fn raw_from_json(key: ConfigKey, value: &Value) -> Option<String> {
         (ConfigKey::ThinkingMain | ConfigKey::ThinkingFork, Value::Bool(on)) => {
             Some(if *on { "adaptive" } else { "off" }.to_owned())
         }
-        (ConfigKey::AutoUpdate, Value::Bool(on)) => Some(if *on { "on" } else { "off" }.to_owned()),
+        (ConfigKey::AutoUpdate | ConfigKey::QuietWhenBusy, Value::Bool(on)) => {
+            Some(if *on { "on" } else { "off" }.to_owned())
+        }
         (ConfigKey::GoogleCalendars, Value::Array(items)) => items
             .iter()
             .map(|item| item.as_str().map(str::to_owned))

@@ -45,11 +45,14 @@ pub enum ConfigKey {
     /// `quiet_hours`: a daily window when background pings wait for a digest (issue 28 §2);
     /// set with `/quiet`, off by default.
     QuietHours,
+    /// `quiet_when_busy`: busy events of the owner's Google calendars count as quiet time
+    /// (issue 28 §2, QUI-5); off by default.
+    QuietWhenBusy,
 }
 
 impl ConfigKey {
     /// Every key, in display order.
-    pub const ALL: [Self; 18] = [
+    pub const ALL: [Self; 19] = [
         Self::ModelMain,
         Self::ModelFork,
         Self::ThinkingMain,
@@ -68,11 +71,12 @@ impl ConfigKey {
         Self::HomeChannel,
         Self::NotifyIn,
         Self::QuietHours,
+        Self::QuietWhenBusy,
     ];
 
     /// The keys offered by the `/config key` dropdown (all but the Google keys and the home
     /// channel, which `/home` sets where it is; CFG-5).
-    pub const DROPDOWN: [Self; 14] = [
+    pub const DROPDOWN: [Self; 15] = [
         Self::ModelMain,
         Self::ModelFork,
         Self::ThinkingMain,
@@ -87,6 +91,7 @@ impl ConfigKey {
         Self::AutoUpdateInterval,
         Self::AutoUpdateHour,
         Self::NotifyIn,
+        Self::QuietWhenBusy,
     ];
 
     /// The `snake_case` key stored in `config.json` (and the dropdown's option value).
@@ -110,6 +115,7 @@ impl ConfigKey {
             Self::HomeChannel => "home_channel",
             Self::NotifyIn => "notify_in",
             Self::QuietHours => "quiet_hours",
+            Self::QuietWhenBusy => "quiet_when_busy",
         }
     }
 
@@ -166,6 +172,7 @@ impl ConfigKey {
             Self::HomeChannel => "Server channel I answer you in besides the DM",
             Self::NotifyIn => "Where pings, embeds and notices go",
             Self::QuietHours => "Daily quiet time: background pings wait for one digest",
+            Self::QuietWhenBusy => "Busy Google Calendar events count as quiet time",
         }
     }
 
@@ -182,7 +189,7 @@ impl ConfigKey {
             Self::BgDailyBudget => "dollars a day (5, 2.50) / off",
             Self::ForkIdleTimeout | Self::AutoUpdateInterval => "<minutes>, a positive integer",
             Self::PermissionMode => "dontAsk / default / acceptEdits / bypassPermissions",
-            Self::AutoUpdate => "on / off",
+            Self::AutoUpdate | Self::QuietWhenBusy => "on / off",
             Self::AutoUpdateHour => "0-23",
             Self::GoogleCalendars => "comma-separated calendar ids (blank = primary)",
             Self::GoogleTaskList => "a task list id (blank = @default)",
@@ -203,7 +210,7 @@ impl ConfigKey {
     }
 
     /// The `/config key` slash-option choices as `(name, value)`: display name, `snake_case` name.
-    pub fn choices() -> [(&'static str, &'static str); 14] {
+    pub fn choices() -> [(&'static str, &'static str); 15] {
         Self::DROPDOWN.map(|key| (key.display_name(), key.name()))
     }
 }

@@ -81,6 +81,8 @@ pub struct RuntimeConfig {
     pub notify_in: NotifyPlace,
     /// The daily quiet window, in the owner's zone; `None` = off (issue 28 §2).
     pub quiet_hours: Option<QuietWindow>,
+    /// Whether busy events of the owner's Google calendars count as quiet time (QUI-5).
+    pub quiet_when_busy: bool,
 }
 
 /// What background work may spend a day by default: a few dozen ordinary runs, well under
@@ -116,6 +118,7 @@ impl Default for RuntimeConfig {
             home_channel: HomeSetting::Unchosen,
             notify_in: NotifyPlace::Dm,
             quiet_hours: None,
+            quiet_when_busy: false,
         }
     }
 }
@@ -203,6 +206,7 @@ impl RuntimeConfig {
             ConfigKey::HomeChannel => self.home_channel = parse_channel(raw)?,
             ConfigKey::NotifyIn => self.notify_in = parse_notify(raw)?,
             ConfigKey::QuietHours => self.quiet_hours = parse_quiet(raw)?,
+            ConfigKey::QuietWhenBusy => self.quiet_when_busy = parse_bool(raw)?,
         }
         Ok(())
     }
@@ -240,7 +244,8 @@ impl RuntimeConfig {
             ),
             ConfigKey::ForkIdleTimeout => format!("{}m", self.fork_idle_timeout),
             ConfigKey::PermissionMode => self.permission_mode.as_str().to_owned(),
-            ConfigKey::AutoUpdate => if self.auto_update { "on" } else { "off" }.to_owned(),
+            ConfigKey::AutoUpdate => on_off(self.auto_update),
+            ConfigKey::QuietWhenBusy => on_off(self.quiet_when_busy),
             ConfigKey::AutoUpdateInterval => format!("{}m", self.auto_update_interval),
             ConfigKey::AutoUpdateHour => format!("{}:00", self.auto_update_hour),
             ConfigKey::GoogleCalendars => self.google_calendars.join(", "),
@@ -358,8 +363,14 @@ impl RuntimeConfig {
             ConfigKey::QuietHours => self
                 .quiet_hours
                 .map_or(Value::Null, |window| Value::String(window.to_string())),
+            ConfigKey::QuietWhenBusy => Value::Bool(self.quiet_when_busy),
         }
     }
+}
+
+/// `on` or `off`.
+fn on_off(on: bool) -> String {
+    if on { "on" } else { "off" }.to_owned()
 }
 
 /// A model's `/config` label: its name, or `unset` when none is configured.

@@ -47,6 +47,7 @@ fn keys_names_and_order() {
             "home_channel",
             "notify_in",
             "quiet_hours",
+            "quiet_when_busy",
         ]
     );
     for key in ConfigKey::ALL {
@@ -205,7 +206,8 @@ fn renders_defaults() {
 **google_task_list**: @default (default)
 **home_channel**: (none)
 **notify_in**: dm (default)
-**quiet_hours**: off (default)";
+**quiet_hours**: off (default)
+**quiet_when_busy**: off (default)";
     assert_eq!(RuntimeConfig::default().render_all(), expected);
 }
 
@@ -231,6 +233,7 @@ fn renders_changed_values() {
         (ConfigKey::HomeChannel, "1234567890123456789"),
         (ConfigKey::NotifyIn, "Home"),
         (ConfigKey::QuietHours, "10pm-7am"),
+        (ConfigKey::QuietWhenBusy, "on"),
     ] {
         config.set(key, raw).unwrap();
     }
@@ -258,7 +261,8 @@ fn renders_changed_values() {
             "list1",
             "<#1234567890123456789>",
             "home",
-            "22:00–07:00"
+            "22:00–07:00",
+            "on"
         ]
     );
     assert_eq!(

@@ -24,6 +24,8 @@ enum QuietAsk {
     End,
     /// Neither a window nor a quiet-for-a-while.
     Off,
+    /// Busy calendar events count as quiet time, or not (QUI-5).
+    Busy(bool),
 }
 
 impl QuietAsk {
@@ -34,6 +36,8 @@ impl QuietAsk {
         match raw.to_ascii_lowercase().as_str() {
             "off" => Self::Off,
             "end" | "stop" | "now off" => Self::End,
+            "busy" | "busy on" => Self::Busy(true),
+            "busy off" => Self::Busy(false),
             lower => match humantime::parse_duration(lower) {
                 Ok(length) => Self::For(length),
                 Err(_) => Self::Daily(raw.to_owned()),
@@ -78,6 +82,11 @@ impl Bot {
                         .map_err(|error| error.to_string())
                 }),
             QuietAsk::End => services.quiet.set_until(None).map_err(|e| e.to_string()),
+            QuietAsk::Busy(on) => services
+                .runtime
+                .update(ConfigKey::QuietWhenBusy, if on { "on" } else { "off" })
+                .map(drop)
+                .map_err(|error| error.to_string()),
             QuietAsk::Off => services
                 .quiet
                 .set_until(None)
@@ -101,10 +110,23 @@ impl Bot {
         let services = &self.services;
         let tz = services.config.timezone;
         let window = services.runtime.current().quiet_hours;
-        let daily = window.map_or_else(
+        let mut daily = window.map_or_else(
             || "Quiet hours: off.".to_owned(),
             |window| format!("Quiet hours: {window} every day."),
         );
+        if services.runtime.current().quiet_when_busy {
+            let under_way =
+                services
+                    .quiet
+                    .busy_until(Utc::now())
+                    .map_or_else(String::new, |until| {
+                        format!(
+                            " (one is under way until {})",
+                            until.with_timezone(&tz).format("%H:%M")
+                        )
+                    });
+            daily = format!("{daily} Busy calendar events count as quiet{under_way}.");
+        }
         match services.quiet.quiet_until(window.as_ref(), tz, Utc::now()) {
             Some(until) => format!(
                 "{daily} Quiet now until {}: background pings wait and come as one digest \
@@ -127,6 +149,8 @@ mod tests {
         assert_eq!(QuietAsk::parse(Some("  ")), QuietAsk::Show);
         assert_eq!(QuietAsk::parse(Some("Off")), QuietAsk::Off);
         assert_eq!(QuietAsk::parse(Some("end")), QuietAsk::End);
+        assert_eq!(QuietAsk::parse(Some("Busy")), QuietAsk::Busy(true));
+        assert_eq!(QuietAsk::parse(Some("busy off")), QuietAsk::Busy(false));
         assert_eq!(
             QuietAsk::parse(Some("2h")),
             QuietAsk::For(Duration::from_secs(7200))
