@@ -98,7 +98,8 @@ impl NagKeeper {
             let now = Utc::now();
             for nag in self.services.nags.due(now) {
                 let span = tracing::info_span!("nag", id = %nag.id);
-                self.nag(nag, now).instrument(span).await;
+                let due_at = nag.wait.due_at().unwrap_or(now);
+                self.nag(nag, due_at).instrument(span).await;
             }
             let wait = self
                 .services
@@ -117,7 +118,7 @@ impl NagKeeper {
 
     /// Sends one due nag, unless the owner is quiet or the ping budget is empty (then it
     /// waits, NAG-6).
-    async fn nag(&self, nag: OpenNag, now: DateTime<Utc>) {
+    async fn nag(&self, nag: OpenNag, due_at: DateTime<Utc>) {
         if self.quiet_now() {
             tracing::debug!("the owner is quiet; the nag waits for the quiet's end");
             return;
@@ -135,36 +136,54 @@ impl NagKeeper {
         }
         let nth = nag.nudges.saturating_add(1);
         let words = self.words(&nag, nth).await;
+        // Answered, snoozed or opened afresh while the nudge was being worded: it is not this
+        // nudge's to send any more.
+        let unchanged = |open: &OpenNag| open.opened == nag.opened && open.wait == nag.wait;
+        if !self
+            .services
+            .nags
+            .get(&nag.id)
+            .is_some_and(|open| unchanged(&open))
+        {
+            self.refund();
+            return;
+        }
         let speedup = self.services.config.nag_speedup;
         let mut after = nag.clone();
-        after.nagged(now, speedup);
+        after.nagged(Utc::now(), speedup);
         let next = match after.wait.due_at() {
             Some(at) => format!("*Next nudge at {}.*", self.clock(at)),
             None => "*That's the last nudge; it stays in `/nags` until you answer.*".to_owned(),
         };
-        if let Err(error) = self
-            .front_end
-            .send_embed(card(&nag, format!("{words}\n\n{next}")))
-            .await
-        {
+        let card = card(&nag, format!("{words}\n\n{next}"));
+        if let Err(error) = self.front_end.send_embed(card).await {
             tracing::warn!(%error, "could not send the nag; it is tried again");
-            if let Err(error) = self.services.ping_budget.refund() {
-                tracing::warn!(%error, "could not refund the nag's ping");
-            }
+            self.refund();
             return;
         }
-        tracing::info!(nth, "nag sent");
-        match self
-            .services
-            .nags
-            .update(&nag.id, |open| open.nagged(now, speedup))
-        {
-            Ok(Some(open)) if open.is_resting() => {
+        let sent = Utc::now();
+        tracing::info!(nth, late_secs = (sent - due_at).num_seconds(), "nag sent");
+        // The next gap counts from when this one went out.
+        let mut counted = false;
+        let recorded = self.services.nags.update(&nag.id, |open| {
+            if unchanged(open) {
+                open.nagged(sent, speedup);
+                counted = true;
+            }
+        });
+        match recorded {
+            Ok(Some(open)) if counted && open.is_resting() => {
                 self.note(&NagOutcome::GaveUp.summary(&open.label, open.nudges, ""));
             }
-            // Answered while the nudge was being worded: nothing left to move.
             Ok(_) => {}
             Err(error) => tracing::warn!(%error, "could not record the nag"),
+        }
+    }
+
+    /// Gives back the ping a nudge took and didn't use.
+    fn refund(&self) {
+        if let Err(error) = self.services.ping_budget.refund() {
+            tracing::warn!(%error, "could not refund the nag's ping");
         }
     }
 

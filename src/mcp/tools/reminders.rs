@@ -134,6 +134,9 @@ impl DiscordTools {
                 Ok(None) => format!("Error: no reminder found with ID {id}."),
                 Err(error) => format!("Error: could not drop open reminder {id}: {error}"),
             },
+            Ok(false) if services.nags.get(id).is_some() => format!(
+                "Error: reminder {id} is open until the owner answers it; only they can drop it."
+            ),
             Ok(false) => format!("Error: no reminder found with ID {id}."),
             Err(error) => format!("Error: could not cancel reminder {id}: {error}"),
         }
@@ -177,10 +180,7 @@ fn reminder_lines(services: &Services) -> String {
     let open = if open.is_empty() {
         String::new()
     } else {
-        format!(
-            "\n\nOpen until the owner answers (NAG-9):\n{}",
-            open.join("\n")
-        )
+        format!("\n\nOpen until the owner answers:\n{}", open.join("\n"))
     };
     pending_lines(services, tz) + &open
 }
