@@ -321,6 +321,9 @@ fn schedule(reminder: &Reminder, tz: Tz) -> String {
             reminder.chain_depth, reminder.max_chain
         );
     }
+    if reminder.until_done.is_some() {
+        text.push_str(" (until done)");
+    }
     text
 }
 

@@ -75,4 +75,5 @@ fn nag_2_reminder_add_writes_the_keys() {
         text.contains("until-done: true\nnag-every: \"15m\"\nmax-nags: 3\n"),
         "{text}"
     );
+    assert!(schedule(&file.item, TZ).ends_with(" (until done)"));
 }

@@ -268,6 +268,9 @@ async fn a_busy_calendar_event_counts_as_quiet_time() {
     )
     .await;
     h.greeted().await;
+    // A newcomer who asks before connecting Google hears what is missing.
+    let said = quiet(&h, "busy").await;
+    assert!(said.contains("Google isn't connected"), "{said}");
     fake.connect(&h.sandbox.data_dir, false);
     let now = chrono::Utc::now();
     let at = |seconds: i64| (now + chrono::Duration::seconds(seconds)).to_rfc3339();

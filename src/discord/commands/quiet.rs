@@ -114,7 +114,13 @@ impl Bot {
             || "Quiet hours: off.".to_owned(),
             |window| format!("Quiet hours: {window} every day."),
         );
-        if services.runtime.current().quiet_when_busy {
+        let connected = || crate::google::GoogleFiles::new(&services.data_dir).is_connected();
+        if services.runtime.current().quiet_when_busy && !connected() {
+            daily.push_str(
+                " Busy calendar events would count as quiet, but Google isn't connected \
+                 (`/google-auth`).",
+            );
+        } else if services.runtime.current().quiet_when_busy {
             let under_way =
                 services
                     .quiet

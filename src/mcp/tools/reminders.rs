@@ -167,7 +167,8 @@ impl DiscordTools {
     }
 }
 
-/// The `list_reminders` text (MCP-11).
+/// The `list_reminders` text (MCP-11): the pending reminders, then those open until answered
+/// (NAG-9).
 fn reminder_lines(services: &Services) -> String {
     let tz = services.config.timezone;
     let now = chrono::Utc::now();
