@@ -26,10 +26,23 @@ const ALLOW: &str = "✅";
 const DENY: &str = "❌";
 const ALWAYS: &str = "🔓";
 
+/// How long an owner's reaction to a message not (yet) known as a question is kept: the
+/// owner can react between the question's post and the bot learning its id.
+const EARLY_ANSWER_KEPT: Duration = Duration::from_secs(10);
+
 /// Open approval questions, keyed by the message that asks them.
 #[derive(Default)]
 pub struct Approvals {
-    pending: Mutex<HashMap<MessageId, oneshot::Sender<Approval>>>,
+    pending: Mutex<Pending>,
+}
+
+#[derive(Default)]
+struct Pending {
+    /// The questions waiting for an answer.
+    open: HashMap<MessageId, oneshot::Sender<Approval>>,
+    /// Owner reactions to messages that were no open question when they came, with when:
+    /// one may be the answer to a question whose post hasn't come back yet.
+    early: HashMap<MessageId, (tokio::time::Instant, Approval)>,
 }
 
 /// The answer a reaction emoji stands for (PRM-4: any other emoji denies).
@@ -63,8 +76,7 @@ impl Approvals {
                 return Approval::Deny;
             }
         };
-        let (answer_tx, answer_rx) = oneshot::channel();
-        self.lock().insert(message.id, answer_tx);
+        let answer_rx = self.register(message.id);
         for emoji in [ALLOW, DENY, ALWAYS] {
             let reaction = ReactionType::Unicode(emoji.to_owned());
             if let Err(error) =
@@ -78,7 +90,7 @@ impl Approvals {
             Ok(Err(_)) => Approval::Cancelled,
             Err(_) => Approval::TimedOut,
         };
-        self.lock().remove(&message.id);
+        self.lock().open.remove(&message.id);
         if approval == Approval::Cancelled {
             if let Err(error) =
                 with_rate_limit_retries(|| channel.delete_message(http, message.id)).await
@@ -97,20 +109,47 @@ impl Approvals {
         approval
     }
 
-    /// Routes an owner's reaction; returns whether it answered an open question.
-    pub fn answer(&self, message: MessageId, emoji: &str) -> bool {
-        match self.lock().remove(&message) {
-            Some(answer) => answer.send(approval_for_emoji(emoji)).is_ok(),
-            None => false,
+    /// Opens the question `message` asks; the receiver gets its answer, at once when the
+    /// owner reacted before the post came back.
+    fn register(&self, message: MessageId) -> oneshot::Receiver<Approval> {
+        let (answer_tx, answer_rx) = oneshot::channel();
+        let mut pending = self.lock();
+        match pending.early.remove(&message) {
+            Some((_, approval)) => {
+                let _ = answer_tx.send(approval);
+            }
+            None => {
+                pending.open.insert(message, answer_tx);
+            }
         }
+        answer_rx
+    }
+
+    /// Routes an owner's reaction; returns whether it answered an open question. One on a
+    /// message that is no open question is kept a few seconds, in case it is a question whose
+    /// post hasn't come back yet.
+    pub fn answer(&self, message: MessageId, emoji: &str) -> bool {
+        let approval = approval_for_emoji(emoji);
+        let mut pending = self.lock();
+        if let Some(answer) = pending.open.remove(&message) {
+            return answer.send(approval).is_ok();
+        }
+        let now = tokio::time::Instant::now();
+        pending
+            .early
+            .retain(|_, (at, _)| now.duration_since(*at) < EARLY_ANSWER_KEPT);
+        pending.early.insert(message, (now, approval));
+        false
     }
 
     /// Withdraws every open question (PRM-6); they resolve as [`Approval::Cancelled`].
     pub fn cancel_all(&self) {
-        self.lock().clear();
+        let mut pending = self.lock();
+        pending.open.clear();
+        pending.early.clear();
     }
 
-    fn lock(&self) -> parking_lot::MutexGuard<'_, HashMap<MessageId, oneshot::Sender<Approval>>> {
+    fn lock(&self) -> parking_lot::MutexGuard<'_, Pending> {
         self.pending.lock()
     }
 }
@@ -138,9 +177,24 @@ mod tests {
     async fn cancel_all_withdraws_open_questions() {
         let approvals = Approvals::default();
         let (tx, rx) = oneshot::channel();
-        approvals.lock().insert(MessageId::new(5), tx);
+        approvals.lock().open.insert(MessageId::new(5), tx);
         approvals.cancel_all();
         assert!(rx.await.is_err());
         assert!(!approvals.answer(MessageId::new(5), "✅"));
+    }
+
+    /// PRM-4: a reaction that comes before the question's post came back still answers it;
+    /// one on an unrelated message answers nothing.
+    #[tokio::test]
+    async fn an_answer_before_the_post_came_back_still_counts() {
+        let approvals = Approvals::default();
+        let question = MessageId::new(7);
+        assert!(!approvals.answer(question, ALWAYS));
+        assert!(!approvals.answer(MessageId::new(8), ALLOW));
+        let answer = approvals.register(question);
+        assert_eq!(answer.await.unwrap(), Approval::AllowAlways);
+        let later = approvals.register(MessageId::new(9));
+        assert!(approvals.answer(MessageId::new(9), DENY));
+        assert_eq!(later.await.unwrap(), Approval::Deny);
     }
 }

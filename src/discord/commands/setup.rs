@@ -70,12 +70,17 @@ impl Bot {
     /// Sends the `setup` skill to the main session (or the open fork), interrupting a reply
     /// in progress as a new message would; the conversation follows in `here`.
     async fn run_setup(&self, arguments: &str, here: ChannelId) -> Result<(), String> {
-        let skills_dir = self.services.data_dir.approved_skills_dir();
-        let prompt = skill_prompt(&skills_dir, "setup", arguments)
-            .map_err(|problem| format!("could not start the set-up: {problem}"))?;
         if self.session.is_busy() {
             self.session.interrupt();
         }
+        // The approved skills are installed as the CLI starts (BOX-2): a click right after
+        // start-up can come before that, so the start is waited for first.
+        if let Err(error) = self.session.connect().await {
+            tracing::warn!(%error, "the CLI didn't start for the set-up");
+        }
+        let skills_dir = self.services.data_dir.approved_skills_dir();
+        let prompt = skill_prompt(&skills_dir, "setup", arguments)
+            .map_err(|problem| format!("could not start the set-up: {problem}"))?;
         let here = TurnPlace::AskedIn(ReplyPlace(here.get()));
         match self
             .session
