@@ -29,7 +29,7 @@ use support::{
     bot::BotHarness,
     cli::{CliSandbox, pinned_cli},
     mock_api::{RecordedRequest, Reply},
-    procs::{children, memory_kib, mib},
+    procs::{children, memory_kib, mib, tree},
 };
 
 fn main() {
@@ -157,17 +157,6 @@ async fn runs(total: usize) {
         total as f64 / started.elapsed().as_secs_f64()
     );
     h.terminate().await;
-}
-
-/// `pid` and all its descendants.
-fn tree(pid: u32) -> Vec<u32> {
-    let mut all = vec![pid];
-    let mut next = 0;
-    while next < all.len() {
-        all.extend(children(all[next]));
-        next += 1;
-    }
-    all
 }
 
 async fn burst_with_cap(cap: usize) {

@@ -18,6 +18,9 @@ use crate::{
 /// How often the open fork is checked for idleness (IFK-12).
 const FORK_IDLE_CHECK_INTERVAL: Duration = Duration::from_secs(60);
 
+/// The longest wait between two looks at whether the conversation's CLI can sleep.
+const REST_CHECK_LONGEST: Duration = Duration::from_secs(30);
+
 /// Starts the scheduler once the owner is known (SCH-1) and runs it until `stop`.
 pub(super) async fn run_scheduler(
     bot: Arc<Bot>,
@@ -83,6 +86,27 @@ pub(super) async fn check_fork_idle(session: Arc<MainSession>, stop: Cancellatio
         tokio::select! {
             () = stop.cancelled() => return,
             () = session.check_idle() => {}
+        }
+    }
+}
+
+/// Puts the conversation's CLI to sleep once it has had nothing to do for its idle limit
+/// (issue 29, REST-1), looking a few times per limit (at most every 30 s) until `stop`.
+pub(super) async fn rest_when_idle(session: Arc<MainSession>, stop: CancellationToken) {
+    loop {
+        let every = session
+            .idle_limit()
+            .map_or(REST_CHECK_LONGEST, |limit| {
+                (limit / 4).min(REST_CHECK_LONGEST)
+            })
+            .max(Duration::from_millis(250));
+        tokio::select! {
+            () = stop.cancelled() => return,
+            () = tokio::time::sleep(every) => {}
+        }
+        tokio::select! {
+            () = stop.cancelled() => return,
+            _ = session.sleep_if_idle() => {}
         }
     }
 }

@@ -39,7 +39,7 @@ use crate::{
     state::paths::DataDir,
     webhooks::SpecStore,
 };
-use background_loops::{check_fork_idle, run_scheduler, run_webhooks};
+use background_loops::{check_fork_idle, rest_when_idle, run_scheduler, run_webhooks};
 use signals::shut_down_on_signal;
 
 /// How long a turn in progress may take to finish after a shutdown signal.
@@ -261,6 +261,10 @@ async fn run_daemon(
     tasks.spawn(
         "fork idle check",
         check_fork_idle(Arc::clone(&bot.session), stop_background.clone()),
+    );
+    tasks.spawn(
+        "CLI rest",
+        rest_when_idle(Arc::clone(&bot.session), stop_background.clone()),
     );
     tasks.spawn(
         "google revocation watch",

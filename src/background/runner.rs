@@ -232,6 +232,7 @@ impl BgRunner {
         }
         .await;
         let mut session_id = client.session_id().cloned();
+        // REST-5: the run's CLI ends with the run, whatever became of it.
         client.disconnect(Duration::from_secs(5)).await;
         let report = outcome?;
         let record = background_record(&job.tag, &report.result);

@@ -90,6 +90,9 @@ pub struct Config {
     /// How many times faster than the clock the waits of an open reminder pass: its nag gaps
     /// and snoozes (`OLLIM_NAG_SPEEDUP`, default 1; tests set 60 so minutes pass as seconds).
     pub nag_speedup: u32,
+    /// How long the conversation's CLI stays up with nothing to do, in place of
+    /// `/config cli_idle_minutes` (`OLLIM_CLI_IDLE_SECS`; tests set a few seconds).
+    pub cli_idle_override: Option<std::time::Duration>,
     /// The webhook server (`WEBHOOK_PORT`, `WEBHOOK_SECRET`; WHK-1). Its secret never shows
     /// in `Debug`.
     pub webhook: WebhookSetting,
@@ -119,6 +122,7 @@ impl std::fmt::Debug for Config {
             .field("fs_events", &self.fs_events)
             .field("turn_idle_limit", &self.turn_idle_limit)
             .field("nag_speedup", &self.nag_speedup)
+            .field("cli_idle_override", &self.cli_idle_override)
             .field("webhook", &self.webhook)
             .field("sandbox_read", &self.sandbox_read)
             .field("google_api_url", &self.google_api_url)
@@ -317,6 +321,9 @@ impl Config {
             nag_speedup: get("OLLIM_NAG_SPEEDUP")
                 .and_then(|raw| raw.trim().parse::<u32>().ok())
                 .map_or(1, |speedup| speedup.max(1)),
+            cli_idle_override: get("OLLIM_CLI_IDLE_SECS")
+                .and_then(|raw| raw.trim().parse::<u64>().ok())
+                .map(std::time::Duration::from_secs),
             webhook: WebhookSetting::read(get)?,
             google_api_url: get(GOOGLE_API_URL_ENV),
             home_channel,

@@ -17,7 +17,7 @@ use parking_lot::{Mutex, MutexGuard};
 use serenity::{
     all::{
         Context, EventHandler, GuildChannel, Interaction, Message, Reaction, Ready, ResumedEvent,
-        Role,
+        Role, TypingStartEvent,
     },
     async_trait,
     builder::GetMessages,
@@ -367,10 +367,21 @@ impl EventHandler for Handler {
         let Some(bot) = self.bot() else { return };
         let worker = Arc::clone(&bot);
         let span = tracing::info_span!("interaction", id = %interaction.id());
+        let handled = async move {
+            // Issue 29: the CLI starts beside the handling, which may need it.
+            tokio::join!(
+                worker.wake_for(&interaction),
+                worker.handle_interaction(&ctx, interaction.clone())
+            );
+        };
+        bot.work.track_future(handled.instrument(span)).await;
+    }
+
+    async fn typing_start(&self, _ctx: Context, event: TypingStartEvent) {
+        let Some(bot) = self.bot() else { return };
+        let worker = Arc::clone(&bot);
         bot.work
-            .track_future(
-                async move { worker.handle_interaction(&ctx, interaction).await }.instrument(span),
-            )
+            .track_future(async move { worker.typing(&event).await })
             .await;
     }
 }

@@ -41,3 +41,4 @@ pub mod reconnects;
 pub mod sink;
 mod startup;
 pub mod streamer;
+pub mod wake;

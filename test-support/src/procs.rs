@@ -94,6 +94,17 @@ pub fn children(pid: u32) -> Vec<u32> {
         .collect()
 }
 
+/// `pid` and all its descendants, `pid` first.
+pub fn tree(pid: u32) -> Vec<u32> {
+    let mut all = vec![pid];
+    let mut next = 0;
+    while next < all.len() {
+        all.extend(children(all[next]));
+        next += 1;
+    }
+    all
+}
+
 /// The command name of `pid` (`/proc/<pid>/comm`), empty if it is gone.
 pub fn comm(pid: u32) -> String {
     let name = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();

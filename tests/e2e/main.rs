@@ -17,6 +17,7 @@ mod background_cap;
 mod boot;
 mod chat_cli;
 mod claude_login;
+mod cli_rest;
 mod cli_start_faults;
 mod climb;
 mod crash;

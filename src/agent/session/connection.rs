@@ -27,6 +27,7 @@ impl MainSession {
         state: &mut MainState,
         sink: Option<&TurnSink>,
     ) -> Result<(), AgentError> {
+        self.touch();
         if state
             .client
             .as_ref()

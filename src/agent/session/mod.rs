@@ -22,6 +22,7 @@ mod connection;
 mod exchange;
 mod fork;
 mod fork_save;
+mod rest;
 mod turn_run;
 
 pub use exchange::ForkCommandError;
@@ -132,6 +133,9 @@ pub struct MainSession {
     /// The main session's tool set with its live rules (issue 23 §4).
     main_tools: ClientTools,
     live_rules: Arc<LiveRules>,
+    /// When the session last did something (a turn ended, a command connected): its CLI
+    /// sleeps once this is long enough ago (issue 29).
+    last_active: Mutex<tokio::time::Instant>,
 }
 
 impl MainSession {
@@ -163,6 +167,7 @@ impl MainSession {
             chain: Arc::new(ChainSlot::default()),
             main_tools: ClientTools::Main(Arc::clone(&live_rules)),
             live_rules,
+            last_active: Mutex::new(tokio::time::Instant::now()),
         }
     }
 

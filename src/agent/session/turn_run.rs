@@ -92,6 +92,8 @@ impl MainSession {
             .run_with_compaction_retry(state, &content, branch)
             .await;
         self.turn.end();
+        // The idle time counts from the end of the reply (issue 29).
+        self.touch();
         if let Ok(report) = &outcome {
             let kind = if in_fork {
                 UsageKind::Fork

@@ -48,11 +48,14 @@ pub enum ConfigKey {
     /// `quiet_when_busy`: busy events of the owner's Google calendars count as quiet time
     /// (issue 28 §2, QUI-5); off by default.
     QuietWhenBusy,
+    /// `cli_idle_minutes`: how long the conversation's Claude CLI stays up with nothing to do
+    /// before it sleeps (issue 29); `0` keeps it up.
+    CliIdleMinutes,
 }
 
 impl ConfigKey {
     /// Every key, in display order.
-    pub const ALL: [Self; 19] = [
+    pub const ALL: [Self; 20] = [
         Self::ModelMain,
         Self::ModelFork,
         Self::ThinkingMain,
@@ -72,11 +75,12 @@ impl ConfigKey {
         Self::NotifyIn,
         Self::QuietHours,
         Self::QuietWhenBusy,
+        Self::CliIdleMinutes,
     ];
 
     /// The keys offered by the `/config key` dropdown (all but the Google keys and the home
     /// channel, which `/home` sets where it is; CFG-5).
-    pub const DROPDOWN: [Self; 15] = [
+    pub const DROPDOWN: [Self; 16] = [
         Self::ModelMain,
         Self::ModelFork,
         Self::ThinkingMain,
@@ -92,6 +96,7 @@ impl ConfigKey {
         Self::AutoUpdateHour,
         Self::NotifyIn,
         Self::QuietWhenBusy,
+        Self::CliIdleMinutes,
     ];
 
     /// The `snake_case` key stored in `config.json` (and the dropdown's option value).
@@ -116,6 +121,7 @@ impl ConfigKey {
             Self::NotifyIn => "notify_in",
             Self::QuietHours => "quiet_hours",
             Self::QuietWhenBusy => "quiet_when_busy",
+            Self::CliIdleMinutes => "cli_idle_minutes",
         }
     }
 
@@ -173,6 +179,7 @@ impl ConfigKey {
             Self::NotifyIn => "Where pings, embeds and notices go",
             Self::QuietHours => "Daily quiet time: background pings wait for one digest",
             Self::QuietWhenBusy => "Busy Google Calendar events count as quiet time",
+            Self::CliIdleMinutes => "Minutes with nothing to do before Claude's CLI sleeps",
         }
     }
 
@@ -196,6 +203,7 @@ impl ConfigKey {
             Self::HomeChannel => "a channel id / off (run /home in the channel to set it)",
             Self::NotifyIn => "dm / home",
             Self::QuietHours => "22:00-08:00 / off (or /quiet)",
+            Self::CliIdleMinutes => "<minutes> / 0 (never)",
         }
     }
 
@@ -210,7 +218,7 @@ impl ConfigKey {
     }
 
     /// The `/config key` slash-option choices as `(name, value)`: display name, `snake_case` name.
-    pub fn choices() -> [(&'static str, &'static str); 15] {
+    pub fn choices() -> [(&'static str, &'static str); 16] {
         Self::DROPDOWN.map(|key| (key.display_name(), key.name()))
     }
 }
@@ -283,6 +291,16 @@ pub(crate) fn parse_positive(raw: &str) -> Result<u64, &'static str> {
         .and_then(|n| n.parse::<u64>().ok())
         .filter(|n| *n > 0)
         .ok_or(POSITIVE_ERROR)
+}
+
+/// Minutes, `0` (also `never`, `off`) included.
+pub(crate) fn parse_minutes_or_never(raw: &str) -> Result<u64, &'static str> {
+    match raw.trim().to_ascii_lowercase().as_str() {
+        "never" | "off" => Ok(0),
+        other => digits(other)
+            .and_then(|n| n.parse::<u64>().ok())
+            .ok_or("expected minutes, or 0 for never"),
+    }
 }
 
 /// An hour 0–23.

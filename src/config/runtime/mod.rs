@@ -9,6 +9,7 @@
 //! save never silently overwrites the owner's broken edit.
 
 mod channel;
+mod display;
 mod json;
 mod keys;
 mod settings;
@@ -38,8 +39,8 @@ use channel::{parse_channel, parse_notify};
 use json::{raw_from_json, unknown_entries};
 use keys::{
     DEFAULT_CALENDAR, DEFAULT_TASK_LIST, parse_bool, parse_budget, parse_calendars, parse_hour,
-    parse_model, parse_permission_mode, parse_positive, parse_quiet, parse_task_list,
-    parse_thinking,
+    parse_minutes_or_never, parse_model, parse_permission_mode, parse_positive, parse_quiet,
+    parse_task_list, parse_thinking,
 };
 
 /// The runtime settings (CFG-2); `Default` gives every key its documented default.
@@ -83,6 +84,8 @@ pub struct RuntimeConfig {
     pub quiet_hours: Option<QuietWindow>,
     /// Whether busy events of the owner's Google calendars count as quiet time (QUI-5).
     pub quiet_when_busy: bool,
+    /// Minutes the conversation's CLI stays up with nothing to do; `0` = always up (issue 29).
+    pub cli_idle_minutes: u64,
 }
 
 /// What background work may spend a day by default: a few dozen ordinary runs, well under
@@ -92,6 +95,10 @@ pub const DEFAULT_BG_DAILY_BUDGET_CENTS: u64 = 500;
 /// Model calls a background run may make by default: routines that read mail, tasks and
 /// the calendar and post a summary take a dozen or two; a run still going at 50 is looping.
 pub const DEFAULT_BG_MAX_TURNS: u64 = 50;
+
+/// Minutes the conversation's CLI stays up idle by default: a back-and-forth with pauses
+/// keeps it warm, and an owner who walks away gets ~170 MiB back soon after (issue 29).
+pub const DEFAULT_CLI_IDLE_MINUTES: u64 = 10;
 
 /// Background runs at once by default: each is a Claude CLI of 200–300 MB, so three keep a
 /// small server's memory in bounds while a burst of fires still moves quickly.
@@ -119,6 +126,7 @@ impl Default for RuntimeConfig {
             notify_in: NotifyPlace::Dm,
             quiet_hours: None,
             quiet_when_busy: false,
+            cli_idle_minutes: DEFAULT_CLI_IDLE_MINUTES,
         }
     }
 }
@@ -207,6 +215,7 @@ impl RuntimeConfig {
             ConfigKey::NotifyIn => self.notify_in = parse_notify(raw)?,
             ConfigKey::QuietHours => self.quiet_hours = parse_quiet(raw)?,
             ConfigKey::QuietWhenBusy => self.quiet_when_busy = parse_bool(raw)?,
+            ConfigKey::CliIdleMinutes => self.cli_idle_minutes = parse_minutes_or_never(raw)?,
         }
         Ok(())
     }
@@ -222,51 +231,6 @@ impl RuntimeConfig {
     /// Whether `key` has its default value.
     pub fn is_default(&self, key: ConfigKey) -> bool {
         self.stored_value(key) == Self::default().stored_value(key)
-    }
-
-    /// The value of `key` as `/config` shows it (CFG-3), with ` (default)` appended when it
-    /// is the default: `(default)` / `(inherit main)` for unset models, `on`/`off`,
-    /// `32k budget`, `1800s`, `10m`, `6:00`.
-    pub fn display_value(&self, key: ConfigKey) -> String {
-        let label = match key {
-            ConfigKey::ModelMain => return model_label(self.model_main.as_deref(), "(default)"),
-            ConfigKey::ModelFork => {
-                return model_label(self.model_fork.as_deref(), "(inherit main)");
-            }
-            ConfigKey::ThinkingMain => thinking_label(self.thinking_main),
-            ConfigKey::ThinkingFork => thinking_label(self.thinking_fork),
-            ConfigKey::BgForkTimeout => format!("{}s", self.bg_fork_timeout),
-            ConfigKey::BgMaxTurns => self.bg_max_turns.to_string(),
-            ConfigKey::BgMaxConcurrent => self.bg_max_concurrent.to_string(),
-            ConfigKey::BgDailyBudget => self.bg_daily_budget_cents.map_or_else(
-                || "off".to_owned(),
-                |cents| format!("${}.{:02} a day", cents / 100, cents % 100),
-            ),
-            ConfigKey::ForkIdleTimeout => format!("{}m", self.fork_idle_timeout),
-            ConfigKey::PermissionMode => self.permission_mode.as_str().to_owned(),
-            ConfigKey::AutoUpdate => on_off(self.auto_update),
-            ConfigKey::QuietWhenBusy => on_off(self.quiet_when_busy),
-            ConfigKey::AutoUpdateInterval => format!("{}m", self.auto_update_interval),
-            ConfigKey::AutoUpdateHour => format!("{}:00", self.auto_update_hour),
-            ConfigKey::GoogleCalendars => self.google_calendars.join(", "),
-            ConfigKey::GoogleTaskList => self.google_task_list.clone(),
-            ConfigKey::HomeChannel => {
-                return match self.home_channel {
-                    HomeSetting::Unchosen => "(none)".to_owned(),
-                    HomeSetting::Off => "off".to_owned(),
-                    HomeSetting::Channel(id) => format!("<#{id}>"),
-                };
-            }
-            ConfigKey::NotifyIn => self.notify_in.as_str().to_owned(),
-            ConfigKey::QuietHours => self
-                .quiet_hours
-                .map_or_else(|| "off".to_owned(), |window| window.to_string()),
-        };
-        if self.is_default(key) {
-            format!("{label} (default)")
-        } else {
-            label
-        }
     }
 
     /// One `/config` line: `**<display>**: <value>`.
@@ -364,18 +328,9 @@ impl RuntimeConfig {
                 .quiet_hours
                 .map_or(Value::Null, |window| Value::String(window.to_string())),
             ConfigKey::QuietWhenBusy => Value::Bool(self.quiet_when_busy),
+            ConfigKey::CliIdleMinutes => Value::from(self.cli_idle_minutes),
         }
     }
-}
-
-/// `on` or `off`.
-fn on_off(on: bool) -> String {
-    if on { "on" } else { "off" }.to_owned()
-}
-
-/// A model's `/config` label: its name, or `unset` when none is configured.
-fn model_label(model: Option<&str>, unset: &str) -> String {
-    model.map_or_else(|| unset.to_owned(), str::to_owned)
 }
 
 /// Sets a broken config file aside (`<name>.corrupt-<unix seconds>[-<n>]`); the owner hears

@@ -48,6 +48,7 @@ fn keys_names_and_order() {
             "notify_in",
             "quiet_hours",
             "quiet_when_busy",
+            "cli_idle_minutes",
         ]
     );
     for key in ConfigKey::ALL {
@@ -207,7 +208,8 @@ fn renders_defaults() {
 **home_channel**: (none)
 **notify_in**: dm (default)
 **quiet_hours**: off (default)
-**quiet_when_busy**: off (default)";
+**quiet_when_busy**: off (default)
+**cli_idle_minutes**: 10m (default)";
     assert_eq!(RuntimeConfig::default().render_all(), expected);
 }
 
@@ -234,6 +236,7 @@ fn renders_changed_values() {
         (ConfigKey::NotifyIn, "Home"),
         (ConfigKey::QuietHours, "10pm-7am"),
         (ConfigKey::QuietWhenBusy, "on"),
+        (ConfigKey::CliIdleMinutes, "never"),
     ] {
         config.set(key, raw).unwrap();
     }
@@ -262,7 +265,8 @@ fn renders_changed_values() {
             "<#1234567890123456789>",
             "home",
             "22:00–07:00",
-            "on"
+            "on",
+            "never"
         ]
     );
     assert_eq!(

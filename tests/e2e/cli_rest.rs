@@ -1,0 +1,160 @@
+//! The conversation's CLI at rest, through the real parts (issue 29; REST-1…REST-4): with its
+//! idle time at two seconds (`OLLIM_CLI_IDLE_SECS=2`) the real CLI is stopped after a reply, a
+//! typing event from the owner starts it again and one from a stranger doesn't, the next
+//! message resumes the same conversation with the same model, and `/model` and `/clear` work on
+//! a sleeping session.
+
+use std::time::Duration;
+
+use serde_json::json;
+
+use crate::support::{
+    bot::BotHarness,
+    cli::CliSandbox,
+    fake_discord::{FakeConfig, FakeDiscord},
+    mock_api::MockApi,
+    procs::tree,
+    wait,
+};
+
+/// The bot's descendants: the CLI (and whatever it started).
+fn cli_processes(h: &BotHarness) -> usize {
+    tree(h.pid()).len() - 1
+}
+
+/// The bot with the CLI's idle time at two seconds, greeted.
+async fn start() -> BotHarness {
+    let h = BotHarness::start_parts(
+        FakeDiscord::start(FakeConfig::default()).await,
+        MockApi::start().await,
+        CliSandbox::new(),
+        &[("OLLIM_CLI_IDLE_SECS", "2")],
+    )
+    .await;
+    h.greeted().await;
+    h
+}
+
+async fn asleep(h: &BotHarness) {
+    wait::until_true(
+        "the CLI asleep",
+        Duration::from_secs(30),
+        || cli_processes(h) == 0,
+        || h.log(),
+    )
+    .await;
+}
+
+async fn awake(h: &BotHarness, why: &str) {
+    wait::until_true(
+        why,
+        Duration::from_secs(30),
+        || cli_processes(h) > 0,
+        || h.log(),
+    )
+    .await;
+}
+
+/// `/model haiku`, answered.
+async fn haiku(h: &BotHarness) {
+    let command = h
+        .discord
+        .slash(
+            h.owner(),
+            "model",
+            json!([{"name": "name", "type": 3, "value": "haiku"}]),
+        )
+        .await;
+    h.discord.wait_for_callback(command).await;
+}
+
+/// REST-1, REST-2, REST-3: asleep after the idle time, woken by the owner's typing and not a
+/// stranger's, and the next message resumes the same conversation with the same model.
+#[tokio::test]
+async fn the_cli_sleeps_when_idle_and_wakes_when_the_owner_types() {
+    let mut h = start().await;
+    haiku(&h).await;
+    h.converse("remember the word heron", "Noted: heron.").await;
+    asleep(&h).await;
+    assert!(h.log().contains("asleep until it is needed"), "{}", h.log());
+
+    h.discord.add_user(42, "stranger");
+    h.discord.typing_dm(42).await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert_eq!(cli_processes(&h), 0, "a stranger's typing woke the CLI");
+
+    h.discord.typing_dm(h.owner()).await;
+    awake(&h, "the CLI woken by the owner's typing").await;
+    h.converse("what was the word?", "Heron.").await;
+    let last = h.mock.main_requests().pop().expect("the last main request");
+    assert!(
+        last.all_text().contains("remember the word heron"),
+        "the woken CLI didn't resume the conversation: {}",
+        last.summary()
+    );
+    assert!(
+        last.model().is_some_and(|model| model.contains("haiku")),
+        "the model was lost in the sleep: {:?}",
+        last.model()
+    );
+    h.terminate().await;
+}
+
+/// REST-3, REST-4, REST-5: a message while the CLI sleeps is answered once; `/model`,
+/// `/compact` and `/clear` work on a sleeping session; a background run's CLI ends with its run.
+#[tokio::test]
+async fn commands_and_messages_reach_a_sleeping_session() {
+    let mut h = start().await;
+    h.mock.add_rule(|request| {
+        let prompt = request.user_prompts().last()?.to_string();
+        prompt
+            .contains("[reminder-bg:")
+            .then(|| crate::support::mock_api::Reply::text("Checked."))
+    });
+    h.converse("remember the word heron", "Noted: heron.").await;
+    asleep(&h).await;
+    h.add_reminder_now("check the oven").await;
+    h.wait_for_log("background run finished", Duration::from_secs(60))
+        .await;
+    asleep(&h).await;
+    // No typing first: the message itself starts the CLI, and gets one answer.
+    h.converse("still there?", "Here.").await;
+    let answers = h
+        .bot_messages()
+        .iter()
+        .filter(|m| m.content.contains("Here."))
+        .count();
+    assert_eq!(answers, 1);
+    // `/model` and `/compact` on a sleeping session; the next reply uses the new model.
+    asleep(&h).await;
+    haiku(&h).await;
+    asleep(&h).await;
+    h.discord.slash(h.owner(), "compact", json!([])).await;
+    h.wait_for_bot_message_within("the compaction's figures", Duration::from_secs(60), |m| {
+        m.content.contains("compacted")
+    })
+    .await;
+    asleep(&h).await;
+    h.converse("and now?", "Still here.").await;
+    let last = h.mock.main_requests().pop().expect("the last main request");
+    assert!(
+        last.model().is_some_and(|model| model.contains("haiku")),
+        "{:?}",
+        last.model()
+    );
+    asleep(&h).await;
+    let command = h.discord.slash(h.owner(), "clear", json!([])).await;
+    let answer = h.discord.wait_for_callback(command).await;
+    let said = answer["data"]["content"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(!said.to_lowercase().contains("error"), "{said}");
+    h.converse("what was the word?", "No idea.").await;
+    let last = h.mock.main_requests().pop().expect("the last main request");
+    assert!(
+        !last.all_text().contains("remember the word heron"),
+        "/clear on a sleeping session kept the conversation"
+    );
+    h.terminate().await;
+}
