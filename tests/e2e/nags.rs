@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+use crate::quiet_hours::quiet;
 use crate::support::{
     bot::BotHarness,
     cli::CliSandbox,
@@ -245,19 +246,6 @@ async fn an_open_reminder_waits_for_the_budget_survives_a_restart_and_snoozes() 
     .await;
     let mut h = h;
     h.terminate().await;
-}
-
-/// `/quiet <when>`, answered.
-async fn quiet(h: &BotHarness, when: &str) {
-    let command = h
-        .discord
-        .slash(
-            h.owner(),
-            "quiet",
-            json!([{"name": "when", "type": 3, "value": when}]),
-        )
-        .await;
-    h.discord.wait_for_callback(command).await;
 }
 
 /// NAG-6 with quiet time (QUI-2): while the owner is quiet the reminder's card waits for the

@@ -14,7 +14,7 @@ use crate::support::{
 };
 
 /// `/quiet <when>`; returns the ephemeral answer's text.
-async fn quiet(h: &BotHarness, when: &str) -> String {
+pub(crate) async fn quiet(h: &BotHarness, when: &str) -> String {
     let command = h
         .discord
         .slash(
