@@ -77,3 +77,22 @@ pub struct Services {
     /// buttons (the agent's shells can't read the token).
     pub google: GoogleClient,
 }
+
+impl Services {
+    /// `at` on the owner's clock: `09:40`.
+    pub fn clock(&self, at: chrono::DateTime<chrono::Utc>) -> String {
+        crate::domain::wall_clock::hh_mm(at, self.config.timezone)
+    }
+
+    /// When the owner's quiet time ends, if they are quiet at `now`: the daily window of
+    /// `/config quiet_hours` in their zone, a "quiet for …", a focus session or a busy calendar
+    /// event (issue 28 §2).
+    pub fn quiet_until(
+        &self,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Option<chrono::DateTime<chrono::Utc>> {
+        let window = self.runtime.current().quiet_hours;
+        self.quiet
+            .quiet_until(window.as_ref(), self.config.timezone, now)
+    }
+}

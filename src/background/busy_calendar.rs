@@ -28,27 +28,24 @@ pub async fn watch_busy_calendar(
     loop {
         let wanted = services.runtime.current().quiet_when_busy
             && GoogleFiles::new(&services.data_dir).is_connected();
+        // When Google can't be read, the last answer stands (it ends with its event).
         let busy = if wanted {
-            match busy_until(&services, Utc::now()).await {
-                Ok(busy) => {
-                    failing = false;
-                    Some(busy)
-                }
-                Err(error) => {
-                    if !failing {
-                        tracing::warn!(%error, "the calendar can't be read; busy events aren't checked until it can");
-                    }
-                    failing = true;
-                    None
+            busy_until(&services, Utc::now()).await
+        } else {
+            Ok(None)
+        };
+        match busy {
+            Ok(busy) => {
+                failing = false;
+                if let Err(error) = services.quiet.set_busy_until(busy) {
+                    tracing::warn!(%error, "could not note the busy calendar event");
                 }
             }
-        } else {
-            Some(None)
-        };
-        if let Some(busy) = busy
-            && let Err(error) = services.quiet.set_busy_until(busy)
-        {
-            tracing::warn!(%error, "could not note the busy calendar event");
+            Err(error) if !failing => {
+                failing = true;
+                tracing::warn!(%error, "the calendar can't be read; busy events aren't checked until it can");
+            }
+            Err(_) => {}
         }
         tokio::select! {
             () = stop.cancelled() => return,

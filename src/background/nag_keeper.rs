@@ -69,7 +69,7 @@ impl NagKeeper {
             let text = match nag.wait.due_at() {
                 Some(at) => format!(
                     "Open until you answer. If it slips, I'll nudge you at {}.",
-                    self.clock(at)
+                    self.services.clock(at)
                 ),
                 None => "Open until you answer.".to_owned(),
             };
@@ -152,7 +152,7 @@ impl NagKeeper {
         let mut after = nag.clone();
         after.nagged(Utc::now(), speedup);
         let next = match after.wait.due_at() {
-            Some(at) => format!("*Next nudge at {}.*", self.clock(at)),
+            Some(at) => format!("*Next nudge at {}.*", self.services.clock(at)),
             None => "*That's the last nudge; it stays in `/nags` until you answer.*".to_owned(),
         };
         let card = card(&nag, format!("{words}\n\n{next}"));
@@ -204,7 +204,7 @@ impl NagKeeper {
             prompt: nudge_question(
                 nag,
                 nth,
-                &self.clock(nag.opened),
+                &self.services.clock(nag.opened),
                 &self.services.config.user_name,
             ),
             limit: WORDS_LIMIT,
@@ -220,19 +220,7 @@ impl NagKeeper {
 
     /// Whether the owner is quiet now (quiet hours, "quiet for …", a focus session).
     fn quiet_now(&self) -> bool {
-        let services = &self.services;
-        let window = services.runtime.current().quiet_hours;
-        services
-            .quiet
-            .quiet_until(window.as_ref(), services.config.timezone, Utc::now())
-            .is_some()
-    }
-
-    /// `at` on the owner's clock.
-    fn clock(&self, at: DateTime<Utc>) -> String {
-        at.with_timezone(&self.services.config.timezone)
-            .format("%H:%M")
-            .to_string()
+        self.services.quiet_until(Utc::now()).is_some()
     }
 
     /// A line for the main conversation.

@@ -51,13 +51,6 @@ fn minutes(raw: Option<&str>) -> Result<i64, String> {
     }
 }
 
-/// The local time of `at`, as the owner reads it.
-fn clock(bot: &Bot, at: DateTime<Utc>) -> String {
-    at.with_timezone(&bot.services.config.timezone)
-        .format("%H:%M")
-        .to_string()
-}
-
 impl Bot {
     /// `/focus [minutes] [task]` (FOC-1, FOC-2).
     pub(crate) async fn focus_command(
@@ -79,7 +72,7 @@ impl Bot {
             until: now + chrono::Duration::minutes(minutes),
             halfway_told: false,
         };
-        let until = clock(self, focus.until);
+        let until = self.services.clock(focus.until);
         match self.services.quiet.start_focus(focus) {
             Ok(true) => {}
             Ok(false) => {
@@ -169,7 +162,7 @@ impl Bot {
         let text = format!(
             "Halfway through **{}**, until {}. Still on it? No need to answer.",
             focus.task,
-            clock(self, focus.until)
+            self.services.clock(focus.until)
         );
         self.tell(
             "the focus check-in",
@@ -189,7 +182,7 @@ impl Bot {
         let note = format!(
             "Focus session on {}: {minutes} min, {how} at {}.",
             focus.task,
-            clock(self, ended)
+            self.services.clock(ended)
         );
         if let Err(error) = self.services.pending.append(&note) {
             tracing::warn!(%error, "could not note the focus session");

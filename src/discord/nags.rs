@@ -70,7 +70,7 @@ impl Bot {
             NagOutcome::Snoozed(until) => until,
             _ => now,
         };
-        let line = outcome.summary(&nag.label, nag.nudges, self.clock(at));
+        let line = outcome.summary(&nag.label, nag.nudges, self.services.clock(at));
         tracing::info!(id, "{line}");
         if let Err(error) = self.services.pending.append(&line) {
             tracing::warn!(%error, "could not queue the reminder's outcome");
@@ -78,7 +78,11 @@ impl Bot {
         let shown = match outcome {
             NagOutcome::Done => format!("✓ **{}**: done. Nice.", nag.label),
             NagOutcome::Snoozed(_) => {
-                format!("**{}**: snoozed until {}.", nag.label, self.clock(at))
+                format!(
+                    "**{}**: snoozed until {}.",
+                    nag.label,
+                    self.services.clock(at)
+                )
             }
             NagOutcome::NotToday => format!("**{}**: not today. That's fine.", nag.label),
             NagOutcome::Dropped | NagOutcome::GaveUp => {
@@ -163,13 +167,6 @@ impl Bot {
         let until = snooze.until(now, config.timezone);
         let wait = (until - now).to_std().unwrap_or_default();
         now + scaled(wait, config.nag_speedup)
-    }
-
-    /// `at` on the owner's clock.
-    fn clock(&self, at: DateTime<Utc>) -> String {
-        at.with_timezone(&self.services.config.timezone)
-            .format("%H:%M")
-            .to_string()
     }
 }
 

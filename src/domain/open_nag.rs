@@ -8,7 +8,7 @@ use chrono::{DateTime, TimeDelta, Utc};
 use chrono_tz::Tz;
 use serde::{Deserialize, Serialize};
 
-use super::nag::NagPolicy;
+use super::{nag::NagPolicy, wall_clock::hh_mm};
 
 /// The longest label a card and the nag list show; longer texts are cut at a word.
 pub const LABEL_CHARS: usize = 60;
@@ -117,7 +117,7 @@ impl OpenNag {
     /// `list_reminders`): `meds (since 09:00): nudged twice, next nudge at 10:30`, the times
     /// on the owner's clock in `tz`.
     pub fn status(&self, now: DateTime<Utc>, tz: Tz) -> String {
-        let clock = |at: DateTime<Utc>| at.with_timezone(&tz).format("%H:%M").to_string();
+        let clock = |at| hh_mm(at, tz);
         let nudged = match self.nudges {
             0 => "not nudged yet".to_owned(),
             1 => "nudged once".to_owned(),

@@ -17,6 +17,11 @@ pub fn instant(date: NaiveDate, time: NaiveTime, tz: Tz) -> Option<DateTime<Utc>
     }
 }
 
+/// `at` on the owner's 24-hour clock in `tz`: `09:40`.
+pub fn hh_mm(at: DateTime<Utc>, tz: Tz) -> String {
+    at.with_timezone(&tz).format("%H:%M").to_string()
+}
+
 /// The local date of `at` in `tz`.
 pub fn local_date(at: DateTime<Utc>, tz: Tz) -> NaiveDate {
     at.with_timezone(&tz).date_naive()

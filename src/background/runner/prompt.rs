@@ -39,14 +39,9 @@ impl BgRunner {
             may_delegate,
             google_connected: crate::google::GoogleFiles::new(&services.data_dir).is_connected(),
             chain: job.chain.as_ref(),
-            quiet_until: {
-                let tz = services.config.timezone;
-                let window = services.runtime.current().quiet_hours;
-                services
-                    .quiet
-                    .quiet_until(window.as_ref(), tz, chrono::Utc::now())
-                    .map(|until| until.with_timezone(&tz).format("%H:%M").to_string())
-            },
+            quiet_until: services
+                .quiet_until(chrono::Utc::now())
+                .map(|until| services.clock(until)),
         });
         let prefix = match &job.marker {
             Some(marker) => format!("{} {marker}\n", job.tag),

@@ -108,7 +108,6 @@ impl Bot {
     /// What holds now: the daily window, whether the owner is quiet and until when.
     fn quiet_state(&self) -> String {
         let services = &self.services;
-        let tz = services.config.timezone;
         let window = services.runtime.current().quiet_hours;
         let mut daily = window.map_or_else(
             || "Quiet hours: off.".to_owned(),
@@ -121,23 +120,19 @@ impl Bot {
                  (`/google-auth`).",
             );
         } else if services.runtime.current().quiet_when_busy {
-            let under_way =
-                services
-                    .quiet
-                    .busy_until(Utc::now())
-                    .map_or_else(String::new, |until| {
-                        format!(
-                            " (one is under way until {})",
-                            until.with_timezone(&tz).format("%H:%M")
-                        )
-                    });
+            let under_way = services
+                .quiet
+                .busy_until(Utc::now())
+                .map_or_else(String::new, |until| {
+                    format!(" (one is under way until {})", services.clock(until))
+                });
             daily = format!("{daily} Busy calendar events count as quiet{under_way}.");
         }
-        match services.quiet.quiet_until(window.as_ref(), tz, Utc::now()) {
+        match services.quiet_until(Utc::now()) {
             Some(until) => format!(
                 "{daily} Quiet now until {}: background pings wait and come as one digest \
                  then (critical ones still come through). `/quiet end` ends it now.",
-                until.with_timezone(&tz).format("%H:%M")
+                services.clock(until)
             ),
             None => format!("{daily} Not quiet now."),
         }

@@ -24,15 +24,7 @@ impl Bot {
         // A focus session that just ended ends its quiet first (FOC-3).
         self.tick_focus().await;
         let services = &self.services;
-        let window = services.runtime.current().quiet_hours;
-        let now = chrono::Utc::now();
-        let tz = services.config.timezone;
-        if !services.quiet.any_held()
-            || services
-                .quiet
-                .quiet_until(window.as_ref(), tz, now)
-                .is_some()
-        {
+        if !services.quiet.any_held() || services.quiet_until(chrono::Utc::now()).is_some() {
             return;
         }
         let held = services.quiet.held();
@@ -40,7 +32,7 @@ impl Bot {
             items = held.len(),
             "the quiet time is over; sending its digest"
         );
-        let (text, embeds, files) = digest_parts(&held, tz);
+        let (text, embeds, files) = digest_parts(&held, services.config.timezone);
         match digest_messages(&text, &embeds, &self.inquiries) {
             Ok(messages) => {
                 for message in messages {

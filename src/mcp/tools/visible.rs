@@ -163,15 +163,8 @@ impl DiscordTools {
     /// While the owner is quiet: where held items go, and the local time the quiet ends.
     fn quiet_now(&self) -> Option<(&QuietStore, String)> {
         let services = self.context.services()?;
-        let tz = services.config.timezone;
-        let window = services.runtime.current().quiet_hours;
-        let until = services
-            .quiet
-            .quiet_until(window.as_ref(), tz, chrono::Utc::now())?;
-        Some((
-            &services.quiet,
-            until.with_timezone(&tz).format("%H:%M").to_string(),
-        ))
+        let until = services.quiet_until(chrono::Utc::now())?;
+        Some((&services.quiet, services.clock(until)))
     }
 }
 
