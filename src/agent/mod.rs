@@ -29,7 +29,9 @@ pub mod session;
 pub mod setup;
 pub mod turn;
 
-pub use session::{ForkCommandError, ForkStart, MainSession, MainSettings, Prompt, PromptSource};
+pub use session::{
+    ForkCommandError, ForkStart, MainSession, MainSettings, Prompt, PromptSource, WakeAt,
+};
 pub use setup::data_dir::{OpenedServices, open_services};
 pub use turn::TurnReport;
 

@@ -113,6 +113,12 @@ impl ClientHandle {
         self.request("set_permission_mode", fields).await.map(drop)
     }
 
+    /// The context the next turn would send, counted by the CLI (`get_context_usage`): it
+    /// builds that turn's system prompt, tools and messages, and asks the API to count them.
+    pub async fn context_usage(&self) -> Result<Value, ClaudeError> {
+        self.request("get_context_usage", Map::new()).await
+    }
+
     /// Sends any control request and returns the response body.
     pub async fn request(
         &self,

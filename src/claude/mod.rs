@@ -42,7 +42,7 @@ pub use message::{
 };
 pub use models::{CliModel, find_model, offered_models};
 pub use options::{
-    ClientOptions, Confine, McpServerConfig, PermissionMode, SystemPrompt, Thinking,
+    ClientOptions, Confine, McpServerConfig, PermissionMode, StartUp, SystemPrompt, Thinking,
 };
 pub use process::AGENT_CHILD_ENV;
 pub use session_id::{InvalidSessionId, SessionId};

@@ -164,6 +164,31 @@ pub struct ClientOptions {
     /// Confines the child before it starts (the agent's sandbox, issue 23); `None` starts it
     /// as is. An error refuses the start.
     pub confine: Option<Confine>,
+    /// What the CLI does first once it is up.
+    pub start_up: StartUp,
+}
+
+/// What a starting CLI does first (issue 29, REST-2). The CLI holds some of its start-up work
+/// (plugin and telemetry set-up among it) until its first turn begins, so that turn is not
+/// kept waiting on a start that a turn asked for.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum StartUp {
+    /// The first turn goes first, the held work after it: a turn is waiting (the CLI's default).
+    #[default]
+    TurnFirst,
+    /// The held work runs at once: the CLI is started ahead of a turn (the owner is typing),
+    /// so the turn, when it comes, finds it done (`CLAUDE_CODE_DISABLE_STARTUP_WORK_GATE`).
+    WorkFirst,
+}
+
+impl StartUp {
+    /// The variable the child gets for it, if any.
+    pub(crate) fn env(self) -> Option<(&'static str, &'static str)> {
+        match self {
+            StartUp::TurnFirst => None,
+            StartUp::WorkFirst => Some(("CLAUDE_CODE_DISABLE_STARTUP_WORK_GATE", "1")),
+        }
+    }
 }
 
 /// Prepares a child's confinement on its command (see [`ClientOptions::confine`]).
@@ -199,6 +224,7 @@ impl std::fmt::Debug for ClientOptions {
             )
             .field("extra_args", &self.extra_args)
             .field("confine", &self.confine.is_some())
+            .field("start_up", &self.start_up)
             .finish()
     }
 }

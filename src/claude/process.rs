@@ -42,6 +42,7 @@ pub(crate) fn spawn(
         .current_dir(&options.cwd)
         .env_clear()
         .envs(child_env(parent, &options.env, &options.cwd))
+        .envs(options.start_up.env())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

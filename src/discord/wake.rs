@@ -7,8 +7,9 @@ use serenity::all::{Interaction, TypingStartEvent};
 
 use super::{
     bot::Bot,
-    doors::{Author, Place, door},
+    doors::{Author, Door, Place, door},
 };
+use crate::agent::WakeAt;
 
 impl Bot {
     /// `TYPING_START`: wakes the CLI when it is the owner, somewhere the bot listens.
@@ -26,8 +27,10 @@ impl Bot {
             self.places.home(),
             self.places.fork_thread(),
         );
-        if here.is_ok() {
-            self.session.wake().await;
+        match here {
+            Ok(Door::ForkThread(_)) => self.session.wake(WakeAt::ForkThread).await,
+            Ok(Door::Dm | Door::HomeChannel) => self.session.wake(WakeAt::MainDoor).await,
+            Err(_) => {}
         }
     }
 
@@ -39,7 +42,7 @@ impl Bot {
             _ => None,
         };
         if user.is_some_and(|user| self.owner.is_owner(user)) && self.is_accepting() {
-            self.session.wake().await;
+            self.session.wake(WakeAt::MainDoor).await;
         }
     }
 }

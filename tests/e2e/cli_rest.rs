@@ -1,8 +1,8 @@
 //! The conversation's CLI at rest, through the real parts (issue 29; REST-1…REST-4): with its
 //! idle time at two seconds (`OLLIM_CLI_IDLE_SECS=2`) the real CLI is stopped after a reply, a
 //! typing event from the owner starts it again and one from a stranger doesn't, the next
-//! message resumes the same conversation with the same model, and `/model` and `/clear` work on
-//! a sleeping session.
+//! message resumes the same conversation with the same model, `/model` and `/clear` work on
+//! a sleeping session, and the woken CLI's preparation never holds up the message.
 
 use std::time::Duration;
 
@@ -12,18 +12,18 @@ use crate::support::{
     bot::BotHarness,
     cli::CliSandbox,
     fake_discord::{FakeConfig, FakeDiscord},
-    mock_api::MockApi,
+    mock_api::{AnsweredBy, MockApi},
     procs::tree,
     wait,
 };
 
 /// The bot's descendants: the CLI (and whatever it started).
-fn cli_processes(h: &BotHarness) -> usize {
+pub(crate) fn cli_processes(h: &BotHarness) -> usize {
     tree(h.pid()).len() - 1
 }
 
 /// The bot with the CLI's idle time at two seconds, greeted.
-async fn start() -> BotHarness {
+pub(crate) async fn start() -> BotHarness {
     let h = BotHarness::start_parts(
         FakeDiscord::start(FakeConfig::default()).await,
         MockApi::start().await,
@@ -35,7 +35,7 @@ async fn start() -> BotHarness {
     h
 }
 
-async fn asleep(h: &BotHarness) {
+pub(crate) async fn asleep(h: &BotHarness) {
     wait::until_true(
         "the CLI asleep",
         Duration::from_secs(30),
@@ -45,7 +45,7 @@ async fn asleep(h: &BotHarness) {
     .await;
 }
 
-async fn awake(h: &BotHarness, why: &str) {
+pub(crate) async fn awake(h: &BotHarness, why: &str) {
     wait::until_true(
         why,
         Duration::from_secs(30),
@@ -155,6 +155,35 @@ async fn commands_and_messages_reach_a_sleeping_session() {
     assert!(
         !last.all_text().contains("remember the word heron"),
         "/clear on a sleeping session kept the conversation"
+    );
+    h.terminate().await;
+}
+
+/// REST-2: the woken CLI's preparation never holds up the message: with the API taking a
+/// minute to count tokens, a message right after the owner's typing is answered at once.
+#[tokio::test]
+async fn a_slow_preparation_does_not_hold_up_the_message() {
+    let mut h = start().await;
+    h.converse("hello", "Hi!").await;
+    asleep(&h).await;
+    h.mock.set_count_tokens_delay(Duration::from_secs(60));
+    h.discord.typing_dm(h.owner()).await;
+    awake(&h, "the CLI woken by the owner's typing").await;
+    h.wait_for_log("waking the conversation's CLI", Duration::from_secs(30))
+        .await;
+    let asked = std::time::Instant::now();
+    h.converse("are you there?", "Yes.").await;
+    assert!(
+        h.mock
+            .requests()
+            .iter()
+            .any(|r| r.answered_by == AnsweredBy::CountTokens),
+        "the woken CLI never began counting its context"
+    );
+    assert!(
+        asked.elapsed() < Duration::from_secs(45),
+        "the reply waited for the CLI's token count: {:?}",
+        asked.elapsed()
     );
     h.terminate().await;
 }

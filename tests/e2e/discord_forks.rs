@@ -29,13 +29,7 @@ async fn slash_fork_routes_dms_and_its_buttons_end_it() {
             serde_json::json!([{"name": "topic", "type": 3, "value": "meal prep"}]),
         )
         .await;
-    let entry = h
-        .wait_for_bot_message("the entry embed", |m| {
-            m.embeds
-                .first()
-                .is_some_and(|e| e["title"] == "Forked Session")
-        })
-        .await;
+    let entry = h.wait_for_embed("Forked Session").await;
     assert_eq!(entry.embeds[0]["description"], "Topic: meal prep");
     assert_eq!(
         entry.custom_ids(),
@@ -70,12 +64,7 @@ async fn slash_fork_routes_dms_and_its_buttons_end_it() {
     h.discord
         .click_button(h.owner(), h.dm(), entry.id, "act:fork_exit:_")
         .await;
-    h.wait_for_bot_message("the exit embed", |m| {
-        m.embeds
-            .first()
-            .is_some_and(|e| e["title"] == "Fork Ended — discarded")
-    })
-    .await;
+    h.wait_for_embed("Fork Ended — discarded").await;
     assert_eq!(h.stored_session().as_deref(), Some(main_id.as_str()));
     let again = h
         .discord
@@ -146,12 +135,7 @@ async fn a_reply_to_a_fork_message_resumes_it_and_an_expired_one_is_quoted() {
 
     h.mock.push(Reply::text("Because of the PINEAPPLE."));
     h.discord.reply_to(h.owner(), "why?", noted.id).await;
-    h.wait_for_bot_message("the entry embed", |m| {
-        m.embeds
-            .first()
-            .is_some_and(|e| e["title"] == "Forked Session")
-    })
-    .await;
+    h.wait_for_embed("Forked Session").await;
     h.wait_for_bot_message("the resumed fork's answer", |m| {
         m.content == "Because of the PINEAPPLE."
     })
@@ -188,13 +172,7 @@ async fn a_reply_to_a_fork_message_resumes_it_and_an_expired_one_is_quoted() {
     ));
     h.mock.push(Reply::text("Leaving."));
     h.discord.dm_from(h.owner(), "ok, close it").await;
-    let exit = h
-        .wait_for_bot_message("the exit embed", |m| {
-            m.embeds
-                .first()
-                .is_some_and(|e| e["title"] == "Fork Ended — discarded")
-        })
-        .await;
+    let exit = h.wait_for_embed("Fork Ended — discarded").await;
     // The bot records the exit embed as the fork's (SES-16); wait for that write before
     // rewriting the file, or the two writers race.
     wait::until_true(

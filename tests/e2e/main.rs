@@ -18,6 +18,7 @@ mod boot;
 mod chat_cli;
 mod claude_login;
 mod cli_rest;
+mod cli_rest_fork;
 mod cli_start_faults;
 mod climb;
 mod crash;

@@ -15,7 +15,7 @@ use crate::agent::{
     session::{MainSettings, cli_permission_mode},
 };
 use crate::{
-    claude::{ClaudeClient, ClientOptions, McpServerConfig, SessionId, SystemPrompt},
+    claude::{ClaudeClient, ClientOptions, McpServerConfig, SessionId, StartUp, SystemPrompt},
     domain::fork_control::ForkControl,
     front_end::{CurrentTurn, FrontEnd},
     mcp::availability::ScopeCell,
@@ -51,6 +51,8 @@ pub(crate) struct MainClientParts<'a> {
     pub fork_session: bool,
     /// The tool set it runs with.
     pub tools: &'a ClientTools,
+    /// Started for a turn, or ahead of one (issue 29, REST-2).
+    pub start_up: StartUp,
 }
 
 impl MainClientParts<'_> {
@@ -68,6 +70,7 @@ impl MainClientParts<'_> {
             },
             thinking: Some(self.settings.thinking),
             include_partial_messages: true,
+            start_up: self.start_up,
             ..base_options(self.services, Confinement::Owner)
         }
     }

@@ -2,17 +2,18 @@
 //! thinking and permission mode; [`MainSession::run_command`] answers a parsed
 //! [`Command`] the same way for Discord and the terminal.
 
-use std::sync::Arc;
-
-use super::{DISCONNECT_GRACE, MainSession, MainState, Target, cli_permission_mode};
+use super::{
+    DISCONNECT_GRACE, MainSession, MainState, StartFor, Target, cli_permission_mode,
+    fork_cli::ForkCli,
+};
 use crate::{
     agent::{
         AgentError,
-        client::{main_client::MainClientParts, tool_offer::offer_changes},
+        client::tool_offer::offer_changes,
         command::{Command, CommandReply, ConfigRequest},
         compaction::{self, stats_line},
     },
-    claude::{PermissionMode, Thinking, UserContent, find_model},
+    claude::{PermissionMode, StartUp, Thinking, UserContent, find_model},
     config::runtime::{ConfigKey, ConfigUpdateError, RuntimeConfig, thinking_choice_name},
     domain::model_name::check_model,
     state::now_in,
@@ -168,7 +169,7 @@ impl MainSession {
         if state.fork.is_open() {
             return Err(AgentError::Compaction("exit fork first.".to_owned()));
         }
-        self.ensure_connected(&mut state, None).await?;
+        self.ensure_connected(&mut state, StartFor::Command).await?;
         let command = match instructions.map(str::trim).filter(|i| !i.is_empty()) {
             Some(instructions) => format!("/compact {instructions}"),
             None => "/compact".to_owned(),
@@ -213,8 +214,11 @@ impl MainSession {
     /// Passes `/cost` to the CLI and returns its text (AGT-15).
     async fn session_cost(&self) -> Result<String, AgentError> {
         let mut state = self.state.lock().await;
-        if !state.fork.is_open() {
-            self.ensure_connected(&mut state, None).await?;
+        if state.fork.is_open() {
+            self.ensure_fork_connected(&mut state, StartUp::TurnFirst)
+                .await?;
+        } else {
+            self.ensure_connected(&mut state, StartFor::Command).await?;
         }
         let branch = state.branch(Target::Active);
         let outcome = self
@@ -278,7 +282,7 @@ impl MainSession {
         if let Some(client) = self.take_client(&mut state) {
             client.disconnect(DISCONNECT_GRACE).await;
         }
-        self.ensure_connected(&mut state, None).await
+        self.ensure_connected(&mut state, StartFor::Command).await
     }
 
     /// Changes the permission mode (`dontAsk` is the bot's own; the CLI then runs `default`).
@@ -295,11 +299,15 @@ impl MainSession {
         if state.fork.is_open() && offer_changes(was_dont_ask, mode == PermissionMode::DontAsk) {
             return self.reoffer_fork(&mut state, mode).await;
         }
-        if let Some(fork) = state.fork.get() {
-            fork.client
-                .handle()
-                .set_permission_mode(cli_permission_mode(mode))
-                .await?;
+        if let Some(fork) = state.fork.get_mut() {
+            // Kept with the fork, so a sleeping fork wakes in it (REST-3).
+            fork.settings.permission_mode = mode;
+            if let Some(client) = fork.cli.client() {
+                client
+                    .handle()
+                    .set_permission_mode(cli_permission_mode(mode))
+                    .await?;
+            }
             return Ok(());
         }
         state.settings.permission_mode = mode;
@@ -339,28 +347,24 @@ impl MainSession {
         let Some(fork) = state.fork.get_mut() else {
             return Ok(());
         };
-        let Some(resume) = fork.client.session_id().cloned() else {
-            let cli_mode = super::cli_permission_mode(mode);
-            return Ok(fork.client.handle().set_permission_mode(cli_mode).await?);
-        };
         fork.settings.permission_mode = mode;
-        let tools = self.tools_of(&fork.origin);
-        let parts = MainClientParts {
-            services: &self.services,
-            front_end: &self.front_end,
-            permissions: &self.permissions,
-            turn: &self.turn,
-            settings: &fork.settings,
-            fork_control: &self.fork_control,
-            chain: &self.chain,
-            scope: Arc::clone(&fork.scope),
-            fork_session: false,
-            tools: &tools,
+        let Some(resume) = fork.cli.session_id().cloned() else {
+            let cli_mode = super::cli_permission_mode(mode);
+            let Some(client) = fork.cli.client() else {
+                return Ok(());
+            };
+            return Ok(client.handle().set_permission_mode(cli_mode).await?);
         };
-        let client = parts.connect(Some(resume)).await?;
+        if fork.cli.client().is_none() {
+            // Asleep: it wakes in the new mode, offered what that mode permits (REST-3).
+            return Ok(());
+        }
+        let client = self
+            .resume_fork_cli(fork, resume, StartUp::TurnFirst)
+            .await?;
         self.set_live(Some(&client));
-        let old = std::mem::replace(&mut fork.client, client);
-        old.disconnect(DISCONNECT_GRACE).await;
+        let old = std::mem::replace(&mut fork.cli, ForkCli::Up(Box::new(client)));
+        old.disconnect().await;
         Ok(())
     }
 }

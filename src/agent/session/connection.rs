@@ -10,9 +10,20 @@ use crate::{
         client::{main_client::MainClientParts, tool_offer::offer_is_stale},
         compaction,
     },
-    claude::{ClaudeClient, ClaudeError},
+    claude::{ClaudeClient, ClaudeError, StartUp},
     front_end::{TurnEvent, TurnSink},
 };
+
+/// What the conversation's CLI is started for.
+#[derive(Clone, Copy)]
+pub(super) enum StartFor<'a> {
+    /// A turn; its sink hears when the saved conversation could not be found.
+    Turn(&'a TurnSink),
+    /// A command (`/compact`, `/cost`, a setting) or the start-up connect.
+    Command,
+    /// A message the owner is about to send (REST-2).
+    Ahead,
+}
 
 impl MainSession {
     pub(super) fn take_client(&self, state: &mut MainState) -> Option<ClaudeClient> {
@@ -25,9 +36,14 @@ impl MainSession {
     pub(super) async fn ensure_connected(
         &self,
         state: &mut MainState,
-        sink: Option<&TurnSink>,
+        start: StartFor<'_>,
     ) -> Result<(), AgentError> {
         self.touch();
+        let (sink, start_up) = match start {
+            StartFor::Turn(sink) => (Some(sink), StartUp::TurnFirst),
+            StartFor::Command => (None, StartUp::TurnFirst),
+            StartFor::Ahead => (None, StartUp::WorkFirst),
+        };
         if state
             .client
             .as_ref()
@@ -70,6 +86,7 @@ impl MainSession {
             scope: Arc::clone(&self.main_scope),
             fork_session: false,
             tools: &self.main_tools,
+            start_up,
         };
         let (client, offered) = match parts.connect_offering(resume).await {
             Err(AgentError::Claude(ClaudeError::SessionNotFound { session_id })) => {

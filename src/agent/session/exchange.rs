@@ -278,11 +278,7 @@ impl MainSession {
                 }
                 continue;
             }
-            if state
-                .fork
-                .get()
-                .is_some_and(|fork| fork.client.handle().is_closed())
-            {
+            if state.fork.get().is_some_and(|fork| fork.cli.is_lost()) {
                 let note = Some("the fork's connection was lost.".to_owned());
                 self.close_fork(state, ExitAction::Exit, note).await;
             }
@@ -294,7 +290,7 @@ impl MainSession {
 
 /// Where a turn from a door of the main conversation goes: main while the open fork has a
 /// place of its own, else the open fork (IFK-1) or main.
-fn beside_the_fork(state: &MainState) -> Target {
+pub(super) fn beside_the_fork(state: &MainState) -> Target {
     if state.fork.get().is_some_and(|fork| fork.beside_main) {
         Target::Main
     } else {

@@ -4,7 +4,9 @@
 
 use std::sync::Arc;
 
-use super::{MainSession, MainSettings, MainState, fork_save::saved_description};
+use super::{
+    MainSession, MainSettings, MainState, fork_cli::ForkCli, fork_save::saved_description,
+};
 use crate::{
     agent::interactive_fork::{
         IdleClock, NOTHING_TO_SAVE, entry_embed, exit_embed, resumed_run_embed,
@@ -14,7 +16,7 @@ use crate::{
         client::main_client::{ClientTools, MainClientParts},
         turn::context_usage::HAIKU_CONTEXT_LIMIT,
     },
-    claude::{ClaudeClient, ClaudeError, PermissionMode, SessionId},
+    claude::{ClaudeError, PermissionMode, SessionId, StartUp},
     domain::fork_control::{ExitAction, ForkBegin, ForkFacts},
     mcp::{ToolScope, availability::ScopeCell},
     state::{
@@ -23,13 +25,14 @@ use crate::{
     },
 };
 
-use super::DISCONNECT_GRACE;
-
 /// The half of the open interactive fork that needs the session lock. Its other half, the
 /// facts the tools read without the lock (owner turns, resumed, main at start, newest update
 /// at start, unrecorded messages), lives only in [`ForkControl`](crate::domain::fork_control).
 pub(super) struct ActiveFork {
-    pub(super) client: ClaudeClient,
+    /// Its CLI, up or asleep (REST-1).
+    pub(super) cli: ForkCli,
+    /// When the fork last did something: its CLI sleeps once this is the idle time ago.
+    last_active: tokio::time::Instant,
     /// The scope cell its tools read; switched to main when the fork is saved (SES-10).
     pub(super) scope: Arc<ScopeCell>,
     /// Whether `interactive_fork` was logged for it yet (SES-8).
@@ -51,6 +54,18 @@ pub(super) struct ActiveFork {
 /// and the tools' view ([`MainSession::in_fork`]) never disagree (IFK-1).
 #[derive(Default)]
 pub(super) struct ForkSlot(Option<ActiveFork>);
+
+impl ActiveFork {
+    /// Notes activity now: the fork's idle time counts from here.
+    pub(super) fn touch(&mut self) {
+        self.last_active = tokio::time::Instant::now();
+    }
+
+    /// How long the fork has had nothing to do.
+    pub(super) fn idle_for(&self) -> std::time::Duration {
+        self.last_active.elapsed()
+    }
+}
 
 impl ForkSlot {
     /// Whether a fork is open.
@@ -152,6 +167,7 @@ impl MainSession {
             scope: Arc::clone(&scope),
             fork_session,
             tools: &tools,
+            start_up: StartUp::TurnFirst,
         };
         let client = parts.connect(resume).await?;
         let facts = ForkFacts {
@@ -168,7 +184,8 @@ impl MainSession {
         };
         let beside_main = self.front_end.fork_opened(thread_topic).await;
         let fork = ActiveFork {
-            client,
+            cli: ForkCli::Up(Box::new(client)),
+            last_active: tokio::time::Instant::now(),
             scope,
             logged: false,
             idle: IdleClock::new(idle_minutes),
@@ -201,7 +218,7 @@ impl MainSession {
         let Some(fork) = state.fork.get_mut() else {
             return outcome.map_err(AgentError::from);
         };
-        if let Some(id) = fork.client.session_id().cloned()
+        if let Some(id) = fork.cli.session_id().cloned()
             && !fork.logged
         {
             fork.logged = true;
@@ -224,7 +241,7 @@ impl MainSession {
         for id in extra {
             self.fork_control.note_message(id);
         }
-        let Some(session) = fork.client.session_id() else {
+        let Some(session) = fork.cli.session_id() else {
             return;
         };
         let ids = self.fork_control.take_messages();
@@ -287,11 +304,7 @@ impl MainSession {
     ) {
         let Some((fork_id, beside_main, meanwhile)) = state.fork.get_mut().map(|fork| {
             let meanwhile = std::mem::take(&mut fork.main_meanwhile);
-            (
-                fork.client.session_id().cloned(),
-                fork.beside_main,
-                meanwhile,
-            )
+            (fork.cli.session_id().cloned(), fork.beside_main, meanwhile)
         }) else {
             return;
         };
@@ -346,7 +359,7 @@ impl MainSession {
             );
         }
         self.set_live(state.client.as_ref());
-        fork.client.disconnect(DISCONNECT_GRACE).await;
+        fork.cli.disconnect().await;
     }
 
     /// Discards an open fork without a turn (`/clear`, `/thinking`, IFK-15, IFK-21). Returns

@@ -28,7 +28,8 @@ impl MainSession {
             tracing::warn!(%error, "could not save the promoted fork's session id");
         }
         fork.scope.set(ToolScope::Main);
-        let old = state.client.replace(fork.client);
+        // An asleep fork's session is resumed by main's next turn (REST-3).
+        let old = std::mem::replace(&mut state.client, fork.cli.into_client());
         state.turns_since_compaction = 0;
         self.set_live(state.client.as_ref());
         if let Some(old) = old {

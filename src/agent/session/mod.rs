@@ -21,12 +21,15 @@ mod commands;
 mod connection;
 mod exchange;
 mod fork;
+mod fork_cli;
 mod fork_save;
 mod rest;
 mod turn_run;
 
+use connection::StartFor;
 pub use exchange::ForkCommandError;
 pub use fork::ForkStart;
+pub use rest::WakeAt;
 use turn_run::Target;
 
 use crate::agent::{
@@ -180,7 +183,7 @@ impl MainSession {
     /// Starts the CLI now, so the first reply does not pay for its start-up.
     pub async fn connect(&self) -> Result<(), AgentError> {
         let mut state = self.state.lock().await;
-        self.ensure_connected(&mut state, None).await
+        self.ensure_connected(&mut state, StartFor::Command).await
     }
 
     /// Runs one owner turn for `prompt`, streaming events to `sink`, in the open fork if there
@@ -238,7 +241,7 @@ impl MainSession {
                 // A fork does not outlive the process: its thread is archived (CHN-7).
                 self.front_end.fork_closing().await;
             }
-            fork.client.disconnect(DISCONNECT_GRACE).await;
+            fork.cli.disconnect().await;
         }
         if let Some(client) = self.take_client(&mut state) {
             client.disconnect(DISCONNECT_GRACE).await;

@@ -1,22 +1,38 @@
-//! The main session's CLI at rest (issue 29, REST-1…REST-4): with nothing to do for `cli_idle_minutes` it is
-//! stopped cleanly and its session id kept, so the next turn resumes the same conversation
-//! with the same settings; the owner starting to type (or a click) starts it again ahead of
-//! the message. Both take the session lock, so a stop and a message never cross: the message
-//! waits for the stop, then its turn starts the CLI as any turn does, resuming the kept session
-//! with the settings the session holds (REST-3); `/clear`, `/compact` and `/model` start it the
-//! same way (REST-4).
+//! The conversation's CLIs at rest (issue 29, REST-1…REST-4): main's, and the open fork's, each
+//! stopped cleanly with nothing to do for `cli_idle_minutes`, their session ids kept, so the
+//! next turn resumes the same conversation with the same settings; the owner starting to type
+//! (or a click) starts the one their message will go to, ahead of it. Stops and starts take
+//! the session lock, so a stop and a message never cross: the message waits for the stop, then
+//! its turn starts the CLI as any turn does, resuming the kept session with the settings the
+//! session holds (REST-3); `/clear`, `/compact` and `/model` start it the same way (REST-4).
 
 use std::time::Duration;
 
-use super::{DISCONNECT_GRACE, MainSession};
+use super::{DISCONNECT_GRACE, MainSession, StartFor, Target, exchange::beside_the_fork};
+use crate::{
+    claude::{ClaudeClient, ClientHandle, StartUp},
+    front_end::Branch,
+};
+
+/// How long a woken CLI may take to prepare its first request before we stop waiting for it.
+const WARM_UP_LIMIT: Duration = Duration::from_secs(10);
+
+/// Where the owner is about to say something (REST-2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WakeAt {
+    /// A door of the main conversation: the DM, the home channel, a slash command, a button.
+    MainDoor,
+    /// The open fork's own place (its thread).
+    ForkThread,
+}
 
 impl MainSession {
-    /// Notes activity now: the idle time counts from here.
+    /// Notes activity now: main's idle time counts from here.
     pub(super) fn touch(&self) {
         *self.last_active.lock() = tokio::time::Instant::now();
     }
 
-    /// How long the CLI may stay up with nothing to do (`OLLIM_CLI_IDLE_SECS`, else
+    /// How long a CLI may stay up with nothing to do (`OLLIM_CLI_IDLE_SECS`, else
     /// `/config cli_idle_minutes`); `None`: always up.
     pub fn idle_limit(&self) -> Option<Duration> {
         let limit = self.services.config.cli_idle_override.unwrap_or_else(|| {
@@ -26,9 +42,8 @@ impl MainSession {
         (!limit.is_zero()).then_some(limit)
     }
 
-    /// Stops the main session's CLI (REST-1) when it has had nothing to do for the idle limit: not
-    /// while a turn or command holds the session, nor while a fork is open. Returns whether
-    /// it was stopped.
+    /// Stops each CLI (main's, the open fork's, REST-1) that has had nothing to do for the idle
+    /// limit; never while a turn or command holds the session. Returns whether one was stopped.
     pub async fn sleep_if_idle(&self) -> bool {
         let Some(limit) = self.idle_limit() else {
             return false;
@@ -36,11 +51,9 @@ impl MainSession {
         let Ok(mut state) = self.state.try_lock() else {
             return false;
         };
-        if state.fork.is_open() || state.client.is_none() {
-            return false;
-        }
-        if self.last_active.lock().elapsed() < limit {
-            return false;
+        let fork_slept = self.sleep_fork_if_idle(&mut state, limit).await;
+        if state.client.is_none() || self.last_active.lock().elapsed() < limit {
+            return fork_slept;
         }
         if let Some(client) = self.take_client(&mut state) {
             client.disconnect(DISCONNECT_GRACE).await;
@@ -52,24 +65,79 @@ impl MainSession {
         true
     }
 
-    /// Starts the CLI (REST-2) ahead of a message the owner is about to send (they are typing, or
-    /// clicked something), unless it is up, or a turn is under way (which starts it itself).
-    pub async fn wake(&self) {
-        let Ok(mut state) = self.state.try_lock() else {
-            return;
+    /// Starts the CLI a message from `at` would go to (REST-2), ahead of it: the owner is typing
+    /// or clicked something. Nothing if it is up (its idle time starts again) or a turn is under
+    /// way (which starts it itself). Once started, the CLI prepares a first request, so the
+    /// message's turn finds that work done.
+    pub async fn wake(&self, at: WakeAt) {
+        let handle = {
+            let Ok(mut state) = self.state.try_lock() else {
+                return;
+            };
+            let target = match at {
+                WakeAt::ForkThread => Target::Active,
+                WakeAt::MainDoor => beside_the_fork(&state),
+            };
+            match state.branch(target) {
+                Branch::Fork => {
+                    let Some(fork) = state.fork.get_mut() else {
+                        return;
+                    };
+                    fork.touch();
+                    if fork.cli.client().is_some() {
+                        return;
+                    }
+                    tracing::info!("the owner is about to say something; waking the fork's CLI");
+                    if let Err(error) = self
+                        .ensure_fork_connected(&mut state, StartUp::WorkFirst)
+                        .await
+                    {
+                        // The message's own turn tries again and tells the owner if it fails.
+                        tracing::warn!(%error, "could not wake the fork's CLI");
+                        return;
+                    }
+                    state
+                        .fork
+                        .get()
+                        .and_then(|fork| fork.cli.client())
+                        .map(ClaudeClient::handle)
+                }
+                Branch::Main => {
+                    self.touch();
+                    if state
+                        .client
+                        .as_ref()
+                        .is_some_and(|c| !c.handle().is_closed())
+                    {
+                        return;
+                    }
+                    tracing::info!(
+                        "the owner is about to say something; waking the conversation's CLI"
+                    );
+                    if let Err(error) = self.ensure_connected(&mut state, StartFor::Ahead).await {
+                        tracing::warn!(%error, "could not wake the conversation's CLI");
+                        return;
+                    }
+                    state.client.as_ref().map(ClaudeClient::handle)
+                }
+            }
         };
-        if state.fork.is_open()
-            || state
-                .client
-                .as_ref()
-                .is_some_and(|c| !c.handle().is_closed())
-        {
-            return;
+        if let Some(handle) = handle {
+            warm_up(handle).await;
         }
-        tracing::info!("the owner is about to say something; waking the conversation's CLI");
-        if let Err(error) = self.ensure_connected(&mut state, None).await {
-            // The message's own turn tries again and tells the owner if it fails.
-            tracing::warn!(%error, "could not wake the conversation's CLI");
-        }
+    }
+}
+
+/// Has a freshly started CLI build the request its first turn will send (without the lock, so
+/// the turn need not wait for it): its first turn then runs about as fast as any other.
+async fn warm_up(handle: ClientHandle) {
+    let started = tokio::time::Instant::now();
+    match tokio::time::timeout(WARM_UP_LIMIT, handle.context_usage()).await {
+        Ok(Ok(_)) => tracing::debug!(
+            took_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+            "the woken CLI is ready for its first turn"
+        ),
+        Ok(Err(error)) => tracing::debug!(%error, "the woken CLI could not count its context"),
+        Err(_) => tracing::debug!("the woken CLI took long to count its context; not waiting"),
     }
 }

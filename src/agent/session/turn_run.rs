@@ -7,7 +7,7 @@
 
 use std::{sync::atomic::Ordering, time::Duration};
 
-use super::{CATCHING_UP_NOTE, MainSession, MainState, Prompt, PromptSource};
+use super::{CATCHING_UP_NOTE, MainSession, MainState, Prompt, PromptSource, StartFor};
 use crate::{
     agent::{
         AgentError,
@@ -19,7 +19,7 @@ use crate::{
             spend::{usage_record, with_subagents},
         },
     },
-    claude::{ClaudeClient, ClaudeError, UserContent},
+    claude::{ClaudeClient, ClaudeError, StartUp, UserContent},
     front_end::{Branch, TurnEvent, TurnSink},
     state::{history::SessionEventKind, sessions::SaveOutcome, unfinished::excerpt},
     usage::UsageKind,
@@ -47,7 +47,7 @@ impl MainState {
     /// The client of `branch`.
     pub(super) fn client_on(&mut self, branch: Branch) -> Option<&mut ClaudeClient> {
         match branch {
-            Branch::Fork => self.fork.get_mut().map(|fork| &mut fork.client),
+            Branch::Fork => self.fork.get_mut().and_then(|fork| fork.cli.client_mut()),
             Branch::Main => self.client.as_mut(),
         }
     }
@@ -65,8 +65,11 @@ impl MainSession {
     ) -> Result<TurnReport, AgentError> {
         let branch = state.branch(target);
         let in_fork = branch == Branch::Fork;
-        if !in_fork {
-            self.ensure_connected(state, Some(&sink)).await?;
+        if in_fork {
+            self.ensure_fork_connected(state, StartUp::TurnFirst)
+                .await?;
+        } else {
+            self.ensure_connected(state, StartFor::Turn(&sink)).await?;
         }
         let (updates, view) = if in_fork {
             (self.services.pending.peek(), UpdatesView::Peek)
@@ -93,7 +96,10 @@ impl MainSession {
             .await;
         self.turn.end();
         // The idle time counts from the end of the reply (issue 29).
-        self.touch();
+        match state.fork.get_mut().filter(|_| in_fork) {
+            Some(fork) => fork.touch(),
+            None => self.touch(),
+        }
         if let Ok(report) = &outcome {
             let kind = if in_fork {
                 UsageKind::Fork

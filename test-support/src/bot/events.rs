@@ -17,6 +17,14 @@ impl BotHarness {
             .await
     }
 
+    /// Waits for a bot message whose first embed is titled `title` (a fork's entry or exit).
+    pub async fn wait_for_embed(&self, title: &str) -> FakeMessage {
+        self.wait_for_bot_message(title, |m| {
+            m.embeds.first().is_some_and(|e| e["title"] == title)
+        })
+        .await
+    }
+
     /// Waits until the turn of the owner's DM `sent` is over: the bot removed its 👀 from it,
     /// which it does once every part of the reply is posted (only a context warning or an
     /// error reply come after).

@@ -48,6 +48,7 @@ impl MockApi {
                 default: Reply::text("ok"),
                 rules: Vec::new(),
                 count_tokens: None,
+                count_tokens_delay: Duration::ZERO,
                 requests: Vec::new(),
             }),
             changed: watch::Sender::new(0),
@@ -111,6 +112,11 @@ impl MockApi {
     /// Fixes the `count_tokens` answer (default: request JSON size / 4).
     pub fn set_count_tokens(&self, tokens: Option<u64>) {
         self.shared.lock().count_tokens = tokens;
+    }
+
+    /// Holds back every `count_tokens` answer by `delay` (an API slow to count).
+    pub fn set_count_tokens_delay(&self, delay: Duration) {
+        self.shared.lock().count_tokens_delay = delay;
     }
 
     /// Replies still waiting in the queue.

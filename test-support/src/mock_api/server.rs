@@ -23,6 +23,8 @@ pub(super) struct Script {
     pub(super) default: Reply,
     pub(super) rules: Vec<Rule>,
     pub(super) count_tokens: Option<u64>,
+    /// How long each `count_tokens` answer is held back (an API slow to count).
+    pub(super) count_tokens_delay: std::time::Duration,
     pub(super) requests: Vec<RecordedRequest>,
 }
 
@@ -139,8 +141,15 @@ pub(super) async fn handle(State(shared): State<Arc<Shared>>, req: Request) -> R
         }
         "/v1/messages/count_tokens" if post => {
             let estimate = rec.token_estimate();
-            let tokens = shared.lock().count_tokens.unwrap_or(estimate);
+            let (tokens, delay) = {
+                let script = shared.lock();
+                (
+                    script.count_tokens.unwrap_or(estimate),
+                    script.count_tokens_delay,
+                )
+            };
             shared.record(rec, AnsweredBy::CountTokens);
+            tokio::time::sleep(delay).await;
             Json(json!({"input_tokens": tokens})).into_response()
         }
         "/v1/messages" if post => {
