@@ -4,6 +4,7 @@
 //! bench) through [`BotHarness`] with the pinned Claude Code CLI and the mock Messages API, side
 //! by side in one run:
 //!
+//! - the size of the `ollim-bot` binary it runs (which build profile costs what);
 //! - the process tree's RSS at rest (the bot and every child, summed) with the conversation's
 //!   CLI kept up (`OLLIM_CLI_IDLE_SECS=0`, as before issue 29) and once it slept
 //!   (`OLLIM_CLI_IDLE_SECS=2`), and the daemon's own RSS in each;
@@ -125,6 +126,8 @@ async fn rest() {
     sleeping.terminate().await;
 
     println!("issue 29: a daemon at rest (process tree = the bot and its children)");
+    let size = std::fs::metadata(support::paths::ollim_bot_exe()).map_or(0, |m| m.len());
+    println!("  the binary                  {:6.1} MiB", mib(size / 1024));
     println!(
         "  at rest, CLI kept up        tree {:6.1} MiB   daemon {:5.1} MiB",
         mib(kept_tree),

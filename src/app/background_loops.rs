@@ -90,7 +90,7 @@ pub(super) async fn check_fork_idle(session: Arc<MainSession>, stop: Cancellatio
     }
 }
 
-/// Puts the conversation's CLI to sleep once it has had nothing to do for its idle limit
+/// Puts the conversation's CLIs (main's, an open fork's) to sleep once idle for their limit
 /// (issue 29, REST-1), looking a few times per limit (at most every 30 s) until `stop`.
 pub(super) async fn rest_when_idle(session: Arc<MainSession>, stop: CancellationToken) {
     loop {
