@@ -1,9 +1,9 @@
 //! Wake on intent (issue 29, REST-2): the conversation's CLI sleeps when idle, and the owner starting
 //! to type where the bot listens (the DM, the home channel, the fork's thread), or clicking
-//! and running commands, starts it at once, so it is usually ready when the message arrives.
-//! Anyone else typing does nothing.
+//! and running commands there, starts the CLI the message would go to (main's, or the open
+//! fork's) at once, so it is usually ready when the message arrives. Anyone else does nothing.
 
-use serenity::all::{Interaction, TypingStartEvent};
+use serenity::all::{ChannelId, GuildId, Interaction, TypingStartEvent, UserId};
 
 use super::{
     bot::Bot,
@@ -14,12 +14,35 @@ use crate::agent::WakeAt;
 impl Bot {
     /// `TYPING_START`: wakes the CLI when it is the owner, somewhere the bot listens.
     pub(crate) async fn typing(&self, event: &TypingStartEvent) {
-        if !self.is_accepting() || !self.owner.is_owner(event.user_id) {
+        self.wake_at(event.user_id, event.channel_id, event.guild_id)
+            .await;
+    }
+
+    /// An owner's slash command or click: wakes the CLI beside its handling, the fork's when
+    /// it came from the fork's thread.
+    pub(crate) async fn wake_for(&self, interaction: &Interaction) {
+        match interaction {
+            Interaction::Command(command) => {
+                self.wake_at(command.user.id, command.channel_id, command.guild_id)
+                    .await;
+            }
+            Interaction::Component(click) => {
+                self.wake_at(click.user.id, click.channel_id, click.guild_id)
+                    .await;
+            }
+            _ => {}
+        }
+    }
+
+    /// Wakes the CLI a message by `user` in `channel` would go to: only the owner's, only
+    /// where the bot listens (the same door check as messages).
+    async fn wake_at(&self, user: UserId, channel: ChannelId, guild: Option<GuildId>) {
+        if !self.is_accepting() || !self.owner.is_owner(user) {
             return;
         }
-        let place = match event.guild_id {
-            None => Place::Dm(event.channel_id),
-            Some(_) => Place::Server(event.channel_id),
+        let place = match guild {
+            None => Place::Dm(channel),
+            Some(_) => Place::Server(channel),
         };
         let here = door(
             Author::Owner,
@@ -31,18 +54,6 @@ impl Bot {
             Ok(Door::ForkThread(_)) => self.session.wake(WakeAt::ForkThread).await,
             Ok(Door::Dm | Door::HomeChannel) => self.session.wake(WakeAt::MainDoor).await,
             Err(_) => {}
-        }
-    }
-
-    /// An owner's slash command or click: wakes the CLI beside its handling.
-    pub(crate) async fn wake_for(&self, interaction: &Interaction) {
-        let user = match interaction {
-            Interaction::Command(command) => Some(command.user.id),
-            Interaction::Component(component) => Some(component.user.id),
-            _ => None,
-        };
-        if user.is_some_and(|user| self.owner.is_owner(user)) && self.is_accepting() {
-            self.session.wake(WakeAt::MainDoor).await;
         }
     }
 }
