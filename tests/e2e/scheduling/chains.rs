@@ -41,7 +41,9 @@ async fn a_chain_runs_three_links_and_ends_at_the_limit() {
                 .iter()
                 .any(|r| r.user_prompts().iter().any(|p| p.contains(&marker)))
         };
-        wait_until(&marker, Duration::from_secs(30), || seen(&h)).await;
+        // The bot's log with the timeout: a CI run once saw check 2 never come (issue 29's
+        // stop), and without the log it could not say why.
+        support::wait::until_true(&marker, Duration::from_secs(30), || seen(&h), || h.log()).await;
         if check == 3 {
             break;
         }
