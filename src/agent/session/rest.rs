@@ -52,16 +52,17 @@ impl MainSession {
             return false;
         };
         let fork_slept = self.sleep_fork_if_idle(&mut state, limit).await;
-        if state.client.is_none() || self.last_active.lock().elapsed() < limit {
+        if self.last_active.lock().elapsed() < limit {
             return fork_slept;
         }
-        if let Some(client) = self.take_client(&mut state) {
-            client.disconnect(DISCONNECT_GRACE).await;
-            tracing::info!(
-                idle_secs = limit.as_secs(),
-                "the conversation's CLI is asleep until it is needed"
-            );
-        }
+        let Some(client) = self.take_client(&mut state) else {
+            return fork_slept;
+        };
+        client.disconnect(DISCONNECT_GRACE).await;
+        tracing::info!(
+            idle_secs = limit.as_secs(),
+            "the conversation's CLI is asleep until it is needed"
+        );
         true
     }
 

@@ -97,7 +97,7 @@ pub const DEFAULT_BG_DAILY_BUDGET_CENTS: u64 = 500;
 pub const DEFAULT_BG_MAX_TURNS: u64 = 50;
 
 /// Minutes the conversation's CLI stays up idle by default: a back-and-forth with pauses
-/// keeps it warm, and an owner who walks away gets ~170 MiB back soon after (issue 29).
+/// keeps it warm, and an owner who walks away gets ~200 MiB back soon after (issue 29).
 pub const DEFAULT_CLI_IDLE_MINUTES: u64 = 10;
 
 /// Background runs at once by default: each is a Claude CLI of 200–300 MB, so three keep a
