@@ -14,6 +14,17 @@ if ! command -v cargo >/dev/null 2>&1; then
   exit 1
 fi
 
+# Every Claude CLI runs in a container made by bubblewrap (issue 39): the one system package.
+if ! command -v bwrap >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "installing bubblewrap (the containers every Claude CLI runs in)" >&2
+    apt-get update -qq >&2 && apt-get install -y -qq bubblewrap >&2
+  else
+    echo "error: bwrap not found: install bubblewrap (sudo apt install bubblewrap)" >&2
+    exit 1
+  fi
+fi
+
 installed=$("$CLI_BIN" --version 2>/dev/null | cut -d' ' -f1 || true)
 if [ "$installed" != "$CLI_VERSION" ]; then
   for tool in node npm; do

@@ -4,15 +4,16 @@
 //! `cargo bench --bench sandbox` (release profile):
 //!
 //! - (1) building the grants for the harness's data dir (listing its top-level entries,
-//!   checking each broad path) and (2) the whole confinement of one `Command` (grants, the
-//!   Landlock ruleset with a rule per grant, the `pre_exec` hook), in this process, 200 times;
+//!   checking each broad path) and (2) the whole confinement of one start (its CLI home,
+//!   the grants, the container's and the launcher's arguments), in this process, 200 times;
 //! - (3) one CLI turn (start, one prompt, read to the `Result`, stop) through the driver
 //!   with the bot's confinement against (4) the same turn without it; interleaved, 15 of each
 //!   after 3 warm-up pairs. The difference of the medians is what the box adds per start.
 //!
 //! Needs the pinned CLI for (3)/(4): `OLLIM_TEST_CLAUDE_CLI`, else
-//! `.ci/claude-cli/node_modules/.bin/claude`; without it they are skipped. Without Landlock
-//! the confined turn runs unconfined and the figures say so.
+//! `.ci/claude-cli/node_modules/.bin/claude`; without it they are skipped. The confined turn
+//! runs in a container (bubblewrap) with the Landlock domain inside, where the machine has
+//! them; the first lines say which.
 // Figures printed for a person: durations are far below 2^52, so these casts lose nothing.
 #![allow(
     clippy::cast_precision_loss,
@@ -24,7 +25,9 @@ use ollim_test_support as support;
 
 use std::time::{Duration, Instant};
 
-use ollim_bot::claude::{ClaudeClient, ClientOptions, ControlHandlers, Message, UserContent};
+use ollim_bot::claude::{
+    ClaudeClient, ClientOptions, ControlHandlers, Invocation, Message, UserContent,
+};
 use ollim_bot::sandbox::Confinement;
 use support::agent::AgentHarness;
 use support::cli::pinned_cli;
@@ -43,6 +46,7 @@ fn main() {
     runtime.block_on(async {
         let h = AgentHarness::new().await;
         println!("Landlock here: {:?}", h.services.sandbox.support());
+        println!("Containers here: {:?}", h.services.sandbox.containers());
         in_process(&h);
         if pinned_cli().is_some() {
             start_overhead(&h).await;
@@ -62,14 +66,27 @@ fn in_process(h: &AgentHarness) {
     let started = Instant::now();
     let mut count = 0;
     for _ in 0..IN_PROCESS_RUNS {
-        count = ollim_bot::sandbox::grants(sandbox.layout(), Confinement::Owner).len();
+        count = ollim_bot::sandbox::grants(
+            sandbox.layout(),
+            Confinement::Owner,
+            &sandbox.layout().homes_dir,
+        )
+        .len();
     }
     let grants = started.elapsed() / IN_PROCESS_RUNS;
     let started = Instant::now();
     for _ in 0..IN_PROCESS_RUNS {
-        let mut command = tokio::process::Command::new("true");
+        let mut invocation = Invocation {
+            program: "true".into(),
+            args: Vec::new(),
+            cwd: h.sandbox.data_dir.clone(),
+            env: std::collections::BTreeMap::new(),
+            resume: None,
+            fork_session: false,
+            config_dir: None,
+        };
         sandbox
-            .confine(&mut command, Confinement::Owner)
+            .confine(&mut invocation, Confinement::Owner)
             .expect("confine a command");
     }
     let confine = started.elapsed() / IN_PROCESS_RUNS;
@@ -78,7 +95,7 @@ fn in_process(h: &AgentHarness) {
         ms(grants)
     );
     println!(
-        "(2) confining one command (grants + ruleset):  {:8.3} ms",
+        "(2) confining one start (home, grants, args):  {:8.3} ms",
         ms(confine)
     );
 }
@@ -120,9 +137,9 @@ async fn start_overhead(h: &AgentHarness) {
         cwd: h.sandbox.data_dir.clone(),
         setting_sources: Some(Vec::new()),
         env: h.sandbox.env(&h.mock).into_iter().collect(),
-        confine: Some(std::sync::Arc::new(move |command| {
+        confine: Some(std::sync::Arc::new(move |invocation| {
             sandbox
-                .confine(command, Confinement::Owner)
+                .confine(invocation, Confinement::Owner)
                 .map_err(std::io::Error::other)
         })),
         ..ClientOptions::default()

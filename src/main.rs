@@ -16,6 +16,17 @@ use ollim_bot::{
 use tracing_subscriber::EnvFilter;
 
 fn main() -> ExitCode {
+    // Inside a session's container: enter the Landlock domain and become the CLI (issue 39).
+    // Before anything else: no `.env`, no logging, no threads.
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if args
+        .get(1)
+        .is_some_and(|arg| arg == ollim_bot::sandbox::launcher::SUBCOMMAND)
+    {
+        let error = ollim_bot::sandbox::launcher::exec(&args[2..]);
+        eprintln!("ollim-bot: {error}");
+        return ExitCode::from(126);
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => return usage_error(&error),

@@ -143,6 +143,7 @@ pub struct ClaudeClient {
     tasks: ConnectionTasks,
     process: CliProcess,
     session_id: Option<SessionId>,
+    session_observer: Option<super::options::SessionObserver>,
     initialize_response: Value,
     cost: CostMeter,
 }
@@ -180,9 +181,17 @@ impl ClaudeClient {
                 .session_id
                 .clone()
                 .or_else(|| options.resume.clone().filter(|_| !options.fork_session)),
+            session_observer: options.session_observer.clone(),
             initialize_response: Value::Null,
             cost: CostMeter::default(),
         };
+        if let (Some(id), Some(observer), Some(dir)) = (
+            &client.session_id,
+            &client.session_observer,
+            client.process.config_dir(),
+        ) {
+            observer(id, dir);
+        }
         let initialized = client
             .handle
             .connection
@@ -233,7 +242,15 @@ impl ClaudeClient {
         }
         if let Some(id) = message.session_id().filter(|id| !id.is_empty()) {
             match SessionId::parse(id) {
-                Ok(id) => self.session_id = Some(id),
+                Ok(id) => {
+                    if self.session_id.as_ref() != Some(&id)
+                        && let (Some(observer), Some(dir)) =
+                            (&self.session_observer, self.process.config_dir())
+                    {
+                        observer(&id, dir);
+                    }
+                    self.session_id = Some(id);
+                }
                 Err(error) => tracing::warn!(%error, "the CLI reported an unusable session id"),
             }
         }

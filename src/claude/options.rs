@@ -161,9 +161,12 @@ pub struct ClientOptions {
     pub env: BTreeMap<String, String>,
     /// Extra raw arguments, appended before `--input-format`.
     pub extra_args: Vec<String>,
-    /// Confines the child before it starts (the agent's sandbox, issue 23); `None` starts it
-    /// as is. An error refuses the start.
+    /// Confines the child before it starts (the agent's sandbox, issue 23; its container,
+    /// issue 39); `None` starts it as is. An error refuses the start.
     pub confine: Option<Confine>,
+    /// Told each session id the CLI reports, with the config dir the [`Confine`] hook gave the
+    /// process (issue 39: which container home holds that session's transcript).
+    pub session_observer: Option<SessionObserver>,
     /// What the CLI does first once it is up.
     pub start_up: StartUp,
 }
@@ -191,9 +194,31 @@ impl StartUp {
     }
 }
 
-/// Prepares a child's confinement on its command (see [`ClientOptions::confine`]).
-pub type Confine =
-    std::sync::Arc<dyn Fn(&mut tokio::process::Command) -> std::io::Result<()> + Send + Sync>;
+/// Rewrites how a child is started to confine it (see [`ClientOptions::confine`]): it may
+/// wrap the program in a container, change the arguments and add to the environment.
+pub type Confine = std::sync::Arc<dyn Fn(&mut Invocation) -> std::io::Result<()> + Send + Sync>;
+
+/// How a CLI child is started: what a [`Confine`] hook sees and may rewrite.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Invocation {
+    /// The program run.
+    pub program: PathBuf,
+    /// Its arguments.
+    pub args: Vec<std::ffi::OsString>,
+    /// The working directory the CLI runs in.
+    pub cwd: PathBuf,
+    /// Its whole environment.
+    pub env: BTreeMap<String, String>,
+    /// The session it resumes, if any.
+    pub resume: Option<String>,
+    /// Whether the resumed session is branched into a new id.
+    pub fork_session: bool,
+    /// The CLI's own config dir (`CLAUDE_CONFIG_DIR`) the hook gave this process, if any.
+    pub config_dir: Option<PathBuf>,
+}
+
+/// See [`ClientOptions::session_observer`]: a session id and the process's config dir.
+pub type SessionObserver = std::sync::Arc<dyn Fn(&SessionId, &std::path::Path) + Send + Sync>;
 
 impl std::fmt::Debug for ClientOptions {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -224,6 +249,7 @@ impl std::fmt::Debug for ClientOptions {
             )
             .field("extra_args", &self.extra_args)
             .field("confine", &self.confine.is_some())
+            .field("session_observer", &self.session_observer.is_some())
             .field("start_up", &self.start_up)
             .finish()
     }

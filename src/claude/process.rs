@@ -13,7 +13,7 @@ use tokio::{
 };
 use tracing::Instrument;
 
-use super::{ClaudeError, ClientOptions, child_env::child_env, stderr_tail};
+use super::{ClaudeError, ClientOptions, Invocation, child_env::child_env, stderr_tail};
 
 /// Set to `1` on every CLI child, so a program the agent runs (its Bash inherits the CLI's
 /// environment) can tell it was started by the agent rather than by the owner's shell.
@@ -22,6 +22,8 @@ pub const AGENT_CHILD_ENV: &str = "OLLIM_BOT_AGENT_CHILD";
 /// A running CLI process.
 pub(crate) struct CliProcess {
     child: Child,
+    /// The config dir the confinement gave it, if any.
+    config_dir: Option<std::path::PathBuf>,
     stderr_tail: stderr_tail::Tail,
     stderr_task: JoinHandle<()>,
     status: Option<ExitStatus>,
@@ -36,25 +38,44 @@ pub(crate) fn spawn(
     // expected to be).
     let parent = std::env::vars_os()
         .filter_map(|(name, value)| Some((name.into_string().ok()?, value.into_string().ok()?)));
-    let mut command = Command::new(&options.cli_path);
+    let mut env = child_env(parent, &options.env, &options.cwd);
+    env.extend(
+        options
+            .start_up
+            .env()
+            .map(|(name, value)| (name.to_owned(), value.to_owned())),
+    );
+    let mut invocation = Invocation {
+        program: options.cli_path.clone(),
+        args: options
+            .to_args(has_permission_handler)
+            .into_iter()
+            .map(Into::into)
+            .collect(),
+        cwd: options.cwd.clone(),
+        env,
+        resume: options.resume.as_ref().map(|id| id.as_str().to_owned()),
+        fork_session: options.fork_session,
+        config_dir: None,
+    };
+    if let Some(confine) = &options.confine {
+        confine(&mut invocation).map_err(|source| ClaudeError::Spawn {
+            path: options.cli_path.clone(),
+            source,
+        })?;
+    }
+    let mut command = Command::new(&invocation.program);
     command
-        .args(options.to_args(has_permission_handler))
-        .current_dir(&options.cwd)
+        .args(&invocation.args)
+        .current_dir(&invocation.cwd)
         .env_clear()
-        .envs(child_env(parent, &options.env, &options.cwd))
-        .envs(options.start_up.env())
+        .envs(&invocation.env)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .kill_on_drop(true)
         // Keep terminal signals (Ctrl-C) away from the child: we end it ourselves, cleanly.
         .process_group(0);
-    if let Some(confine) = &options.confine {
-        confine(&mut command).map_err(|source| ClaudeError::Spawn {
-            path: options.cli_path.clone(),
-            source,
-        })?;
-    }
     let mut child = command.spawn().map_err(|source| {
         if source.kind() == std::io::ErrorKind::NotFound {
             ClaudeError::CliNotFound {
@@ -83,6 +104,7 @@ pub(crate) fn spawn(
     Ok((
         CliProcess {
             child,
+            config_dir: invocation.config_dir,
             stderr_tail,
             stderr_task,
             status: None,
@@ -96,6 +118,11 @@ impl CliProcess {
     /// The OS process id, while it runs.
     pub(crate) fn pid(&self) -> Option<u32> {
         self.child.id()
+    }
+
+    /// The config dir the confinement gave it, if any.
+    pub(crate) fn config_dir(&self) -> Option<&std::path::Path> {
+        self.config_dir.as_deref()
     }
 
     /// The last stderr lines, joined with newlines.

@@ -54,7 +54,12 @@ fn execute(args: &HistoryArgs, now: DateTime<Utc>) -> Result<(), String> {
     let claude_dir = config.claude_config_dir().ok_or(
         "cannot find the Claude CLI's config dir: set HOME or CLAUDE_CONFIG_DIR".to_owned(),
     )?;
-    let dir = TranscriptDir::for_cwd(&claude_dir, &config.data_dir);
+    // Each container's CLI home holds its own sessions' transcripts (issue 39).
+    let homes: Vec<std::path::PathBuf> =
+        std::fs::read_dir(crate::state::paths::DataDir::new(&config.data_dir).cli_homes_dir())
+            .map(|entries| entries.flatten().map(|entry| entry.path()).collect())
+            .unwrap_or_default();
+    let dir = TranscriptDir::for_cwd_in(&claude_dir, &homes, &config.data_dir);
     let sessions = dir.sessions().map_err(|e| e.to_string())?;
     let tz = config.timezone;
     let needle = args.grep.as_deref().map(str::to_lowercase);

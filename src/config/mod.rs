@@ -99,6 +99,10 @@ pub struct Config {
     /// Extra folders the agent's sandbox may read and execute (`OLLIM_SANDBOX_READ`, `:`
     /// separated): a node or tool install outside the system dirs (issue 23).
     pub sandbox_read: Vec<PathBuf>,
+    /// The `ollim-bot` executable that confines each CLI from inside its container (issue
+    /// 39); `None`: this process's own executable. Set by harnesses that run the bot's code
+    /// inside another program (the tests).
+    pub sandbox_launcher: Option<PathBuf>,
     /// Another base URL for every Google API call the bot makes (`OLLIM_GOOGLE_API_URL`: a
     /// proxy, the tests' fake Google); `None`: Google itself.
     pub google_api_url: Option<String>,
@@ -125,6 +129,7 @@ impl std::fmt::Debug for Config {
             .field("cli_idle_override", &self.cli_idle_override)
             .field("webhook", &self.webhook)
             .field("sandbox_read", &self.sandbox_read)
+            .field("sandbox_launcher", &self.sandbox_launcher)
             .field("google_api_url", &self.google_api_url)
             .field("home_channel", &self.home_channel)
             .finish()
@@ -307,6 +312,7 @@ impl Config {
             claude_cli,
             docs_mcp_url,
             sandbox_read,
+            sandbox_launcher: None,
             cli_env,
             env_file: get("OLLIM_ENV_FILE").map_or_else(|| PathBuf::from(".env"), PathBuf::from),
             scheduler_sync: get("OLLIM_SCHEDULER_SYNC_SECS")

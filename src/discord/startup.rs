@@ -46,6 +46,12 @@ impl Bot {
             text.push('\n');
             text.push_str(&super::notices::greeting::no_sandbox_line(reason));
         }
+        if let crate::sandbox::ContainerSupport::Unavailable { reason } =
+            self.services.sandbox.containers()
+        {
+            text.push('\n');
+            text.push_str(&super::notices::greeting::no_container_line(reason));
+        }
         if let Some(line) = self.spend_line() {
             text.push('\n');
             text.push_str(&line);

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use super::workspace::{ChildKind, Confinement, classify_child, is_job_folder};
 
 /// The rights one [`Grant`] gives beneath its path.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Access {
     /// List directories only (the data dir itself).
     List,
@@ -28,7 +28,7 @@ pub enum Access {
 }
 
 /// One rule: `access` beneath `path`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Grant {
     /// The file or directory.
     pub path: PathBuf,
@@ -41,10 +41,14 @@ pub struct Grant {
 pub struct Layout {
     /// The data dir: the CLI's working directory.
     pub workspace: PathBuf,
-    /// The CLI's config dir (`CLAUDE_CONFIG_DIR`): sessions, its settings and credentials.
+    /// The CLI config dir the login comes from (the bot's own, or `CLAUDE_CONFIG_DIR`);
+    /// never granted: each CLI gets a home of its own under [`Layout::homes_dir`] (issue 39).
     pub cli_config_dir: PathBuf,
-    /// The private temp dir handed to the CLI as `TMPDIR`.
-    pub temp_dir: PathBuf,
+    /// Where the CLI homes are (`state/cli_homes/`); each container sees only its own.
+    pub homes_dir: PathBuf,
+    /// The bot's own executable, which enters the Landlock domain inside the container and
+    /// then becomes the CLI (`ollim-bot __sandbox-exec`).
+    pub launcher: PathBuf,
     /// Files and folders to read and execute beyond the system: the CLI's install, the bot's
     /// own binary, `PATH`, the owner's `OLLIM_SANDBOX_READ`.
     pub read_exec: Vec<PathBuf>,
@@ -76,11 +80,12 @@ const DEVICES: [&str; 8] = [
     "/dev/pts",
 ];
 
-/// The grants of one CLI's domain. The data dir is granted listing only; each of its
-/// top-level entries gets its own grant by [`classify_child`], read now (so the caller
+/// The grants of one CLI's domain, whose own config dir is `home` (the CLI's sessions, shell
+/// state and its private temp dir `home/tmp`). The data dir is granted listing only; each of
+/// its top-level entries gets its own grant by [`classify_child`], read now (so the caller
 /// computes grants at each start). Broad paths that would cover the data dir or the owner's
 /// home (`/`, `$HOME`, an ancestor of the data dir) are never granted, whatever `PATH` says.
-pub fn grants(layout: &Layout, confinement: Confinement) -> Vec<Grant> {
+pub fn grants(layout: &Layout, confinement: Confinement, home: &Path) -> Vec<Grant> {
     let mut out = Vec::new();
     let mut push = |path: PathBuf, access| out.push(Grant { path, access });
     for dir in SYSTEM_READ_EXEC {
@@ -105,8 +110,7 @@ pub fn grants(layout: &Layout, confinement: Confinement) -> Vec<Grant> {
             push(path.clone(), Access::ReadExec);
         }
     }
-    push(layout.cli_config_dir.clone(), Access::Full);
-    push(layout.temp_dir.clone(), Access::Full);
+    push(home.to_path_buf(), Access::Full);
     push(layout.workspace.clone(), Access::List);
     if let Some(approved) = &layout.approved_dir {
         push(approved.clone(), Access::Read);
@@ -155,8 +159,10 @@ fn workspace_grants(layout: &Layout, confinement: Confinement) -> Vec<Grant> {
         }
         let access = match classify_child(&name) {
             ChildKind::Private => continue,
+            // Job folders, and the top-level files that go into the main session's prompt
+            // (`USER.md`, `IDENTITY.md`, …): read-only to runs that may carry untrusted text.
             ChildKind::Writable
-                if confinement == Confinement::Background && is_job_folder(&name) =>
+                if confinement == Confinement::Background && (is_job_folder(&name) || !is_dir) =>
             {
                 Access::Read
             }
@@ -189,4 +195,28 @@ fn is_safe_broad_grant(layout: &Layout, path: &Path) -> bool {
         Some(home) => !crate::state::paths::absolute_normalized(home).starts_with(&path),
         None => true,
     }
+}
+
+/// The layout's secret files that a grant's tree would show (Landlock can't take one file out
+/// of a granted tree; a container covers them, issue 39 §2), each with the granted path.
+pub fn exposed_secrets(layout: &Layout) -> Vec<(PathBuf, PathBuf)> {
+    let granted = grants(layout, Confinement::Owner, &layout.homes_dir);
+    let mut out = Vec::new();
+    for secret in &layout.secrets {
+        let secret = std::fs::canonicalize(secret)
+            .unwrap_or_else(|_| crate::state::paths::absolute_normalized(secret));
+        if !secret.exists() {
+            continue;
+        }
+        let holder = granted.iter().find(|grant| {
+            grant.access != Access::List
+                && (secret.starts_with(&grant.path)
+                    || std::fs::canonicalize(&grant.path)
+                        .is_ok_and(|real| secret.starts_with(real)))
+        });
+        if let Some(grant) = holder {
+            out.push((secret, grant.path.clone()));
+        }
+    }
+    out
 }

@@ -1,8 +1,6 @@
 //! The Landlock calls: probing the kernel, building a ruleset from [`Grant`]s in the parent,
 //! and enforcing it in the child between fork and exec.
 
-use std::sync::Mutex;
-
 use landlock::{
     ABI, Access as _, AccessFs, BitFlags, CompatLevel, Compatible, PathBeneath, PathFd, Ruleset,
     RulesetAttr, RulesetCreated, RulesetCreatedAttr, RulesetStatus, Scope,
@@ -89,7 +87,7 @@ fn rights(access: Access) -> BitFlags<AccessFs> {
 
 /// Builds the ruleset in the parent (opening each path). Paths that don't exist are left
 /// out; a file path gets only the file rights of its grant.
-pub(super) fn ruleset(grants: &[Grant]) -> Result<RulesetCreated, landlock::RulesetError> {
+fn ruleset(grants: &[Grant]) -> Result<RulesetCreated, landlock::RulesetError> {
     let mut ruleset = Ruleset::default()
         .set_compatibility(CompatLevel::BestEffort)
         .handle_access(AccessFs::from_all(TARGET_ABI))?
@@ -108,28 +106,17 @@ pub(super) fn ruleset(grants: &[Grant]) -> Result<RulesetCreated, landlock::Rule
     Ok(ruleset)
 }
 
-/// Makes `command`'s child enforce `ruleset` on itself just before exec. If the kernel
-/// enforces nothing after all, the exec fails instead of running the agent unconfined.
-pub(super) fn restrict_on_exec(command: &mut tokio::process::Command, ruleset: RulesetCreated) {
-    let slot = Mutex::new(Some(ruleset));
-    // SAFETY: the closure runs in the forked child before exec. It takes a mutex no other
-    // thread of the child can hold (only the forking thread exists there), and makes two
-    // system calls (prctl and landlock_restrict_self) through the landlock crate; it
-    // allocates only on its error paths.
-    unsafe {
-        command.pre_exec(move || {
-            let ruleset = slot
-                .lock()
-                .ok()
-                .and_then(|mut slot| slot.take())
-                .ok_or_else(|| std::io::Error::other("the sandbox was already used"))?;
-            let status = ruleset.restrict_self().map_err(std::io::Error::other)?;
-            if status.ruleset == RulesetStatus::NotEnforced {
-                return Err(std::io::Error::other(
-                    "the kernel did not enforce the Landlock sandbox",
-                ));
-            }
-            Ok(())
-        });
+/// Enforces a domain of `grants` on this process (and so on everything it execs). Fails when
+/// the kernel would enforce nothing after all: the program is then not started unconfined.
+pub(super) fn restrict_self(grants: &[Grant]) -> Result<(), std::io::Error> {
+    let status = ruleset(grants)
+        .map_err(std::io::Error::other)?
+        .restrict_self()
+        .map_err(std::io::Error::other)?;
+    if status.ruleset == RulesetStatus::NotEnforced {
+        return Err(std::io::Error::other(
+            "the kernel did not enforce the Landlock sandbox",
+        ));
     }
+    Ok(())
 }

@@ -1,35 +1,44 @@
-//! The kernel boundary around the agent (issue 23 §1, BOX-1): every Claude CLI process tree
-//! the bot starts (main, forks, background runs, screening, and so every tool, shell, hook and
-//! subagent inside it) runs in a Linux Landlock domain set up between fork and exec.
+//! The agent's box (issue 23 §1, BOX-1; issue 39 §1): every Claude CLI process tree the bot
+//! starts (main, forks, background runs, screening, and so every tool, shell, hook and
+//! subagent inside it) runs in a container of its own — new user, mount, PID, IPC namespaces,
+//! no terminal, no capabilities, only the session's grants mounted, its own CLI config dir —
+//! and, inside it, in a Linux Landlock domain of the same grants.
 //!
 //! Inside it the agent reads the system, the CLI's install and the workspace (the data dir),
-//! and writes only its own files there, the CLI's config dir and a private temp dir. The
-//! bot's secrets (`state/`, every `.env*` in the data dir, the env file it loaded wherever it
-//! is) and the trust roots (`.git/`, `.claude/`, `skills/`, `webhooks/`, `tool-policy.yaml`,
+//! and writes only its own files there and its session's own CLI home. The bot's secrets
+//! (`state/`, every `.env*` in the data dir, the env file it loaded wherever it is) and the
+//! trust roots (`.git/`, `.claude/`, `skills/`, `webhooks/`, `tool-policy.yaml`,
 //! `CLAUDE.md`) are outside every tree it may read or write. Nothing here parses a file
 //! format of the CLI: the kernel enforces the grants whatever the agent runs.
 //!
-//! - [`Layout`] and [`grants`]: what the domain grants, computed from paths (pure apart from
-//!   listing the data dir's top level, which the caller does at each start).
-//! - [`support`]: whether this kernel can enforce a domain, and why not.
-//! - [`Sandbox`]: the layout plus the kernel's answer; [`Sandbox::confine`] prepares one
-//!   child's domain.
+//! - [`Layout`] and [`grants`]: what a session is granted, computed from paths (pure apart
+//!   from listing the data dir's top level, which the caller does at each start).
+//! - [`support`] and [`container::probe`]: whether this machine can enforce each wall.
+//! - [`CliHomes`]: one CLI config dir per container, and which one holds each session.
+//! - [`Sandbox::confine`] rewrites one CLI start into `bwrap … ollim-bot __sandbox-exec …`.
 
+mod container;
 mod grants;
+mod homes;
 mod install;
 #[allow(unsafe_code)]
 mod kernel;
+pub mod launcher;
 mod workspace;
 
 #[cfg(test)]
 mod tests;
 
-pub use grants::{Access, Grant, Layout, grants};
+pub use container::{ContainerSupport, container_args};
+pub use grants::{Access, Grant, Layout, exposed_secrets, grants};
+pub use homes::CliHomes;
 pub use install::{cli_install_dirs, locate_executable, path_dirs};
 pub use kernel::{Support, support};
 pub use workspace::{ChildKind, Confinement, classify_child, is_job_folder};
 
 use std::{path::Path, sync::Arc};
+
+use crate::{claude::Invocation, state::cli_homes::CliHomeBook};
 
 /// Why a child's domain could not be prepared. The child is then not started: the bot never
 /// runs the agent outside the box on a kernel that has one.
@@ -38,6 +47,21 @@ pub enum SandboxError {
     /// The kernel refused to create the ruleset or a rule.
     #[error("could not prepare the sandbox: {0}")]
     Ruleset(#[from] landlock::RulesetError),
+    /// A file holding the bot's secrets sits inside a tree every CLI may read, and without
+    /// containers nothing can hide it (issue 39 §2).
+    #[error(
+        "{} holds the bot's secrets but sits inside {}, which every Claude CLI may read here \
+         (no containers on this machine): move it out of there, e.g. to ~/.ollim-bot/.env, \
+         and point OLLIM_ENV_FILE at it",
+        secret.display(),
+        tree.display()
+    )]
+    SecretExposed {
+        /// The secret file.
+        secret: std::path::PathBuf,
+        /// The granted tree that holds it.
+        tree: std::path::PathBuf,
+    },
     /// A directory the layout needs could not be created.
     #[error("could not create {path}: {source}")]
     Dir {
@@ -48,34 +72,59 @@ pub enum SandboxError {
     },
 }
 
-/// The layout and what the kernel supports, built once at start-up and shared by every
-/// session.
+/// The layout, what the machine supports and the CLI homes, built once at start-up and
+/// shared by every session.
 #[derive(Debug, Clone)]
 pub struct Sandbox {
     layout: Arc<Layout>,
     support: Support,
+    containers: ContainerSupport,
+    homes: CliHomes,
 }
 
 impl Sandbox {
-    /// A sandbox over `layout` on this kernel. Touches nothing on disk.
-    pub fn new(layout: Layout) -> Self {
+    /// A sandbox over `layout` on this machine, keeping which home holds each session in
+    /// `book`. Probes the kernel and starts one empty container; touches nothing on disk.
+    pub fn new(layout: Layout, book: CliHomeBook, path_var: Option<&std::ffi::OsStr>) -> Self {
+        let homes = CliHomes::new(
+            layout.homes_dir.clone(),
+            layout.cli_config_dir.clone(),
+            layout.workspace.clone(),
+            book,
+        );
         Self {
             support: support(),
+            containers: container::probe(path_var),
             layout: Arc::new(layout),
+            homes,
         }
     }
 
-    /// Creates the CLI's config dir and the private temp dir (owner-only) when missing.
+    /// Creates the folder of the CLI homes (owner-only) when missing.
     pub fn create_dirs(&self) -> Result<(), SandboxError> {
-        for dir in [&self.layout.cli_config_dir, &self.layout.temp_dir] {
-            create_private_dir(dir)?;
-        }
-        Ok(())
+        create_private_dir(&self.layout.homes_dir)
     }
 
-    /// What the kernel supports.
+    /// Refuses a layout whose secrets a CLI could read: one inside a granted tree is covered
+    /// by a container, and without containers nothing can hide it (issue 39 §2).
+    pub fn check_secrets(&self) -> Result<(), SandboxError> {
+        if let ContainerSupport::Available { .. } = self.containers {
+            return Ok(());
+        }
+        match exposed_secrets(&self.layout).into_iter().next() {
+            Some((secret, tree)) => Err(SandboxError::SecretExposed { secret, tree }),
+            None => Ok(()),
+        }
+    }
+
+    /// What the kernel supports of Landlock.
     pub fn support(&self) -> &Support {
         &self.support
+    }
+
+    /// Whether sessions get containers.
+    pub fn containers(&self) -> &ContainerSupport {
+        &self.containers
     }
 
     /// The layout.
@@ -83,20 +132,71 @@ impl Sandbox {
         &self.layout
     }
 
-    /// Confines the process `command` will start, for a session of kind `confinement`: sets
-    /// its private `TMPDIR` and, where the kernel supports Landlock, restricts it between
-    /// fork and exec. The grants are computed now, so files added to the data dir's top level
-    /// since the last start are seen.
+    /// The CLI homes.
+    pub fn homes(&self) -> &CliHomes {
+        &self.homes
+    }
+
+    /// Confines the CLI start `invocation`, a session of kind `confinement`: gives it a CLI
+    /// home of its own (`CLAUDE_CONFIG_DIR`, `TMPDIR` inside it), and makes it run as
+    /// `bwrap <container> -- ollim-bot __sandbox-exec <grants> -- <the CLI>` (without
+    /// containers, the launcher alone; without either wall, as is). The grants are computed
+    /// now, so files added to the data dir's top level since the last start are seen.
     pub fn confine(
         &self,
-        command: &mut tokio::process::Command,
+        invocation: &mut Invocation,
         confinement: Confinement,
     ) -> Result<(), SandboxError> {
-        command.env("TMPDIR", &self.layout.temp_dir);
-        if let Support::Enforced { .. } = self.support {
-            let ruleset = kernel::ruleset(&grants(&self.layout, confinement))?;
-            kernel::restrict_on_exec(command, ruleset);
+        let home = self.homes.prepare(
+            confinement,
+            invocation.resume.as_deref(),
+            invocation.fork_session,
+        )?;
+        invocation
+            .env
+            .insert("CLAUDE_CONFIG_DIR".to_owned(), home.display().to_string());
+        invocation
+            .env
+            .insert("TMPDIR".to_owned(), home.join("tmp").display().to_string());
+        invocation.config_dir = Some(home.clone());
+        let landlock = matches!(self.support, Support::Enforced { .. });
+        let container = match &self.containers {
+            ContainerSupport::Available { bwrap } => Some(bwrap.clone()),
+            ContainerSupport::Unavailable { .. } => None,
+        };
+        if !landlock && container.is_none() {
+            return Ok(());
         }
+        let grants = grants(&self.layout, confinement, &home);
+        let spec = launcher::LaunchSpec {
+            grants: landlock.then(|| grants.clone()),
+        };
+        let program = std::mem::take(&mut invocation.program).into_os_string();
+        let args = std::mem::take(&mut invocation.args);
+        let launched = launcher::launcher_args(&spec, program, args);
+        let Some(bwrap) = container else {
+            invocation.program.clone_from(&self.layout.launcher);
+            invocation.args = launched;
+            return Ok(());
+        };
+        let secrets: Vec<std::path::PathBuf> = self
+            .layout
+            .secrets
+            .iter()
+            .flat_map(|secret| {
+                [
+                    crate::state::paths::absolute_normalized(secret),
+                    std::fs::canonicalize(secret).unwrap_or_default(),
+                ]
+            })
+            .filter(|path| path.is_absolute())
+            .collect();
+        let mut args = container_args(&grants, &secrets, &invocation.cwd);
+        args.push("--".into());
+        args.push(self.layout.launcher.clone().into_os_string());
+        args.extend(launched);
+        invocation.program = bwrap;
+        invocation.args = args;
         Ok(())
     }
 }

@@ -75,7 +75,8 @@ fn layout(root: &std::path::Path) -> Layout {
     Layout {
         workspace: root.join("data"),
         cli_config_dir: root.join("data/state/claude"),
-        temp_dir: root.join("data/state/tmp"),
+        homes_dir: root.join("data/state/cli_homes"),
+        launcher: root.join("bin/ollim-bot"),
         approved_dir: Some(root.join("data/state/approved")),
         read_exec: vec![
             root.to_path_buf(),
@@ -99,7 +100,8 @@ fn grants_follow_the_data_dirs_entries() {
     std::fs::write(layout.workspace.join("USER.md"), "me").unwrap();
     std::fs::write(layout.workspace.join(".env"), "DISCORD_TOKEN=x").unwrap();
     std::fs::write(layout.workspace.join("project.env"), "DISCORD_TOKEN=x").unwrap();
-    let grants = grants(&layout, Confinement::Owner);
+    let home = layout.homes_dir.join("owner-1");
+    let grants = grants(&layout, Confinement::Owner, &home);
     let access = |path: PathBuf| {
         grants
             .iter()
@@ -121,51 +123,46 @@ fn grants_follow_the_data_dirs_entries() {
     assert!(access(ws.join("state")).is_empty());
     assert!(access(ws.join(".env")).is_empty());
     assert!(access(ws.join("project.env")).is_empty());
-    assert_eq!(access(layout.cli_config_dir.clone()), [Access::Full]);
+    assert_eq!(
+        access(home.clone()),
+        [Access::Full],
+        "the session's own CLI home"
+    );
+    assert!(
+        access(layout.cli_config_dir.clone()).is_empty(),
+        "never the shared CLI config dir"
+    );
     // Broad paths from PATH never cover the home, the root or the data dir.
     assert!(access(tmp.path().to_path_buf()).is_empty());
     assert!(access(PathBuf::from("/")).is_empty());
     assert_eq!(access(tmp.path().join("bin")), [Access::ReadExec]);
     // A background run reads the job folders but can't write a job (issue 23 §4).
-    let background = super::grants(&layout, Confinement::Background);
+    let background = super::grants(&layout, Confinement::Background, &home);
     let routines: Vec<Access> = background
         .iter()
         .filter(|g| g.path == ws.join("routines"))
         .map(|g| g.access)
         .collect();
     assert_eq!(routines, [Access::Read]);
+    // ... nor a file that goes into the main session's prompt (issue 39 §1).
     assert!(background.contains(&Grant {
         path: ws.join("USER.md"),
-        access: Access::ReadWriteFile
+        access: Access::Read
     }));
 }
 
-/// The kernel boundary on its own: a shell confined by the box can't read a secret in the data
-/// dir or write `state/`, whatever it is told, and can still do its own work.
-#[tokio::test]
-async fn a_confined_shell_cannot_reach_secrets() {
+#[test]
+fn a_secret_inside_a_granted_tree_is_exposed_and_one_outside_is_not() {
     let tmp = tempfile::tempdir().unwrap();
-    let layout = layout(tmp.path());
-    let ws = layout.workspace.clone();
-    std::fs::create_dir_all(ws.join("state")).unwrap();
-    std::fs::create_dir_all(ws.join("notes")).unwrap();
-    std::fs::write(ws.join("state/token.json"), "SECRET-TOKEN").unwrap();
-    std::fs::write(ws.join(".env"), "DISCORD_TOKEN=SECRET").unwrap();
-    let sandbox = Sandbox::new(layout);
-    sandbox.create_dirs().unwrap();
-    if let Support::Unavailable { reason } = sandbox.support() {
-        eprintln!("skipped: {reason}");
-        return;
-    }
-    let script = "cat state/token.json; cat .env; echo forged > state/sessions.json; \
-                  echo note > notes/a.md; cat notes/a.md; echo made > new.md; true";
-    let mut command = tokio::process::Command::new("/bin/sh");
-    command.args(["-c", script]).current_dir(&ws);
-    sandbox.confine(&mut command, Confinement::Owner).unwrap();
-    let output = command.output().await.unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(!stdout.contains("SECRET"), "{stdout}");
-    assert!(stdout.contains("note"), "{stdout}");
-    assert!(!ws.join("state/sessions.json").exists());
-    assert!(!ws.join("new.md").exists());
+    let mut layout = layout(tmp.path());
+    std::fs::create_dir_all(tmp.path().join("bin")).unwrap();
+    std::fs::create_dir_all(&layout.workspace).unwrap();
+    let beside_binary = tmp.path().join("bin/.env");
+    std::fs::write(&beside_binary, "DISCORD_TOKEN=x").unwrap();
+    layout.secrets = vec![beside_binary.clone(), layout.workspace.join(".env")];
+    std::fs::write(layout.workspace.join(".env"), "x").unwrap();
+    let exposed = exposed_secrets(&layout);
+    assert_eq!(exposed.len(), 1, "{exposed:?}");
+    assert!(exposed[0].0.ends_with("bin/.env"));
+    assert!(exposed[0].1.ends_with("bin"));
 }

@@ -15,7 +15,7 @@ struct Known {
 }
 
 /// The state files this module's stores read.
-const KNOWN: [Known; 12] = [
+const KNOWN: [Known; 13] = [
     Known {
         name: "sessions.json",
         damage: StateFile::<super::sessions::Format>::damage,
@@ -59,6 +59,10 @@ const KNOWN: [Known; 12] = [
     Known {
         name: "tool_approvals.json",
         damage: StateFile::<super::tool_approvals::Format>::damage,
+    },
+    Known {
+        name: "cli_homes.json",
+        damage: StateFile::<super::cli_homes::Format>::damage,
     },
     Known {
         name: "untrusted_sessions.json",

@@ -23,6 +23,7 @@
 //!   in a `.env` in place.
 
 pub mod atomic;
+pub mod cli_homes;
 pub mod content_approvals;
 pub mod disk_space;
 pub mod env_file;

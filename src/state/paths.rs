@@ -113,6 +113,17 @@ impl DataDir {
         self.state_dir().join("tool_approvals.json")
     }
 
+    /// `state/cli_homes/`: one Claude CLI config dir per container (issue 39): the homes of
+    /// the sessions, never shared between sessions of different trust.
+    pub fn cli_homes_dir(&self) -> PathBuf {
+        self.state_dir().join("cli_homes")
+    }
+
+    /// `state/cli_homes.json`: which home holds each session's transcript (issue 39).
+    pub fn cli_homes_file(&self) -> PathBuf {
+        self.state_dir().join("cli_homes.json")
+    }
+
     /// `state/untrusted_sessions.json`: sessions that have read untrusted text (issue 23 §4).
     pub fn untrusted_sessions_file(&self) -> PathBuf {
         self.state_dir().join("untrusted_sessions.json")

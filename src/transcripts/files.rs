@@ -73,10 +73,12 @@ pub struct SessionFile {
     pub modified: Option<SystemTime>,
 }
 
-/// The transcripts of sessions started in one working directory.
+/// The transcripts of sessions started in one working directory, in one CLI config dir or
+/// several (each container has its own, issue 39).
 #[derive(Debug, Clone)]
 pub struct TranscriptDir {
     dir: PathBuf,
+    more: Vec<PathBuf>,
 }
 
 impl TranscriptDir {
@@ -92,9 +94,25 @@ impl TranscriptDir {
         {
             return Self {
                 dir: projects.join(project_key(&real)),
+                more: Vec::new(),
             };
         }
-        Self { dir }
+        Self {
+            dir,
+            more: Vec::new(),
+        }
+    }
+
+    /// [`Self::for_cwd`] over several config dirs: the first, then each of `others`. A
+    /// session found in more than one (a transcript copied into a resumed session's home) is
+    /// read from its most recently written copy.
+    pub fn for_cwd_in(claude_config_dir: &Path, others: &[PathBuf], cwd: &Path) -> Self {
+        let mut all = Self::for_cwd(claude_config_dir, cwd);
+        all.more = others
+            .iter()
+            .map(|dir| Self::for_cwd(dir, cwd).dir)
+            .collect();
+        all
     }
 
     /// The directory itself.
@@ -105,37 +123,51 @@ impl TranscriptDir {
     /// Every `<id>.jsonl` directly in the directory (sub-agent transcripts live in
     /// subdirectories and are not sessions), sorted by id. No directory means no sessions.
     pub fn sessions(&self) -> Result<Vec<SessionFile>, TranscriptError> {
-        let entries = match fs::read_dir(&self.dir) {
-            Ok(entries) => entries,
-            Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
-            Err(source) => {
-                return Err(TranscriptError::Io {
-                    path: self.dir.clone(),
-                    source,
-                });
+        let mut files: Vec<SessionFile> = Vec::new();
+        for dir in std::iter::once(&self.dir).chain(&self.more) {
+            for file in sessions_in(dir)? {
+                match files.iter_mut().find(|known| known.id == file.id) {
+                    Some(known) if known.modified < file.modified => *known = file,
+                    Some(_) => {}
+                    None => files.push(file),
+                }
             }
-        };
-        let mut files: Vec<SessionFile> = entries
-            .filter_map(Result::ok)
-            .filter_map(|entry| {
-                let path = entry.path();
-                if path.extension()? != "jsonl" {
-                    return None;
-                }
-                let metadata = entry.metadata().ok()?;
-                if !metadata.is_file() {
-                    return None;
-                }
-                Some(SessionFile {
-                    id: path.file_stem()?.to_str()?.to_owned(),
-                    modified: metadata.modified().ok(),
-                    path,
-                })
-            })
-            .collect();
+        }
         files.sort_by(|a, b| a.id.cmp(&b.id));
         Ok(files)
     }
+}
+
+/// The `<id>.jsonl` files directly in `dir`.
+fn sessions_in(dir: &Path) -> Result<Vec<SessionFile>, TranscriptError> {
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(source) => {
+            return Err(TranscriptError::Io {
+                path: dir.to_path_buf(),
+                source,
+            });
+        }
+    };
+    Ok(entries
+        .filter_map(Result::ok)
+        .filter_map(|entry| {
+            let path = entry.path();
+            if path.extension()? != "jsonl" {
+                return None;
+            }
+            let metadata = entry.metadata().ok()?;
+            if !metadata.is_file() {
+                return None;
+            }
+            Some(SessionFile {
+                id: path.file_stem()?.to_str()?.to_owned(),
+                modified: metadata.modified().ok(),
+                path,
+            })
+        })
+        .collect())
 }
 
 /// What reading a file skipped.

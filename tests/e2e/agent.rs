@@ -218,7 +218,8 @@ async fn images_are_sent_as_image_blocks_before_the_text() {
     h.close().await;
 }
 
-/// Waits until the CLI has written `<id>.jsonl` somewhere under `home`.
+/// Waits until the CLI has written `<id>.jsonl` somewhere under `home` (its CLI home is in
+/// the data dir's `state/cli_homes/`, issue 39).
 async fn wait_for_transcript(home: &std::path::Path, id: &str) {
     fn contains(dir: &std::path::Path, name: &str) -> bool {
         std::fs::read_dir(dir)
@@ -238,7 +239,7 @@ async fn wait_for_transcript(home: &std::path::Path, id: &str) {
     wait::until_true(
         &format!("the CLI to write the transcript of {id}"),
         Duration::from_secs(5),
-        || contains(&home.join(".claude"), &name),
+        || contains(home, &name),
         String::new,
     )
     .await;

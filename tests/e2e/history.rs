@@ -57,17 +57,14 @@ async fn history_lists_prints_and_searches_real_sessions() {
     let id = h.stored_session().expect("a session id");
     // The CLI exits (and has written everything) before we read its files.
     h.session.shutdown().await;
-    let project = h
+    // The session's transcript is in its container's CLI home (issue 39).
+    let transcript = h
+        .services
         .sandbox
-        .claude_dir()
-        .join("projects")
-        .join(ollim_bot::transcripts::project_key(&h.sandbox.data_dir));
-    let transcript = project.join(format!("{id}.jsonl"));
-    assert!(
-        transcript.is_file(),
-        "no transcript at {}",
-        transcript.display()
-    );
+        .homes()
+        .transcript(&id)
+        .expect("the session's transcript");
+    let project = transcript.parent().unwrap().to_path_buf();
 
     // Damage the real file the way crashes and huge tool results do: garbage, a line over
     // the cap and a torn last line; and add an old session outside the default window.

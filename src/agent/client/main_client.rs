@@ -122,14 +122,21 @@ impl MainClientParts<'_> {
     }
 }
 
-/// The hook that puts a CLI child into the agent's sandbox (issue 23, BOX-1).
+/// The hook that puts a CLI child into the agent's sandbox (issue 23, BOX-1), in a container
+/// of its own (issue 39).
 fn confine_in(sandbox: &Sandbox, confinement: Confinement) -> crate::claude::Confine {
     let sandbox = sandbox.clone();
-    std::sync::Arc::new(move |command| {
+    std::sync::Arc::new(move |invocation| {
         sandbox
-            .confine(command, confinement)
+            .confine(invocation, confinement)
             .map_err(std::io::Error::other)
     })
+}
+
+/// Records which CLI home holds each session the CLI reports (issue 39).
+fn observe_sessions(sandbox: &Sandbox) -> crate::claude::SessionObserver {
+    let homes = sandbox.homes().clone();
+    std::sync::Arc::new(move |session, home| homes.record(session.as_str(), home))
 }
 
 /// Options every client shares (AGT-1, AGT-3, AGT-4): the data dir as cwd, no setting
@@ -163,6 +170,7 @@ pub(crate) fn base_options(services: &Services, confinement: Confinement) -> Cli
         settings: content.settings,
         env: config.cli_env.clone(),
         confine: Some(confine_in(&services.sandbox, confinement)),
+        session_observer: Some(observe_sessions(&services.sandbox)),
         ..ClientOptions::default()
     };
     options

@@ -69,9 +69,7 @@ impl MainSession {
         state.turns_since_compaction = resume
             .as_ref()
             .and_then(|id| {
-                let dir = self.services.config.claude_config_dir()?;
-                let data_dir = &self.services.config.data_dir;
-                let path = compaction::transcript_path(&dir, data_dir, id.as_str());
+                let path = self.services.sandbox.homes().transcript(id.as_str())?;
                 compaction::turns_since_last_compaction(&path)
             })
             .unwrap_or(0);

@@ -8,8 +8,10 @@ use std::path::{Path, PathBuf};
 
 use crate::{
     config::{Config, bot_cli_config_dir},
-    sandbox::{Layout, Sandbox, SandboxError, Support, cli_install_dirs, path_dirs},
-    state::paths::DataDir,
+    sandbox::{
+        ContainerSupport, Layout, Sandbox, SandboxError, Support, cli_install_dirs, path_dirs,
+    },
+    state::{cli_homes::CliHomeBook, paths::DataDir},
 };
 
 /// What start-up did to bring an existing installation into the box's layout.
@@ -26,6 +28,7 @@ pub fn open_sandbox(
     data_dir: &DataDir,
 ) -> Result<(Sandbox, CliHomeMigration), SandboxError> {
     let layout = layout(config, data_dir);
+    let path_var = cli_path_var(config);
     let migration = if layout.cli_config_dir == bot_cli_config_dir(data_dir.root()) {
         migrate_cli_home(
             layout.home.as_deref(),
@@ -35,8 +38,22 @@ pub fn open_sandbox(
     } else {
         CliHomeMigration::default()
     };
-    let sandbox = Sandbox::new(layout);
+    let sandbox = Sandbox::new(
+        layout,
+        CliHomeBook::new(data_dir.cli_homes_file()),
+        path_var.as_deref(),
+    );
     sandbox.create_dirs()?;
+    sandbox.check_secrets()?;
+    match sandbox.containers() {
+        ContainerSupport::Available { bwrap } => {
+            tracing::info!(bwrap = %bwrap.display(), "each CLI runs in a container of its own");
+        }
+        ContainerSupport::Unavailable { reason } => tracing::warn!(
+            "NO CONTAINERS: {reason}; every CLI shares the bot's view of processes, sockets \
+             and the terminal, with the Landlock wall only"
+        ),
+    }
     match sandbox.support() {
         Support::Enforced { abi } => {
             tracing::info!(abi, "the agent runs in a Landlock sandbox");
@@ -55,12 +72,12 @@ pub fn layout(config: &Config, data_dir: &DataDir) -> Layout {
     let cli_config_dir = config
         .claude_config_dir()
         .unwrap_or_else(|| bot_cli_config_dir(data_dir.root()));
-    // The PATH the CLI gets: the bot's extra CLI environment wins over its own.
-    let path_var = config
-        .cli_env
-        .get("PATH")
-        .map(std::ffi::OsString::from)
-        .or_else(environment::search_path);
+    let path_var = cli_path_var(config);
+    let launcher = config
+        .sandbox_launcher
+        .clone()
+        .or_else(|| std::env::current_exe().ok())
+        .unwrap_or_else(|| PathBuf::from("ollim-bot"));
     let mut read_exec = cli_install_dirs(&config.claude_cli, path_var.as_deref());
     if let Some(dir) = std::env::current_exe()
         .ok()
@@ -68,17 +85,28 @@ pub fn layout(config: &Config, data_dir: &DataDir) -> Layout {
     {
         read_exec.push(dir);
     }
+    read_exec.push(launcher.clone());
     read_exec.extend(path_dirs(path_var.as_deref()));
     read_exec.extend(config.sandbox_read.iter().cloned());
     Layout {
         workspace: data_dir.root().to_path_buf(),
         cli_config_dir,
-        temp_dir: data_dir.state_dir().join("tmp"),
+        homes_dir: data_dir.cli_homes_dir(),
+        launcher,
         approved_dir: Some(data_dir.approved_dir()),
         read_exec,
         home,
         secrets: vec![config.env_file.clone()],
     }
+}
+
+/// The PATH the CLI gets: the bot's extra CLI environment wins over its own.
+fn cli_path_var(config: &Config) -> Option<std::ffi::OsString> {
+    config
+        .cli_env
+        .get("PATH")
+        .map(std::ffi::OsString::from)
+        .or_else(environment::search_path)
 }
 
 /// When the bot's CLI config dir is new and the owner's (`~/.claude`) holds a login or this

@@ -310,7 +310,7 @@ pub async fn run(launch: &Launch) -> i32 {
     }
     match &setup {
         Some(setup) => {
-            let mut checks = sandbox_checks::sandbox_checks(&setup.sandbox).await;
+            let mut checks = sandbox_checks::sandbox_checks(&setup.sandbox, &setup.data_dir).await;
             checks.push(sandbox_checks::approval_check(
                 &setup.data_dir,
                 &setup.names,

@@ -1,35 +1,114 @@
-//! SANDBOX (issue 23, BOX-1): whether this kernel confines the agent, and a confined shell
-//! trying to read one of the bot's secrets.
+//! SANDBOX (issue 23, BOX-1; issue 39): whether each session gets a container and this kernel
+//! confines the agent, whether a secret sits where a CLI could read it, and a confined shell
+//! trying to read one of the bot's secrets and to see the bot's process.
 
 use std::path::{Path, PathBuf};
 
 use super::{Check, Group};
-use crate::sandbox::{Confinement, Layout, Sandbox, Support};
+use crate::{
+    claude::Invocation,
+    sandbox::{Confinement, ContainerSupport, Layout, Sandbox, Support, exposed_secrets},
+    state::{cli_homes::CliHomeBook, paths::DataDir},
+};
 
 /// The SANDBOX group.
-pub(super) async fn sandbox_checks(layout: &Layout) -> Vec<Check> {
-    let sandbox = Sandbox::new(layout.clone());
-    match sandbox.support() {
-        Support::Unavailable { reason } => vec![Check::fail(
+pub(super) async fn sandbox_checks(layout: &Layout, data_dir: &DataDir) -> Vec<Check> {
+    let path_var = crate::config::environment::search_path();
+    let sandbox = Sandbox::new(
+        layout.clone(),
+        CliHomeBook::new(data_dir.cli_homes_file()),
+        path_var.as_deref(),
+    );
+    let mut checks = vec![
+        container_check(sandbox.containers()),
+        landlock_check(sandbox.support()),
+    ];
+    checks.extend(secret_checks(&sandbox));
+    let boxed = matches!(sandbox.support(), Support::Enforced { .. })
+        || matches!(sandbox.containers(), ContainerSupport::Available { .. });
+    if boxed && let Some(secret) = a_secret(layout) {
+        checks.push(probe(&sandbox, &secret).await);
+    }
+    checks
+}
+
+fn container_check(containers: &ContainerSupport) -> Check {
+    match containers {
+        ContainerSupport::Available { bwrap } => {
+            let root = rustix::process::geteuid().is_root();
+            let mut line = format!(
+                "containers ({}): each Claude CLI sees only its own processes, files and CLI \
+                 state, with no terminal and no capabilities",
+                bwrap.display()
+            );
+            if root {
+                line.push_str(
+                    "; the bot runs as root: inside a container root has no capabilities and \
+                     can't see other processes, but files owned by root stay readable where a \
+                     container mounts them, so a user of its own is still the safer choice",
+                );
+            }
+            Check::pass(Group::Sandbox, line)
+        }
+        ContainerSupport::Unavailable { reason } => Check::fail(
             Group::Sandbox,
             format!(
-                "no sandbox: {reason}, so the agent and every shell it runs can read the bot's \
-                 secrets and write its state (only the bot's own guards stand in the way): run \
-                 the bot on Linux 5.13 or newer with Landlock enabled (`lsm=landlock,…` on the \
-                 kernel command line; most distributions have it on)"
+                "no containers: {reason}. Without them every Claude CLI shares the bot's view of \
+                 other processes (`/proc`), Unix sockets, its terminal and the CLI state of \
+                 other sessions"
             ),
-        )],
-        Support::Enforced { abi } => {
-            let mut checks = vec![Check::pass(
-                Group::Sandbox,
-                format!("Landlock ABI {abi}: every Claude CLI runs in the sandbox"),
-            )];
-            if let Some(secret) = a_secret(layout) {
-                checks.push(probe(&sandbox, &secret).await);
-            }
-            checks
-        }
+        ),
     }
+}
+
+fn landlock_check(support: &Support) -> Check {
+    match support {
+        Support::Unavailable { reason } => Check::fail(
+            Group::Sandbox,
+            format!(
+                "no Landlock: {reason}, so inside its container the agent is held by the \
+                 mounts alone: run the bot on Linux 5.13 or newer with Landlock enabled \
+                 (`lsm=landlock,…` on the kernel command line; most distributions have it on)"
+            ),
+        ),
+        Support::Enforced { abi } => Check::pass(
+            Group::Sandbox,
+            format!("Landlock ABI {abi}: every Claude CLI runs in a Landlock domain too"),
+        ),
+    }
+}
+
+/// Secrets inside a tree a CLI is granted: covered by the container, or a failure without one.
+fn secret_checks(sandbox: &Sandbox) -> Vec<Check> {
+    let contained = matches!(sandbox.containers(), ContainerSupport::Available { .. });
+    exposed_secrets(sandbox.layout())
+        .into_iter()
+        .map(|(secret, tree)| {
+            if contained {
+                Check::warn(
+                    Group::Sandbox,
+                    format!(
+                        "{} sits inside {}, which every Claude CLI reads: each container covers \
+                         it with an empty file, but moving it out (e.g. to ~/.ollim-bot/.env) \
+                         keeps it safe without containers too",
+                        secret.display(),
+                        tree.display()
+                    ),
+                )
+            } else {
+                Check::fail(
+                    Group::Sandbox,
+                    format!(
+                        "{} holds the bot's secrets but sits inside {}, which every Claude CLI \
+                         may read here: the bot refuses to start until it is moved (e.g. to \
+                         ~/.ollim-bot/.env, with OLLIM_ENV_FILE pointing at it)",
+                        secret.display(),
+                        tree.display()
+                    ),
+                )
+            }
+        })
+        .collect()
 }
 
 /// A file the sandbox must keep unreadable: the env file, else a file in `state/`.
@@ -48,37 +127,85 @@ fn a_secret(layout: &Layout) -> Option<PathBuf> {
         })
 }
 
-/// A confined shell tries to read `secret`.
+/// A confined shell tries to read `secret` and to see this process.
 async fn probe(sandbox: &Sandbox, secret: &Path) -> Check {
     let name = secret.display();
-    let mut command = tokio::process::Command::new("/bin/sh");
-    command
-        .args([
-            "-c",
-            "cat -- \"$1\" >/dev/null 2>&1 && echo READ || echo DENIED",
-            "sh",
-        ])
-        .arg(secret)
-        .stdin(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null());
-    if let Err(error) = sandbox.confine(&mut command, Confinement::Background) {
+    let mut invocation = Invocation {
+        program: PathBuf::from("/bin/sh"),
+        args: vec![
+            "-c".into(),
+            "cat -- \"$1\" >/dev/null 2>&1 && echo READ || echo DENIED; \
+             [ -e \"/proc/$2/environ\" ] && echo SEEN || echo UNSEEN"
+                .into(),
+            "sh".into(),
+            secret.into(),
+            std::process::id().to_string().into(),
+        ],
+        cwd: sandbox.layout().workspace.clone(),
+        env: std::collections::BTreeMap::from([("PATH".to_owned(), "/usr/bin:/bin".to_owned())]),
+        resume: None,
+        fork_session: false,
+        config_dir: None,
+    };
+    if let Err(error) = sandbox.confine(&mut invocation, Confinement::Background) {
         return Check::fail(
             Group::Sandbox,
             format!("could not prepare the sandbox: {error}"),
         );
     }
-    match command.output().await {
-        Ok(output) if String::from_utf8_lossy(&output.stdout).trim() == "DENIED" => Check::pass(
-            Group::Sandbox,
-            format!("a confined shell can't read {name}"),
-        ),
-        Ok(_) => Check::fail(
-            Group::Sandbox,
-            format!(
-                "a confined shell read {name}: the sandbox doesn't hold on this system; \
-                 report it with this line"
-            ),
-        ),
+    let output = tokio::process::Command::new(&invocation.program)
+        .args(&invocation.args)
+        .current_dir(&invocation.cwd)
+        .env_clear()
+        .envs(&invocation.env)
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .await;
+    if let Some(home) = &invocation.config_dir {
+        let _ = std::fs::remove_dir_all(home);
+    }
+    let contained = matches!(sandbox.containers(), ContainerSupport::Available { .. });
+    match output {
+        Ok(output) => {
+            let said = String::from_utf8_lossy(&output.stdout);
+            let read = said.contains("READ");
+            let seen = said.contains("SEEN") && !said.contains("UNSEEN");
+            if read || (contained && seen) {
+                Check::fail(
+                    Group::Sandbox,
+                    format!(
+                        "a confined shell {}: the sandbox doesn't hold on this system; report it \
+                         with this line",
+                        if read {
+                            format!("read {name}")
+                        } else {
+                            "saw the bot's own process".to_owned()
+                        }
+                    ),
+                )
+            } else if said.contains("DENIED") {
+                Check::pass(
+                    Group::Sandbox,
+                    format!(
+                        "a confined shell can't read {name}{}",
+                        if contained {
+                            " nor see the bot's process"
+                        } else {
+                            ""
+                        }
+                    ),
+                )
+            } else {
+                Check::warn(
+                    Group::Sandbox,
+                    format!(
+                        "a confined shell answered nothing readable: {}",
+                        said.trim()
+                    ),
+                )
+            }
+        }
         Err(error) => Check::warn(
             Group::Sandbox,
             format!("could not run a confined shell to test the sandbox: {error}"),

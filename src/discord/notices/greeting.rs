@@ -30,6 +30,15 @@ pub fn greeting(has_session: bool, user_name: &str, bot_name: &str, version: &st
     )
 }
 
+/// The greeting's line when sessions run without containers (issue 39): said at every start
+/// until fixed.
+pub fn no_container_line(reason: &str) -> String {
+    format!(
+        "-# ⚠️ no containers: {reason}, so my sessions share what they can see of processes, \
+         sockets and each other's Claude state. `ollim-bot doctor` says more."
+    )
+}
+
 /// The greeting's extra line when the kernel can't confine the agent (issue 23): said at every
 /// start until fixed, because the agent then runs with the bot's own guards only.
 pub fn no_sandbox_line(reason: &str) -> String {

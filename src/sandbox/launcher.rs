@@ -1,0 +1,77 @@
+//! The last step before the CLI runs (issue 39 §1): inside the container, the bot's own binary
+//! (`ollim-bot __sandbox-exec SPEC -- PROGRAM ARGS…`) enforces the Landlock domain of the
+//! session's grants on itself — the second wall, which a container's mounts can't replace:
+//! Landlock refuses mounts, so it can only be entered after bubblewrap made them — and then
+//! becomes the CLI. Without containers it is the whole box, as before issue 39.
+
+use std::{ffi::OsString, os::unix::process::CommandExt};
+
+use serde::{Deserialize, Serialize};
+
+use super::grants::Grant;
+
+/// The hidden subcommand that runs [`exec`].
+pub const SUBCOMMAND: &str = "__sandbox-exec";
+
+/// What the launcher enforces before it becomes the program.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LaunchSpec {
+    /// The Landlock grants; `None`: this kernel has no Landlock, nothing to enforce.
+    pub grants: Option<Vec<Grant>>,
+}
+
+/// The launcher's arguments after the binary: the subcommand, the spec, `--`, the program
+/// and its arguments.
+pub fn launcher_args(spec: &LaunchSpec, program: OsString, args: Vec<OsString>) -> Vec<OsString> {
+    let spec = serde_json::to_string(spec).unwrap_or_else(|_| "{}".to_owned());
+    let mut out = vec![SUBCOMMAND.into(), spec.into(), "--".into(), program];
+    out.extend(args);
+    out
+}
+
+/// Why the launcher could not start the program.
+#[derive(Debug, thiserror::Error)]
+pub enum LaunchError {
+    /// The arguments are not `SPEC -- PROGRAM …`.
+    #[error("usage: ollim-bot {SUBCOMMAND} SPEC -- PROGRAM [ARGS…] (the bot runs this itself)")]
+    Usage,
+    /// The spec is not the bot's.
+    #[error("the sandbox spec is unreadable: {0}")]
+    Spec(#[from] serde_json::Error),
+    /// The Landlock domain could not be entered.
+    #[error("could not enter the sandbox: {0}")]
+    Landlock(String),
+    /// `exec` failed.
+    #[error("could not start {program}: {source}")]
+    Exec {
+        /// The program.
+        program: String,
+        /// The error.
+        source: std::io::Error,
+    },
+}
+
+/// Enforces the spec in `args` (everything after the subcommand) on this process and becomes
+/// the program. Returns only on failure: the program never runs outside its box.
+pub fn exec(args: &[OsString]) -> LaunchError {
+    let [spec, separator, program, rest @ ..] = args else {
+        return LaunchError::Usage;
+    };
+    if separator != "--" {
+        return LaunchError::Usage;
+    }
+    let spec: LaunchSpec = match serde_json::from_slice(spec.as_encoded_bytes()) {
+        Ok(spec) => spec,
+        Err(error) => return error.into(),
+    };
+    if let Some(grants) = &spec.grants
+        && let Err(error) = super::kernel::restrict_self(grants)
+    {
+        return LaunchError::Landlock(error.to_string());
+    }
+    let error = std::process::Command::new(program).args(rest).exec();
+    LaunchError::Exec {
+        program: program.to_string_lossy().into_owned(),
+        source: error,
+    }
+}
