@@ -13,6 +13,8 @@ use support::{
     wait,
 };
 
+mod control_characters;
+
 /// CMD-8: prompts, streamed replies, `[tool]` and `[embed]` lines; Ctrl-D exits 0 promptly
 /// and leaves no CLI process behind.
 #[tokio::test]

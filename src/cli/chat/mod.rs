@@ -7,6 +7,7 @@
 
 mod line_reader;
 mod terminal;
+mod terminal_text;
 
 use std::{sync::Arc, time::Duration};
 
@@ -14,6 +15,7 @@ use tokio::signal::unix::{SignalKind, signal};
 
 pub use line_reader::LineReader;
 pub use terminal::{TerminalFrontEnd, render_embed, render_events};
+use terminal_text::harmless;
 
 use crate::{
     agent::{
@@ -92,7 +94,8 @@ pub async fn run(config: Config, model: Option<String>) -> anyhow::Result<i32> {
         let session = Arc::clone(&session);
         tokio::spawn(async move {
             if let Err(error) = session.connect().await {
-                eprintln!("[error] could not start Claude: {error}");
+                let error = error.to_string();
+                eprintln!("[error] could not start Claude: {}", harmless(&error));
             }
         })
     };
@@ -195,9 +198,10 @@ async fn handle_line(session: &MainSession, line: &str) -> bool {
             )),
         },
     };
+    // A failure can quote the model or the API, so replies are made harmless too (CMD-8).
     match reply {
-        CommandReply::Done(text) => println!("{text}"),
-        CommandReply::Failed(error) => println!("[error] {error}"),
+        CommandReply::Done(text) => println!("{}", harmless(&text)),
+        CommandReply::Failed(error) => println!("[error] {}", harmless(&error)),
     }
     true
 }

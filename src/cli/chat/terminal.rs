@@ -1,11 +1,16 @@
 //! The terminal front end: renders turn events and embeds as text, and asks tool approvals on
-//! the same input stream the prompts come from.
+//! the same input stream the prompts come from. Everything it prints goes through
+//! [`harmless`] (CMD-8): the model's text, tool labels, embeds and notes all carry text the
+//! model or what it read chose.
 
 use std::{collections::HashMap, io::Write, sync::Arc, time::Duration};
 
 use tokio::sync::mpsc;
 
-use super::line_reader::LineReader;
+use super::{
+    line_reader::LineReader,
+    terminal_text::{StreamedText, harmless},
+};
 use crate::{
     claude::BoxFuture,
     domain::embed::Embed,
@@ -124,25 +129,34 @@ pub fn render_embed(embed: &Embed) -> String {
 
 fn print_block(text: &str) {
     let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "\n{text}");
+    let _ = writeln!(out, "\n{}", harmless(text));
     let _ = out.flush();
 }
 
 /// Prints a turn's events as they arrive; returns when the turn's sender is dropped.
 pub async fn render_events(mut events: mpsc::UnboundedReceiver<TurnEvent>) {
     let mut labels: HashMap<String, String> = HashMap::new();
+    let mut reply = StreamedText::default();
     let mut at_line_start = true;
     while let Some(event) = events.recv().await {
         let mut out = std::io::stdout().lock();
         let mut line = |text: String, at_line_start: &mut bool| {
-            let prefix = if *at_line_start { "" } else { "\n" };
-            let _ = writeln!(out, "{prefix}{text}");
+            let held = reply.flush();
+            let prefix = if *at_line_start && held.is_empty() {
+                ""
+            } else {
+                "\n"
+            };
+            let _ = writeln!(out, "{held}{prefix}{}", harmless(&text));
             *at_line_start = true;
         };
         match event {
             TurnEvent::TextDelta(text) => {
-                let _ = write!(out, "{text}");
-                at_line_start = text.ends_with('\n');
+                let shown = reply.next(&text);
+                if !shown.is_empty() {
+                    let _ = write!(out, "{shown}");
+                    at_line_start = shown.ends_with('\n');
+                }
             }
             TurnEvent::ToolUse { id, label } => {
                 line(format!("[tool] {label}"), &mut at_line_start);
@@ -181,8 +195,9 @@ pub async fn render_events(mut events: mpsc::UnboundedReceiver<TurnEvent>) {
         }
         let _ = out.flush();
     }
-    if !at_line_start {
-        println!();
+    let held = reply.flush();
+    if !at_line_start || !held.is_empty() {
+        println!("{held}");
     }
 }
 
