@@ -216,6 +216,7 @@ impl BgRunner {
             job.options.update_mode,
             busy,
             services.ping_budget.clone(),
+            job.lineage.clone(),
         ));
         let prompt = self.prompt(&job, busy, &admitted.held);
         let options = self.client_options(&job, &admitted, (resume, fork_session), max_turns);

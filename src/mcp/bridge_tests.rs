@@ -147,8 +147,9 @@ async fn unknown_tools_and_methods_get_json_rpc_errors() {
 #[tokio::test]
 async fn a_background_run_gets_one_ping() {
     use crate::{
-        domain::job_options::UpdateMode,
+        domain::{job_options::UpdateMode, prompt_tag::PromptTag},
         mcp::run_state::BgRunState,
+        scheduling::lineage::RunLineage,
         state::{paths::DataDir, ping_budget::PingBudget},
     };
     let dir = tempfile::tempdir().unwrap();
@@ -168,7 +169,13 @@ async fn a_background_run_gets_one_ping() {
     let mut context = ToolContext::new(ToolScope::Background, front_end.clone());
     context.session = super::tools::ToolSession::Background {
         services: opened.services,
-        run: Arc::new(BgRunState::new(true, UpdateMode::OnPing, false, budget)),
+        run: Arc::new(BgRunState::new(
+            true,
+            UpdateMode::OnPing,
+            false,
+            budget,
+            RunLineage::of_tag(&PromptTag::System),
+        )),
         chain: Arc::default(),
     };
     let bridge = McpBridge::start(DiscordTools::new(context)).await.unwrap();

@@ -4,6 +4,7 @@
 
 use crate::{
     domain::job_options::UpdateMode,
+    scheduling::lineage::{REMINDERS_PER_RUN, RunLineage},
     state::ping_budget::{PingBudget, Spend},
 };
 use parking_lot::{Mutex, MutexGuard};
@@ -40,6 +41,8 @@ struct Counters {
     in_flight: u32,
     messages: Vec<u64>,
     compaction: Option<String>,
+    /// Reminders set (or being written) by `add_reminder` (REM-16).
+    reminders_set: u32,
 }
 
 /// One background run's settings and tracking.
@@ -48,19 +51,54 @@ pub struct BgRunState {
     update_mode: UpdateMode,
     busy: bool,
     budget: PingBudget,
+    lineage: RunLineage,
     counters: Mutex<Counters>,
 }
 
 impl BgRunState {
-    /// A fresh run. `busy` is whether the owner was mid-conversation when it started.
-    pub fn new(allow_ping: bool, update_mode: UpdateMode, busy: bool, budget: PingBudget) -> Self {
+    /// A fresh run. `busy` is whether the owner was mid-conversation when it started;
+    /// `lineage` is the job it acts for when it sets or cancels reminders (issue 39 §4).
+    pub fn new(
+        allow_ping: bool,
+        update_mode: UpdateMode,
+        busy: bool,
+        budget: PingBudget,
+        lineage: RunLineage,
+    ) -> Self {
         Self {
             allow_ping,
             update_mode,
             busy,
             budget,
+            lineage,
             counters: Mutex::default(),
         }
+    }
+
+    /// The job the run acts for, and how many background runs lead to it from the owner.
+    pub fn lineage(&self) -> &RunLineage {
+        &self.lineage
+    }
+
+    /// Takes one of the run's [`REMINDERS_PER_RUN`] reminders (REM-16), or says why not. The
+    /// claim holds until [`Self::reminder_not_set`], so calls at once can't pass the limit.
+    pub fn claim_reminder(&self) -> Result<(), String> {
+        let mut counters = self.counters();
+        if counters.reminders_set >= REMINDERS_PER_RUN {
+            return Err(format!(
+                "Error: reminder not set: a background run may set at most \
+                 {REMINDERS_PER_RUN} reminders, and this one already has; tell the owner if \
+                 more are needed."
+            ));
+        }
+        counters.reminders_set += 1;
+        Ok(())
+    }
+
+    /// Gives back a claimed reminder whose file could not be written.
+    pub fn reminder_not_set(&self) {
+        let mut counters = self.counters();
+        counters.reminders_set = counters.reminders_set.saturating_sub(1);
     }
 
     fn counters(&self) -> MutexGuard<'_, Counters> {
@@ -188,7 +226,28 @@ mod tests {
         let data_dir = DataDir::new(dir.path());
         data_dir.ensure_layout().unwrap();
         let budget = PingBudget::new(&data_dir, chrono_tz::UTC);
-        (dir, BgRunState::new(allow_ping, mode, busy, budget))
+        let lineage = RunLineage::of_tag(&crate::domain::prompt_tag::PromptTag::System);
+        (
+            dir,
+            BgRunState::new(allow_ping, mode, busy, budget, lineage),
+        )
+    }
+
+    /// REM-16: a run sets at most a few reminders; a failed write gives its claim back.
+    #[test]
+    fn a_run_sets_a_few_reminders() {
+        let (_dir, state) = run(true, UpdateMode::OnPing, false);
+        for _ in 0..REMINDERS_PER_RUN {
+            state.claim_reminder().unwrap();
+        }
+        let refusal = state.claim_reminder().unwrap_err();
+        assert!(
+            refusal.starts_with("Error: reminder not set: "),
+            "{refusal}"
+        );
+        state.reminder_not_set();
+        assert!(state.claim_reminder().is_ok());
+        assert!(state.claim_reminder().is_err());
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use super::files::Reminder;
+use super::{files::Reminder, lineage::RunLineage};
 use crate::domain::{
     job_options::{BgSession, ChainContext, RunOptions},
     prompt_tag::PromptTag,
@@ -34,6 +34,9 @@ pub struct BgJob {
     /// The version of the job the owner's tool approvals must match
     /// ([`crate::domain::job_options::job_version`]); `None`: approvals by source only.
     pub version: Option<String>,
+    /// The job the run acts for when it sets or cancels reminders, and how many background
+    /// runs lead to it from the owner (issue 39 §4).
+    pub lineage: RunLineage,
 }
 
 impl BgJob {
@@ -41,6 +44,7 @@ impl BgJob {
     /// on, no restrictions).
     pub fn new(tag: PromptTag, body: impl Into<String>) -> Self {
         Self {
+            lineage: RunLineage::of_tag(&tag),
             tag,
             body: body.into(),
             session: BgSession::Forked,

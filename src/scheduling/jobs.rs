@@ -6,7 +6,7 @@ use chrono::DateTime;
 use chrono_tz::Tz;
 
 use super::files::{Reminder, Routine};
-use super::{bg_job::BgJob, forward::clock_time};
+use super::{bg_job::BgJob, forward::clock_time, lineage::RunLineage};
 use crate::domain::{
     job_options::{BgSession, ChainContext, RunMode, chain_context, job_version, skills_block},
     prompt_tag::PromptTag,
@@ -69,7 +69,8 @@ pub fn routine_job(routine: &Routine, schedule_text: Option<String>) -> BgJob {
     job
 }
 
-/// The background job of a reminder, with its chain context and late marker (REM-5, REM-8).
+/// The background job of a reminder, with its chain context and late marker (REM-5, REM-8),
+/// acting for its chain a generation below whoever set it (REM-17).
 pub fn reminder_job(
     reminder: &Reminder,
     late: Option<DateTime<Tz>>,
@@ -84,6 +85,7 @@ pub fn reminder_job(
     job.version = Some(job_version(&reminder.message, &reminder.options));
     job.marker = late.map(late_marker);
     job.schedule_text = schedule_text;
+    job.lineage = RunLineage::of_reminder(reminder);
     if reminder.max_chain > 0 {
         job.chain = Some(chain_of(reminder));
         job.chain_origin = Some(reminder.clone());

@@ -6,6 +6,7 @@
 //! - [`registry`]: what is registered and what is due (no I/O).
 //! - [`scheduler`]: the loop that syncs the folders and fires jobs.
 //! - [`jobs`], [`chain`], [`missed`]: what a fire sends, reminder chains, missed-fire reports.
+//! - [`lineage`]: how far background runs may cancel and schedule reminders (issue 39 §4).
 
 pub mod bg_job;
 pub mod chain;
@@ -15,6 +16,7 @@ pub mod files;
 pub mod forward;
 pub mod job_sink;
 pub mod jobs;
+pub mod lineage;
 pub mod missed;
 mod persistent_guard;
 pub mod registry;

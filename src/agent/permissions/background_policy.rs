@@ -150,14 +150,19 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::{domain::job_options::UpdateMode, state::ping_budget::PingBudget};
+    use crate::{
+        domain::{job_options::UpdateMode, prompt_tag::PromptTag},
+        scheduling::lineage::RunLineage,
+        state::ping_budget::PingBudget,
+    };
 
     fn run(allow_ping: bool, mode: UpdateMode) -> (tempfile::TempDir, BgPolicy) {
         let dir = tempfile::tempdir().unwrap();
         let data_dir = DataDir::new(dir.path());
         data_dir.ensure_layout().unwrap();
         let budget = PingBudget::new(&data_dir, chrono_tz::UTC);
-        let state = Arc::new(BgRunState::new(allow_ping, mode, false, budget));
+        let lineage = RunLineage::of_tag(&PromptTag::System);
+        let state = Arc::new(BgRunState::new(allow_ping, mode, false, budget, lineage));
         (dir, BgPolicy::new(data_dir, state, ToolScope::Background))
     }
 

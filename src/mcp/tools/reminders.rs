@@ -1,5 +1,8 @@
 //! Reminder tools: `add_reminder`, `list_reminders`, `cancel_reminder`, `follow_up_chain`
 //! (MCP-10…13). Reminders are files; the scheduler picks them up within its sync interval.
+//! In a background run they act within the run's lineage (issue 39 §4): it sets a few
+//! reminders, no deeper than the bound, and cancels only its own job's (REM-15, REM-16,
+//! REM-17, REM-18).
 
 use chrono::Utc;
 use rmcp::{handler::server::wrapper::Parameters, tool, tool_router};
@@ -13,12 +16,13 @@ use crate::{
         job_options::RunMode,
         nag::{NAG_CEILING, parse_gap},
     },
+    mcp::run_state::BgRunState,
     scheduling::forward::clock_time,
     scheduling::{
-        chain::{NO_CHAIN, follow_up},
+        chain::NO_CHAIN,
         files::{
-            Commit, Reminder, UntilDone, load_reminders, parse_run_at, remove_reminder,
-            write_reminder,
+            Commit, Reminder, UntilDone, load_reminders, parse_run_at, reminder_setters,
+            remove_reminder, write_reminder,
         },
     },
     services::Services,
@@ -96,13 +100,30 @@ impl DiscordTools {
             reminder.chain_parent = Some(reminder.id.clone());
         }
         reminder.until_done = until_done;
+        let run = self.context.bg_run();
+        if let Some(run) = run {
+            // REM-16, REM-17: a few reminders per run, in a line of runs of bounded depth.
+            let claimed = run
+                .lineage()
+                .child(reminder.max_chain)
+                .and_then(|set_by| run.claim_reminder().map(|()| set_by));
+            match claimed {
+                Ok(set_by) => reminder.set_by = set_by,
+                Err(refusal) => return refused(run, "add_reminder", refusal),
+            }
+        }
         match write_reminder(&services.data_dir, &reminder, Commit::Queued(&services.git)) {
             Ok(_) => format!(
                 "Reminder {} set for {}.",
                 reminder.id,
                 clock_time(reminder.run_at.with_timezone(&tz), tz)
             ),
-            Err(error) => format!("Error: could not save the reminder: {error}"),
+            Err(error) => {
+                if let Some(run) = run {
+                    run.reminder_not_set();
+                }
+                format!("Error: could not save the reminder: {error}")
+            }
         }
     }
 
@@ -116,13 +137,24 @@ impl DiscordTools {
 
     #[tool(
         description = "Cancel a pending reminder by its id; outside background runs this also \
-                       drops one open until answered (it stops nagging)."
+                       drops one open until answered (it stops nagging). A background run \
+                       cancels only the reminders its own job set."
     )]
     async fn cancel_reminder(&self, Parameters(args): Parameters<CancelReminderArgs>) -> String {
         let Some(services) = self.context.services() else {
             return "Error: reminders are not available in this session.".to_owned();
         };
         let id = args.reminder_id.trim();
+        if let Some(run) = self.context.bg_run() {
+            // REM-15: the owner's reminders, and other jobs', aren't a background run's.
+            let setters = match reminder_setters(&services.data_dir, id) {
+                Ok(setters) => setters,
+                Err(error) => return format!("Error: could not cancel reminder {id}: {error}"),
+            };
+            if let Err(refusal) = run.lineage().may_cancel(id, &setters) {
+                return refused(run, "cancel_reminder", refusal);
+            }
+        }
         match remove_reminder(&services.data_dir, id, Commit::Queued(&services.git)) {
             Ok(true) => format!("Reminder {id} cancelled."),
             // An open reminder is the owner's to answer; a background run can't drop it.
@@ -151,20 +183,39 @@ impl DiscordTools {
             return NO_CHAIN.to_owned();
         };
         let tz = services.config.timezone;
-        let origin = slot.get();
-        let next = match follow_up(
-            origin.as_ref(),
-            args.minutes_from_now,
-            Utc::now().with_timezone(&tz),
-        ) {
+        // REM-18: one next check per fire; REM-17: a run's chain ends at the bound.
+        let next = match slot.claim_follow_up(args.minutes_from_now, Utc::now().with_timezone(&tz))
+        {
             Ok(next) => next,
-            Err(message) => return message,
+            Err(message) => {
+                return match self.context.bg_run() {
+                    Some(run) => refused(run, "follow_up_chain", message),
+                    None => message,
+                };
+            }
         };
         match write_reminder(&services.data_dir, &next, Commit::Queued(&services.git)) {
             Ok(_) => format!("Follow-up scheduled in {} minutes", args.minutes_from_now),
-            Err(error) => format!("Error scheduling follow-up: {error}"),
+            Err(error) => {
+                slot.release_follow_up();
+                format!("Error scheduling follow-up: {error}")
+            }
         }
     }
+}
+
+/// A background run's reminder call refused (issue 39 §4): logged with the run's job, and
+/// returned as the answer the run reads, so it can tell the owner why.
+fn refused(run: &BgRunState, tool: &str, refusal: String) -> String {
+    let lineage = run.lineage();
+    tracing::warn!(
+        tool,
+        job = lineage.job(),
+        generation = lineage.generation(),
+        %refusal,
+        "a background run's reminder call was refused"
+    );
+    refusal
 }
 
 /// The `list_reminders` text (MCP-11): the pending reminders, then those open until answered

@@ -5,7 +5,7 @@
 
 use std::sync::LazyLock;
 
-use super::{Reminder, Routine, UntilDone, render_reminder, render_routine};
+use super::{Reminder, Routine, SetBy, UntilDone, render_reminder, render_routine};
 use crate::domain::{
     frontmatter::split,
     frontmatter_keys::{unknown_key_notes, written_keys},
@@ -79,6 +79,10 @@ pub(super) static REMINDER_KEYS: LazyLock<Vec<String>> = LazyLock::new(|| {
         reminder.chain_depth = 1;
         reminder.max_chain = 2;
         reminder.chain_parent = Some("parent".to_owned());
+        reminder.set_by = SetBy::Background {
+            job: "routine:job".to_owned(),
+            generation: 1,
+        };
         reminder.run = run;
         reminder.options = every_option(tools);
         reminder.until_done = Some(UntilDone {
@@ -135,6 +139,8 @@ mod tests {
             "run-at",
             "chain-depth",
             "chain-parent",
+            "set-by",
+            "generation",
             "skills",
             "subagent",
             "reflect",

@@ -17,6 +17,7 @@ mod keys;
 mod load;
 mod parse;
 mod render;
+mod set_by;
 mod store;
 mod until_done;
 mod validator;
@@ -27,6 +28,8 @@ mod load_tests;
 mod parse_tests;
 #[cfg(test)]
 mod render_tests;
+#[cfg(test)]
+mod set_by_tests;
 #[cfg(test)]
 mod store_tests;
 #[cfg(test)]
@@ -51,7 +54,10 @@ pub use load::{
 };
 pub use parse::{parse_reminder, parse_routine, parse_run_at};
 pub use render::{render_reminder, render_routine};
-pub use store::{remove_reminder, remove_routine, slugify, write_reminder, write_routine};
+pub use set_by::SetBy;
+pub use store::{
+    reminder_setters, remove_reminder, remove_routine, slugify, write_reminder, write_routine,
+};
 pub use until_done::UntilDone;
 pub use validator::{LONG_ROUTINE_LINES, RoutineVerdict, VALIDATOR_PREFIX, validate_routine_write};
 
@@ -109,6 +115,9 @@ pub struct Reminder {
     pub max_chain: u32,
     /// Id of the chain's root reminder (`chain-parent`).
     pub chain_parent: Option<String>,
+    /// The owner, or the background run that set it (`set-by`, `generation`; issue 39 §4,
+    /// REM-15). A chain's follow-ups are set by whoever set its first link.
+    pub set_by: SetBy,
     /// In the background (the default, REM-2/F-21), forked or isolated, or in the main
     /// session (`background`, `isolated`). Never [`BgSession::Persistent`]: reminders have no
     /// `session` key (E.2), so their session kind is forked or isolated only.
@@ -152,6 +161,7 @@ impl Reminder {
             chain_depth: 0,
             max_chain: 0,
             chain_parent: None,
+            set_by: SetBy::Owner,
             run: RunMode::Background(BgSession::Forked),
             options: RunOptions::default(),
             until_done: None,

@@ -4,7 +4,7 @@
 use chrono::{DateTime, Duration, FixedOffset, NaiveDate, NaiveDateTime, Offset, TimeZone};
 use chrono_tz::Tz;
 
-use super::{Reminder, Routine, UntilDone};
+use super::{Reminder, Routine, SetBy, UntilDone};
 use crate::domain::frontmatter::{Fields, line_of, split};
 use crate::domain::job_options::{BgSession, JobKind, OPTION_TEXT_KEYS, RunMode, RunOptions};
 
@@ -16,6 +16,7 @@ const FILE_TEXT_KEYS: &[&str] = &[
     "run-at",
     "description",
     "chain-parent",
+    "set-by",
     "nag-every",
 ];
 
@@ -89,6 +90,7 @@ pub fn parse_reminder(text: &str, tz: Tz) -> Result<Reminder, String> {
     let chain_depth = fields.count("chain-depth")?;
     let max_chain = fields.count("max-chain")?;
     let chain_parent = fields.text("chain-parent")?;
+    let set_by = SetBy::read(&fields)?;
     let options = RunOptions::read(&fields)?;
     let until_done = UntilDone::read(&fields)?;
     if chain_depth > max_chain {
@@ -104,6 +106,7 @@ pub fn parse_reminder(text: &str, tz: Tz) -> Result<Reminder, String> {
         chain_depth,
         max_chain,
         chain_parent,
+        set_by,
         run,
         options,
         until_done,

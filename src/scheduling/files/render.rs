@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use chrono::SecondsFormat;
 
-use super::{Reminder, Routine, UntilDone};
+use super::{Reminder, Routine, SetBy, UntilDone};
 use crate::domain::job_options::{BgSession, RunMode, RunOptions, ToolRestriction, UpdateMode};
 use crate::domain::nag::format_gap;
 
@@ -42,6 +42,10 @@ pub fn render_reminder(reminder: &Reminder) -> String {
     }
     if let Some(parent) = &reminder.chain_parent {
         out.text("chain-parent", parent);
+    }
+    if let SetBy::Background { job, generation } = &reminder.set_by {
+        out.text("set-by", job);
+        out.line(format_args!("generation: {generation}"));
     }
     out.until_done(reminder.until_done.as_ref());
     out.options(reminder.run, &reminder.options);

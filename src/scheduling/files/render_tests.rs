@@ -54,6 +54,10 @@ fn full_reminder() -> Reminder {
         chain_depth: 1,
         max_chain: 3,
         chain_parent: Some("root0001".into()),
+        set_by: SetBy::Background {
+            job: "routine:0042".into(),
+            generation: 2,
+        },
         run: RunMode::Background(BgSession::Isolated),
         until_done: None,
         options: RunOptions {
@@ -128,7 +132,8 @@ fn full_items_render_every_non_default_field() {
         render_reminder(&full_reminder()),
         "---\nid: \"c5d6e7f8\"\nrun-at: \"2026-07-04T09:30:15.123456+05:30\"\n\
          description: \"CI: check #2 — 'quotes' & {braces}\"\nchain-depth: 1\n\
-         max-chain: 3\nchain-parent: \"root0001\"\nmodel: \"haiku\"\nthinking: false\nisolated: true\n\
+         max-chain: 3\nchain-parent: \"root0001\"\nset-by: \"routine:0042\"\ngeneration: 2\n\
+         model: \"haiku\"\nthinking: false\nisolated: true\n\
          update-main-session: \"blocked\"\nallow-ping: false\ndisallowed-tools:\n  - \"WebSearch\"\n\
          skills:\n  - \"ci\"\nsubagent: \"ollim-bot-guide\"\nreflect: false\n---\n\
          Is CI green yet? If not, follow up.\n"

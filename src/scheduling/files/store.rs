@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use super::load::{md_files, read_text};
 use super::{
-    Commit, FilesError, Reminder, Routine, parse_reminder, parse_routine, render_reminder,
+    Commit, FilesError, Reminder, Routine, SetBy, parse_reminder, parse_routine, render_reminder,
     render_routine,
 };
 use crate::domain::frontmatter::{Fields, split};
@@ -122,6 +122,24 @@ pub fn remove_reminder(
         &format!("remove reminder {id}"),
         commit,
     )
+}
+
+/// Who set each file of reminder `id`, as [`remove_reminder`] finds them (issue 39 §4,
+/// REM-15): `None` for a file whose `set-by` and `generation` don't read. Only the frontmatter
+/// must parse, so a file the scheduler skips is still somebody's.
+pub fn reminder_setters(data_dir: &DataDir, id: &str) -> Result<Vec<Option<SetBy>>, FilesError> {
+    let files = files_with_id(data_dir, REMINDERS, id).map_err(|source| FilesError::Io {
+        path: data_dir.root().join(REMINDERS),
+        source,
+    })?;
+    Ok(files
+        .iter()
+        .map(|rel| {
+            let text = read_text(&data_dir.root().join(rel)).ok()?;
+            let (yaml, _) = split(&text).ok()?;
+            SetBy::read(&Fields::parse(yaml, &["id", "set-by"]).ok()?).ok()
+        })
+        .collect())
 }
 
 impl Commit<'_> {

@@ -174,6 +174,37 @@ fn remove_matches_the_yaml_id_not_the_name() {
     assert_eq!(names(&dir, "reminders"), ["123.md", "a.md"]);
 }
 
+/// REM-15: who set each file of an id, read from the frontmatter alone.
+#[test]
+fn setters_are_read_per_file_of_the_id() {
+    let (_tmp, dir) = data_dir();
+    put(
+        &dir,
+        "reminders/a.md",
+        "---\nid: \"x\"\nrun-at: \"2026-01-01T00:00:00Z\"\n---\nA\n",
+    );
+    // No run-at: the scheduler skips it, but who set it still reads.
+    put(
+        &dir,
+        "reminders/b.md",
+        "---\nid: \"x\"\nset-by: \"routine:r\"\ngeneration: 1\n---\nB\n",
+    );
+    put(
+        &dir,
+        "reminders/c.md",
+        "---\nid: \"x\"\nset-by: \"routine:r\"\n---\nC\n",
+    );
+    let by_run = SetBy::Background {
+        job: "routine:r".into(),
+        generation: 1,
+    };
+    assert_eq!(
+        reminder_setters(&dir, "x").unwrap(),
+        [Some(SetBy::Owner), Some(by_run), None]
+    );
+    assert!(reminder_setters(&dir, "nope").unwrap().is_empty());
+}
+
 #[test]
 fn remove_deletes_every_duplicate() {
     let (_tmp, dir) = data_dir();
