@@ -232,3 +232,90 @@ async fn an_env_file_inside_a_granted_tree_is_never_read() {
     assert!(saw_tool, "the granted tree itself stays readable");
     h.close().await;
 }
+
+/// The same walls for an ordinary user (CI runs as root, so the test drops to `nobody`):
+/// `ollim-bot doctor`, run as that user on a data dir of its own, makes a container and a
+/// confined shell in it can neither read a secret in `state/` nor see the doctor's process.
+#[tokio::test]
+async fn an_ordinary_user_gets_the_same_container() {
+    const SECRET: &str = "ordinary-user-secret-9d2e";
+    let root = tempfile::Builder::new()
+        .prefix("ollim-nobody-")
+        .tempdir()
+        .unwrap();
+    let bin = root.path().join("ollim-bot");
+    std::fs::copy(support::paths::ollim_bot_exe(), &bin).unwrap();
+    let home = root.path().join("home");
+    let data = home.join("data");
+    std::fs::create_dir_all(data.join("state")).unwrap();
+    std::fs::write(data.join("state/token.json"), SECRET).unwrap();
+    let is_root = running_as_root();
+    let mut command = if is_root {
+        for path in [root.path(), &bin] {
+            set_mode(path, 0o755);
+        }
+        let status = std::process::Command::new("chown")
+            .args(["-R", "65534:65534"])
+            .arg(&home)
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let mut command = tokio::process::Command::new("setpriv");
+        command
+            .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
+            .arg(&bin);
+        command
+    } else {
+        tokio::process::Command::new(&bin)
+    };
+    let output = command
+        .arg("doctor")
+        .env_clear()
+        .env("PATH", "/usr/local/bin:/usr/bin:/bin")
+        .env("HOME", &home)
+        .env("OLLIM_DATA_DIR", &data)
+        .env("OLLIM_USER_NAME", "Julia")
+        .env("OLLIM_BOT_NAME", "Ollim")
+        .env("OLLIM_TIMEZONE", "UTC")
+        .env("DISCORD_TOKEN", "not-a-real-token")
+        .env("OLLIM_DISCORD_API_URL", "http://127.0.0.1:9")
+        .current_dir(&home)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .await
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stdout);
+    let sandbox: Vec<&str> = said
+        .lines()
+        .skip_while(|line| !line.contains("SANDBOX"))
+        .collect();
+    if sandbox.iter().any(|line| line.contains("no containers")) {
+        eprintln!("skipped: no containers for an ordinary user here: {sandbox:?}");
+        return;
+    }
+    assert!(
+        sandbox
+            .iter()
+            .any(|line| line.starts_with("PASS") && line.contains("containers (")),
+        "{said}"
+    );
+    assert!(
+        sandbox.iter().any(|line| line.starts_with("PASS")
+            && line.contains("can't read")
+            && line.contains("nor see the bot's process")),
+        "{said}"
+    );
+    assert!(!said.contains(SECRET));
+}
+
+fn running_as_root() -> bool {
+    std::fs::metadata("/proc/self").is_ok_and(|meta| {
+        use std::os::unix::fs::MetadataExt;
+        meta.uid() == 0
+    })
+}
+
+fn set_mode(path: &std::path::Path, mode: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+}
