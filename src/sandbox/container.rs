@@ -1,4 +1,4 @@
-//! Each CLI in a container of its own (issue 39 §1), made by bubblewrap (`bwrap`, the Debian
+//! Each CLI in a container of its own (issue 39 §1, BOX-4), made by bubblewrap (`bwrap`, the Debian
 //! package Flatpak and Claude Code's own sandbox use): new user, mount, PID, IPC, UTS and
 //! cgroup namespaces, a session of its own (no controlling terminal), no capabilities, and a
 //! root holding only what the session's grants name. The mounts are derived from the same

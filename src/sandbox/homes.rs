@@ -1,4 +1,4 @@
-//! A Claude CLI config dir of its own for every container (issue 39 §1). The CLI keeps files
+//! A Claude CLI config dir of its own for every container (issue 39 §1, BOX-5). The CLI keeps files
 //! there that another CLI of the same dir trusts (shell state it sources before each command,
 //! per-session scripts, the peer socket's token, transcripts it reads on resume), so no two
 //! sessions of different trust ever share one:

@@ -106,7 +106,7 @@ impl Sandbox {
     }
 
     /// Refuses a layout whose secrets a CLI could read: one inside a granted tree is covered
-    /// by a container, and without containers nothing can hide it (issue 39 §2).
+    /// by a container, and without containers nothing can hide it (issue 39 §2, BOX-6).
     pub fn check_secrets(&self) -> Result<(), SandboxError> {
         if let ContainerSupport::Available { .. } = self.containers {
             return Ok(());

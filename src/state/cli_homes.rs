@@ -1,4 +1,4 @@
-//! Which container home holds each Claude session's transcript (issue 39). Every CLI the bot
+//! Which container home holds each Claude session's transcript (issue 39, BOX-5). Every CLI the bot
 //! starts gets a config dir of its own (`state/cli_homes/<name>/`); the transcript of a session
 //! is read back on resume, so only the home of the CLI that reported the session is trusted
 //! for it, never a file another session's CLI wrote under the same id.

@@ -1,4 +1,4 @@
-//! Each session in a container of its own (issue 39), attacked: the real Claude CLI against the
+//! Each session in a container of its own (issue 39, BOX-4, BOX-5, BOX-6), attacked: the real Claude CLI against the
 //! mock model scripted as a hostile agent with a shell the owner granted. Each test asserts the
 //! attempt failed — nothing injected into another session, nothing of another process seen,
 //! no terminal, no capability, no secret read — not that a particular guard fired. Without
