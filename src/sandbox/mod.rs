@@ -34,7 +34,7 @@ pub use grants::{Access, Grant, Layout, exposed_secrets, grants};
 pub use homes::CliHomes;
 pub use install::{cli_install_dirs, locate_executable, path_dirs};
 pub use kernel::{Support, support};
-pub use workspace::{ChildKind, Confinement, classify_child, is_job_folder};
+pub use workspace::{ChildKind, Confinement, classify_child, is_job_folder, is_private_name};
 
 use std::{path::Path, sync::Arc};
 

@@ -53,12 +53,17 @@ const READ_ONLY_NAMES: [&str; 6] = [
 /// Name endings of files that hold keys.
 const KEY_SUFFIXES: [&str; 4] = [".pem", ".key", ".p12", ".pfx"];
 
-/// Classifies the top-level entry `name` of the data dir. Case-insensitive, so `State/` on a
-/// case-insensitive filesystem is private too.
-pub fn classify_child(name: &OsStr) -> ChildKind {
+/// Names of the Claude CLI's login and its global config (which can keep an API key).
+const CLI_SECRET_NAMES: [&str; 2] = [".credentials.json", ".claude.json"];
+
+/// Whether a file or folder named `name` holds secrets by its name: the bot's `state/`,
+/// `.env*`, key files, OAuth client and token files, SSH keys, the CLI's login. The one
+/// classification the box, `send_file` and `doctor` share (issue 39 §4). Case-insensitive.
+pub fn is_private_name(name: &OsStr) -> bool {
     let lower = name.to_string_lossy().to_lowercase();
-    let private = lower == "state"
+    lower == "state"
         || lower.starts_with(".env")
+        || CLI_SECRET_NAMES.contains(&lower.as_str())
         || KEY_SUFFIXES.iter().any(|suffix| lower.ends_with(suffix))
         || (std::path::Path::new(&lower)
             .extension()
@@ -67,7 +72,14 @@ pub fn classify_child(name: &OsStr) -> ChildKind {
                 .iter()
                 .any(|stem| lower.starts_with(stem)))
         || lower.starts_with("id_rsa")
-        || lower.starts_with("id_ed25519");
+        || lower.starts_with("id_ed25519")
+}
+
+/// Classifies the top-level entry `name` of the data dir. Case-insensitive, so `State/` on a
+/// case-insensitive filesystem is private too.
+pub fn classify_child(name: &OsStr) -> ChildKind {
+    let lower = name.to_string_lossy().to_lowercase();
+    let private = is_private_name(name);
     if private {
         ChildKind::Private
     } else if lower == "skills" {

@@ -7,9 +7,10 @@
 //! * anything under `/proc`, `/sys` or `/dev` (the process environment holds the Discord token
 //!   and the API keys);
 //! * anything that is not a regular file;
-//! * the project `.env` the bot loaded ([`Config::env_file`]), and any file named `.env` or
-//!   `.env.<suffix>` (by convention, secrets), `.credentials.json` (the Claude CLI's login) or
-//!   `.claude.json` (the CLI's global config, which can hold an API key);
+//! * the project `.env` the bot loaded ([`Config::env_file`]), any file whose name the box
+//!   classifies as private ([`crate::sandbox::is_private_name`]: `.env*`, key and token files,
+//!   `.credentials.json`, `.claude.json`, …), and anything under a top-level entry of the data
+//!   dir the box hides (issue 39 §4: one classification for the box, `send_file` and `doctor`);
 //! * everything under the data dir's `state/`: code-only files (D.2), among them the Google
 //!   OAuth client (`credentials.json`) and token (`token.json`); nothing there is meant for the
 //!   owner's eyes, so no per-name rule is needed;
@@ -28,10 +29,6 @@ pub(super) const MAX_FILE_BYTES: u64 = 25 * 1024 * 1024;
 
 /// Roots of kernel and device files: never sent, whatever links lead there.
 const SYSTEM_ROOTS: [&str; 3] = ["/proc", "/sys", "/dev"];
-
-/// Names of files that hold secrets wherever they are: the Claude CLI's login and its global
-/// config (which keeps a `/login` API key).
-const SECRET_FILE_NAMES: [&str; 3] = [".env", ".credentials.json", ".claude.json"];
 
 /// `bytes` in MB, for the refusal text.
 #[allow(clippy::cast_precision_loss)] // a size shown to one decimal; exact up to 8 PB
@@ -144,16 +141,24 @@ pub(super) fn check_file(
     if !metadata.is_file() {
         return Err(FileRefusal::NotRegularFile(path));
     }
-    if has_secret_name(&resolved) || has_secret_name(&path) {
-        return Err(FileRefusal::SecretFile(path));
-    }
-    if secrets.files.iter().any(|file| resolve(file) == resolved) {
-        return Err(FileRefusal::SecretFile(path));
-    }
     if secrets.dirs.iter().any(|dir| {
         resolved.starts_with(resolve(dir)) || normalize(&path).starts_with(normalize(dir))
     }) {
         return Err(FileRefusal::StateFile(path));
+    }
+    if has_secret_name(&resolved) || has_secret_name(&path) {
+        return Err(FileRefusal::SecretFile(path));
+    }
+    // What the box hides at the data dir's top is never sent either (issue 39 §4).
+    if secrets
+        .send_roots
+        .iter()
+        .any(|root| top_entry_is_private(&resolved, &resolve(root)))
+    {
+        return Err(FileRefusal::SecretFile(path));
+    }
+    if secrets.files.iter().any(|file| resolve(file) == resolved) {
+        return Err(FileRefusal::SecretFile(path));
     }
     if !secrets
         .send_roots
@@ -175,11 +180,19 @@ fn is_system_path(path: &Path) -> bool {
     SYSTEM_ROOTS.iter().any(|root| path.starts_with(root))
 }
 
-/// [`SECRET_FILE_NAMES`], and `.env.<anything>` (`.env.local`, `.env.production`).
+/// A file whose name says it holds secrets, by the box's own classification
+/// ([`crate::sandbox::is_private_name`]: `.env*`, key and token files, the CLI's login, …).
 fn has_secret_name(path: &Path) -> bool {
     path.file_name()
-        .and_then(|name| name.to_str())
-        .is_some_and(|name| SECRET_FILE_NAMES.contains(&name) || name.starts_with(".env."))
+        .is_some_and(crate::sandbox::is_private_name)
+}
+
+/// Whether `path` lies under an entry at the top of `root` that the box never shows.
+fn top_entry_is_private(path: &Path, root: &Path) -> bool {
+    path.strip_prefix(root)
+        .ok()
+        .and_then(|rest| rest.components().next())
+        .is_some_and(|first| crate::sandbox::is_private_name(first.as_os_str()))
 }
 
 /// The path with symlinks resolved when it exists; else made absolute and cleaned lexically.

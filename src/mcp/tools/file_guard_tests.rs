@@ -203,3 +203,31 @@ fn only_files_in_the_data_dir_are_sent_also_through_links() {
     );
     assert!(l.check(&l.path("data/note.md")).is_ok());
 }
+
+#[test]
+fn what_the_box_hides_is_never_sent() {
+    let l = Layout::new();
+    for name in [
+        "data/server.pem",
+        "data/token-backup.json",
+        "data/id_ed25519",
+        "data/notes/deploy.key",
+    ] {
+        let file = l.path(name);
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(&file, "-----BEGIN PRIVATE KEY-----").unwrap();
+        assert_eq!(
+            l.check(&file),
+            Err(FileRefusal::SecretFile(file.clone())),
+            "{name}"
+        );
+    }
+    let keys = l.path("data/id_rsa.d");
+    std::fs::create_dir_all(&keys).unwrap();
+    std::fs::write(keys.join("readme.md"), "keys live here").unwrap();
+    assert_eq!(
+        l.check(&keys.join("readme.md")),
+        Err(FileRefusal::SecretFile(keys.join("readme.md"))),
+        "a file under a private entry at the top"
+    );
+}
