@@ -45,7 +45,10 @@ pub(super) fn probe(path_var: Option<&std::ffi::OsStr>) -> ContainerSupport {
                 .to_owned(),
         };
     };
+    // The same namespaces and the same fresh /proc and /dev as every session's: a host (or a
+    // service manager) that forbids a fresh /proc fails here, not at each start.
     let mut args = namespace_args();
+    args.extend(["--proc", "/proc", "--dev", "/dev"].map(OsString::from));
     for dir in ["/usr", "/bin", "/lib", "/lib64"] {
         args.extend(mount_of(Path::new(dir), Mount::ReadOnly));
     }

@@ -79,11 +79,12 @@ async fn wait_for_runs(h: &BotHarness) {
 #[tokio::test]
 async fn a_cli_that_dies_at_start_is_retried_with_backoff_and_the_owner_told_once() {
     let sandbox = CliSandbox::new();
-    let flag = sandbox.home.path().join("cli-broken");
-    // The wrapper runs inside the agent's sandbox: it counts starts in the sandbox's private
-    // temp dir, and execs the real CLI from a folder the sandbox is told to allow.
-    let scratch = sandbox.data_dir.join("state/tmp");
+    // The wrapper runs inside each CLI's container, which shows only what the box grants: it
+    // reads the flag and counts starts in the agent's notes (there in every container), and
+    // execs the real CLI from a folder the sandbox is told to allow.
+    let scratch = sandbox.data_dir.join("notes");
     std::fs::create_dir_all(&scratch).unwrap();
+    let flag = scratch.join("cli-broken");
     let count = scratch.join("cli-starts");
     let real_cli_dir = claude_cli_path()
         .ancestors()

@@ -103,16 +103,16 @@ RestrictSUIDSGID=yes
 # The process can't switch its execution domain (personality).
 LockPersonality=yes
 # A user namespace of its own, where you are yourself and every other user is `nobody`; a user
-# service needs it for the three namespace settings below. Where unprivileged user namespaces
-# are off, the service fails with status=226/NAMESPACE: delete these four lines.
+# service needs it for the two namespace settings below. Where unprivileged user namespaces
+# are off, the service fails with status=226/NAMESPACE: delete these three lines.
 # (ProtectControlGroups= is left out: user services don't support it.)
 PrivateUsers=yes
 # Its own /tmp and /var/tmp, emptied when it stops.
 PrivateTmp=yes
 # /usr, /boot and /etc read-only; your home stays writable.
 ProtectSystem=full
-# Kernel settings (/proc/sys, /sys) read-only.
-ProtectKernelTunables=yes
+# No ProtectKernelTunables=: its read-only mounts over /proc/sys make the kernel refuse the
+# fresh /proc each Claude CLI's container mounts (issue 39); the containers hide far more.
 
 [Install]
 # Started with your user session (or at boot with `loginctl enable-linger`).

@@ -118,7 +118,6 @@ fn restart_stop_and_hardening_directives_are_there() {
         "NoNewPrivileges=yes",
         "PrivateTmp=yes",
         "ProtectSystem=full",
-        "ProtectKernelTunables=yes",
         "PrivateUsers=yes",
         "RestrictSUIDSGID=yes",
         "LockPersonality=yes",

@@ -234,7 +234,12 @@ impl FilesError {
         matches!(
             self,
             Self::Io { source, .. } | Self::State(StateError::Io { source, .. })
-                if source.kind() == std::io::ErrorKind::PermissionDenied
+                if matches!(
+                    source.kind(),
+                    // Refused by the Landlock wall, or (in a container, issue 39) a folder
+                    // mounted read-only.
+                    std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem
+                )
         )
     }
 }
