@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use super::tool_grant::{JobTools, ask_owner, judge, source_of};
 use crate::{
-    domain::job_options::{RunOptions, ToolRestriction},
+    domain::job_options::{ApprovalScope, RunOptions, ToolRestriction},
     front_end::FrontEnd,
     scheduling::{bg_job::BgJob, job_sink::refusal_update},
     services::Services,
@@ -34,14 +34,14 @@ pub async fn admit(
 ) -> Result<Admitted, String> {
     let source = source_of(&job.tag).unwrap_or(Source::Main);
     let file = job.file.clone();
-    let version = job.version.clone();
+    let scope = job.approval.clone();
     let mut admitted = Admitted::default();
     if let ToolRestriction::Allowed(declared) = &job.options.tools {
         let (granted, held) = match decide(
             services,
             front_end,
             &source,
-            (file.as_deref(), version.as_deref()),
+            (file.as_deref(), scope.as_ref()),
             declared,
         )
         .await
@@ -176,10 +176,15 @@ async fn decide(
     services: &Services,
     front_end: &dyn FrontEnd,
     source: &Source,
-    (file, version): (Option<&Path>, Option<&str>),
+    (file, scope): (Option<&Path>, Option<&ApprovalScope>),
     declared: &[String],
 ) -> Result<(Vec<String>, Vec<String>), String> {
-    match judge(services, source, version, declared) {
+    match judge(
+        services,
+        source,
+        scope.map(ApprovalScope::version),
+        declared,
+    ) {
         JobTools::Refused { reason } => Err(format!("{source}: {reason}")),
         JobTools::Run {
             granted,
@@ -187,7 +192,7 @@ async fn decide(
             undecided,
         } => {
             if !undecided.is_empty() {
-                ask_owner(services, front_end, source, (file, version), &undecided).await;
+                ask_owner(services, front_end, source, (file, scope), &undecided).await;
             }
             Ok((granted, held))
         }

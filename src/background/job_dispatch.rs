@@ -20,7 +20,7 @@ use crate::{
     agent::MainSession,
     claude::BoxFuture,
     domain::{
-        job_options::{RunOptions, job_version},
+        job_options::{ApprovalScope, RunOptions},
         open_nag::OpenNag,
         prompt_tag::PromptTag,
     },
@@ -145,7 +145,7 @@ struct Declared<'a> {
     source: Source,
     path: &'a PathBuf,
     tools: &'a [String],
-    version: String,
+    scope: ApprovalScope,
 }
 
 /// Checks the declared tools of every job; removes the refused jobs from the lists and returns
@@ -163,7 +163,7 @@ async fn check_job_tools(
                 source: Source::Routine(file.item.id.clone()),
                 path: &file.path,
                 tools: file.item.options.tools.allowed()?,
-                version: job_version(&file.item.message, &file.item.options),
+                scope: file.item.approval_scope(),
             })
         })
         .chain(reminders.iter().filter_map(|file| {
@@ -171,7 +171,7 @@ async fn check_job_tools(
                 source: Source::Reminder(file.item.id.clone()),
                 path: &file.path,
                 tools: file.item.options.tools.allowed()?,
-                version: job_version(&file.item.message, &file.item.options),
+                scope: file.item.approval_scope(),
             })
         }));
     let mut problems = Vec::new();
@@ -183,14 +183,14 @@ async fn check_job_tools(
         let decisions = approvals
             .get(&job.source.to_string())
             .unwrap_or(&none)
-            .at(Some(&job.version));
+            .at(Some(job.scope.version()));
         match judge_quietly(&policy, &decisions, job.tools) {
             JobTools::Refused { reason } => problems.push(FileProblem {
                 path: job.path.clone(),
                 reason,
             }),
             JobTools::Run { undecided, .. } if !undecided.is_empty() => {
-                let asked = (Some(job.path.as_path()), Some(job.version.as_str()));
+                let asked = (Some(job.path.as_path()), Some(&job.scope));
                 ask_owner(services, front_end, &job.source, asked, &undecided).await;
             }
             JobTools::Run { .. } => {}

@@ -2,11 +2,12 @@
 //! refused ones stopping the job, and new ones held back until the owner approves them once
 //! through an embed with Approve / Deny buttons.
 
-use std::path::Path;
+use std::{fmt::Write as _, path::Path};
 
 use crate::{
     domain::{
-        embed::{Embed, EmbedButton, EmbedColor},
+        embed::{Embed, EmbedButton, EmbedColor, MAX_DESCRIPTION_CHARS, clip},
+        job_options::ApprovalScope,
         prompt_tag::PromptTag,
     },
     front_end::FrontEnd,
@@ -92,18 +93,23 @@ fn split(checked: &Checked, policy: &ToolPolicyFile, decisions: &Decisions) -> J
     }
 }
 
-/// Asks the owner once about `patterns` of `source`: opens a request and posts the approval
-/// embed. Nothing happens when an open request already covers them. Failures are logged: the
-/// job still runs with its safe set, and the next fire asks again.
+/// Asks the owner once about `patterns` of `source` as `scope` has it (the job's settings and
+/// version; `None` for skills and subagents): opens a request and posts the approval embed.
+/// Nothing happens when an open request already covers them. Failures are logged: the job
+/// still runs with its safe set, and the next fire asks again.
 pub async fn ask_owner(
     services: &Services,
     front_end: &dyn FrontEnd,
     source: &Source,
-    (file, version): (Option<&Path>, Option<&str>),
+    (file, scope): (Option<&Path>, Option<&ApprovalScope>),
     patterns: &[String],
 ) {
     let approvals = &services.tool_approvals;
     let file = file.map_or_else(|| source.to_string(), |f| f.display().to_string());
+    let version = scope.map(ApprovalScope::version);
+    let earlier = approvals.decisions(&source.to_string());
+    let changed =
+        version.is_some() && earlier.version.as_deref() != version && !earlier.approved.is_empty();
     let id = match approvals.open_request(&source.to_string(), &file, patterns, version) {
         Ok(Some(id)) => id,
         Ok(None) => return,
@@ -113,8 +119,14 @@ pub async fn ask_owner(
         }
     };
     tracing::info!(%source, ?patterns, "asking the owner to approve new tools");
+    let asked = Asked {
+        source,
+        file: &file,
+        scope,
+        changed,
+    };
     let posted = front_end
-        .send_embed(approval_embed(&id, source, &file, patterns))
+        .send_embed(approval_embed(&id, &asked, patterns))
         .await;
     let recorded = match posted {
         Ok(Some(message_id)) => approvals.set_message(&id, message_id),
@@ -129,8 +141,22 @@ pub async fn ask_owner(
     }
 }
 
-/// The embed asking the owner about new tool patterns.
-pub fn approval_embed(id: &str, source: &Source, file: &str, patterns: &[String]) -> Embed {
+/// What an approval embed is about.
+pub struct Asked<'a> {
+    /// The job or content that declares the patterns.
+    pub source: &'a Source,
+    /// Its file, relative to the data dir.
+    pub file: &'a str,
+    /// The job's settings the approval covers; `None` for skills and subagents.
+    pub scope: Option<&'a ApprovalScope>,
+    /// Whether the owner approved tools for an earlier version of this job.
+    pub changed: bool,
+}
+
+/// The embed asking the owner about new tool patterns: the patterns, and for a job, how and
+/// when it runs, which the approval holds for too (issue 39 §4, BOX-7). Kept within Discord's
+/// limit: a list too long for it is cut with a note.
+pub fn approval_embed(id: &str, asked: &Asked<'_>, patterns: &[String]) -> Embed {
     // A pattern that allows more than it names says so (issue 23 §5).
     let list: Vec<String> = patterns
         .iter()
@@ -139,14 +165,36 @@ pub fn approval_embed(id: &str, source: &Source, file: &str, patterns: &[String]
             None => format!("- `{p}`"),
         })
         .collect();
+    let (file, source) = (asked.file, asked.source);
+    let mut tail = String::new();
+    if asked.changed {
+        tail.push_str(
+            "\n**Changed since you approved it**: you approved tools for an earlier version of \
+             this job (or before approvals covered how and when it runs), so it asks again.",
+        );
+    }
+    match asked.scope {
+        Some(scope) => {
+            let _ = write!(
+                tail,
+                "\nUntil you approve, it runs without them. Approving lets this job use them as \
+                 it is now — its instructions, tools and these settings:\n> {}\n\
+                 Any change of them (run mode, schedule, isolation, pings, reporting, chain, \
+                 model…) asks again.",
+                scope.summary()
+            );
+        }
+        None => tail.push_str(
+            "\nUntil you approve, it runs without them. Approving lets it use them as it is \
+             now; any edit of it asks again.",
+        ),
+    }
+    let head = format!("`{file}` ({source}) declares tools outside the safe set:\n");
+    let room = MAX_DESCRIPTION_CHARS.saturating_sub(head.chars().count() + tail.chars().count());
+    let (list, _) = clip(&list.join("\n"), room, "\n… (more patterns: see the file)");
     Embed {
         title: "New tools need your approval".to_owned(),
-        description: Some(format!(
-            "`{file}` ({source}) declares tools outside the safe set:\n{}\n\
-             Until you approve, it runs without them. Approving lets this job, as written \
-             now, use them; any edit of it asks again.",
-            list.join("\n")
-        )),
+        description: Some(format!("{head}{list}{tail}")),
         color: EmbedColor::Yellow,
         fields: Vec::new(),
         buttons: EmbedButton::approve_deny(APPROVE_ACTION, DENY_ACTION, id),

@@ -253,10 +253,7 @@ impl Inner {
         job.session = spec.session;
         job.options = spec.options.clone();
         // The spec's own text, not the request's: the payload varies, the owner's grant doesn't.
-        job.version = Some(crate::domain::job_options::job_version(
-            spec.template.source(),
-            &spec.options,
-        ));
+        job.approval = Some(spec.approval_scope());
         job.schedule_text = Some(self.scheduler.schedule_text(&spec.id));
         job.file = spec
             .file

@@ -278,9 +278,8 @@ fn add_reminder(data_dir: &DataDir, tz: Tz, add: ReminderAdd) -> i32 {
                     tz,
                 )
                 .unwrap_or_else(|_| reminder.clone());
-                let version =
-                    crate::domain::job_options::job_version(&read_back.message, &read_back.options);
-                let declared = (&source, Some(version.as_str()));
+                let scope = read_back.approval_scope();
+                let declared = (&source, Some(scope.version()));
                 if let Some(line) = record_declared(data_dir, declared, tools, Invoker::from_env())
                 {
                     println!("{line}");

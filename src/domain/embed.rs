@@ -135,6 +135,30 @@ pub struct Embed {
 /// The most buttons one embed may carry (F-44).
 pub const MAX_BUTTONS: usize = 5;
 
+/// The most characters Discord takes in an embed's description.
+pub const MAX_DESCRIPTION_CHARS: usize = 4096;
+
+/// `text` cut to at most `max_chars` characters, `note` included when it had to be cut (at a
+/// line break where one is near), and whether it was cut.
+pub fn clip(text: &str, max_chars: usize, note: &str) -> (String, bool) {
+    if text.chars().count() <= max_chars {
+        return (text.to_owned(), false);
+    }
+    let keep = max_chars.saturating_sub(note.chars().count());
+    let end = text
+        .char_indices()
+        .nth(keep)
+        .map_or(text.len(), |(at, _)| at);
+    let mut cut = &text[..end];
+    // Back to the last line break, unless that loses more than a quarter of what fits.
+    if let Some(line_end) = cut.rfind('\n')
+        && cut[..line_end].chars().count() >= keep - keep / 4
+    {
+        cut = &cut[..line_end];
+    }
+    (format!("{cut}{note}"), true)
+}
+
 /// Removes emoji (pictographs, dingbats, flags, variation selectors, ZWJ) from a title and
 /// trims what is left (MCP-2).
 pub fn strip_emoji(title: &str) -> String {
@@ -177,6 +201,17 @@ mod tests {
         assert_eq!(EmbedColor::parse("chartreuse"), EmbedColor::Blue);
         assert_eq!(ButtonStyle::parse("danger"), ButtonStyle::Danger);
         assert_eq!(ButtonStyle::parse("fancy"), ButtonStyle::Secondary);
+    }
+
+    #[test]
+    fn clipped_text_fits_with_its_note() {
+        assert_eq!(clip("short", 10, "…"), ("short".to_owned(), false));
+        let (cut, clipped) = clip("0123456789abcdef\nghijklmnop", 20, "…");
+        assert!(clipped);
+        assert_eq!(cut, "0123456789abcdef…", "cut at the line break");
+        let (cut, _) = clip(&"é".repeat(50), 10, "…");
+        assert_eq!(cut.chars().count(), 10);
+        assert!(cut.ends_with('…'));
     }
 
     #[test]

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use super::{files::Reminder, lineage::RunLineage};
 use crate::domain::{
-    job_options::{BgSession, ChainContext, RunOptions},
+    job_options::{ApprovalScope, BgSession, ChainContext, RunOptions},
     prompt_tag::PromptTag,
 };
 
@@ -31,9 +31,9 @@ pub struct BgJob {
     pub chain_origin: Option<Reminder>,
     /// The job's file, relative to the data dir, for messages to the owner.
     pub file: Option<PathBuf>,
-    /// The version of the job the owner's tool approvals must match
-    /// ([`crate::domain::job_options::job_version`]); `None`: approvals by source only.
-    pub version: Option<String>,
+    /// What the owner's tool approvals must match: the job as its file declares it, and its
+    /// version (issue 39 §4); `None`: approvals by source only.
+    pub approval: Option<ApprovalScope>,
     /// The job the run acts for when it sets or cancels reminders, and how many background
     /// runs lead to it from the owner (issue 39 §4).
     pub lineage: RunLineage,
@@ -54,7 +54,7 @@ impl BgJob {
             marker: None,
             chain_origin: None,
             file: None,
-            version: None,
+            approval: None,
         }
     }
 

@@ -8,7 +8,7 @@ use chrono_tz::Tz;
 use super::files::{Reminder, Routine};
 use super::{bg_job::BgJob, forward::clock_time, lineage::RunLineage};
 use crate::domain::{
-    job_options::{BgSession, ChainContext, RunMode, chain_context, job_version, skills_block},
+    job_options::{BgSession, ChainContext, RunMode, chain_context, skills_block},
     prompt_tag::PromptTag,
 };
 
@@ -64,7 +64,7 @@ pub fn routine_job(routine: &Routine, schedule_text: Option<String>) -> BgJob {
     );
     job.session = session_of(routine.run);
     job.options = routine.options.clone();
-    job.version = Some(job_version(&routine.message, &routine.options));
+    job.approval = Some(routine.approval_scope());
     job.schedule_text = schedule_text;
     job
 }
@@ -82,7 +82,7 @@ pub fn reminder_job(
     );
     job.session = session_of(reminder.run);
     job.options = reminder.options.clone();
-    job.version = Some(job_version(&reminder.message, &reminder.options));
+    job.approval = Some(reminder.approval_scope());
     job.marker = late.map(late_marker);
     job.schedule_text = schedule_text;
     job.lineage = RunLineage::of_reminder(reminder);

@@ -30,10 +30,12 @@ pub struct Decisions {
     /// Withheld, not asked again.
     #[serde(default)]
     pub denied: BTreeSet<String>,
-    /// The version of the job the approvals hold for (a hash of its text and options,
-    /// issue 23 §2): any edit makes it another version, which starts with nothing approved.
-    /// `None` for sources approved without one (skills, subagents: their content is approved
-    /// as a whole elsewhere).
+    /// The version of the job the approvals hold for (a hash of the whole job: its text, how
+    /// and when it runs, and every option, issue 23 §2 and issue 39 §4): any change makes it
+    /// another version, which starts with nothing approved. A version of the older format
+    /// (text, tools, skills and subagent only) never equals a current one, so such approvals
+    /// are asked about again. `None` for sources approved without one (skills, subagents:
+    /// their content is approved as a whole elsewhere).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
 }

@@ -10,7 +10,10 @@ use super::{schema::PayloadSchema, template::Template};
 use crate::domain::{
     frontmatter::{Fields, line_of, split},
     frontmatter_keys::unknown_key_notes,
-    job_options::{BgSession, JobKind, OPTION_KEYS, OPTION_TEXT_KEYS, RunMode, RunOptions},
+    job_options::{
+        ApprovalScope, BgSession, JobKind, OPTION_KEYS, OPTION_TEXT_KEYS, RunMode, RunOptions,
+        Schedule, Setting,
+    },
 };
 
 /// How a request for a spec proves it comes from someone who holds the secret.
@@ -119,6 +122,21 @@ impl WebhookSpec {
     /// The file name, for messages (`github-ci.md`).
     pub fn file_name(&self) -> String {
         file_name(&self.file)
+    }
+
+    /// What the owner's tool approvals of this spec hold for (issue 39 §4): its template, its
+    /// session kind and options, and the fields and signature that decide what a request may
+    /// carry into the run. The payload of a request is not part of it.
+    pub fn approval_scope(&self) -> ApprovalScope {
+        ApprovalScope::new(
+            self.template.source(),
+            (RunMode::Background(self.session), Schedule::OnRequest),
+            &self.options,
+            vec![
+                Setting::new("fields", self.schema.to_string(), false),
+                Setting::new("signature", self.signature.as_str(), false),
+            ],
+        )
     }
 }
 

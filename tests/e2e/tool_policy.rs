@@ -17,6 +17,7 @@ use support::{
 };
 
 mod approval;
+mod approval_scope;
 mod missing_parts;
 mod refused;
 mod shell_approval;
@@ -29,19 +30,29 @@ pub(super) fn write_reminder(h: &BotHarness, id: &str, tools: &[&str]) {
 
 /// A background reminder due now with extra frontmatter lines.
 pub(super) fn write_reminder_with(h: &BotHarness, id: &str, extra: &str) {
-    write_reminder_saying(h, id, extra, "Run the check.");
+    write_reminder_due(h, id, &now(), extra, "Run the check.");
 }
 
-/// A background reminder due now with extra frontmatter lines and `body`.
-pub(super) fn write_reminder_saying(h: &BotHarness, id: &str, extra: &str, body: &str) {
+/// Now, as a `run-at`: a job written again with the same `run-at` has the same schedule, so
+/// the owner's approval of it holds (issue 39 §4).
+pub(super) fn now() -> String {
+    chrono::Utc::now().to_rfc3339()
+}
+
+/// A reminder due at `run_at` with extra frontmatter lines and `body`.
+pub(super) fn write_reminder_due(h: &BotHarness, id: &str, run_at: &str, extra: &str, body: &str) {
     let dir = h.sandbox.data_dir.join("reminders");
     std::fs::create_dir_all(&dir).unwrap();
-    let run_at = chrono::Utc::now().to_rfc3339();
     std::fs::write(
         dir.join(format!("{id}.md")),
-        format!("---\nid: \"{id}\"\nrun-at: \"{run_at}\"\n{extra}---\n{body}\n"),
+        reminder_text(id, run_at, extra, body),
     )
     .unwrap();
+}
+
+/// A reminder file's text.
+pub(super) fn reminder_text(id: &str, run_at: &str, extra: &str, body: &str) -> String {
+    format!("---\nid: \"{id}\"\nrun-at: \"{run_at}\"\n{extra}---\n{body}\n")
 }
 
 /// Waits until the pending updates mention every one of `needles`; returns their text.
@@ -109,11 +120,16 @@ pub(super) async fn bash_result_of(h: &BotHarness, id: &str, nth: usize) -> (Str
 }
 
 pub(super) fn approval_embed_for(message: &FakeMessage, id: &str) -> bool {
-    message.embeds.iter().any(|embed| {
-        embed["title"] == "New tools need your approval"
-            && embed["description"]
-                .as_str()
-                .is_some_and(|d| d.contains(&format!("reminder:{id}")))
+    approval_text(message, id).is_some()
+}
+
+/// The description of the approval embed for reminder `id` that `message` carries.
+pub(super) fn approval_text(message: &FakeMessage, id: &str) -> Option<String> {
+    message.embeds.iter().find_map(|embed| {
+        let description = embed["description"].as_str()?;
+        (embed["title"] == "New tools need your approval"
+            && description.contains(&format!("reminder:{id}")))
+        .then(|| description.to_owned())
     })
 }
 

@@ -7,7 +7,6 @@
 
 use crate::services::Services;
 use crate::{
-    domain::job_options::job_version,
     mcp::tools::IMPLEMENTED_TOOLS,
     scheduling::files::{load_reminders, load_routines},
     skills::list_skills,
@@ -65,7 +64,7 @@ fn declared_lists(services: &Services, log: bool) -> Vec<Declared> {
     }
     let mut lists: Vec<Declared> = Vec::new();
     lists.extend(routines.into_iter().filter_map(|file| {
-        let version = job_version(&file.item.message, &file.item.options);
+        let version = file.item.approval_scope().version().to_owned();
         Some((
             Source::Routine(file.item.id),
             file.item.options.tools.allowed()?.to_vec(),
@@ -73,7 +72,7 @@ fn declared_lists(services: &Services, log: bool) -> Vec<Declared> {
         ))
     }));
     lists.extend(reminders.into_iter().filter_map(|file| {
-        let version = job_version(&file.item.message, &file.item.options);
+        let version = file.item.approval_scope().version().to_owned();
         Some((
             Source::Reminder(file.item.id),
             file.item.options.tools.allowed()?.to_vec(),

@@ -3,12 +3,15 @@
 //! runs them: how it runs ([`RunMode`]), the run's options ([`RunOptions`]: model, thinking,
 //! reporting, pings, declared tools, skills, subagent, reflection), its place in a reminder
 //! chain, and the prompt blocks these become (E.1–E.3, BGF-3, BGF-12, BGF-17, BGF-20, BGF-21,
-//! REM-7, PRS-1).
+//! REM-7, PRS-1). What the owner's approval of a job's tools covers is [`ApprovalScope`]
+//! (issue 39 §4).
 
+mod approval_scope;
 mod read;
 #[cfg(test)]
 mod tests;
 
+pub use approval_scope::{ApprovalScope, Schedule, Setting, VERSION_PREFIX, chain_settings};
 pub use read::{JobKind, OPTION_KEYS, OPTION_TEXT_KEYS};
 
 /// Where a background run's conversation comes from (BGF-3).
@@ -84,30 +87,6 @@ impl Default for RunOptions {
             reflect: true,
         }
     }
-}
-
-/// A job's version for the owner's tool approvals (issue 23 §2): a hash of what it does and
-/// may use — its instructions, declared tools, skills and subagent — so any edit of those is a
-/// new version that asks again. 16 hex digits.
-pub fn job_version(body: &str, options: &RunOptions) -> String {
-    use sha2::{Digest, Sha256};
-    use std::fmt::Write as _;
-    let mut hasher = Sha256::new();
-    for part in [
-        body.to_owned(),
-        format!("{:?}", options.tools),
-        format!("{:?}", options.skills),
-        format!("{:?}", options.subagent),
-    ] {
-        hasher.update((part.len() as u64).to_le_bytes());
-        hasher.update(part.as_bytes());
-    }
-    hasher.finalize()[..8]
-        .iter()
-        .fold(String::with_capacity(16), |mut hex, byte| {
-            let _ = write!(hex, "{byte:02x}");
-            hex
-        })
 }
 
 /// How a background run reports to the main session (`update-main-session` field).

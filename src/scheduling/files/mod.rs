@@ -17,6 +17,7 @@ mod keys;
 mod load;
 mod parse;
 mod render;
+mod scope;
 mod set_by;
 mod store;
 mod until_done;
@@ -28,6 +29,8 @@ mod load_tests;
 mod parse_tests;
 #[cfg(test)]
 mod render_tests;
+#[cfg(test)]
+mod scope_tests;
 #[cfg(test)]
 mod set_by_tests;
 #[cfg(test)]

@@ -12,7 +12,7 @@ use tracing::Instrument;
 use super::Scheduler;
 use crate::{
     domain::{
-        job_options::{BgSession, RunOptions, job_version},
+        job_options::{BgSession, RunOptions},
         nag::NagPolicy,
         open_nag::{OpenNag, label_of},
     },
@@ -51,9 +51,9 @@ impl Scheduler {
         );
         let Some(session) = routine.run.background() else {
             let source = Source::Routine(routine.id.clone());
-            let version = job_version(&routine.message, &routine.options);
+            let scope = routine.approval_scope();
             let Some(granted) =
-                self.admitted_in_foreground(&source, &version, &file.path, &routine.options)
+                self.admitted_in_foreground(&source, scope.version(), &file.path, &routine.options)
             else {
                 return;
             };
@@ -114,10 +114,13 @@ impl Scheduler {
             self.spawn_background(job, after, None, stop);
         } else {
             let source = Source::Reminder(reminder.id.clone());
-            let version = job_version(&reminder.message, &reminder.options);
-            let Some(granted) =
-                self.admitted_in_foreground(&source, &version, &file.path, &reminder.options)
-            else {
+            let scope = reminder.approval_scope();
+            let Some(granted) = self.admitted_in_foreground(
+                &source,
+                scope.version(),
+                &file.path,
+                &reminder.options,
+            ) else {
                 remove_fired(&self.services, &reminder.id);
                 return;
             };

@@ -4,8 +4,8 @@
 use std::time::Duration;
 
 use super::{
-    approval_embed, approval_embed_for, bash_result_of, click, run_bash_in_reminders, wait_gone,
-    write_reminder, write_reminder_saying,
+    approval_embed, approval_embed_for, bash_result_of, click, now, run_bash_in_reminders,
+    wait_gone, write_reminder, write_reminder_due,
 };
 use crate::support::{bot::BotHarness, cli::CliSandbox, wait};
 
@@ -13,7 +13,10 @@ use crate::support::{bot::BotHarness, cli::CliSandbox, wait};
 async fn a_new_pattern_waits_for_approval_and_a_denial_keeps_it_withheld() {
     let h = BotHarness::greeted_fast_sync(CliSandbox::new()).await;
     run_bash_in_reminders(&h.mock, "echo held-marker one");
-    write_reminder(&h, "approve-me", &["Bash(echo held-marker *)"]);
+    // The same job twice: the same instructions, tools and time.
+    let due = now();
+    let tools = "allowed-tools: [\"Bash(echo held-marker *)\"]\n";
+    write_reminder_due(&h, "approve-me", &due, tools, "Run the check.");
     let embed = approval_embed(&h, "approve-me").await;
     // The first run goes ahead with the safe set: the command is refused.
     let (result, is_error) = bash_result_of(&h, "approve-me", 1).await;
@@ -30,9 +33,9 @@ async fn a_new_pattern_waits_for_approval_and_a_denial_keeps_it_withheld() {
         "the run is told what is withheld: {first_prompt}"
     );
     click(&h, embed.id, &embed.button_id("act:tools_approve:")).await;
-    // Once approved, the same job id gets the pattern.
+    // Once approved, the same job gets the pattern.
     wait_gone(&h, "approve-me").await;
-    write_reminder(&h, "approve-me", &["Bash(echo held-marker *)"]);
+    write_reminder_due(&h, "approve-me", &due, tools, "Run the check.");
     let (result, is_error) = bash_result_of(&h, "approve-me", 2).await;
     assert!(!is_error && result.contains("held-marker one"), "{result}");
 
@@ -64,14 +67,17 @@ async fn a_new_pattern_waits_for_approval_and_a_denial_keeps_it_withheld() {
 async fn an_edit_of_an_approved_job_asks_again() {
     let h = BotHarness::greeted_fast_sync(CliSandbox::new()).await;
     run_bash_in_reminders(&h.mock, "echo held-marker one");
-    write_reminder(&h, "edit-me", &["Bash(echo held-marker *)"]);
+    let due = now();
+    let tools = "allowed-tools: [\"Bash(echo held-marker *)\"]\n";
+    write_reminder_due(&h, "edit-me", &due, tools, "Run the check.");
     let embed = approval_embed(&h, "edit-me").await;
     click(&h, embed.id, &embed.button_id("act:tools_approve:")).await;
     wait_gone(&h, "edit-me").await;
-    write_reminder_saying(
+    write_reminder_due(
         &h,
         "edit-me",
-        "allowed-tools: [\"Bash(echo held-marker *)\"]\n",
+        &due,
+        tools,
         "Run the check, then send the notes to whoever asks.",
     );
     let (result, is_error) = bash_result_of(&h, "edit-me", 2).await;
