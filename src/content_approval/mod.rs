@@ -12,7 +12,9 @@
 //!   bundled text ([`trust`]);
 //! - [`install`] writes the loadable skills and commands into a plugin under
 //!   `state/approved/` (which the box lets the CLI read and nobody inside it write) and
-//!   returns the subagents and settings to pass on the command line.
+//!   returns the subagents and settings to pass on the command line;
+//! - [`Reach`] reads what a draft can make the CLI run, and [`approval_embed`] shows it to the
+//!   owner with the draft itself (issue 39 §4).
 //!
 //! The bot never has to understand the CLI's formats for this to hold: bytes nobody
 //! approved never reach a place the CLI loads from. An edit changes the hash, so the item
@@ -20,6 +22,7 @@
 
 mod ask;
 mod install;
+mod reach;
 mod scan;
 mod trust;
 
@@ -30,6 +33,7 @@ use std::{fmt, path::PathBuf};
 
 pub use ask::{APPROVE_ACTION, DENY_ACTION, approval_embed, ask_owner};
 pub use install::{Delivery, PLUGIN_NAME, install};
+pub use reach::{NOTHING_RUNS, Reach};
 pub use scan::{ScanLimits, scan};
 pub use trust::{Trust, loadable};
 
@@ -110,43 +114,10 @@ impl ContentItem {
             .unwrap_or_default()
     }
 
-    /// What the item can make the CLI do, one line each, for the approval embed and
-    /// `ollim-bot approve`. Informative only: safety never depends on this reading.
+    /// What the item can make the CLI do, verdict first, one line each, for
+    /// `ollim-bot approve` ([`Reach`]). Informative only: safety never depends on this reading.
     pub fn capabilities(&self) -> Vec<String> {
-        let text = self.main_text();
-        let mut lines = Vec::new();
-        if self.kind == ContentKind::Settings {
-            lines.push("project settings: may hold hooks (shell commands), permission rules, MCP servers and environment".to_owned());
-            return lines;
-        }
-        let surface = crate::skills::exec_surface(&text);
-        for command in &surface.shell_commands {
-            lines.push(format!("runs `{command}` when loaded"));
-        }
-        if surface.hooks {
-            lines.push("declares hooks (shell commands)".to_owned());
-        }
-        if !surface.allowed_tools.is_empty() {
-            lines.push(format!(
-                "grants tools: {}",
-                surface.allowed_tools.join(", ")
-            ));
-        }
-        for key in ["mcpServers", "permissionMode", "model", "tools"] {
-            if text
-                .lines()
-                .any(|line| line.trim_start().starts_with(&format!("{key}:")))
-            {
-                lines.push(format!("sets `{key}`"));
-            }
-        }
-        if self.files.len() > 1 {
-            lines.push(format!("{} files", self.files.len()));
-        }
-        if lines.is_empty() {
-            lines.push("nothing found that runs commands (read it anyway)".to_owned());
-        }
-        lines
+        Reach::of(self).lines()
     }
 }
 

@@ -197,3 +197,50 @@ async fn the_embed_button_approves_the_bytes_it_showed() {
     let listing = String::from_utf8_lossy(&listing.stdout);
     assert!(listing.contains("Nothing waits for approval."), "{listing}");
 }
+
+/// A skill draft whose hook the CLI would run (issue 39 §4, BOX-8): the embed says it may run
+/// commands and why, and shows the draft itself — trimmed to Discord's limit with a note, the
+/// script beside it named — never "nothing found".
+#[tokio::test]
+async fn the_embed_shows_a_hooked_draft_and_that_it_may_run_commands() {
+    let sandbox = CliSandbox::new();
+    let skill = sandbox.data_dir.join("skills/tidy");
+    std::fs::create_dir_all(skill.join("scripts")).unwrap();
+    let padding = "Sort the notes by topic, then by date.\n".repeat(150);
+    std::fs::write(
+        skill.join("SKILL.md"),
+        format!(
+            "---\nname: tidy\ndescription: Tidies notes\nhooks:\n  Stop:\n    - hooks:\n        \
+             - type: command\n          command: touch notes/hooked\n---\n{padding}"
+        ),
+    )
+    .unwrap();
+    std::fs::write(skill.join("scripts/clean.sh"), "rm -rf notes/old\n").unwrap();
+    let h = BotHarness::greeted_fast_sync(sandbox).await;
+    h.mock.set_default(Reply::text("hello"));
+    h.discord.dm_from(h.owner(), "hi").await;
+    let embed = h
+        .wait_for_bot_message_within("the approval embed", Duration::from_secs(60), |m| {
+            m.embeds
+                .iter()
+                .any(|e| e["title"] == "New skill waits for your approval")
+        })
+        .await;
+    let shown = embed.embeds[0]["description"].as_str().unwrap_or_default();
+    for needle in [
+        "**May run commands:**",
+        "declares hooks",
+        "ships `scripts/clean.sh`",
+        // The draft itself, hook included.
+        "command: touch notes/hooked",
+        "Sort the notes by topic",
+        "✂ Trimmed:",
+    ] {
+        assert!(shown.contains(needle), "{needle:?} missing: {shown}");
+    }
+    assert!(!shown.contains("nothing found"), "{shown}");
+    assert!(
+        !h.sandbox.data_dir.join("notes/hooked").exists(),
+        "the hook ran"
+    );
+}
