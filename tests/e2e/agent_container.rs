@@ -29,6 +29,18 @@ fn contained(h: &AgentHarness) -> bool {
     }
 }
 
+/// A harness whose main session and background runs the owner granted `sh -c`; `None` (and
+/// why, printed) without containers.
+async fn with_a_granted_shell() -> Option<AgentHarness> {
+    let h = AgentHarness::new().await;
+    if !contained(&h) {
+        h.close().await;
+        return None;
+    }
+    std::fs::write(h.sandbox.data_dir.join("tool-policy.yaml"), GRANT).unwrap();
+    Some(h)
+}
+
 /// The tool results of the requests that carry `tag` in a prompt.
 fn results_of(h: &AgentHarness, tag: &str) -> Vec<String> {
     h.mock
@@ -54,13 +66,10 @@ fn shell(script: &str) -> Reply {
 /// no injected turn.
 #[tokio::test]
 async fn a_background_run_cannot_reach_the_main_sessions_cli_state() {
-    let h = AgentHarness::new().await;
-    if !contained(&h) {
-        h.close().await;
+    let Some(h) = with_a_granted_shell().await else {
         return;
-    }
+    };
     let data = h.sandbox.data_dir.clone();
-    std::fs::write(data.join("tool-policy.yaml"), GRANT).unwrap();
     std::fs::write(data.join("USER.md"), "Julia likes tea.\n").unwrap();
     std::fs::create_dir_all(data.join("notes")).unwrap();
     let mark = data.join("notes/pwned");
@@ -140,13 +149,9 @@ for p in paths:
 /// capability, whoever runs the bot.
 #[tokio::test]
 async fn a_session_sees_no_other_process_no_terminal_and_has_no_capabilities() {
-    let h = AgentHarness::new().await;
-    if !contained(&h) {
-        h.close().await;
+    let Some(h) = with_a_granted_shell().await else {
         return;
-    }
-    let data = h.sandbox.data_dir.clone();
-    std::fs::write(data.join("tool-policy.yaml"), GRANT).unwrap();
+    };
     let bot = std::process::id();
     let probe = format!(
         "exec 2>&1; echo PROCS $(ls /proc | grep -c \"^[0-9]\"); \

@@ -235,9 +235,17 @@ impl FolderWatch {
         std::mem::take(&mut self.inbox.state.lock().seen)
     }
 
-    /// Why the events stopped, if they did.
+    /// Why the events stopped, if they did: the watcher said so, or a watched folder is gone
+    /// (its removal event can come late, or never, while a container still has the folder
+    /// mounted, issue 39).
     pub fn failure(&self) -> Option<String> {
-        self.inbox.state.lock().failure.clone()
+        let mut state = self.inbox.state.lock();
+        if state.failure.is_none()
+            && let Some(gone) = self.inbox.folders.iter().find(|folder| !folder.is_dir())
+        {
+            state.failure = Some(format!("{} was removed or moved", gone.display()));
+        }
+        state.failure.clone()
     }
 }
 
