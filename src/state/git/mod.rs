@@ -158,6 +158,13 @@ fn record(
     action: Action,
     env: &ExtraEnv,
 ) -> Result<bool, StateError> {
+    // `git rm` of a folder's last file removes the folder: it stays, since a CLI's container
+    // keeps the folder it mounted and would never see a new one (issue 39).
+    let folder = root
+        .join(rel)
+        .parent()
+        .filter(|dir| dir.is_dir())
+        .map(Path::to_path_buf);
     let rel = rel.as_os_str();
     match action {
         Action::Add => run(root, env, &["add".as_ref(), "--".as_ref(), rel])?,
@@ -174,6 +181,11 @@ fn record(
             ],
         )?,
     };
+    if let Some(folder) = folder
+        && !folder.exists()
+    {
+        std::fs::create_dir_all(&folder).map_err(|e| StateError::io(&folder, e))?;
+    }
     // Exit 0: nothing staged for this path; 1: there is something to commit.
     let diff_args: [&std::ffi::OsStr; 5] = [
         "diff".as_ref(),
@@ -360,6 +372,7 @@ mod tests {
             "remove a\nedit a\nadd routine a\n"
         );
         assert!(!root.join("routines/a.md").exists());
+        assert!(root.join("routines").is_dir(), "its folder stays");
         // Removing an untracked or missing path is quiet.
         record_logged(
             root,
