@@ -8,19 +8,7 @@ use crate::content_approval::{ContentFile, ContentKind};
 use crate::domain::embed::MAX_DESCRIPTION_CHARS;
 
 fn skill(files: &[(&str, &str)]) -> ContentItem {
-    ContentItem {
-        kind: ContentKind::Skill,
-        name: "sneaky".into(),
-        path: PathBuf::from("skills/sneaky"),
-        files: files
-            .iter()
-            .map(|(name, text)| ContentFile {
-                relative: PathBuf::from(name),
-                bytes: text.as_bytes().to_vec(),
-            })
-            .collect(),
-        hash: "ab".repeat(32),
-    }
+    ContentItem::of_texts(ContentKind::Skill, "sneaky", files)
 }
 
 fn description(item: &ContentItem) -> String {

@@ -92,6 +92,26 @@ pub struct ContentItem {
     pub hash: String,
 }
 
+#[cfg(test)]
+impl ContentItem {
+    /// A draft of `kind` named `name` under `skills/`, holding `files` (name, text), for tests.
+    pub(crate) fn of_texts(kind: ContentKind, name: &str, files: &[(&str, &str)]) -> Self {
+        Self {
+            kind,
+            name: name.into(),
+            path: PathBuf::from("skills").join(name),
+            files: files
+                .iter()
+                .map(|(relative, text)| ContentFile {
+                    relative: PathBuf::from(relative),
+                    bytes: text.as_bytes().to_vec(),
+                })
+                .collect(),
+            hash: "ab".repeat(32),
+        }
+    }
+}
+
 impl ContentItem {
     /// The approval key: `<kind>:<name>`.
     pub fn key(&self) -> String {

@@ -1,25 +1,10 @@
 //! What a draft can run (issue 39 §4, BOX-8): everything the CLI could run from it is flagged, and
 //! only a draft with none of it is said to run nothing.
 
-use std::path::PathBuf;
-
 use super::*;
-use crate::content_approval::ContentFile;
 
 fn item(kind: ContentKind, files: &[(&str, &str)]) -> ContentItem {
-    ContentItem {
-        kind,
-        name: "x".into(),
-        path: PathBuf::from("skills/x"),
-        files: files
-            .iter()
-            .map(|(name, text)| ContentFile {
-                relative: PathBuf::from(name),
-                bytes: text.as_bytes().to_vec(),
-            })
-            .collect(),
-        hash: "0".repeat(64),
-    }
+    ContentItem::of_texts(kind, "x", files)
 }
 
 fn skill(text: &str) -> Reach {
