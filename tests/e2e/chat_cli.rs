@@ -98,10 +98,8 @@ async fn slash_commands_work_in_the_terminal() {
     assert_eq!(status.code(), Some(0), "{}", chat.transcript());
 }
 
-/// CMD-8, PRM-4: in `default` mode a tool approval is asked in the terminal and a `y` runs it.
-#[tokio::test]
-async fn a_tool_approval_is_answered_in_the_terminal() {
-    let mock = MockApi::start().await;
+/// A data dir whose sessions ask before each tool (`/permissions default`).
+fn sandbox_in_default_mode() -> CliSandbox {
     let sandbox = CliSandbox::new();
     let state = sandbox.data_dir.join("state");
     std::fs::create_dir_all(&state).unwrap();
@@ -110,6 +108,14 @@ async fn a_tool_approval_is_answered_in_the_terminal() {
         r#"{"permission_mode":"default"}"#,
     )
     .unwrap();
+    sandbox
+}
+
+/// CMD-8, PRM-4: in `default` mode a tool approval is asked in the terminal and a `y` runs it.
+#[tokio::test]
+async fn a_tool_approval_is_answered_in_the_terminal() {
+    let mock = MockApi::start().await;
+    let sandbox = sandbox_in_default_mode();
     mock.push(Reply::tool_use(
         "Bash",
         json!({"command": "touch notes/approved.txt && echo APPROVED-RUN"}),

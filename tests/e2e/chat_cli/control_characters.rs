@@ -8,7 +8,6 @@ use serde_json::json;
 
 use crate::support::{
     chat::Chat,
-    cli::CliSandbox,
     mock_api::{MockApi, Reply},
 };
 
@@ -27,14 +26,7 @@ fn obeyed(c: char) -> bool {
 #[tokio::test]
 async fn the_models_control_characters_reach_the_terminal_inert() {
     let mock = MockApi::start().await;
-    let sandbox = CliSandbox::new();
-    let state = sandbox.data_dir.join("state");
-    std::fs::create_dir_all(&state).unwrap();
-    std::fs::write(
-        state.join("config.json"),
-        r#"{"permission_mode":"default"}"#,
-    )
-    .unwrap();
+    let sandbox = super::sandbox_in_default_mode();
     mock.push(Reply::text_chunks(
         [
             "Copied: \x1b]52;c;ZXZp",
