@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 use ollim_bot::claude::{
     ClaudeClient, ClientOptions, ControlHandlers, Invocation, Message, UserContent,
 };
-use ollim_bot::sandbox::Confinement;
+use ollim_bot::sandbox::{Confinement, Gate};
 use support::agent::AgentHarness;
 use support::cli::pinned_cli;
 use support::mock_api::Reply;
@@ -85,9 +85,11 @@ fn in_process(h: &AgentHarness) {
             fork_session: false,
             config_dir: None,
         };
-        sandbox
-            .confine(&mut invocation, Confinement::Owner)
-            .expect("confine a command");
+        drop(
+            sandbox
+                .confine(&mut invocation, Confinement::Owner, None)
+                .expect("confine a command"),
+        );
     }
     let confine = started.elapsed() / IN_PROCESS_RUNS;
     println!(
@@ -137,10 +139,16 @@ async fn start_overhead(h: &AgentHarness) {
         cwd: h.sandbox.data_dir.clone(),
         setting_sources: Some(Vec::new()),
         env: h.sandbox.env(&h.mock).into_iter().collect(),
+        // A conversation's container: its own network, the model API through its proxy.
         confine: Some(std::sync::Arc::new(move |invocation| {
-            sandbox
-                .confine(invocation, Confinement::Owner)
-                .map_err(std::io::Error::other)
+            let proxy = sandbox
+                .confine(
+                    invocation,
+                    Confinement::Owner,
+                    Some(Gate::conversation(false)),
+                )
+                .map_err(std::io::Error::other)?;
+            Ok(proxy.map(|proxy| Box::new(proxy) as ollim_bot::claude::Attachment))
         })),
         ..ClientOptions::default()
     };

@@ -18,7 +18,6 @@ use super::{
 use crate::{
     claude::{ClientOptions, PermissionMode, SystemPrompt, Thinking, UserContent},
     front_end::{CurrentTurn, FrontEnd},
-    sandbox::Confinement,
     scheduling::chain::ChainSlot,
     services::Services,
     usage::UsageKind,
@@ -64,7 +63,7 @@ pub(super) fn answer_only_options(services: &Services, system_prompt: &str) -> C
         // No skills, commands or subagents: one question, one answer.
         plugin_dirs: Vec::new(),
         agents: None,
-        ..base_options(services, Confinement::Background)
+        ..base_options(services)
     };
     options.mcp_servers.clear();
     options

@@ -25,7 +25,6 @@ use crate::{
     domain::job_options::{BgSession, ToolRestriction},
     front_end::{CurrentTurn, FrontEnd},
     mcp::{BgRunState, ToolScope},
-    sandbox::Confinement,
     scheduling::{bg_job::BgJob, chain::ChainSlot},
     services::Services,
     state::{
@@ -313,7 +312,7 @@ impl BgRunner {
             } else {
                 Thinking::Off
             }),
-            ..base_options(services, Confinement::Background)
+            ..base_options(services)
         }
     }
 

@@ -42,8 +42,8 @@ pub use message::{
 };
 pub use models::{CliModel, find_model, offered_models};
 pub use options::{
-    ClientOptions, Confine, Invocation, McpServerConfig, PermissionMode, SessionObserver, StartUp,
-    SystemPrompt, Thinking,
+    Attachment, ClientOptions, Confine, Invocation, McpServerConfig, PermissionMode,
+    SessionObserver, StartUp, SystemPrompt, Thinking,
 };
 pub use process::AGENT_CHILD_ENV;
 pub use session_id::{InvalidSessionId, SessionId};

@@ -195,8 +195,13 @@ impl StartUp {
 }
 
 /// Rewrites how a child is started to confine it (see [`ClientOptions::confine`]): it may
-/// wrap the program in a container, change the arguments and add to the environment.
-pub type Confine = std::sync::Arc<dyn Fn(&mut Invocation) -> std::io::Result<()> + Send + Sync>;
+/// wrap the program in a container, change the arguments and add to the environment. What it
+/// returns (a proxy serving the container, …) is kept until the process is gone.
+pub type Confine =
+    std::sync::Arc<dyn Fn(&mut Invocation) -> std::io::Result<Option<Attachment>> + Send + Sync>;
+
+/// Something a CLI process needs while it runs, dropped with it.
+pub type Attachment = Box<dyn std::any::Any + Send + Sync>;
 
 /// How a CLI child is started: what a [`Confine`] hook sees and may rewrite.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -24,6 +24,8 @@ pub(crate) struct CliProcess {
     child: Child,
     /// The config dir the confinement gave it, if any.
     config_dir: Option<std::path::PathBuf>,
+    /// What its confinement needs while it runs (its network proxy).
+    _attachment: Option<super::options::Attachment>,
     stderr_tail: stderr_tail::Tail,
     stderr_task: JoinHandle<()>,
     status: Option<ExitStatus>,
@@ -58,12 +60,13 @@ pub(crate) fn spawn(
         fork_session: options.fork_session,
         config_dir: None,
     };
-    if let Some(confine) = &options.confine {
-        confine(&mut invocation).map_err(|source| ClaudeError::Spawn {
+    let attachment = match &options.confine {
+        Some(confine) => confine(&mut invocation).map_err(|source| ClaudeError::Spawn {
             path: options.cli_path.clone(),
             source,
-        })?;
-    }
+        })?,
+        None => None,
+    };
     let mut command = Command::new(&invocation.program);
     command
         .args(&invocation.args)
@@ -105,6 +108,7 @@ pub(crate) fn spawn(
         CliProcess {
             child,
             config_dir: invocation.config_dir,
+            _attachment: attachment,
             stderr_tail,
             stderr_task,
             status: None,

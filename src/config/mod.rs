@@ -3,6 +3,7 @@
 //! Every invalid or missing value yields one line naming the variable and an example value.
 
 pub mod environment;
+mod fs_events;
 mod launch;
 pub mod runtime;
 mod timezone;
@@ -15,6 +16,7 @@ use std::{
 
 use chrono_tz::Tz;
 
+pub use fs_events::FsEvents;
 pub use launch::{EnvFileSource, Launch, LaunchError};
 pub use runtime::RuntimeConfig;
 pub use timezone::system_timezone;
@@ -99,6 +101,10 @@ pub struct Config {
     /// Extra folders the agent's sandbox may read and execute (`OLLIM_SANDBOX_READ`, `:`
     /// separated): a node or tool install outside the system dirs (issue 23).
     pub sandbox_read: Vec<PathBuf>,
+    /// Hosts every agent session may reach through its container's proxy, even after it read
+    /// mail and in background runs (`OLLIM_NETWORK_ALLOW`, comma or space separated:
+    /// `example.com`, `*.example.com`, `example.com:8443`; issue 39 §3).
+    pub network_allow: Vec<String>,
     /// The `ollim-bot` executable that confines each CLI from inside its container (issue
     /// 39); `None`: this process's own executable. Set by harnesses that run the bot's code
     /// inside another program (the tests).
@@ -129,6 +135,7 @@ impl std::fmt::Debug for Config {
             .field("cli_idle_override", &self.cli_idle_override)
             .field("webhook", &self.webhook)
             .field("sandbox_read", &self.sandbox_read)
+            .field("network_allow", &self.network_allow)
             .field("sandbox_launcher", &self.sandbox_launcher)
             .field("google_api_url", &self.google_api_url)
             .field("home_channel", &self.home_channel)
@@ -158,36 +165,19 @@ pub fn discord_rest_base(override_url: Option<&str>) -> String {
     format!("{}/api/v10", host.trim_end_matches('/'))
 }
 
-/// Whether the scheduler listens for file events in its folders (issue 17).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum FsEvents {
-    /// Watch the folders; a full re-read only now and then, as a fallback.
-    #[default]
-    On,
-    /// No watching: re-read the folders every [`Config::scheduler_sync`].
-    Off,
-}
-
-impl FsEvents {
-    fn read(raw: Option<String>) -> Result<Self, ConfigError> {
-        match raw.as_deref().map(str::to_ascii_lowercase).as_deref() {
-            None | Some("on") => Ok(Self::On),
-            Some("off") => Ok(Self::Off),
-            Some(_) => Err(ConfigError::Invalid {
-                name: "OLLIM_FS_EVENTS",
-                value: raw.unwrap_or_default(),
-                reason: "must be on or off",
-                example: "off",
-            }),
-        }
-    }
-}
-
 /// How long a turn may hear nothing from the CLI by default.
 pub const DEFAULT_TURN_IDLE_LIMIT: std::time::Duration = std::time::Duration::from_secs(15 * 60);
 
 /// How often the scheduler reads its folders by default (SCH-2).
 pub const DEFAULT_SCHEDULER_SYNC: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// The entries of a comma- or space-separated list.
+fn split_list(raw: &str) -> Vec<String> {
+    raw.split([',', ' ', '\n', '\t'])
+        .filter(|entry| !entry.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
 
 impl Config {
     /// Reads the configuration as `launch` sees it (the `.env` already loaded, `--data-dir`
@@ -312,6 +302,9 @@ impl Config {
             claude_cli,
             docs_mcp_url,
             sandbox_read,
+            network_allow: get("OLLIM_NETWORK_ALLOW")
+                .map(|raw| split_list(&raw))
+                .unwrap_or_default(),
             sandbox_launcher: None,
             cli_env,
             env_file: get("OLLIM_ENV_FILE").map_or_else(|| PathBuf::from(".env"), PathBuf::from),

@@ -11,7 +11,10 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use super::grants::{Access, Grant};
+use super::{
+    egress::PROXY_SOCKET,
+    grants::{Access, Grant},
+};
 
 /// Whether this machine can start containers, and with what.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,7 +51,7 @@ pub(super) fn probe(path_var: Option<&std::ffi::OsStr>) -> ContainerSupport {
     // The same namespaces and the same fresh /proc and /dev as every session's: a host (or a
     // service manager) that forbids a fresh /proc fails here, not at each start.
     let mut args = namespace_args();
-    args.extend(["--proc", "/proc", "--dev", "/dev"].map(OsString::from));
+    args.extend(["--unshare-net", "--proc", "/proc", "--dev", "/dev"].map(OsString::from));
     for dir in ["/usr", "/bin", "/lib", "/lib64"] {
         args.extend(mount_of(Path::new(dir), Mount::ReadOnly));
     }
@@ -134,9 +137,24 @@ fn mount_of(path: &Path, mount: Mount) -> Vec<OsString> {
 /// The `bwrap` arguments of a session's container: namespaces, `/proc` and `/dev` of its
 /// own, one mount per grant (parents first, a path under a mount of the same kind left to
 /// it), empty files over `secrets` that a mount would show, the working directory, and the
-/// root made read-only. The command follows after `--`.
-pub fn container_args(grants: &[Grant], secrets: &[PathBuf], cwd: &Path) -> Vec<OsString> {
+/// root made read-only. With `proxy` (the host path of its proxy's socket), a network of its
+/// own with only a loopback, and that socket at [`PROXY_SOCKET`]. The command follows after
+/// `--`.
+pub fn container_args(
+    grants: &[Grant],
+    secrets: &[PathBuf],
+    cwd: &Path,
+    proxy: Option<&Path>,
+) -> Vec<OsString> {
     let mut args = namespace_args();
+    if let Some(socket) = proxy {
+        args.extend([
+            "--unshare-net".into(),
+            "--ro-bind".into(),
+            socket.into(),
+            PROXY_SOCKET.into(),
+        ]);
+    }
     args.extend(["--proc", "/proc", "--dev", "/dev"].map(OsString::from));
     let mut mounts: Vec<(PathBuf, Mount)> = grants
         .iter()

@@ -22,7 +22,7 @@ fn find(args: &[String], triple: [&str; 3]) -> Option<usize> {
 
 #[test]
 fn a_container_gets_new_namespaces_its_own_proc_no_terminal_and_no_capabilities() {
-    let args = strings(&container_args(&[], &[], std::path::Path::new("/w")));
+    let args = strings(&container_args(&[], &[], std::path::Path::new("/w"), None));
     for flag in [
         "--unshare-user",
         "--unshare-pid",
@@ -37,6 +37,25 @@ fn a_container_gets_new_namespaces_its_own_proc_no_terminal_and_no_capabilities(
     assert!(args.windows(2).any(|w| w == ["--dev", "/dev"]));
     assert!(args.windows(2).any(|w| w == ["--chdir", "/w"]));
     assert!(args.ends_with(&["--remount-ro".to_owned(), "/".to_owned()]));
+    assert!(!args.iter().any(|arg| arg == "--unshare-net"));
+    let socket = std::path::Path::new("/tmp/ollim-egress-x/proxy.sock");
+    let args = strings(&container_args(
+        &[],
+        &[],
+        std::path::Path::new("/w"),
+        Some(socket),
+    ));
+    assert!(
+        args.iter().any(|arg| arg == "--unshare-net"),
+        "no network of its own"
+    );
+    assert!(
+        find(
+            &args,
+            ["--ro-bind", "/tmp/ollim-egress-x/proxy.sock", PROXY_SOCKET]
+        )
+        .is_some()
+    );
 }
 
 #[test]
@@ -59,7 +78,7 @@ fn grants_become_mounts_parents_first_and_nothing_else_is_there() {
             Access::Full,
         ),
     ];
-    let args = strings(&container_args(&grants, &[], &ws));
+    let args = strings(&container_args(&grants, &[], &ws, None));
     let tools = tools.display().to_string();
     let notes = ws.join("notes").display().to_string();
     let home = ws.join("state/cli_homes/owner-1").display().to_string();
@@ -96,6 +115,7 @@ fn a_secret_a_mount_would_show_is_covered_by_an_empty_file() {
         &grants,
         &[secret.clone(), elsewhere.clone()],
         tmp.path(),
+        None,
     ));
     let secret = secret.display().to_string();
     let mount = find(

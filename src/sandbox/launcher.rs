@@ -18,7 +18,17 @@ pub const SUBCOMMAND: &str = "__sandbox-exec";
 pub struct LaunchSpec {
     /// The Landlock grants; `None`: this kernel has no Landlock, nothing to enforce.
     pub grants: Option<Vec<Grant>>,
+    /// The proxy's socket inside the container, when the container has no network of its
+    /// own but that proxy (issue 39 §3): the launcher leaves a relay to it on a loopback port
+    /// and points the program's proxy variables there.
+    #[serde(default)]
+    pub proxy: Option<std::path::PathBuf>,
 }
+
+/// The proxy variables a program honours, pointed at the relay; the exclusions are removed,
+/// since inside the container nothing but the relay is reachable directly.
+const PROXY_VARIABLES: [&str; 4] = ["HTTPS_PROXY", "HTTP_PROXY", "https_proxy", "http_proxy"];
+const PROXY_EXCLUSIONS: [&str; 4] = ["NO_PROXY", "no_proxy", "ALL_PROXY", "all_proxy"];
 
 /// The launcher's arguments after the binary: the subcommand, the spec, `--`, the program
 /// and its arguments.
@@ -41,6 +51,9 @@ pub enum LaunchError {
     /// The Landlock domain could not be entered.
     #[error("could not enter the sandbox: {0}")]
     Landlock(String),
+    /// The relay to the proxy could not start.
+    #[error("could not reach the network proxy: {0}")]
+    Relay(std::io::Error),
     /// `exec` failed.
     #[error("could not start {program}: {source}")]
     Exec {
@@ -69,7 +82,23 @@ pub fn exec(args: &[OsString]) -> LaunchError {
     {
         return LaunchError::Landlock(error.to_string());
     }
-    let error = std::process::Command::new(program).args(rest).exec();
+    let mut command = std::process::Command::new(program);
+    command.args(rest);
+    if let Some(socket) = &spec.proxy {
+        // After the domain is entered, so the relay stays inside it too.
+        let port = match super::egress::start_bridge(socket) {
+            Ok(port) => port,
+            Err(error) => return LaunchError::Relay(error),
+        };
+        let url = format!("http://127.0.0.1:{port}");
+        for name in PROXY_VARIABLES {
+            command.env(name, &url);
+        }
+        for name in PROXY_EXCLUSIONS {
+            command.env_remove(name);
+        }
+    }
+    let error = command.exec();
     LaunchError::Exec {
         program: program.to_string_lossy().into_owned(),
         source: error,

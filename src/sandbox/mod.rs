@@ -18,6 +18,7 @@
 //! - [`Sandbox::confine`] rewrites one CLI start into `bwrap … ollim-bot __sandbox-exec …`.
 
 mod container;
+pub mod egress;
 mod grants;
 mod homes;
 mod install;
@@ -30,6 +31,7 @@ mod workspace;
 mod tests;
 
 pub use container::{ContainerSupport, container_args};
+pub use egress::{Gate, HostRule, Proxy};
 pub use grants::{Access, Grant, Layout, exposed_secrets, grants};
 pub use homes::CliHomes;
 pub use install::{cli_install_dirs, locate_executable, path_dirs};
@@ -62,6 +64,9 @@ pub enum SandboxError {
         /// The granted tree that holds it.
         tree: std::path::PathBuf,
     },
+    /// The proxy of a container's network could not start.
+    #[error(transparent)]
+    Proxy(#[from] egress::ProxyError),
     /// A directory the layout needs could not be created.
     #[error("could not create {path}: {source}")]
     Dir {
@@ -80,6 +85,9 @@ pub struct Sandbox {
     support: Support,
     containers: ContainerSupport,
     homes: CliHomes,
+    /// Hosts every container reaches besides the model API (`OLLIM_NETWORK_ALLOW`, the docs
+    /// MCP server).
+    allowed_hosts: Vec<HostRule>,
 }
 
 impl Sandbox {
@@ -97,7 +105,20 @@ impl Sandbox {
             containers: container::probe(path_var),
             layout: Arc::new(layout),
             homes,
+            allowed_hosts: Vec::new(),
         }
+    }
+
+    /// Lets every container reach `hosts` too (the owner's allow-list).
+    #[must_use]
+    pub fn with_allowed_hosts(mut self, hosts: Vec<HostRule>) -> Self {
+        self.allowed_hosts = hosts;
+        self
+    }
+
+    /// The hosts every container reaches besides the model API.
+    pub fn allowed_hosts(&self) -> &[HostRule] {
+        &self.allowed_hosts
     }
 
     /// Creates the folder of the CLI homes (owner-only) when missing.
@@ -142,11 +163,16 @@ impl Sandbox {
     /// `bwrap <container> -- ollim-bot __sandbox-exec <grants> -- <the CLI>` (without
     /// containers, the launcher alone; without either wall, as is). The grants are computed
     /// now, so files added to the data dir's top level since the last start are seen.
+    ///
+    /// With a `gate`, the container has no network but a proxy of its own that lets through
+    /// what the gate allows, plus the model API and the owner's allow-list (issue 39 §3); the
+    /// proxy is returned, to be kept while the CLI runs.
     pub fn confine(
         &self,
         invocation: &mut Invocation,
         confinement: Confinement,
-    ) -> Result<(), SandboxError> {
+        gate: Option<Arc<Gate>>,
+    ) -> Result<Option<Proxy>, SandboxError> {
         let home = self.homes.prepare(
             confinement,
             invocation.resume.as_deref(),
@@ -165,11 +191,23 @@ impl Sandbox {
             ContainerSupport::Unavailable { .. } => None,
         };
         if !landlock && container.is_none() {
-            return Ok(());
+            return Ok(None);
         }
         let grants = grants(&self.layout, confinement, &home);
+        let proxy = match (&container, gate) {
+            (Some(_), Some(gate)) => {
+                let base_url = invocation.env.get("ANTHROPIC_BASE_URL").map(String::as_str);
+                gate.add_always(egress::model_api(base_url));
+                gate.add_always(self.allowed_hosts.iter().cloned());
+                Some(Proxy::start(gate)?)
+            }
+            _ => None,
+        };
         let spec = launcher::LaunchSpec {
             grants: landlock.then(|| grants.clone()),
+            proxy: proxy
+                .as_ref()
+                .map(|_| std::path::PathBuf::from(egress::PROXY_SOCKET)),
         };
         let program = std::mem::take(&mut invocation.program).into_os_string();
         let args = std::mem::take(&mut invocation.args);
@@ -177,7 +215,7 @@ impl Sandbox {
         let Some(bwrap) = container else {
             invocation.program.clone_from(&self.layout.launcher);
             invocation.args = launched;
-            return Ok(());
+            return Ok(None);
         };
         let secrets: Vec<std::path::PathBuf> = self
             .layout
@@ -191,13 +229,14 @@ impl Sandbox {
             })
             .filter(|path| path.is_absolute())
             .collect();
-        let mut args = container_args(&grants, &secrets, &invocation.cwd);
+        let socket = proxy.as_ref().map(Proxy::socket);
+        let mut args = container_args(&grants, &secrets, &invocation.cwd, socket.as_deref());
         args.push("--".into());
         args.push(self.layout.launcher.clone().into_os_string());
         args.extend(launched);
         invocation.program = bwrap;
         invocation.args = args;
-        Ok(())
+        Ok(proxy)
     }
 }
 

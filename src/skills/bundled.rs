@@ -23,8 +23,15 @@ pub const BUNDLED_SKILLS: &[(&str, &str)] = &[
 
 /// Earlier versions of bundled skills: an installed `SKILL.md` that is exactly one of them was
 /// never edited, so the current text replaces it (`job-config` once suggested Google commands
-/// in Bash, which a background run can no longer use).
-const RETIRED: &[(&str, &str)] = &[("job-config", include_str!("bundled/retired/job-config.md"))];
+/// in Bash, which a background run can no longer use; then it didn't say how a job reaches a
+/// host on the web, which a background run's network needs, issue 39 §3).
+const RETIRED: &[(&str, &str)] = &[
+    ("job-config", include_str!("bundled/retired/job-config.md")),
+    (
+        "job-config",
+        include_str!("bundled/retired/job-config-2.md"),
+    ),
+];
 
 /// Whether `name` is one of the [`BUNDLED_SKILLS`].
 pub fn is_bundled(name: &str) -> bool {

@@ -298,6 +298,7 @@ pub fn test_config(sandbox: &CliSandbox, mock: &MockApi) -> Config {
         cli_idle_override: None,
         webhook: ollim_bot::config::WebhookSetting::Off,
         sandbox_read: Vec::new(),
+        network_allow: Vec::new(),
         sandbox_launcher: Some(crate::paths::ollim_bot_exe()),
         google_api_url: None,
         home_channel: None,

@@ -19,7 +19,7 @@ use crate::{
     domain::fork_control::ForkControl,
     front_end::{CurrentTurn, FrontEnd},
     mcp::availability::ScopeCell,
-    sandbox::{Confinement, Sandbox},
+    sandbox::{Confinement, Gate, Sandbox},
     scheduling::chain::ChainSlot,
     services::Services,
 };
@@ -71,7 +71,7 @@ impl MainClientParts<'_> {
             thinking: Some(self.settings.thinking),
             include_partial_messages: true,
             start_up: self.start_up,
-            ..base_options(self.services, Confinement::Owner)
+            ..base_options(self.services)
         }
     }
 
@@ -123,13 +123,18 @@ impl MainClientParts<'_> {
 }
 
 /// The hook that puts a CLI child into the agent's sandbox (issue 23, BOX-1), in a container
-/// of its own (issue 39).
-fn confine_in(sandbox: &Sandbox, confinement: Confinement) -> crate::claude::Confine {
+/// of its own whose network is what `gate` allows (issue 39).
+pub(crate) fn confine_in(
+    sandbox: &Sandbox,
+    confinement: Confinement,
+    gate: Arc<Gate>,
+) -> crate::claude::Confine {
     let sandbox = sandbox.clone();
-    std::sync::Arc::new(move |invocation| {
-        sandbox
-            .confine(invocation, confinement)
-            .map_err(std::io::Error::other)
+    Arc::new(move |invocation| {
+        let proxy = sandbox
+            .confine(invocation, confinement, Some(Arc::clone(&gate)))
+            .map_err(std::io::Error::other)?;
+        Ok(proxy.map(|proxy| Box::new(proxy) as crate::claude::Attachment))
     })
 }
 
@@ -144,7 +149,7 @@ fn observe_sessions(sandbox: &Sandbox) -> crate::claude::SessionObserver {
 /// the first user message (so the system prompt is byte-identical across turns, days and
 /// restarts and the API can cache it, issue 17), the CLI's extra environment, and the
 /// `discord` (in-process) and `docs` MCP servers.
-pub(crate) fn base_options(services: &Services, confinement: Confinement) -> ClientOptions {
+pub(crate) fn base_options(services: &Services) -> ClientOptions {
     // First: the system prompt lists the approved skills this installs.
     let mut content = ClientOptions::default();
     super::executable_content::deliver(services, &mut content);
@@ -169,7 +174,6 @@ pub(crate) fn base_options(services: &Services, confinement: Confinement) -> Cli
         agents: content.agents,
         settings: content.settings,
         env: config.cli_env.clone(),
-        confine: Some(confine_in(&services.sandbox, confinement)),
         session_observer: Some(observe_sessions(&services.sandbox)),
         ..ClientOptions::default()
     };

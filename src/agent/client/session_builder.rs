@@ -21,13 +21,17 @@ use crate::agent::{
 use crate::{
     claude::{
         ClaudeClient, ClientOptions, ControlHandlers, McpMessageHandler, PermissionHandler,
-        StartTransition, Starter,
+        SessionId, StartTransition, Starter,
     },
     domain::fork_control::ForkControl,
     front_end::{CurrentTurn, FrontEnd},
     mcp::{
         BgRunState, DiscordTools, McpBridge, ToolContext, ToolScope, ToolSession,
         availability::ScopeCell,
+    },
+    sandbox::{
+        Confinement, Gate,
+        egress::{ToolReach, reach_of_tools},
     },
     scheduling::chain::ChainSlot,
     services::Services,
@@ -133,6 +137,20 @@ pub async fn connect_session(
     })
 }
 
+/// What the session's container may reach (issue 39 §3): a conversation reaches any host until
+/// it (or the conversation it resumes or branches) has read mail; a background run, what its
+/// granted `WebFetch` rules name; an answer-only session, nothing but the model API.
+fn session_gate(services: &Services, kind: &SessionKind, options: &ClientOptions) -> Arc<Gate> {
+    match kind {
+        SessionKind::Interactive { .. } => {
+            let lineage: Vec<&str> = options.resume.iter().map(SessionId::as_str).collect();
+            Gate::conversation(services.untrusted.any(&lineage))
+        }
+        SessionKind::Background { .. } => Gate::background(reach_of_tools(&options.allowed_tools)),
+        SessionKind::AnswerOnly => Gate::background(ToolReach::Hosts(Vec::new())),
+    }
+}
+
 /// Assembles the session's tools, policy and hooks and starts its CLI.
 async fn start_session(
     description: SessionDescription<'_>,
@@ -146,10 +164,20 @@ async fn start_session(
     } = description;
     let mut options = options.clone();
     options.builtin_tools = builtin_offer(&kind, &options.allowed_tools);
+    let gate = session_gate(services, &kind, &options);
+    options.confine = Some(super::main_client::confine_in(
+        &services.sandbox,
+        match kind {
+            SessionKind::Interactive { .. } => Confinement::Owner,
+            SessionKind::Background { .. } | SessionKind::AnswerOnly => Confinement::Background,
+        },
+        Arc::clone(&gate),
+    ));
     let options = &options;
     let listed = discord_offer(&kind, &chain, &options.allowed_tools);
     let data_dir = &services.data_dir;
     let hook_deps = |permissions, turn, live_rules, hold| MainHookDeps {
+        gate: Arc::clone(&gate),
         data_dir: data_dir.clone(),
         git: Some(services.git.clone()),
         permissions,

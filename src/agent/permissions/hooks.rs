@@ -20,6 +20,7 @@ use crate::front_end::{CurrentTurn, TurnEvent};
 use crate::tool_policy::bash_rules::{bash_patterns, command_allowed};
 use crate::{
     claude::{BoxFuture, HookCallback, HookEvent, HookOutput, HookRegistration},
+    sandbox::Gate,
     state::{git::GitRecorder, paths::DataDir, untrusted_sessions::UntrustedSessions},
 };
 
@@ -49,6 +50,9 @@ pub struct MainHookDeps {
     /// For owner-facing clients, what holding their outbound tools after mail needs; `None`
     /// for background runs, whose own tool set governs.
     pub hold: Option<HoldDeps>,
+    /// What the session's container may reach (issue 39 §3): narrowed when it reads mail,
+    /// widened by the owner's answers to the hold.
+    pub gate: Arc<Gate>,
 }
 
 /// The hooks for a main-session or interactive-fork client.
@@ -62,6 +66,7 @@ pub fn main_hooks(deps: MainHookDeps) -> Vec<HookRegistration> {
         live_rules,
         untrusted,
         hold,
+        gate,
     } = deps;
     let mut hooks = vec![
         HookRegistration {
@@ -107,6 +112,7 @@ pub fn main_hooks(deps: MainHookDeps) -> Vec<HookRegistration> {
             timeout_secs: HOOK_TIMEOUT_SECS,
             callback: Arc::new(MailReadMarker {
                 untrusted: untrusted.clone(),
+                gate: Arc::clone(&gate),
             }),
         },
     ];
@@ -122,6 +128,7 @@ pub fn main_hooks(deps: MainHookDeps) -> Vec<HookRegistration> {
                 permissions,
                 front_end,
                 turn,
+                gate,
             }),
         });
     }

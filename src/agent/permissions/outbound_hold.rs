@@ -21,6 +21,7 @@ use crate::agent::turn::labels::tool_label;
 use crate::{
     claude::{BoxFuture, HookCallback, HookOutput},
     front_end::{Approval, CurrentTurn, FrontEnd, TurnEvent},
+    sandbox::{Gate, HostRule},
     state::untrusted_sessions::UntrustedSessions,
 };
 
@@ -46,14 +47,18 @@ pub struct HoldDeps {
     pub lineage: Option<String>,
 }
 
-/// Records the session of a `gmail` call as having read untrusted text.
+/// Records the session of a `gmail` call as having read untrusted text, and narrows what its
+/// container reaches from then on (issue 39 §3).
 pub struct MailReadMarker {
     /// The store of such sessions.
     pub untrusted: UntrustedSessions,
+    /// The session's network.
+    pub gate: Arc<Gate>,
 }
 
 impl HookCallback for MailReadMarker {
     fn call(&self, input: Value) -> BoxFuture<'static, HookOutput> {
+        self.gate.read_untrusted();
         if let Some(session) = input.get("session_id").and_then(Value::as_str)
             && let Err(error) = self.untrusted.mark(session)
         {
@@ -75,6 +80,9 @@ pub struct OutboundHold {
     pub front_end: Arc<dyn FrontEnd>,
     /// The turn in progress, for struck-through labels.
     pub turn: CurrentTurn,
+    /// The session's network: the owner's answer opens it for the URL's host (allow once)
+    /// or altogether (allow always).
+    pub gate: Arc<Gate>,
 }
 
 impl OutboundHold {
@@ -98,6 +106,7 @@ impl HookCallback for OutboundHold {
         let permissions = Arc::clone(&self.permissions);
         let front_end = Arc::clone(&self.front_end);
         let turn = self.turn.clone();
+        let gate = Arc::clone(&self.gate);
         Box::pin(async move {
             let denied = |reason: String| {
                 if let Some(id) = input.get("tool_use_id").and_then(Value::as_str) {
@@ -114,9 +123,16 @@ impl HookCallback for OutboundHold {
                 tool_label(&tool, tool_input)
             );
             match front_end.ask_approval(label).await {
-                Approval::AllowOnce => HookOutput::default(),
+                Approval::AllowOnce => {
+                    let url = tool_input.get("url").and_then(Value::as_str);
+                    if let Some(host) = url.and_then(HostRule::parse) {
+                        gate.grant(host);
+                    }
+                    HookOutput::default()
+                }
                 Approval::AllowAlways => {
                     permissions.allow_for_session(&tool);
+                    gate.reopen();
                     HookOutput::default()
                 }
                 Approval::Deny => denied(front_end.denial_reason().to_owned()),

@@ -250,7 +250,9 @@ Task and event buttons must carry the real id from the tool output. Keep labels 
 pub(super) const WEB: &str = "\
 ## Web & docs
 
-WebSearch and WebFetch are available whenever current information helps. ollim-bot's own \
+WebSearch and WebFetch are available whenever current information helps. Once this \
+conversation has read mail, the network reaches only the model API and hosts the owner \
+approved: a WebFetch then asks them first, and other requests are refused. ollim-bot's own \
 documentation (docs.ollim.ai) is served by the `docs` MCP server, which the \
 `ollim-bot-guide` subagent uses; send questions about ollim-bot there.";
 

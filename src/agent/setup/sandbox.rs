@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 use crate::{
     config::{Config, bot_cli_config_dir},
     sandbox::{
-        ContainerSupport, Layout, Sandbox, SandboxError, Support, cli_install_dirs, path_dirs,
+        ContainerSupport, HostRule, Layout, Sandbox, SandboxError, Support, cli_install_dirs,
+        path_dirs,
     },
     state::{cli_homes::CliHomeBook, paths::DataDir},
 };
@@ -42,7 +43,8 @@ pub fn open_sandbox(
         layout,
         CliHomeBook::new(data_dir.cli_homes_file()),
         path_var.as_deref(),
-    );
+    )
+    .with_allowed_hosts(allowed_hosts(config));
     sandbox.create_dirs()?;
     sandbox.check_secrets()?;
     match sandbox.containers() {
@@ -64,6 +66,26 @@ pub fn open_sandbox(
         ),
     }
     Ok((sandbox, migration))
+}
+
+/// The hosts every container reaches besides the model API: the owner's
+/// `OLLIM_NETWORK_ALLOW` and the docs MCP server the owner configured (issue 39 §3). An
+/// entry that names no host is left out, and the log says so.
+pub fn allowed_hosts(config: &Config) -> Vec<HostRule> {
+    let mut hosts = Vec::new();
+    for entry in &config.network_allow {
+        if let Some(rule) = HostRule::parse(entry) {
+            hosts.push(rule);
+        } else {
+            tracing::warn!(
+                %entry,
+                "OLLIM_NETWORK_ALLOW: not a host (example.com, *.example.com or \
+                 example.com:8443); left out"
+            );
+        }
+    }
+    hosts.extend(config.docs_mcp_url.as_deref().and_then(HostRule::parse));
+    hosts
 }
 
 /// The sandbox's layout for `config`, without touching the disk (`doctor` uses it too).

@@ -147,12 +147,18 @@ async fn probe(sandbox: &Sandbox, secret: &Path) -> Check {
         fork_session: false,
         config_dir: None,
     };
-    if let Err(error) = sandbox.confine(&mut invocation, Confinement::Background) {
-        return Check::fail(
-            Group::Sandbox,
-            format!("could not prepare the sandbox: {error}"),
-        );
-    }
+    // A background run's container, network and proxy included.
+    let gate =
+        crate::sandbox::Gate::background(crate::sandbox::egress::ToolReach::Hosts(Vec::new()));
+    let _proxy = match sandbox.confine(&mut invocation, Confinement::Background, Some(gate)) {
+        Ok(proxy) => proxy,
+        Err(error) => {
+            return Check::fail(
+                Group::Sandbox,
+                format!("could not prepare the sandbox: {error}"),
+            );
+        }
+    };
     let output = tokio::process::Command::new(&invocation.program)
         .args(&invocation.args)
         .current_dir(&invocation.cwd)
