@@ -68,6 +68,9 @@ fn relay(tcp: &TcpStream, socket: &PathBuf) {
     let Ok(unix) = UnixStream::connect(socket) else {
         return;
     };
+    // Small writes (a request head, each streamed event) go out at once: with Nagle's
+    // algorithm and the client's delayed ACKs each could wait ~40 ms.
+    let _ = tcp.set_nodelay(true);
     let (Ok(mut from_client), Ok(mut to_proxy)) = (tcp.try_clone(), unix.try_clone()) else {
         return;
     };

@@ -135,7 +135,11 @@ async fn handle(
         return Ok(text(StatusCode::FORBIDDEN, format!("ollim-bot: {reason}")));
     }
     let upstream = match TcpStream::connect((host.as_str(), port)).await {
-        Ok(upstream) => upstream,
+        Ok(upstream) => {
+            // Each small write (a head, a streamed event) at once, not after a delayed ACK.
+            let _ = upstream.set_nodelay(true);
+            upstream
+        }
         Err(error) => {
             return Ok(text(
                 StatusCode::BAD_GATEWAY,
