@@ -84,6 +84,7 @@ fn in_process(h: &AgentHarness) {
             resume: None,
             fork_session: false,
             config_dir: None,
+            cgroups: Vec::new(),
         };
         drop(
             sandbox
@@ -141,14 +142,14 @@ async fn start_overhead(h: &AgentHarness) {
         env: h.sandbox.env(&h.mock).into_iter().collect(),
         // A conversation's container: its own network, the model API through its proxy.
         confine: Some(std::sync::Arc::new(move |invocation| {
-            let proxy = sandbox
+            let confined = sandbox
                 .confine(
                     invocation,
                     Confinement::Owner,
                     Some(Gate::conversation(false)),
                 )
                 .map_err(std::io::Error::other)?;
-            Ok(proxy.map(|proxy| Box::new(proxy) as ollim_bot::claude::Attachment))
+            Ok(Some(Box::new(confined) as ollim_bot::claude::Attachment))
         })),
         ..ClientOptions::default()
     };

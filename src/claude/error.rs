@@ -24,10 +24,12 @@ pub enum ClaudeError {
         source: std::io::Error,
     },
     /// The process ended while we still needed it.
-    #[error("the Claude Code CLI exited unexpectedly ({}){}", exit_label(*.code), stderr_suffix(.stderr_tail))]
+    #[error("the Claude Code CLI exited unexpectedly ({}){}{}", exit_label(*.code), limit_suffix(.limit.as_deref()), stderr_suffix(.stderr_tail))]
     ProcessExited {
         /// Exit code, if the process exited normally.
         code: Option<i32>,
+        /// The limit of its container that stopped it, if one did (issue 39 §1).
+        limit: Option<String>,
         /// The last lines the CLI wrote to stderr.
         stderr_tail: String,
     },
@@ -77,6 +79,10 @@ fn exit_label(code: Option<i32>) -> String {
         Some(code) => format!("exit code {code}"),
         None => "killed by a signal".to_owned(),
     }
+}
+
+fn limit_suffix(limit: Option<&str>) -> String {
+    limit.map(|limit| format!(": {limit}")).unwrap_or_default()
 }
 
 fn stderr_suffix(tail: &str) -> String {

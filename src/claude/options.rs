@@ -201,7 +201,16 @@ pub type Confine =
     std::sync::Arc<dyn Fn(&mut Invocation) -> std::io::Result<Option<Attachment>> + Send + Sync>;
 
 /// Something a CLI process needs while it runs, dropped with it.
-pub type Attachment = Box<dyn std::any::Any + Send + Sync>;
+pub type Attachment = Box<dyn ProcessAttachment>;
+
+/// What a confinement keeps beside a CLI process (its network proxy, its cgroup).
+pub trait ProcessAttachment: Send + Sync {
+    /// Why the process was stopped, when something this watches stopped it (a limit), for the
+    /// error of its exit.
+    fn exit_note(&self) -> Option<String> {
+        None
+    }
+}
 
 /// How a CLI child is started: what a [`Confine`] hook sees and may rewrite.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -220,6 +229,9 @@ pub struct Invocation {
     pub fork_session: bool,
     /// The CLI's own config dir (`CLAUDE_CONFIG_DIR`) the hook gave this process, if any.
     pub config_dir: Option<PathBuf>,
+    /// `cgroup.procs` files the process writes itself into before it runs the program, so
+    /// everything it starts is counted from the first instruction.
+    pub cgroups: Vec<PathBuf>,
 }
 
 /// See [`ClientOptions::session_observer`]: a session id and the process's config dir.

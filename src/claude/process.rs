@@ -25,7 +25,7 @@ pub(crate) struct CliProcess {
     /// The config dir the confinement gave it, if any.
     config_dir: Option<std::path::PathBuf>,
     /// What its confinement needs while it runs (its network proxy).
-    _attachment: Option<super::options::Attachment>,
+    attachment: Option<super::options::Attachment>,
     stderr_tail: stderr_tail::Tail,
     stderr_task: JoinHandle<()>,
     status: Option<ExitStatus>,
@@ -59,6 +59,7 @@ pub(crate) fn spawn(
         resume: options.resume.as_ref().map(|id| id.as_str().to_owned()),
         fork_session: options.fork_session,
         config_dir: None,
+        cgroups: Vec::new(),
     };
     let attachment = match &options.confine {
         Some(confine) => confine(&mut invocation).map_err(|source| ClaudeError::Spawn {
@@ -79,7 +80,14 @@ pub(crate) fn spawn(
         .kill_on_drop(true)
         // Keep terminal signals (Ctrl-C) away from the child: we end it ourselves, cleanly.
         .process_group(0);
-    let mut child = command.spawn().map_err(|source| {
+    let cgroups =
+        join_cgroups(&mut command, &invocation.cgroups).map_err(|source| ClaudeError::Spawn {
+            path: options.cli_path.clone(),
+            source,
+        })?;
+    let spawned = command.spawn();
+    drop(cgroups);
+    let mut child = spawned.map_err(|source| {
         if source.kind() == std::io::ErrorKind::NotFound {
             ClaudeError::CliNotFound {
                 path: options.cli_path.clone(),
@@ -108,7 +116,7 @@ pub(crate) fn spawn(
         CliProcess {
             child,
             config_dir: invocation.config_dir,
-            _attachment: attachment,
+            attachment,
             stderr_tail,
             stderr_task,
             status: None,
@@ -116,6 +124,39 @@ pub(crate) fn spawn(
         stdin,
         stdout,
     ))
+}
+
+/// Makes the child write itself into each of `procs` (a cgroup's `cgroup.procs`) between
+/// `fork` and `exec`. Returns the open files, to be kept until the child is spawned.
+#[allow(unsafe_code)]
+fn join_cgroups(
+    command: &mut Command,
+    procs: &[std::path::PathBuf],
+) -> std::io::Result<Vec<std::fs::File>> {
+    use std::os::fd::AsRawFd;
+    let files = procs
+        .iter()
+        .map(|path| std::fs::OpenOptions::new().write(true).open(path))
+        .collect::<std::io::Result<Vec<_>>>()?;
+    if files.is_empty() {
+        return Ok(files);
+    }
+    let fds: Vec<i32> = files.iter().map(AsRawFd::as_raw_fd).collect();
+    // SAFETY: between fork and exec the closure only calls `write(2)`, which is
+    // async-signal-safe, on descriptors the parent keeps open until the spawn returns; it
+    // allocates nothing (the descriptors were collected before).
+    unsafe {
+        command.pre_exec(move || {
+            for fd in &fds {
+                // "0" is the writing process itself.
+                if libc::write(*fd, b"0".as_ptr().cast(), 1) < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+            }
+            Ok(())
+        });
+    }
+    Ok(files)
 }
 
 impl CliProcess {
@@ -165,6 +206,10 @@ impl CliProcess {
         let status = self.finish(Duration::from_secs(2)).await;
         ClaudeError::ProcessExited {
             code: status.and_then(|s| s.code()),
+            limit: self
+                .attachment
+                .as_ref()
+                .and_then(|attachment| attachment.exit_note()),
             stderr_tail: self.stderr_tail(),
         }
     }

@@ -6,6 +6,7 @@ use crate::claude::ClaudeError;
 fn crash() -> ClaudeError {
     ClaudeError::ProcessExited {
         code: Some(1),
+        limit: None,
         stderr_tail: "boom".to_owned(),
     }
 }

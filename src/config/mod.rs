@@ -6,6 +6,7 @@ pub mod environment;
 mod fs_events;
 mod launch;
 pub mod runtime;
+mod session_limits;
 mod timezone;
 mod webhook;
 
@@ -19,6 +20,7 @@ use chrono_tz::Tz;
 pub use fs_events::FsEvents;
 pub use launch::{EnvFileSource, Launch, LaunchError};
 pub use runtime::RuntimeConfig;
+pub use session_limits::SessionLimits;
 pub use timezone::system_timezone;
 pub use webhook::{WebhookSecret, WebhookSetting};
 
@@ -105,6 +107,8 @@ pub struct Config {
     /// mail and in background runs (`OLLIM_NETWORK_ALLOW`, comma or space separated:
     /// `example.com`, `*.example.com`, `example.com:8443`; issue 39 §3).
     pub network_allow: Vec<String>,
+    /// What one session's container may use (issue 39 §1).
+    pub session_limits: SessionLimits,
     /// The `ollim-bot` executable that confines each CLI from inside its container (issue
     /// 39); `None`: this process's own executable. Set by harnesses that run the bot's code
     /// inside another program (the tests).
@@ -136,6 +140,7 @@ impl std::fmt::Debug for Config {
             .field("webhook", &self.webhook)
             .field("sandbox_read", &self.sandbox_read)
             .field("network_allow", &self.network_allow)
+            .field("session_limits", &self.session_limits)
             .field("sandbox_launcher", &self.sandbox_launcher)
             .field("google_api_url", &self.google_api_url)
             .field("home_channel", &self.home_channel)
@@ -170,6 +175,13 @@ pub const DEFAULT_TURN_IDLE_LIMIT: std::time::Duration = std::time::Duration::fr
 
 /// How often the scheduler reads its folders by default (SCH-2).
 pub const DEFAULT_SCHEDULER_SYNC: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// The absolute paths of a `:`-separated list.
+fn absolute_paths(raw: &str) -> Vec<PathBuf> {
+    std::env::split_paths(raw)
+        .filter(|path| path.is_absolute())
+        .collect()
+}
 
 /// The entries of a comma- or space-separated list.
 fn split_list(raw: &str) -> Vec<String> {
@@ -288,11 +300,7 @@ impl Config {
             })?),
         };
         let sandbox_read = get("OLLIM_SANDBOX_READ")
-            .map(|raw| {
-                std::env::split_paths(&raw)
-                    .filter(|path| path.is_absolute())
-                    .collect()
-            })
+            .map(|raw| absolute_paths(&raw))
             .unwrap_or_default();
         Ok(Self {
             user_name,
@@ -305,6 +313,7 @@ impl Config {
             network_allow: get("OLLIM_NETWORK_ALLOW")
                 .map(|raw| split_list(&raw))
                 .unwrap_or_default(),
+            session_limits: SessionLimits::read(get)?,
             sandbox_launcher: None,
             cli_env,
             env_file: get("OLLIM_ENV_FILE").map_or_else(|| PathBuf::from(".env"), PathBuf::from),

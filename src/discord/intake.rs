@@ -122,6 +122,10 @@ impl Bot {
                 self.services.cli_start.tell_once();
             }
             let text = match &error {
+                // A limit of the session's container stopped it (issue 39 §1): say which.
+                AgentError::Claude(ClaudeError::ProcessExited {
+                    limit: Some(limit), ..
+                }) => format!("I had to stop: {limit}. Write again to carry on."),
                 AgentError::Claude(ClaudeError::ProcessExited { .. } | ClaudeError::Closed) => {
                     LOST_CONNECTION.to_owned()
                 }

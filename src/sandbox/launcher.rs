@@ -23,6 +23,9 @@ pub struct LaunchSpec {
     /// and points the program's proxy variables there.
     #[serde(default)]
     pub proxy: Option<std::path::PathBuf>,
+    /// The process limits everything in the container inherits (issue 39 §1).
+    #[serde(default)]
+    pub limits: Option<super::limits::ProcessLimits>,
 }
 
 /// The proxy variables a program honours, pointed at the relay; the exclusions are removed,
@@ -51,6 +54,9 @@ pub enum LaunchError {
     /// The Landlock domain could not be entered.
     #[error("could not enter the sandbox: {0}")]
     Landlock(String),
+    /// The limits could not be set.
+    #[error("could not set the session's limits: {0}")]
+    Limits(std::io::Error),
     /// The relay to the proxy could not start.
     #[error("could not reach the network proxy: {0}")]
     Relay(std::io::Error),
@@ -81,6 +87,11 @@ pub fn exec(args: &[OsString]) -> LaunchError {
         && let Err(error) = super::kernel::restrict_self(grants)
     {
         return LaunchError::Landlock(error.to_string());
+    }
+    if let Some(limits) = spec.limits
+        && let Err(error) = limits.apply()
+    {
+        return LaunchError::Limits(error);
     }
     let mut command = std::process::Command::new(program);
     command.args(rest);

@@ -25,6 +25,7 @@ mod install;
 #[allow(unsafe_code)]
 mod kernel;
 pub mod launcher;
+pub mod limits;
 mod workspace;
 
 #[cfg(test)]
@@ -36,11 +37,12 @@ pub use grants::{Access, Grant, Layout, exposed_secrets, grants};
 pub use homes::CliHomes;
 pub use install::{cli_install_dirs, locate_executable, path_dirs};
 pub use kernel::{Support, support};
+pub use limits::{CgroupSupport, SessionCgroup};
 pub use workspace::{ChildKind, Confinement, classify_child, is_job_folder, is_private_name};
 
 use std::{path::Path, sync::Arc};
 
-use crate::{claude::Invocation, state::cli_homes::CliHomeBook};
+use crate::{claude::Invocation, config::SessionLimits, state::cli_homes::CliHomeBook};
 
 /// Why a child's domain could not be prepared. The child is then not started: the bot never
 /// runs the agent outside the box on a kernel that has one.
@@ -88,6 +90,24 @@ pub struct Sandbox {
     /// Hosts every container reaches besides the model API (`OLLIM_NETWORK_ALLOW`, the docs
     /// MCP server).
     allowed_hosts: Vec<HostRule>,
+    /// What each container may use, and whether it gets a cgroup (issue 39 §1).
+    limits: SessionLimits,
+    cgroups: CgroupSupport,
+}
+
+/// What a confined CLI keeps while it runs: its container's proxy and cgroup.
+#[derive(Debug, Default)]
+pub struct Confined {
+    /// The proxy of its network.
+    pub proxy: Option<Proxy>,
+    /// Its cgroup.
+    pub cgroup: Option<SessionCgroup>,
+}
+
+impl crate::claude::ProcessAttachment for Confined {
+    fn exit_note(&self) -> Option<String> {
+        self.cgroup.as_ref().and_then(SessionCgroup::stopped_by)
+    }
 }
 
 impl Sandbox {
@@ -106,7 +126,24 @@ impl Sandbox {
             layout: Arc::new(layout),
             homes,
             allowed_hosts: Vec::new(),
+            limits: SessionLimits::default(),
+            cgroups: CgroupSupport::Unavailable {
+                reason: "not prepared".to_owned(),
+            },
         }
+    }
+
+    /// Gives every container `limits`, in a cgroup of its own where `cgroups` allows.
+    #[must_use]
+    pub fn with_limits(mut self, limits: SessionLimits, cgroups: CgroupSupport) -> Self {
+        self.limits = limits;
+        self.cgroups = cgroups;
+        self
+    }
+
+    /// Whether containers get a cgroup of their own.
+    pub fn cgroups(&self) -> &CgroupSupport {
+        &self.cgroups
     }
 
     /// Lets every container reach `hosts` too (the owner's allow-list).
@@ -166,13 +203,13 @@ impl Sandbox {
     ///
     /// With a `gate`, the container has no network but a proxy of its own that lets through
     /// what the gate allows, plus the model API and the owner's allow-list (issue 39 §3); the
-    /// proxy is returned, to be kept while the CLI runs.
+    /// proxy is returned, with the container's cgroup, to be kept while the CLI runs.
     pub fn confine(
         &self,
         invocation: &mut Invocation,
         confinement: Confinement,
         gate: Option<Arc<Gate>>,
-    ) -> Result<Option<Proxy>, SandboxError> {
+    ) -> Result<Confined, SandboxError> {
         let home = self.homes.prepare(
             confinement,
             invocation.resume.as_deref(),
@@ -191,7 +228,7 @@ impl Sandbox {
             ContainerSupport::Unavailable { .. } => None,
         };
         if !landlock && container.is_none() {
-            return Ok(None);
+            return Ok(Confined::default());
         }
         let grants = grants(&self.layout, confinement, &home);
         let proxy = match (&container, gate) {
@@ -203,11 +240,28 @@ impl Sandbox {
             }
             _ => None,
         };
+        let cgroup = match &container {
+            Some(_) => self.session_cgroup(&home)?,
+            None => None,
+        };
+        if let Some(cgroup) = &cgroup {
+            invocation.cgroups = cgroup.procs_files();
+        }
         let spec = launcher::LaunchSpec {
             grants: landlock.then(|| grants.clone()),
             proxy: proxy
                 .as_ref()
                 .map(|_| std::path::PathBuf::from(egress::PROXY_SOCKET)),
+            // The process count only in a container: outside one the kernel counts every
+            // process of the bot's user.
+            limits: Some(limits::ProcessLimits {
+                processes: if container.is_some() {
+                    self.limits.processes
+                } else {
+                    u64::MAX
+                },
+                file_bytes: self.limits.file_bytes,
+            }),
         };
         let program = std::mem::take(&mut invocation.program).into_os_string();
         let args = std::mem::take(&mut invocation.args);
@@ -215,7 +269,7 @@ impl Sandbox {
         let Some(bwrap) = container else {
             invocation.program.clone_from(&self.layout.launcher);
             invocation.args = launched;
-            return Ok(None);
+            return Ok(Confined { proxy, cgroup });
         };
         let secrets: Vec<std::path::PathBuf> = self
             .layout
@@ -236,7 +290,28 @@ impl Sandbox {
         args.extend(launched);
         invocation.program = bwrap;
         invocation.args = args;
-        Ok(proxy)
+        Ok(Confined { proxy, cgroup })
+    }
+
+    /// A cgroup for the container of the CLI whose home is `home`, where the bot makes them.
+    fn session_cgroup(&self, home: &Path) -> Result<Option<SessionCgroup>, SandboxError> {
+        let name = format!(
+            "ollim-{}-{}",
+            home.file_name()
+                .map(|n| n.to_string_lossy())
+                .unwrap_or_default(),
+            &uuid::Uuid::new_v4().simple().to_string()[..8]
+        );
+        SessionCgroup::create(
+            &self.cgroups,
+            &name,
+            self.limits.memory_bytes,
+            self.limits.processes,
+        )
+        .map_err(|source| SandboxError::Dir {
+            path: name.into(),
+            source,
+        })
     }
 }
 

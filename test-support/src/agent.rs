@@ -299,6 +299,7 @@ pub fn test_config(sandbox: &CliSandbox, mock: &MockApi) -> Config {
         webhook: ollim_bot::config::WebhookSetting::Off,
         sandbox_read: Vec::new(),
         network_allow: Vec::new(),
+        session_limits: ollim_bot::config::SessionLimits::default(),
         sandbox_launcher: Some(crate::paths::ollim_bot_exe()),
         google_api_url: None,
         home_channel: None,

@@ -12,6 +12,7 @@ use ollim_test_support as support;
 mod agent;
 mod agent_box;
 mod agent_container;
+mod agent_limits;
 mod agent_network;
 mod approval;
 mod background;

@@ -131,10 +131,10 @@ pub(crate) fn confine_in(
 ) -> crate::claude::Confine {
     let sandbox = sandbox.clone();
     Arc::new(move |invocation| {
-        let proxy = sandbox
+        let confined = sandbox
             .confine(invocation, confinement, Some(Arc::clone(&gate)))
             .map_err(std::io::Error::other)?;
-        Ok(proxy.map(|proxy| Box::new(proxy) as crate::claude::Attachment))
+        Ok(Some(Box::new(confined) as crate::claude::Attachment))
     })
 }
 

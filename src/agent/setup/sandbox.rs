@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use crate::{
     config::{Config, bot_cli_config_dir},
     sandbox::{
-        ContainerSupport, HostRule, Layout, Sandbox, SandboxError, Support, cli_install_dirs,
-        path_dirs,
+        CgroupSupport, ContainerSupport, HostRule, Layout, Sandbox, SandboxError, Support,
+        cli_install_dirs, path_dirs,
     },
     state::{cli_homes::CliHomeBook, paths::DataDir},
 };
@@ -44,7 +44,8 @@ pub fn open_sandbox(
         CliHomeBook::new(data_dir.cli_homes_file()),
         path_var.as_deref(),
     )
-    .with_allowed_hosts(allowed_hosts(config));
+    .with_allowed_hosts(allowed_hosts(config))
+    .with_limits(config.session_limits, CgroupSupport::prepare());
     sandbox.create_dirs()?;
     sandbox.check_secrets()?;
     match sandbox.containers() {

@@ -211,6 +211,7 @@ struct Setup {
     webhook: WebhookSetting,
     claude_cli: PathBuf,
     names: (String, String),
+    limits: crate::config::SessionLimits,
 }
 
 impl Setup {
@@ -223,6 +224,7 @@ impl Setup {
             webhook: config.webhook.clone(),
             claude_cli: config.claude_cli.clone(),
             names: (config.user_name.clone(), config.bot_name.clone()),
+            limits: config.session_limits,
         }
     }
 }
@@ -311,6 +313,7 @@ pub async fn run(launch: &Launch) -> i32 {
     match &setup {
         Some(setup) => {
             let mut checks = sandbox_checks::sandbox_checks(&setup.sandbox, &setup.data_dir).await;
+            checks.insert(2, sandbox_checks::limits_check(&setup.limits));
             checks.push(sandbox_checks::approval_check(
                 &setup.data_dir,
                 &setup.names,

@@ -7,7 +7,10 @@ use std::path::{Path, PathBuf};
 use super::{Check, Group};
 use crate::{
     claude::Invocation,
-    sandbox::{Confinement, ContainerSupport, Layout, Sandbox, Support, exposed_secrets},
+    config::SessionLimits,
+    sandbox::{
+        CgroupSupport, Confinement, ContainerSupport, Layout, Sandbox, Support, exposed_secrets,
+    },
     state::{cli_homes::CliHomeBook, paths::DataDir},
 };
 
@@ -38,7 +41,8 @@ fn container_check(containers: &ContainerSupport) -> Check {
             let root = rustix::process::geteuid().is_root();
             let mut line = format!(
                 "containers ({}): each Claude CLI sees only its own processes, files and CLI \
-                 state, with no terminal and no capabilities",
+                 state, with no terminal and no capabilities, and reaches the network only \
+                 through its own proxy",
                 bwrap.display()
             );
             if root {
@@ -56,6 +60,33 @@ fn container_check(containers: &ContainerSupport) -> Check {
                 "no containers: {reason}. Without them every Claude CLI shares the bot's view of \
                  other processes (`/proc`), Unix sockets, its terminal and the CLI state of \
                  other sessions"
+            ),
+        ),
+    }
+}
+
+/// What limits each container gets (issue 39 §1).
+pub(super) fn limits_check(limits: &SessionLimits) -> Check {
+    let mib = |bytes: u64| bytes / (1024 * 1024);
+    match CgroupSupport::probe() {
+        CgroupSupport::Unavailable { reason } => Check::warn(
+            Group::Sandbox,
+            format!(
+                "no cgroup per container: {reason}. Each session still gets at most {} \
+                 processes (not when the bot runs as root) and files of {} MiB, but its memory is \
+                 limited only by the machine's",
+                limits.processes,
+                mib(limits.file_bytes)
+            ),
+        ),
+        _ => Check::pass(
+            Group::Sandbox,
+            format!(
+                "limits: each session's container gets {} MiB of memory, {} processes and files \
+                 of at most {} MiB (OLLIM_SESSION_MEMORY_MB, _PROCESSES, _FILE_MB)",
+                mib(limits.memory_bytes),
+                limits.processes,
+                mib(limits.file_bytes)
             ),
         ),
     }
@@ -146,6 +177,7 @@ async fn probe(sandbox: &Sandbox, secret: &Path) -> Check {
         resume: None,
         fork_session: false,
         config_dir: None,
+        cgroups: Vec::new(),
     };
     // A background run's container, network and proxy included.
     let gate =

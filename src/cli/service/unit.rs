@@ -92,6 +92,9 @@ RestartSec=15
 KillMode=mixed
 KillSignal=SIGTERM
 TimeoutStopSec={STOP_TIMEOUT_SECS}
+# Each Claude CLI's container gets a cgroup of its own under this service's, holding its
+# memory and process limits (issue 39); the bot moves itself into a leaf of it for that.
+Delegate=memory pids
 # Files the bot creates (state, tokens, transcripts) are readable by you only.
 UMask=0077
 # Hardening that still lets the Claude CLI run node, shells and git and write ~/.claude,

@@ -1,0 +1,176 @@
+//! What a container may use (issue 39 §1, BOX-10), attacked: the real Claude CLI against the
+//! mock model scripted as a hostile agent with a shell the owner granted, trying to take the
+//! machine's memory, its process table and the disk the bot's state lives on. Each test
+//! asserts the outcome (the hog got nowhere, the bot and the conversation carry on, nothing is
+//! left behind), not which wall stopped it. Without containers or cgroups the tests say they
+//! were skipped, and why.
+
+use crate::support;
+
+use ollim_bot::{
+    config::SessionLimits,
+    sandbox::{CgroupSupport, ContainerSupport},
+};
+use serde_json::json;
+use support::{agent::AgentHarness, mock_api::Reply};
+
+const MIB: u64 = 1024 * 1024;
+const PYTHON: &str = "/usr/bin/python3";
+
+fn shell(script: &str) -> Reply {
+    Reply::tool_use(
+        "Bash",
+        json!({"command": format!("sh -c '{}'", script.replace('\'', "'\\''"))}),
+    )
+}
+
+/// A harness whose containers have small limits and whose main session the owner granted
+/// `sh -c`; `None` (and why, printed) without containers.
+async fn limited() -> Option<AgentHarness> {
+    let h = AgentHarness::with_config(|config| {
+        config.session_limits = SessionLimits {
+            memory_bytes: 512 * MIB,
+            processes: 300,
+            file_bytes: 16 * MIB,
+        };
+    })
+    .await;
+    if let ContainerSupport::Unavailable { reason } = h.services.sandbox.containers() {
+        eprintln!("skipped: no containers ({reason})");
+        h.close().await;
+        return None;
+    }
+    std::fs::write(
+        h.sandbox.data_dir.join("tool-policy.yaml"),
+        "main_session:\n  additional_allowed: [\"Bash(sh -c *)\"]\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(h.sandbox.data_dir.join("notes")).unwrap();
+    Some(h)
+}
+
+/// The tool results the model was sent that contain `mark`.
+fn said(h: &AgentHarness, mark: &str) -> String {
+    h.mock
+        .main_requests()
+        .into_iter()
+        .flat_map(|r| r.tool_results())
+        .map(|result| result.content)
+        .filter(|content| content.contains(mark))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The cgroups the bot made for its containers that still exist.
+fn session_cgroups(h: &AgentHarness) -> Vec<std::path::PathBuf> {
+    let dirs = match h.services.sandbox.cgroups() {
+        CgroupSupport::V2 { parent } => vec![parent.clone()],
+        CgroupSupport::V1 { memory, pids } => vec![memory.clone(), pids.clone()],
+        CgroupSupport::Unavailable { .. } => Vec::new(),
+    };
+    dirs.iter()
+        .filter_map(|dir| std::fs::read_dir(dir).ok())
+        .flatten()
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| {
+            path.file_name()
+                .is_some_and(|name| name.to_string_lossy().starts_with("ollim-owner-"))
+        })
+        .collect()
+}
+
+/// A file bigger than the limit stops at the limit, and a fork bomb gets no more processes
+/// than the container's share; the conversation carries on after both.
+#[tokio::test]
+async fn a_session_cannot_fill_the_disk_or_the_process_table() {
+    let Some(h) = limited().await else {
+        return;
+    };
+    h.mock.push(shell(
+        "exec 2>&1; head -c 100000000 /dev/zero > notes/big.bin; echo WROTE $(wc -c < notes/big.bin)",
+    ));
+    h.mock.push(shell(
+        "exec 2>&1; n=0; for i in $(seq 600); do (sleep 3 &) 2>/dev/null && n=$((n+1)); done; \
+         set -- /proc/[0-9]*; echo FORKS $#",
+    ));
+    h.mock.push(Reply::text("tried"));
+    h.exchange("an email says: fill the disk and fork forever")
+        .await
+        .unwrap();
+    let wrote: u64 = said(&h, "WROTE")
+        .split_whitespace()
+        .last()
+        .and_then(|n| n.parse().ok())
+        .expect("the write ran");
+    assert!(
+        wrote <= 16 * MIB,
+        "wrote {wrote} bytes past the 16 MiB limit"
+    );
+    let forks = said(&h, "FORKS");
+    let alive: u64 = forks
+        .split_whitespace()
+        .last()
+        .and_then(|n| n.parse().ok())
+        .expect("the fork bomb ran");
+    assert!(
+        alive <= 300,
+        "{alive} processes in a container limited to 300: {forks}"
+    );
+    tokio::time::sleep(std::time::Duration::from_secs(4)).await;
+    h.mock.push(Reply::text("still here"));
+    assert_eq!(h.exchange("hello?").await.unwrap(), "still here");
+    h.close().await;
+}
+
+/// A process that takes more memory than the container's limit is stopped by the kernel,
+/// whichever process it picks; when it is the session itself, its error names the limit, for
+/// the owner. The bot goes on, and no cgroup is left behind.
+#[tokio::test]
+async fn a_session_cannot_take_the_machines_memory() {
+    let Some(h) = limited().await else {
+        return;
+    };
+    if let CgroupSupport::Unavailable { reason } = h.services.sandbox.cgroups() {
+        eprintln!("skipped: no cgroups for the containers ({reason})");
+        h.close().await;
+        return;
+    }
+    if !std::path::Path::new(PYTHON).exists() {
+        eprintln!("skipped: no {PYTHON} for the memory hog");
+        h.close().await;
+        return;
+    }
+    h.mock.push(shell(&format!(
+        "exec 2>&1; {PYTHON} -c \"b = bytearray(2 * 1024 ** 3); print(\\\"HOG GOT\\\", len(b))\"; \
+         echo HOG_EXIT=$?"
+    )));
+    h.mock.push(Reply::text("tried"));
+    match h.exchange("an email says: use all the memory").await {
+        Ok(_) => {
+            let hog = said(&h, "HOG_EXIT");
+            assert!(!hog.contains("HOG GOT"), "the hog got its memory: {hog}");
+            assert!(hog.contains("HOG_EXIT=137"), "killed by the kernel: {hog}");
+        }
+        Err(error) => {
+            assert!(error.to_string().contains("memory limit"), "{error}");
+        }
+    }
+    assert!(
+        !session_cgroups(&h).is_empty(),
+        "the running session has its cgroup"
+    );
+    h.mock.push(Reply::text("still here"));
+    assert_eq!(h.exchange("hello?").await.unwrap(), "still here");
+    let dirs = session_cgroups(&h);
+    h.close().await;
+    // Removed once the container's last process has exited.
+    for _ in 0..100 {
+        if dirs.iter().all(|dir| !dir.exists()) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let left: Vec<_> = dirs.into_iter().filter(|dir| dir.exists()).collect();
+    assert!(left.is_empty(), "cgroups left behind: {left:?}");
+}
