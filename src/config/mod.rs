@@ -5,6 +5,7 @@
 pub mod environment;
 mod fs_events;
 mod launch;
+mod network;
 pub mod runtime;
 mod session_limits;
 mod timezone;
@@ -19,6 +20,7 @@ use chrono_tz::Tz;
 
 pub use fs_events::FsEvents;
 pub use launch::{EnvFileSource, Launch, LaunchError};
+pub use network::UpstreamProxy;
 pub use runtime::RuntimeConfig;
 pub use session_limits::SessionLimits;
 pub use timezone::system_timezone;
@@ -109,6 +111,8 @@ pub struct Config {
     pub network_allow: Vec<String>,
     /// What one session's container may use (issue 39 §1).
     pub session_limits: SessionLimits,
+    /// The proxy the containers' proxies chain to (`HTTPS_PROXY`…; issue 39 §3).
+    pub upstream_proxy: Option<UpstreamProxy>,
     /// The `ollim-bot` executable that confines each CLI from inside its container (issue
     /// 39); `None`: this process's own executable. Set by harnesses that run the bot's code
     /// inside another program (the tests).
@@ -141,6 +145,7 @@ impl std::fmt::Debug for Config {
             .field("sandbox_read", &self.sandbox_read)
             .field("network_allow", &self.network_allow)
             .field("session_limits", &self.session_limits)
+            .field("upstream_proxy", &self.upstream_proxy)
             .field("sandbox_launcher", &self.sandbox_launcher)
             .field("google_api_url", &self.google_api_url)
             .field("home_channel", &self.home_channel)
@@ -180,14 +185,6 @@ pub const DEFAULT_SCHEDULER_SYNC: std::time::Duration = std::time::Duration::fro
 fn absolute_paths(raw: &str) -> Vec<PathBuf> {
     std::env::split_paths(raw)
         .filter(|path| path.is_absolute())
-        .collect()
-}
-
-/// The entries of a comma- or space-separated list.
-fn split_list(raw: &str) -> Vec<String> {
-    raw.split([',', ' ', '\n', '\t'])
-        .filter(|entry| !entry.is_empty())
-        .map(str::to_owned)
         .collect()
 }
 
@@ -311,9 +308,10 @@ impl Config {
             docs_mcp_url,
             sandbox_read,
             network_allow: get("OLLIM_NETWORK_ALLOW")
-                .map(|raw| split_list(&raw))
+                .map(|raw| network::allow_list(&raw))
                 .unwrap_or_default(),
             session_limits: SessionLimits::read(get)?,
+            upstream_proxy: UpstreamProxy::read(get),
             sandbox_launcher: None,
             cli_env,
             env_file: get("OLLIM_ENV_FILE").map_or_else(|| PathBuf::from(".env"), PathBuf::from),

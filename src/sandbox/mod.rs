@@ -42,7 +42,11 @@ pub use workspace::{ChildKind, Confinement, classify_child, is_job_folder, is_pr
 
 use std::{path::Path, sync::Arc};
 
-use crate::{claude::Invocation, config::SessionLimits, state::cli_homes::CliHomeBook};
+use crate::{
+    claude::Invocation,
+    config::{SessionLimits, UpstreamProxy},
+    state::cli_homes::CliHomeBook,
+};
 
 /// Why a child's domain could not be prepared. The child is then not started: the bot never
 /// runs the agent outside the box on a kernel that has one.
@@ -93,6 +97,8 @@ pub struct Sandbox {
     /// What each container may use, and whether it gets a cgroup (issue 39 §1).
     limits: SessionLimits,
     cgroups: CgroupSupport,
+    /// The owner's own proxy, which the containers' proxies chain to.
+    upstream: Option<Arc<UpstreamProxy>>,
 }
 
 /// What a confined CLI keeps while it runs: its container's proxy and cgroup.
@@ -130,7 +136,15 @@ impl Sandbox {
             cgroups: CgroupSupport::Unavailable {
                 reason: "not prepared".to_owned(),
             },
+            upstream: None,
         }
+    }
+
+    /// Makes the containers' proxies go through `upstream` (the owner's `HTTPS_PROXY`).
+    #[must_use]
+    pub fn with_upstream_proxy(mut self, upstream: Option<UpstreamProxy>) -> Self {
+        self.upstream = upstream.map(Arc::new);
+        self
     }
 
     /// Gives every container `limits`, in a cgroup of its own where `cgroups` allows.
@@ -236,7 +250,7 @@ impl Sandbox {
                 let base_url = invocation.env.get("ANTHROPIC_BASE_URL").map(String::as_str);
                 gate.add_always(egress::model_api(base_url));
                 gate.add_always(self.allowed_hosts.iter().cloned());
-                Some(Proxy::start(gate)?)
+                Some(Proxy::start(gate, self.upstream.clone())?)
             }
             _ => None,
         };

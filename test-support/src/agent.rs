@@ -300,6 +300,7 @@ pub fn test_config(sandbox: &CliSandbox, mock: &MockApi) -> Config {
         sandbox_read: Vec::new(),
         network_allow: Vec::new(),
         session_limits: ollim_bot::config::SessionLimits::default(),
+        upstream_proxy: None,
         sandbox_launcher: Some(crate::paths::ollim_bot_exe()),
         google_api_url: None,
         home_channel: None,

@@ -45,7 +45,8 @@ pub fn open_sandbox(
         path_var.as_deref(),
     )
     .with_allowed_hosts(allowed_hosts(config))
-    .with_limits(config.session_limits, CgroupSupport::prepare());
+    .with_limits(config.session_limits, CgroupSupport::prepare())
+    .with_upstream_proxy(config.upstream_proxy.clone());
     sandbox.create_dirs()?;
     sandbox.check_secrets()?;
     match sandbox.containers() {

@@ -22,6 +22,10 @@ use tokio_util::{
 use tracing::Instrument;
 
 use super::Gate;
+use crate::config::UpstreamProxy;
+
+/// How a container's proxy reaches hosts: directly, or through the owner's proxy.
+type Upstream = Option<Arc<UpstreamProxy>>;
 
 type ProxyBody = BoxBody<Bytes, hyper::Error>;
 
@@ -45,8 +49,9 @@ pub struct Proxy {
 }
 
 impl Proxy {
-    /// Starts a proxy for one container that lets through what `gate` allows.
-    pub fn start(gate: Arc<Gate>) -> Result<Self, ProxyError> {
+    /// Starts a proxy for one container that lets through what `gate` allows, through
+    /// `upstream` where it applies.
+    pub fn start(gate: Arc<Gate>, upstream: Upstream) -> Result<Self, ProxyError> {
         let runtime = tokio::runtime::Handle::try_current().map_err(|_| ProxyError::NoRuntime)?;
         // A short path of its own (a socket path has ~100 bytes at most), owner-only.
         let dir = tempfile::Builder::new().prefix("ollim-egress-").tempdir()?;
@@ -56,7 +61,7 @@ impl Proxy {
         };
         let stop = CancellationToken::new();
         let span = tracing::info_span!("egress_proxy", holder = ?gate.holder());
-        runtime.spawn(serve(listener, gate, stop.clone()).instrument(span));
+        runtime.spawn(serve(listener, (gate, upstream), stop.clone()).instrument(span));
         Ok(Self {
             dir,
             _stop: stop.drop_guard(),
@@ -69,7 +74,7 @@ impl Proxy {
     }
 }
 
-async fn serve(listener: UnixListener, gate: Arc<Gate>, stop: CancellationToken) {
+async fn serve(listener: UnixListener, route: (Arc<Gate>, Upstream), stop: CancellationToken) {
     let tasks = TaskTracker::new();
     loop {
         let accepted = tokio::select! {
@@ -78,12 +83,12 @@ async fn serve(listener: UnixListener, gate: Arc<Gate>, stop: CancellationToken)
         };
         match accepted {
             Ok((stream, _)) => {
-                let (gate, stop, owned) = (Arc::clone(&gate), stop.clone(), tasks.clone());
+                let (route, stop, owned) = (route.clone(), stop.clone(), tasks.clone());
                 tasks.spawn(
                     async move {
                         tokio::select! {
                             () = stop.cancelled() => {}
-                            () = connection(stream, gate, owned, stop.clone()) => {}
+                            () = connection(stream, route, owned, stop.clone()) => {}
                         }
                     }
                     .in_current_span(),
@@ -101,12 +106,12 @@ async fn serve(listener: UnixListener, gate: Arc<Gate>, stop: CancellationToken)
 
 async fn connection(
     stream: UnixStream,
-    gate: Arc<Gate>,
+    route: (Arc<Gate>, Upstream),
     tasks: TaskTracker,
     stop: CancellationToken,
 ) {
     let service =
-        service_fn(move |request| handle(request, Arc::clone(&gate), tasks.clone(), stop.clone()));
+        service_fn(move |request| handle(request, route.clone(), tasks.clone(), stop.clone()));
     let served = hyper::server::conn::http1::Builder::new()
         .preserve_header_case(true)
         .title_case_headers(true)
@@ -120,7 +125,7 @@ async fn connection(
 
 async fn handle(
     request: Request<Incoming>,
-    gate: Arc<Gate>,
+    (gate, upstream): (Arc<Gate>, Upstream),
     tasks: TaskTracker,
     stop: CancellationToken,
 ) -> Result<Response<ProxyBody>, Infallible> {
@@ -134,7 +139,12 @@ async fn handle(
         tracing::info!(%host, port, "egress refused");
         return Ok(text(StatusCode::FORBIDDEN, format!("ollim-bot: {reason}")));
     }
-    let upstream = match TcpStream::connect((host.as_str(), port)).await {
+    let via = upstream.filter(|proxy| proxy.applies_to(&host));
+    let reached = match &via {
+        None => TcpStream::connect((host.as_str(), port)).await,
+        Some(proxy) => TcpStream::connect(proxy.authority.as_str()).await,
+    };
+    let mut upstream = match reached {
         Ok(upstream) => {
             // Each small write (a head, a streamed event) at once, not after a delayed ACK.
             let _ = upstream.set_nodelay(true);
@@ -147,6 +157,15 @@ async fn handle(
             ));
         }
     };
+    if request.method() == Method::CONNECT
+        && let Some(proxy) = &via
+        && let Err(error) = chain::connect(&mut upstream, proxy, &host, port).await
+    {
+        return Ok(text(
+            StatusCode::BAD_GATEWAY,
+            format!("ollim-bot's proxy could not reach {host}:{port}: {error}"),
+        ));
+    }
     tracing::debug!(%host, port, method = %request.method(), "egress allowed");
     if request.method() == Method::CONNECT {
         tasks.spawn(
@@ -160,7 +179,8 @@ async fn handle(
         );
         return Ok(Response::new(empty()));
     }
-    Ok(forward(request, upstream, &tasks, stop).await)
+    let proxied = via.as_deref();
+    Ok(forward(request, upstream, proxied, &tasks, stop).await)
 }
 
 /// The host and port a request is for: a CONNECT's authority, or an absolute `http://` URL's.
@@ -191,10 +211,12 @@ async fn tunnel(request: Request<Incoming>, mut upstream: TcpStream) {
     }
 }
 
-/// Sends one plain HTTP request on to its host, in origin form, and returns the answer.
+/// Sends one plain HTTP request on to its host, in origin form (or to the owner's proxy, in
+/// absolute form), and returns the answer.
 async fn forward(
     mut request: Request<Incoming>,
     upstream: TcpStream,
+    via: Option<&UpstreamProxy>,
     tasks: &TaskTracker,
     stop: CancellationToken,
 ) -> Response<ProxyBody> {
@@ -221,14 +243,20 @@ async fn forward(
         }
         .in_current_span(),
     );
-    let origin = request
-        .uri()
-        .path_and_query()
-        .cloned()
-        .map_or_else(|| Uri::from_static("/"), Uri::from);
-    *request.uri_mut() = origin;
     for header in ["proxy-connection", "proxy-authorization"] {
         request.headers_mut().remove(header);
+    }
+    if let Some(proxy) = via {
+        if let Some(value) = chain::authorization(proxy) {
+            request.headers_mut().insert("proxy-authorization", value);
+        }
+    } else {
+        let origin = request
+            .uri()
+            .path_and_query()
+            .cloned()
+            .map_or_else(|| Uri::from_static("/"), Uri::from);
+        *request.uri_mut() = origin;
     }
     match sender.send_request(request).await {
         Ok(response) => response.map(BodyExt::boxed),
@@ -257,6 +285,66 @@ fn text(status: StatusCode, message: String) -> Response<ProxyBody> {
         HeaderValue::from_static("text/plain; charset=utf-8"),
     );
     response
+}
+
+/// Going through the owner's own proxy.
+mod chain {
+    use base64::Engine;
+    use hyper::header::HeaderValue;
+    use tokio::{
+        io::{AsyncReadExt, AsyncWriteExt},
+        net::TcpStream,
+    };
+
+    use crate::config::UpstreamProxy;
+
+    /// The `Proxy-Authorization` header for `proxy`, when its URL had credentials.
+    pub(super) fn authorization(proxy: &UpstreamProxy) -> Option<HeaderValue> {
+        let credentials = proxy.credentials.as_ref()?;
+        let encoded = base64::engine::general_purpose::STANDARD.encode(credentials);
+        HeaderValue::from_str(&format!("Basic {encoded}")).ok()
+    }
+
+    /// Asks `proxy`, connected on `stream`, for a tunnel to `host`:`port`.
+    pub(super) async fn connect(
+        stream: &mut TcpStream,
+        proxy: &UpstreamProxy,
+        host: &str,
+        port: u16,
+    ) -> std::io::Result<()> {
+        let authority = if host.contains(':') {
+            format!("[{host}]:{port}")
+        } else {
+            format!("{host}:{port}")
+        };
+        let mut head = format!("CONNECT {authority} HTTP/1.1\r\nHost: {authority}\r\n");
+        if let Some(value) = authorization(proxy).and_then(|v| v.to_str().ok().map(str::to_owned)) {
+            head.push_str("Proxy-Authorization: ");
+            head.push_str(&value);
+            head.push_str("\r\n");
+        }
+        head.push_str("\r\n");
+        stream.write_all(head.as_bytes()).await?;
+        // Byte by byte up to the blank line, so nothing of the tunnel is read here.
+        let mut answer = Vec::new();
+        let mut byte = [0u8; 1];
+        while !answer.ends_with(b"\r\n\r\n") {
+            if answer.len() > 16 * 1024 || stream.read(&mut byte).await? == 0 {
+                return Err(std::io::Error::other("the owner's proxy gave no answer"));
+            }
+            answer.push(byte[0]);
+        }
+        let status_line = String::from_utf8_lossy(&answer);
+        let status_line = status_line.lines().next().unwrap_or_default();
+        if status_line.split_whitespace().nth(1) == Some("200") {
+            Ok(())
+        } else {
+            Err(std::io::Error::other(format!(
+                "the owner's proxy ({}) answered {status_line}",
+                proxy.authority
+            )))
+        }
+    }
 }
 
 #[cfg(test)]
