@@ -307,7 +307,8 @@ async fn an_ordinary_user_gets_the_same_container() {
     assert!(
         sandbox.iter().any(|line| line.starts_with("PASS")
             && line.contains("can't read")
-            && line.contains("nor see the bot's process")),
+            && line.contains("nor see the bot's process")
+            && line.contains("no network but its proxy")),
         "{said}"
     );
     assert!(!said.contains(SECRET));

@@ -158,7 +158,8 @@ fn a_secret(layout: &Layout) -> Option<PathBuf> {
         })
 }
 
-/// A confined shell tries to read `secret` and to see this process.
+/// A confined shell tries to read `secret`, to see this process and to find a network
+/// interface besides its loopback.
 async fn probe(sandbox: &Sandbox, secret: &Path) -> Check {
     let name = secret.display();
     let mut invocation = Invocation {
@@ -166,7 +167,8 @@ async fn probe(sandbox: &Sandbox, secret: &Path) -> Check {
         args: vec![
             "-c".into(),
             "cat -- \"$1\" >/dev/null 2>&1 && echo READ || echo DENIED; \
-             [ -e \"/proc/$2/environ\" ] && echo SEEN || echo UNSEEN"
+             [ -e \"/proc/$2/environ\" ] && echo SEEN || echo UNSEEN; \
+             echo LINKS $(grep -c : /proc/net/dev)"
                 .into(),
             "sh".into(),
             secret.into(),
@@ -205,49 +207,62 @@ async fn probe(sandbox: &Sandbox, secret: &Path) -> Check {
     }
     let contained = matches!(sandbox.containers(), ContainerSupport::Available { .. });
     match output {
-        Ok(output) => {
-            let said = String::from_utf8_lossy(&output.stdout);
-            let read = said.contains("READ");
-            let seen = said.contains("SEEN") && !said.contains("UNSEEN");
-            if read || (contained && seen) {
-                Check::fail(
-                    Group::Sandbox,
-                    format!(
-                        "a confined shell {}: the sandbox doesn't hold on this system; report it \
-                         with this line",
-                        if read {
-                            format!("read {name}")
-                        } else {
-                            "saw the bot's own process".to_owned()
-                        }
-                    ),
-                )
-            } else if said.contains("DENIED") {
-                Check::pass(
-                    Group::Sandbox,
-                    format!(
-                        "a confined shell can't read {name}{}",
-                        if contained {
-                            " nor see the bot's process"
-                        } else {
-                            ""
-                        }
-                    ),
-                )
-            } else {
-                Check::warn(
-                    Group::Sandbox,
-                    format!(
-                        "a confined shell answered nothing readable: {}",
-                        said.trim()
-                    ),
-                )
-            }
-        }
+        Ok(output) => verdict(&String::from_utf8_lossy(&output.stdout), &name, contained),
         Err(error) => Check::warn(
             Group::Sandbox,
             format!("could not run a confined shell to test the sandbox: {error}"),
         ),
+    }
+}
+
+/// What the probe shell `said` shows, `name` being the secret it tried to read.
+fn verdict(said: &str, name: &impl std::fmt::Display, contained: bool) -> Check {
+    let read = said.contains("READ");
+    let seen = said.contains("SEEN") && !said.contains("UNSEEN");
+    // Interfaces it sees: the loopback alone in a network of its own.
+    let links: Option<u32> = said
+        .lines()
+        .find_map(|line| line.strip_prefix("LINKS "))
+        .and_then(|n| n.trim().parse().ok());
+    if contained && links.is_some_and(|n| n > 1) {
+        Check::fail(
+            Group::Sandbox,
+            "a confined shell sees a network interface besides its loopback: its container's \
+             network is not its own; report it with this line",
+        )
+    } else if read || (contained && seen) {
+        Check::fail(
+            Group::Sandbox,
+            format!(
+                "a confined shell {}: the sandbox doesn't hold on this system; report it with \
+                 this line",
+                if read {
+                    format!("read {name}")
+                } else {
+                    "saw the bot's own process".to_owned()
+                }
+            ),
+        )
+    } else if said.contains("DENIED") {
+        Check::pass(
+            Group::Sandbox,
+            format!(
+                "a confined shell can't read {name}{}",
+                if contained {
+                    " nor see the bot's process, and has no network but its proxy"
+                } else {
+                    ""
+                }
+            ),
+        )
+    } else {
+        Check::warn(
+            Group::Sandbox,
+            format!(
+                "a confined shell answered nothing readable: {}",
+                said.trim()
+            ),
+        )
     }
 }
 
