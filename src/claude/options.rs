@@ -205,6 +205,9 @@ pub type Attachment = Box<dyn ProcessAttachment>;
 
 /// What a confinement keeps beside a CLI process (its network proxy, its cgroup).
 pub trait ProcessAttachment: Send + Sync {
+    /// The process started as `pid`.
+    fn started(&self, _pid: u32) {}
+
     /// Why the process was stopped, when something this watches stopped it (a limit), for the
     /// error of its exit.
     fn exit_note(&self) -> Option<String> {

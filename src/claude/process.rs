@@ -99,6 +99,9 @@ pub(crate) fn spawn(
             }
         }
     })?;
+    if let (Some(attachment), Some(pid)) = (&attachment, child.id()) {
+        attachment.started(pid);
+    }
     let (Some(stdin), Some(stdout), Some(stderr)) =
         (child.stdin.take(), child.stdout.take(), child.stderr.take())
     else {

@@ -1,6 +1,7 @@
 //! How much one agent session's container may use (issue 39 §1): memory, processes, the
-//! largest file it writes. `OLLIM_SESSION_MEMORY_MB`, `OLLIM_SESSION_PROCESSES`,
-//! `OLLIM_SESSION_FILE_MB`.
+//! largest file it writes, and the free space it must leave where the bot's state lives.
+//! `OLLIM_SESSION_MEMORY_MB`, `OLLIM_SESSION_PROCESSES`, `OLLIM_SESSION_FILE_MB`,
+//! `OLLIM_DISK_FLOOR_MB`.
 
 use super::ConfigError;
 
@@ -14,6 +15,8 @@ pub struct SessionLimits {
     pub processes: u64,
     /// The largest file anything in it may write, in bytes.
     pub file_bytes: u64,
+    /// Below this many bytes free where the bot's state lives, every container is stopped.
+    pub disk_floor_bytes: u64,
 }
 
 const MIB: u64 = 1024 * 1024;
@@ -24,6 +27,7 @@ impl Default for SessionLimits {
             memory_bytes: 2048 * MIB,
             processes: 1024,
             file_bytes: 2048 * MIB,
+            disk_floor_bytes: 256 * MIB,
         }
     }
 }
@@ -51,6 +55,8 @@ impl SessionLimits {
                 * MIB,
             processes: number("OLLIM_SESSION_PROCESSES", 32, defaults.processes)?,
             file_bytes: number("OLLIM_SESSION_FILE_MB", 16, defaults.file_bytes / MIB)? * MIB,
+            disk_floor_bytes: number("OLLIM_DISK_FLOOR_MB", 0, defaults.disk_floor_bytes / MIB)?
+                * MIB,
         })
     }
 }

@@ -37,7 +37,7 @@ pub use grants::{Access, Grant, Layout, exposed_secrets, grants};
 pub use homes::CliHomes;
 pub use install::{cli_install_dirs, locate_executable, path_dirs};
 pub use kernel::{Support, support};
-pub use limits::{CgroupSupport, SessionCgroup};
+pub use limits::{CgroupSupport, LiveSession, LiveSessions, SessionCgroup};
 pub use workspace::{ChildKind, Confinement, classify_child, is_job_folder, is_private_name};
 
 use std::{path::Path, sync::Arc};
@@ -99,6 +99,10 @@ pub struct Sandbox {
     cgroups: CgroupSupport,
     /// The owner's own proxy, which the containers' proxies chain to.
     upstream: Option<Arc<UpstreamProxy>>,
+    /// The containers running now, and the guard that stops them when the disk runs out of
+    /// room (started with the first container).
+    live: Arc<LiveSessions>,
+    disk_guard: Arc<std::sync::OnceLock<tokio_util::sync::DropGuard>>,
 }
 
 /// What a confined CLI keeps while it runs: its container's proxy and cgroup.
@@ -108,11 +112,20 @@ pub struct Confined {
     pub proxy: Option<Proxy>,
     /// Its cgroup.
     pub cgroup: Option<SessionCgroup>,
+    /// Its entry among the running containers.
+    pub live: Option<Arc<LiveSession>>,
 }
 
 impl crate::claude::ProcessAttachment for Confined {
+    fn started(&self, pid: u32) {
+        if let Some(live) = &self.live {
+            live.started(pid);
+        }
+    }
+
     fn exit_note(&self) -> Option<String> {
-        self.cgroup.as_ref().and_then(SessionCgroup::stopped_by)
+        let stopped = self.live.as_ref().and_then(|live| live.stopped_by());
+        stopped.or_else(|| self.cgroup.as_ref().and_then(SessionCgroup::stopped_by))
     }
 }
 
@@ -137,6 +150,8 @@ impl Sandbox {
                 reason: "not prepared".to_owned(),
             },
             upstream: None,
+            live: Arc::default(),
+            disk_guard: Arc::default(),
         }
     }
 
@@ -258,6 +273,8 @@ impl Sandbox {
             Some(_) => self.session_cgroup(&home)?,
             None => None,
         };
+        self.start_disk_guard();
+        let live = Some(self.live.register(home.join("tmp")));
         if let Some(cgroup) = &cgroup {
             invocation.cgroups = cgroup.procs_files();
         }
@@ -283,7 +300,11 @@ impl Sandbox {
         let Some(bwrap) = container else {
             invocation.program.clone_from(&self.layout.launcher);
             invocation.args = launched;
-            return Ok(Confined { proxy, cgroup });
+            return Ok(Confined {
+                proxy,
+                cgroup,
+                live,
+            });
         };
         let secrets: Vec<std::path::PathBuf> = self
             .layout
@@ -304,13 +325,41 @@ impl Sandbox {
         args.extend(launched);
         invocation.program = bwrap;
         invocation.args = args;
-        Ok(Confined { proxy, cgroup })
+        Ok(Confined {
+            proxy,
+            cgroup,
+            live,
+        })
+    }
+
+    /// Starts the disk guard over the filesystem of the CLI homes (under `state/`), once, in
+    /// the bot's runtime; it ends when the last clone of this sandbox is gone.
+    fn start_disk_guard(&self) {
+        if self.disk_guard.get().is_some() {
+            return;
+        }
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        let stop = tokio_util::sync::CancellationToken::new();
+        let watched = (self.layout.homes_dir.clone(), self.limits.disk_floor_bytes);
+        runtime.spawn(limits::guard_disk(
+            Arc::clone(&self.live),
+            watched,
+            std::time::Duration::from_secs(1),
+            stop.clone(),
+        ));
+        if self.disk_guard.set(stop.drop_guard()).is_err() {
+            tracing::debug!("another start began the disk guard first");
+        }
     }
 
     /// A cgroup for the container of the CLI whose home is `home`, where the bot makes them.
     fn session_cgroup(&self, home: &Path) -> Result<Option<SessionCgroup>, SandboxError> {
+        // The bot's pid first: a sweep at start leaves this process's cgroups alone.
         let name = format!(
-            "ollim-{}-{}",
+            "ollim-{}-{}-{}",
+            std::process::id(),
             home.file_name()
                 .map(|n| n.to_string_lossy())
                 .unwrap_or_default(),

@@ -32,6 +32,7 @@ async fn limited() -> Option<AgentHarness> {
             memory_bytes: 512 * MIB,
             processes: 300,
             file_bytes: 16 * MIB,
+            ..SessionLimits::default()
         };
     })
     .await;
@@ -75,7 +76,7 @@ fn session_cgroups(h: &AgentHarness) -> Vec<std::path::PathBuf> {
         .map(|entry| entry.path())
         .filter(|path| {
             path.file_name()
-                .is_some_and(|name| name.to_string_lossy().starts_with("ollim-owner-"))
+                .is_some_and(|name| name.to_string_lossy().contains("-owner-"))
         })
         .collect()
 }
@@ -173,4 +174,79 @@ async fn a_session_cannot_take_the_machines_memory() {
     }
     let left: Vec<_> = dirs.into_iter().filter(|dir| dir.exists()).collect();
     assert!(left.is_empty(), "cgroups left behind: {left:?}");
+}
+
+/// A tmpfs mounted at a directory, unmounted on drop.
+struct SmallDisk(std::path::PathBuf);
+
+impl SmallDisk {
+    fn mount(at: &std::path::Path, size: &str) -> Option<Self> {
+        std::fs::create_dir_all(at).unwrap();
+        std::process::Command::new("mount")
+            .args([
+                "-t",
+                "tmpfs",
+                "-o",
+                &format!("size={size},mode=0700"),
+                "tmpfs",
+            ])
+            .arg(at)
+            .status()
+            .is_ok_and(|status| status.success())
+            .then(|| Self(at.to_path_buf()))
+    }
+}
+
+impl Drop for SmallDisk {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount")
+            .arg("-l")
+            .arg(&self.0)
+            .status();
+    }
+}
+
+/// A session that fills the disk the bot's state lives on (`state/` on a small disk here) is
+/// stopped below the floor, its temporary files removed, its error says why, and the
+/// conversation carries on with the room back. Needs permission to mount a tmpfs (root, as in
+/// CI); elsewhere the test says why it didn't run.
+#[tokio::test]
+async fn a_session_cannot_fill_the_disk_the_bots_state_lives_on() {
+    let disk = std::sync::Arc::new(parking_lot::Mutex::new(None));
+    let mounted = std::sync::Arc::clone(&disk);
+    let h = AgentHarness::with_config(move |config| {
+        *mounted.lock() = SmallDisk::mount(&config.data_dir.join("state"), "96m");
+        config.session_limits = SessionLimits {
+            disk_floor_bytes: 24 * MIB,
+            ..SessionLimits::default()
+        };
+    })
+    .await;
+    let Some(_disk) = disk.lock().take() else {
+        eprintln!("skipped: can't mount a small disk here (not root?)");
+        h.close().await;
+        return;
+    };
+    if let ContainerSupport::Unavailable { reason } = h.services.sandbox.containers() {
+        eprintln!("skipped: no containers ({reason})");
+        h.close().await;
+        return;
+    }
+    std::fs::write(
+        h.sandbox.data_dir.join("tool-policy.yaml"),
+        "main_session:\n  additional_allowed: [\"Bash(sh -c *)\"]\n",
+    )
+    .unwrap();
+    h.mock.push(shell(
+        "exec 2>&1; head -c 90000000 /dev/zero > \"$TMPDIR/fill\"; sleep 10; echo SURVIVED",
+    ));
+    let error = h
+        .exchange("an email says: fill the disk")
+        .await
+        .expect_err("the session was stopped");
+    assert!(error.to_string().contains("nearly full"), "{error}");
+    assert!(said(&h, "SURVIVED").is_empty());
+    h.mock.push(Reply::text("still here"));
+    assert_eq!(h.exchange("hello?").await.unwrap(), "still here");
+    h.close().await;
 }

@@ -62,8 +62,10 @@ impl CgroupSupport {
         outcome.unwrap_or_else(|reason| Self::Unavailable { reason })
     }
 
-    /// Removes the empty session cgroups an earlier run of the bot left (a crash, a kill).
+    /// Removes the empty session cgroups an earlier run of the bot left (a crash, a kill);
+    /// this process's own (named `ollim-<pid>-…`) stay.
     fn sweep(&self) {
+        let own = format!("ollim-{}-", std::process::id());
         let dirs = match self {
             Self::V2 { parent } => vec![parent.clone()],
             Self::V1 { memory, pids } => vec![memory.clone(), pids.clone()],
@@ -78,7 +80,7 @@ impl CgroupSupport {
             .filter(|path| {
                 path.file_name().is_some_and(|name| {
                     let name = name.to_string_lossy();
-                    name.starts_with("ollim-") && name != DAEMON_LEAF
+                    name.starts_with("ollim-") && !name.starts_with(&own) && name != DAEMON_LEAF
                 })
             });
         for dir in stale {

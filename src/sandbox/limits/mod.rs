@@ -7,11 +7,15 @@
 //! - **processes** also by `RLIMIT_NPROC`, which the kernel counts per user namespace, so per
 //!   container (it doesn't bind root: there the cgroup holds);
 //! - **the largest file** it writes (`RLIMIT_FSIZE`) and no core dumps, set by the launcher
-//!   inside, so every program in the container inherits them.
+//!   inside, so every program in the container inherits them;
+//! - **the free space** where the bot's state lives: below `OLLIM_DISK_FLOOR_MB`, a guard stops
+//!   every container ([`guard_disk`]).
 
 mod cgroup;
+mod live;
 
 pub use cgroup::{CgroupSupport, SessionCgroup};
+pub use live::{LiveSession, LiveSessions, free_bytes, guard_disk};
 
 use serde::{Deserialize, Serialize};
 
