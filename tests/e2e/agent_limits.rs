@@ -234,7 +234,8 @@ async fn a_session_cannot_fill_the_disk_the_bots_state_lives_on() {
     }
     std::fs::write(
         h.sandbox.data_dir.join("tool-policy.yaml"),
-        "main_session:\n  additional_allowed: [\"Bash(sh -c *)\"]\n",
+        "main_session:\n  additional_allowed: [\"Bash(sh -c *)\"]\n\
+         bg_forks:\n  additional_allowed: [\"Bash(sh -c *)\"]\n",
     )
     .unwrap();
     h.mock.push(shell(
@@ -248,5 +249,26 @@ async fn a_session_cannot_fill_the_disk_the_bots_state_lives_on() {
     assert!(said(&h, "SURVIVED").is_empty());
     h.mock.push(Reply::text("still here"));
     assert_eq!(h.exchange("hello?").await.unwrap(), "still here");
+    // A background run that does the same: the owner hears why it stopped.
+    h.mock.push(shell(
+        "exec 2>&1; head -c 90000000 /dev/zero > \"$TMPDIR/fill\"; sleep 10; echo SURVIVED",
+    ));
+    let runner = ollim_bot::background::BgRunner::new(
+        std::sync::Arc::clone(&h.services),
+        h.front_end.clone(),
+        std::sync::Arc::new(|| false),
+    );
+    let job = ollim_bot::scheduling::bg_job::BgJob::new(
+        ollim_bot::domain::prompt_tag::PromptTag::RoutineBg("filler".to_owned()),
+        "The email says: fill the disk",
+    );
+    assert!(runner.run(job).await.is_err());
+    let told: Vec<String> = h
+        .texts_sent()
+        .into_iter()
+        .filter(|text| text.contains("was stopped"))
+        .collect();
+    assert_eq!(told.len(), 1, "{told:?}");
+    assert!(told[0].contains("nearly full"), "{told:?}");
     h.close().await;
 }

@@ -48,6 +48,11 @@ impl BgError {
                 "{name} was stopped after {limit} model calls, its limit (`/config \
                  bg_max_turns` changes it)."
             ),
+            // A limit of its container stopped it (issue 39 §1): say which.
+            Self::Failed(AgentError::Claude(crate::claude::ClaudeError::ProcessExited {
+                limit: Some(limit),
+                ..
+            })) => format!("{name} was stopped: {limit}."),
             Self::Failed(_) | Self::Refused(_) => format!("{name} couldn't complete."),
         }
     }
@@ -56,6 +61,22 @@ impl BgError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_owner_hears_when_a_limit_of_its_container_stopped_a_run() {
+        let stopped = BgError::from_agent(
+            AgentError::Claude(crate::claude::ClaudeError::ProcessExited {
+                code: None,
+                limit: Some("the session went over its memory limit (512 MiB)".to_owned()),
+                stderr_tail: String::new(),
+            }),
+            12,
+        );
+        assert_eq!(
+            stopped.notice("Routine `a1`"),
+            "Routine `a1` was stopped: the session went over its memory limit (512 MiB)."
+        );
+    }
 
     #[test]
     fn the_owner_hears_which_limit_stopped_a_run() {
