@@ -10,6 +10,7 @@
 use ollim_test_support as support;
 
 mod agent;
+mod agent_as_user;
 mod agent_box;
 mod agent_container;
 mod agent_limits;
