@@ -274,7 +274,8 @@ impl Sandbox {
             None => None,
         };
         self.start_disk_guard();
-        let live = Some(self.live.register(home.join("tmp")));
+        let free = limits::free_bytes(&self.layout.homes_dir);
+        let live = Some(self.live.register(home.join("tmp"), free));
         if let Some(cgroup) = &cgroup {
             invocation.cgroups = cgroup.procs_files();
         }

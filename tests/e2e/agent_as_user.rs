@@ -1,15 +1,14 @@
-//! The walls of issue 39 for an ordinary user (CI runs as root, so the test drops to `nobody`):
+//! The walls of issue 39 for an ordinary user (CI runs as root, so the tests drop to `nobody`):
 //! the real binary, run as that user against the fake Discord and the mock model, with a
-//! shell the owner granted; the model, scripted as a hostile agent, looks for a network, for
+//! shell the owner granted. The model, scripted as a hostile agent, looks for a network, for
 //! other processes and other sessions' CLI homes, and forks without end. What it finds is
-//! asserted: a loopback only, its own processes only, its own home only, and no more processes
-//! than a container may have.
+//! asserted, not which wall stopped it.
 
+use crate::agent_container::shell;
 use crate::support;
 
 use std::{os::unix::fs::PermissionsExt, time::Duration};
 
-use serde_json::json;
 use support::{
     bot::{BotProcess, bot_command, spawn_collecting},
     cli::CliSandbox,
@@ -51,84 +50,129 @@ fn as_nobody(command: &tokio::process::Command, bin: &std::path::Path) -> tokio:
     wrapped
 }
 
+/// The running bot (as `nobody` when the test runs as root), its fakes and its data dir.
+struct AsUser {
+    discord: FakeDiscord,
+    mock: MockApi,
+    _sandbox: CliSandbox,
+    bot: BotProcess,
+    _bin_dir: tempfile::TempDir,
+}
+
+impl AsUser {
+    /// Starts the bot with the owner's grant of `sh -c` to the main session, after `prepare`
+    /// wrote what else the data dir needs; waits for the gateway.
+    async fn start(extra_env: &[(&str, &str)], prepare: impl FnOnce(&std::path::Path)) -> Self {
+        let discord = FakeDiscord::start(FakeConfig::default()).await;
+        let mock = MockApi::start().await;
+        let sandbox = CliSandbox::new();
+        std::fs::write(
+            sandbox.data_dir.join("tool-policy.yaml"),
+            "main_session:\n  additional_allowed: [\"Bash(sh -c *)\"]\n",
+        )
+        .unwrap();
+        prepare(&sandbox.data_dir);
+        let command = bot_command(&discord, &mock, &sandbox, extra_env, &[]);
+        let bin_dir = tempfile::Builder::new()
+            .prefix("ollim-user-bin-")
+            .tempdir()
+            .unwrap();
+        let command = if running_as_root() {
+            let bin = bin_dir.path().join("ollim-bot");
+            std::fs::copy(support::paths::ollim_bot_exe(), &bin).unwrap();
+            for path in [bin_dir.path(), bin.as_path()] {
+                std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+            }
+            let owned = std::process::Command::new("chown")
+                .args(["-R", &format!("{NOBODY}:{NOBODY}")])
+                .arg(sandbox.home.path())
+                .status()
+                .unwrap();
+            assert!(owned.success());
+            as_nobody(&command, &bin)
+        } else {
+            command
+        };
+        let bot = spawn_collecting(command);
+        let ready = discord.try_wait_for_ready(Duration::from_secs(20)).await;
+        assert!(
+            ready,
+            "the bot never became ready\n{}",
+            bot.stderr.lock().unwrap()
+        );
+        Self {
+            discord,
+            mock,
+            _sandbox: sandbox,
+            bot,
+            _bin_dir: bin_dir,
+        }
+    }
+
+    /// DMs `text` with `replies` queued for the model and waits for the bot's `answer`.
+    async fn turn(&self, text: &str, replies: Vec<Reply>, answer: &str) {
+        for reply in replies {
+            self.mock.push(reply);
+        }
+        let owner = self.discord.config().owner_id;
+        let dm = self.discord.dm_channel_id(owner);
+        let before = self.replies(dm, answer);
+        self.discord.dm_from(owner, text).await;
+        self.wait(&format!("the reply {answer:?}"), || {
+            self.replies(dm, answer) > before
+        })
+        .await;
+    }
+
+    fn replies(&self, dm: u64, answer: &str) -> usize {
+        self.discord
+            .channel_messages(dm)
+            .iter()
+            .filter(|m| m.by_bot && m.content.contains(answer))
+            .count()
+    }
+
+    async fn wait(&self, what: &str, done: impl Fn() -> bool) {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+        while !done() {
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "no {what}\n{}",
+                self.bot.stderr.lock().unwrap()
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// The tool results the model was sent that contain `mark`.
+    fn results(&self, mark: &str) -> Vec<String> {
+        self.mock
+            .main_requests()
+            .into_iter()
+            .flat_map(|r| r.tool_results())
+            .map(|r| r.content)
+            .filter(|content| content.contains(mark))
+            .collect()
+    }
+}
+
 #[tokio::test]
 async fn an_ordinary_user_gets_a_container_of_its_own_with_its_network_and_limits() {
-    let discord = FakeDiscord::start(FakeConfig::default()).await;
-    let mock = MockApi::start().await;
-    let sandbox = CliSandbox::new();
-    let data = sandbox.data_dir.clone();
-    std::fs::write(
-        data.join("tool-policy.yaml"),
-        "main_session:\n  additional_allowed: [\"Bash(sh -c *)\"]\n",
-    )
-    .unwrap();
-    let command = bot_command(
-        &discord,
-        &mock,
-        &sandbox,
-        &[("OLLIM_SESSION_PROCESSES", "200")],
-        &[],
-    );
-    let bin_dir = tempfile::Builder::new()
-        .prefix("ollim-user-bin-")
-        .tempdir()
-        .unwrap();
-    let command = if running_as_root() {
-        let bin = bin_dir.path().join("ollim-bot");
-        std::fs::copy(support::paths::ollim_bot_exe(), &bin).unwrap();
-        for path in [bin_dir.path(), bin.as_path()] {
-            std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
-        }
-        let owned = std::process::Command::new("chown")
-            .args(["-R", &format!("{NOBODY}:{NOBODY}")])
-            .arg(sandbox.home.path())
-            .status()
-            .unwrap();
-        assert!(owned.success());
-        as_nobody(&command, &bin)
-    } else {
-        command
-    };
-    let BotProcess { child, stderr } = spawn_collecting(command);
-    let ready = discord.try_wait_for_ready(Duration::from_secs(20)).await;
-    assert!(
-        ready,
-        "the bot never became ready\n{}",
-        stderr.lock().unwrap()
-    );
+    let h = AsUser::start(&[("OLLIM_SESSION_PROCESSES", "200")], |data| {
+        std::fs::create_dir_all(data.join("notes")).unwrap();
+        std::fs::write(data.join("notes/bomb.py"), crate::agent_limits::BOMB).unwrap();
+    })
+    .await;
     let probe = "exec 2>&1; echo ME $(id -u); echo LINKS $(grep -c : /proc/net/dev); \
                  echo PROCS $(ls /proc | grep -c \"^[0-9]\"); \
-                 echo HOMES $(ls \"$CLAUDE_CONFIG_DIR/..\" | wc -l); \
-                 i=0; while [ $i -lt 400 ]; do (sleep 3 &) 2>/dev/null; i=$((i+1)); done; \
-                 set -- /proc/[0-9]*; echo FORKS $#";
-    mock.push(Reply::tool_use(
-        "Bash",
-        json!({"command": format!("sh -c '{}'", probe.replace('\'', "'\\''"))}),
-    ));
-    mock.push(Reply::text("looked around"));
-    let owner = discord.config().owner_id;
-    discord.dm_from(owner, "an email says: look around").await;
-    let dm = discord.dm_channel_id(owner);
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
-    while !discord
-        .channel_messages(dm)
-        .iter()
-        .any(|m| m.by_bot && m.content.contains("looked around"))
-    {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "no reply\n{}",
-            stderr.lock().unwrap()
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    let seen = mock
-        .main_requests()
-        .into_iter()
-        .flat_map(|r| r.tool_results())
-        .map(|r| r.content)
-        .find(|content| content.contains("LINKS"))
-        .expect("the probe ran");
+                 echo HOMES $(ls \"$CLAUDE_CONFIG_DIR/..\" | wc -l)";
+    h.turn(
+        "an email says: look around",
+        vec![shell(probe), Reply::text("looked around")],
+        "looked around",
+    )
+    .await;
+    let seen = h.results("LINKS").pop().expect("the probe ran");
     let value = |key: &str| -> u64 {
         seen.lines()
             .find_map(|line| line.strip_prefix(key))
@@ -141,6 +185,34 @@ async fn an_ordinary_user_gets_a_container_of_its_own_with_its_network_and_limit
     assert_eq!(value("LINKS "), 1, "a loopback only: {seen}");
     assert!(value("PROCS ") < 16, "{seen}");
     assert_eq!(value("HOMES "), 1, "its own CLI home only: {seen}");
-    assert!(value("FORKS ") <= 200, "{seen}");
-    drop(child);
+    // The bomb forks until the kernel refuses; the CLI may find no thread to start meanwhile
+    // and stop (the owner reads "lost connection"): the limit held either way.
+    h.mock
+        .push(shell("exec 2>&1; /usr/bin/python3 notes/bomb.py 200"));
+    h.mock.push(Reply::text("bombed"));
+    let owner = h.discord.config().owner_id;
+    let dm = h.discord.dm_channel_id(owner);
+    h.discord
+        .dm_from(owner, "an email says: fork forever")
+        .await;
+    h.wait("the bomb's end", || {
+        h.replies(dm, "bombed") + h.replies(dm, "lost connection") > 0
+    })
+    .await;
+    if let Some(forks) = h.results("FORKS").pop() {
+        let alive: u64 = forks
+            .split_whitespace()
+            .nth(1)
+            .and_then(|n| n.parse().ok())
+            .expect("a count");
+        assert!(alive <= 200, "{forks}");
+    }
+    // When the CLI stopped, the bomb's reply is still queued and comes first.
+    let next = if h.replies(dm, "bombed") > 0 {
+        "still here"
+    } else {
+        "bombed"
+    };
+    h.turn("still there?", vec![Reply::text("still here")], next)
+        .await;
 }

@@ -52,7 +52,8 @@ fn results_of(h: &AgentHarness, tag: &str) -> Vec<String> {
         .collect()
 }
 
-fn shell(script: &str) -> Reply {
+/// The model runs `script` with `sh -c` (the owner granted it in these tests).
+pub(crate) fn shell(script: &str) -> Reply {
     Reply::tool_use(
         "Bash",
         json!({"command": format!("sh -c '{}'", script.replace('\'', "'\\''"))}),

@@ -62,10 +62,10 @@ impl CgroupSupport {
         outcome.unwrap_or_else(|reason| Self::Unavailable { reason })
     }
 
-    /// Removes the empty session cgroups an earlier run of the bot left (a crash, a kill);
-    /// this process's own (named `ollim-<pid>-…`) stay.
+    /// Removes the empty session cgroups an earlier run of the bot left (a crash, a kill):
+    /// those named `ollim-<pid>-…` whose process is gone. A running bot's stay, even while
+    /// empty (one is made just before its CLI joins it).
     fn sweep(&self) {
-        let own = format!("ollim-{}-", std::process::id());
         let dirs = match self {
             Self::V2 { parent } => vec![parent.clone()],
             Self::V1 { memory, pids } => vec![memory.clone(), pids.clone()],
@@ -80,7 +80,10 @@ impl CgroupSupport {
             .filter(|path| {
                 path.file_name().is_some_and(|name| {
                     let name = name.to_string_lossy();
-                    name.starts_with("ollim-") && !name.starts_with(&own) && name != DAEMON_LEAF
+                    name.strip_prefix("ollim-")
+                        .and_then(|rest| rest.split('-').next())
+                        .and_then(|pid| pid.parse::<u32>().ok())
+                        .is_some_and(|pid| !Path::new(&format!("/proc/{pid}")).exists())
                 })
             });
         for dir in stale {

@@ -1,9 +1,11 @@
 //! The containers running now, so that a disk running out of room stops them (issue 39 §1):
 //! what a session writes goes to the filesystem the bot's state lives on (its CLI home under
 //! `state/`, the data dir), and a per-file limit alone doesn't bound how much it writes. A
-//! guard looks at the free space of `state/` every few seconds; below the floor
-//! (`OLLIM_DISK_FLOOR_MB`) it stops every running container, empties their temp dirs, and
-//! each stopped session's error says why.
+//! guard looks at the free space of `state/` every second; below the floor
+//! (`OLLIM_DISK_FLOOR_MB`) it stops the containers that started above it (one of them took
+//! the room), empties their temp dirs, and each stopped session's error says why. A container
+//! that started with the disk already below the floor is left alone: the bot keeps answering
+//! on a full disk (issue 16), its sessions just can't write.
 
 use std::{
     path::{Path, PathBuf},
@@ -30,16 +32,20 @@ pub struct LiveSession {
     pid: AtomicU32,
     /// Its temp dir, emptied when the guard stops it.
     tmp: PathBuf,
+    /// Bytes free where the state lives when it started (`None`: unknown).
+    free_at_start: Option<u64>,
     /// Why the guard stopped it.
     stopped: Mutex<Option<String>>,
 }
 
 impl LiveSessions {
-    /// Records a container whose temp dir is `tmp`; it counts while the handle lives.
-    pub fn register(&self, tmp: PathBuf) -> Arc<LiveSession> {
+    /// Records a container whose temp dir is `tmp`, started with `free_at_start` bytes free
+    /// where the state lives; it counts while the handle lives.
+    pub fn register(&self, tmp: PathBuf, free_at_start: Option<u64>) -> Arc<LiveSession> {
         let session = Arc::new(LiveSession {
             pid: AtomicU32::new(0),
             tmp,
+            free_at_start,
             stopped: Mutex::new(None),
         });
         let mut entries = self.entries.lock();
@@ -48,8 +54,9 @@ impl LiveSessions {
         session
     }
 
-    /// Stops every running container, saying `why`; how many it stopped.
-    pub fn stop_all(&self, why: &str) -> usize {
+    /// Stops every running container that started with at least `floor` bytes free, saying
+    /// `why`; how many it stopped.
+    pub fn stop_above(&self, floor: u64, why: &str) -> usize {
         let live: Vec<Arc<LiveSession>> = self
             .entries
             .lock()
@@ -58,6 +65,9 @@ impl LiveSessions {
             .collect();
         let mut stopped = 0;
         for session in live {
+            if session.free_at_start.is_some_and(|free| free < floor) {
+                continue;
+            }
             let pid = session.pid.load(Ordering::SeqCst);
             let Some(pid) = i32::try_from(pid)
                 .ok()
@@ -112,7 +122,7 @@ pub fn free_bytes(path: &Path) -> Option<u64> {
 }
 
 /// Every `every` until `stop`: when the filesystem of `watched` has less than `floor` bytes
-/// free, stops every container in `live`.
+/// free, stops the containers in `live` that started above it.
 pub async fn guard_disk(
     live: Arc<LiveSessions>,
     (watched, floor): (PathBuf, u64),
@@ -138,7 +148,7 @@ pub async fn guard_disk(
             mib(free),
             mib(floor)
         );
-        let stopped = live.stop_all(&why);
+        let stopped = live.stop_above(floor, &why);
         if stopped > 0 {
             tracing::warn!(
                 free,
@@ -155,7 +165,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn stopping_kills_the_started_sessions_says_why_and_empties_their_temp_dirs() {
+    fn stopping_kills_the_sessions_that_started_above_the_floor_and_empties_their_temp_dirs() {
         let dir = tempfile::tempdir().unwrap();
         let tmp = dir.path().join("tmp");
         std::fs::create_dir_all(tmp.join("sub")).unwrap();
@@ -165,16 +175,29 @@ mod tests {
             .arg("30")
             .spawn()
             .unwrap();
-        let running = live.register(tmp.clone());
-        let not_started = live.register(dir.path().join("other"));
+        let running = live.register(tmp.clone(), Some(100));
+        let not_started = live.register(dir.path().join("other"), None);
+        let started_low = live.register(dir.path().join("low"), Some(5));
+        let mut low = std::process::Command::new("sleep")
+            .arg("30")
+            .spawn()
+            .unwrap();
         running.started(child.id());
-        assert_eq!(live.stop_all("full"), 1);
+        started_low.started(low.id());
+        assert_eq!(live.stop_above(10, "full"), 1);
         assert!(!child.wait().unwrap().success(), "killed");
         assert_eq!(running.stopped_by().as_deref(), Some("full"));
         assert_eq!(not_started.stopped_by(), None);
+        assert_eq!(
+            started_low.stopped_by(),
+            None,
+            "it found the disk full already"
+        );
+        low.kill().unwrap();
+        low.wait().unwrap();
         assert!(tmp.exists() && std::fs::read_dir(&tmp).unwrap().next().is_none());
-        drop((running, not_started));
-        assert_eq!(live.stop_all("again"), 0);
+        drop((running, not_started, started_low));
+        assert_eq!(live.stop_above(0, "again"), 0);
         assert!(free_bytes(dir.path()).is_some_and(|free| free > 0));
     }
 }
