@@ -121,18 +121,28 @@ for p in paths:
     h.mock.push(shell("echo again"));
     h.mock.push(Reply::text("ok"));
     h.exchange("run your shell again").await.unwrap();
+    nothing_reached_the_main_session(&h.mock, "[routine-bg:poisoned]", &data, &attempt);
+    h.close().await;
+}
+
+/// The outcome class 1 asserts, once the main session ran its shell after a hostile run:
+/// the code the run planted (which would create `notes/pwned`) never ran, no request of
+/// another session than the run (whose prompts carry `run_mark`) holds its injected turn, and
+/// `USER.md` is as before.
+pub(crate) fn nothing_reached_the_main_session(
+    mock: &support::mock_api::MockApi,
+    run_mark: &str,
+    data: &std::path::Path,
+    attempt: &str,
+) {
     assert!(
-        !mark.exists(),
+        !data.join("notes/pwned").exists(),
         "code planted by the run ran in the main session; the run saw: {attempt}"
     );
-    for request in h.mock.main_requests() {
-        let text = request.all_text();
+    for request in mock.main_requests() {
         assert!(
-            !text.contains("INJECTED-TURN")
-                || request
-                    .user_prompts()
-                    .iter()
-                    .any(|p| p.contains("[routine-bg:poisoned]")),
+            !request.all_text().contains("INJECTED-TURN")
+                || request.user_prompts().iter().any(|p| p.contains(run_mark)),
             "a turn reached another session: {}",
             request.summary()
         );
@@ -142,7 +152,6 @@ for p in paths:
         "Julia likes tea.\n",
         "a file of the main prompt is read-only to a background run"
     );
-    h.close().await;
 }
 
 /// Classes 2–4: from inside the main session's container a shell sees only its own
