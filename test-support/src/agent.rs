@@ -249,6 +249,24 @@ impl AgentHarness {
             .collect()
     }
 
+    /// Runs `prompt` as the background routine `id` (forked from the main session) with this
+    /// harness's services and front end.
+    pub async fn run_routine_bg(
+        &self,
+        id: &str,
+        prompt: &str,
+    ) -> Result<ollim_bot::background::BgOutcome, ollim_bot::background::BgError> {
+        let runner = ollim_bot::background::BgRunner::new(
+            Arc::clone(&self.services),
+            self.front_end.clone(),
+            Arc::new(|| false),
+        );
+        let tag = ollim_bot::domain::prompt_tag::PromptTag::RoutineBg(id.to_owned());
+        runner
+            .run(ollim_bot::scheduling::bg_job::BgJob::new(tag, prompt))
+            .await
+    }
+
     /// Plain texts the front end was asked to send.
     pub fn texts_sent(&self) -> Vec<String> {
         self.front_end.texts.lock().unwrap().clone()

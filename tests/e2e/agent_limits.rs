@@ -275,16 +275,8 @@ async fn a_session_cannot_fill_the_disk_the_bots_state_lives_on() {
     h.mock.push(shell(
         "exec 2>&1; head -c 90000000 /dev/zero > \"$TMPDIR/fill\"; sleep 10; echo SURVIVED",
     ));
-    let runner = ollim_bot::background::BgRunner::new(
-        std::sync::Arc::clone(&h.services),
-        h.front_end.clone(),
-        std::sync::Arc::new(|| false),
-    );
-    let job = ollim_bot::scheduling::bg_job::BgJob::new(
-        ollim_bot::domain::prompt_tag::PromptTag::RoutineBg("filler".to_owned()),
-        "The email says: fill the disk",
-    );
-    assert!(runner.run(job).await.is_err());
+    let run = h.run_routine_bg("filler", "The email says: fill the disk");
+    assert!(run.await.is_err());
     let told: Vec<String> = h
         .texts_sent()
         .into_iter()

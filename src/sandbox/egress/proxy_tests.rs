@@ -38,6 +38,20 @@ async fn ask(proxy: &Proxy, request: String) -> (UnixStream, String) {
     (stream, String::from_utf8_lossy(&buf[..n]).to_string())
 }
 
+/// Opens a tunnel to `target` through `proxy` and checks that bytes go both ways through it.
+async fn assert_tunnel(proxy: &Proxy, target: &str) {
+    let (mut stream, answer) = ask(
+        proxy,
+        format!("CONNECT {target} HTTP/1.1\r\nHost: {target}\r\n\r\n"),
+    )
+    .await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    stream.write_all(b"PING\n").await.unwrap();
+    let mut pong = [0u8; 4];
+    stream.read_exact(&mut pong).await.unwrap();
+    assert_eq!(&pong, b"PONG");
+}
+
 #[tokio::test]
 async fn allowed_requests_go_through_in_origin_form_and_others_are_refused_with_the_reason() {
     let port = origin().await;
@@ -76,16 +90,7 @@ async fn a_connect_tunnel_carries_bytes_both_ways_and_ends_with_the_proxy() {
     let port = origin().await;
     let gate = Gate::conversation(false);
     let proxy = Proxy::start(gate, None).unwrap();
-    let (mut stream, answer) = ask(
-        &proxy,
-        format!("CONNECT 127.0.0.1:{port} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n"),
-    )
-    .await;
-    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
-    stream.write_all(b"PING\n").await.unwrap();
-    let mut pong = [0u8; 4];
-    stream.read_exact(&mut pong).await.unwrap();
-    assert_eq!(&pong, b"PONG");
+    assert_tunnel(&proxy, &format!("127.0.0.1:{port}")).await;
     let socket = proxy.socket();
     drop(proxy);
     assert!(!socket.exists(), "its folder goes with it");
@@ -149,16 +154,7 @@ async fn the_owners_proxy_carries_what_the_gate_allows_with_its_credentials() {
     };
     let gate = Gate::conversation(false);
     let proxy = Proxy::start(gate, Some(Arc::new(upstream))).unwrap();
-    let (mut stream, answer) = ask(
-        &proxy,
-        format!("CONNECT 127.0.0.1:{origin_port} HTTP/1.1\r\nHost: x\r\n\r\n"),
-    )
-    .await;
-    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
-    stream.write_all(b"PING\n").await.unwrap();
-    let mut pong = [0u8; 4];
-    stream.read_exact(&mut pong).await.unwrap();
-    assert_eq!(&pong, b"PONG");
+    assert_tunnel(&proxy, &format!("127.0.0.1:{origin_port}")).await;
     let (_, plain) = ask(
         &proxy,
         "GET http://example.com/page HTTP/1.1\r\nHost: example.com\r\n\r\n".to_owned(),
