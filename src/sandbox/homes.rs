@@ -66,9 +66,12 @@ impl CliHomes {
         fork_session: bool,
     ) -> Result<PathBuf, SandboxError> {
         let prefix = trust_prefix(confinement);
-        let reused = resume
+        let recorded = match resume {
+            Some(id) => self.book.home_of(id)?,
+            None => None,
+        };
+        let reused = recorded
             .filter(|_| !fork_session)
-            .and_then(|id| self.book.home_of(id))
             .filter(|name| name.starts_with(prefix))
             .map(|name| self.root.join(name))
             .filter(|home| home.is_dir());
@@ -82,7 +85,7 @@ impl CliHomes {
             home
         };
         if let Some(id) = resume {
-            self.bring_transcript(id, &home);
+            self.bring_transcript(id, &home)?;
         }
         self.bring_login(&home);
         create_private_dir(&home.join("tmp"))?;
@@ -104,17 +107,17 @@ impl CliHomes {
     }
 
     /// Where `session`'s transcript is: in the home recorded for it, else (a session from
-    /// before issue 39) in the master config dir.
-    pub fn transcript(&self, session: &str) -> Option<PathBuf> {
+    /// before issue 39) in the master config dir; an error when the record can't be read.
+    pub fn transcript(&self, session: &str) -> Result<Option<PathBuf>, SandboxError> {
         let file = format!("{session}.jsonl");
         let recorded = self
             .book
-            .home_of(session)
+            .home_of(session)?
             .map(|name| self.projects(&self.root.join(name)).join(&file));
-        recorded
+        Ok(recorded
             .into_iter()
             .chain(std::iter::once(self.projects(&self.master).join(&file)))
-            .find(|path| path.is_file())
+            .find(|path| path.is_file()))
     }
 
     /// The folder of this workspace's transcripts in the config dir `dir`.
@@ -125,13 +128,13 @@ impl CliHomes {
 
     /// Copies `session`'s transcript into `home` when it isn't there (only the transcript:
     /// nothing else of another home ever comes along).
-    fn bring_transcript(&self, session: &str, home: &Path) {
+    fn bring_transcript(&self, session: &str, home: &Path) -> Result<(), SandboxError> {
         let target = self.projects(home).join(format!("{session}.jsonl"));
         if target.is_file() {
-            return;
+            return Ok(());
         }
-        let Some(source) = self.transcript(session) else {
-            return;
+        let Some(source) = self.transcript(session)? else {
+            return Ok(());
         };
         let copied = target
             .parent()
@@ -140,6 +143,7 @@ impl CliHomes {
         if !copied {
             tracing::warn!(session, from = %source.display(), "could not copy the transcript into the session's home");
         }
+        Ok(())
     }
 
     /// Brings the newest login into `home`: the master's, unless a home of the owner's
@@ -150,6 +154,7 @@ impl CliHomes {
         let newest_owner = self
             .book
             .homes()
+            .unwrap_or_default()
             .into_iter()
             .filter(|name| name.starts_with(trust_prefix(Confinement::Owner)))
             .map(|name| self.root.join(name).join(CREDENTIALS))

@@ -101,7 +101,7 @@ fn a_background_runs_home_is_never_reused_by_the_owner_and_its_forgery_is_never_
     write(&transcript_in(&f, &run, "s-main"), "forged\n");
     write(&run.join("shell-snapshots/snapshot-bash-1.sh"), "evil");
     assert_eq!(
-        std::fs::read_to_string(f.homes.transcript("s-main").unwrap()).unwrap(),
+        std::fs::read_to_string(f.homes.transcript("s-main").unwrap().unwrap()).unwrap(),
         "real\n"
     );
     // The owner resumes the run's session (a reply to its message): a fresh owner home

@@ -73,6 +73,10 @@ pub enum SandboxError {
     /// The proxy of a container's network could not start.
     #[error(transparent)]
     Proxy(#[from] egress::ProxyError),
+    /// The record of which home holds each session can't be read (issue 40 §1): a session
+    /// is not resumed from a home nobody can vouch for.
+    #[error("could not tell which container holds the session: {0}")]
+    Book(#[from] crate::state::StateError),
     /// A directory the layout needs could not be created.
     #[error("could not create {path}: {source}")]
     Dir {

@@ -42,20 +42,14 @@ impl CliHomeBook {
     }
 
     /// The home that holds `session`, if known.
-    pub fn home_of(&self, session: &str) -> Option<String> {
-        let _guard = self.file.lock();
-        let known = self
-            .file
-            .load_or_empty(super::whole_seconds(super::unix_now()));
-        known.get(session).map(|record| record.home.clone())
+    pub fn home_of(&self, session: &str) -> Result<Option<String>, StateError> {
+        let known = self.file.read(super::whole_seconds(super::unix_now()))?;
+        Ok(known.get(session).map(|record| record.home.clone()))
     }
 
     /// Every home named, newest record first.
-    pub fn homes(&self) -> Vec<String> {
-        let _guard = self.file.lock();
-        let known = self
-            .file
-            .load_or_empty(super::whole_seconds(super::unix_now()));
+    pub fn homes(&self) -> Result<Vec<String>, StateError> {
+        let known = self.file.read(super::whole_seconds(super::unix_now()))?;
         let mut records: Vec<HomeRecord> = known.into_values().collect();
         records.sort_by(|a, b| b.at.total_cmp(&a.at));
         let mut homes: Vec<String> = Vec::new();
@@ -64,30 +58,30 @@ impl CliHomeBook {
                 homes.push(record.home);
             }
         }
-        homes
+        Ok(homes)
     }
 
     /// Records that `session`'s transcript is now kept in `home`.
     pub fn record(&self, session: &str, home: &str, now: f64) -> Result<(), StateError> {
-        let _guard = self.file.lock();
-        let mut known = self.file.load_or_empty(super::whole_seconds(now));
-        if known.get(session).is_some_and(|record| record.home == home) {
-            return Ok(());
-        }
-        known.insert(
-            session.to_owned(),
-            HomeRecord {
-                home: home.to_owned(),
-                at: now,
-            },
-        );
-        if known.len() > KEPT {
-            let mut by_age: Vec<(String, HomeRecord)> = known.into_iter().collect();
-            by_age.sort_by(|a, b| b.1.at.total_cmp(&a.1.at));
-            by_age.truncate(KEPT);
-            known = by_age.into_iter().collect();
-        }
-        self.file.save(&known)
+        self.file.update(super::whole_seconds(now), |known| {
+            if known.get(session).is_some_and(|record| record.home == home) {
+                return;
+            }
+            known.insert(
+                session.to_owned(),
+                HomeRecord {
+                    home: home.to_owned(),
+                    at: now,
+                },
+            );
+            if known.len() > KEPT {
+                let mut by_age: Vec<(String, HomeRecord)> =
+                    std::mem::take(known).into_iter().collect();
+                by_age.sort_by(|a, b| b.1.at.total_cmp(&a.1.at));
+                by_age.truncate(KEPT);
+                *known = by_age.into_iter().collect();
+            }
+        })
     }
 }
 
@@ -102,12 +96,12 @@ mod tests {
     fn a_session_moves_to_the_home_that_last_reported_it_and_survives_a_restart() {
         let dir = tempfile::tempdir().unwrap();
         let book = CliHomeBook::new(dir.path().join("state/cli_homes.json"));
-        assert_eq!(book.home_of("s1"), None);
+        assert_eq!(book.home_of("s1").unwrap(), None);
         book.record("s1", "owner-a", 1.0).unwrap();
         book.record("s2", "bg-b", 2.0).unwrap();
         book.record("s1", "owner-c", 3.0).unwrap();
         let reopened = CliHomeBook::new(dir.path().join("state/cli_homes.json"));
-        assert_eq!(reopened.home_of("s1").as_deref(), Some("owner-c"));
-        assert_eq!(reopened.homes(), vec!["owner-c", "bg-b"]);
+        assert_eq!(reopened.home_of("s1").unwrap().as_deref(), Some("owner-c"));
+        assert_eq!(reopened.homes().unwrap(), vec!["owner-c", "bg-b"]);
     }
 }

@@ -91,8 +91,10 @@ impl ContentApprovals {
 
     /// Every decision, read once.
     pub fn decisions(&self) -> ContentDecisions {
-        let _guard = self.file.lock();
-        let stored = self.load();
+        let stored = self.file.read(now_secs()).unwrap_or_else(|error| {
+            tracing::warn!(%error, "cannot read the content approvals; nothing counts as approved");
+            Stored::default()
+        });
         ContentDecisions {
             approved: stored.approved,
             denied: stored.denied,
@@ -106,16 +108,15 @@ impl ContentApprovals {
     }
 
     fn record(&self, key: &str, hash: &str, approve: bool) -> Result<(), StateError> {
-        let _guard = self.file.lock();
-        let mut stored = self.load();
-        if approve {
-            stored.denied.remove(key);
-            stored.approved.insert(key.to_owned(), hash.to_owned());
-        } else {
-            stored.denied.insert(key.to_owned(), hash.to_owned());
-        }
-        stored.requests.retain(|_, request| request.key != key);
-        self.save(&stored)
+        self.file.update(now_secs(), |stored| {
+            if approve {
+                stored.denied.remove(key);
+                stored.approved.insert(key.to_owned(), hash.to_owned());
+            } else {
+                stored.denied.insert(key.to_owned(), hash.to_owned());
+            }
+            stored.requests.retain(|_, request| request.key != key);
+        })
     }
 
     /// Opens a request for `key` at `hash` unless one for these bytes is open already;
@@ -126,56 +127,50 @@ impl ContentApprovals {
         hash: &str,
         file: &str,
     ) -> Result<Option<String>, StateError> {
-        let _guard = self.file.lock();
-        let mut stored = self.load();
-        if stored
-            .requests
-            .values()
-            .any(|r| r.key == key && r.hash == hash)
-        {
-            return Ok(None);
-        }
-        stored.requests.retain(|_, request| request.key != key);
-        let id = loop {
-            let mut id = uuid::Uuid::new_v4().simple().to_string();
-            id.truncate(8);
-            if !stored.requests.contains_key(&id) {
-                break id;
+        self.file.update(now_secs(), |stored| {
+            if stored
+                .requests
+                .values()
+                .any(|r| r.key == key && r.hash == hash)
+            {
+                return None;
             }
-        };
-        stored.requests.insert(
-            id.clone(),
-            ContentRequest {
-                key: key.to_owned(),
-                hash: hash.to_owned(),
-                file: file.to_owned(),
-                message_id: None,
-            },
-        );
-        self.save(&stored)?;
-        Ok(Some(id))
+            stored.requests.retain(|_, request| request.key != key);
+            let id = loop {
+                let mut id = uuid::Uuid::new_v4().simple().to_string();
+                id.truncate(8);
+                if !stored.requests.contains_key(&id) {
+                    break id;
+                }
+            };
+            stored.requests.insert(
+                id.clone(),
+                ContentRequest {
+                    key: key.to_owned(),
+                    hash: hash.to_owned(),
+                    file: file.to_owned(),
+                    message_id: None,
+                },
+            );
+            Some(id)
+        })
     }
 
     /// Remembers the message that carries request `id`'s buttons.
     pub fn set_message(&self, id: &str, message_id: u64) -> Result<(), StateError> {
-        let _guard = self.file.lock();
-        let mut stored = self.load();
-        let Some(request) = stored.requests.get_mut(id) else {
-            return Ok(());
-        };
-        request.message_id = Some(message_id);
-        self.save(&stored)
+        self.file.update(now_secs(), |stored| {
+            if let Some(request) = stored.requests.get_mut(id) {
+                request.message_id = Some(message_id);
+            }
+        })
     }
 
     /// Drops request `id` without a decision (its message could not be posted), so the next
     /// start asks again.
     pub fn withdraw(&self, id: &str) -> Result<(), StateError> {
-        let _guard = self.file.lock();
-        let mut stored = self.load();
-        if stored.requests.remove(id).is_some() {
-            self.save(&stored)?;
-        }
-        Ok(())
+        self.file.update(now_secs(), |stored| {
+            stored.requests.remove(id);
+        })
     }
 
     /// Answers request `id` from a click on `message_id`: the hash it showed is what is
@@ -187,8 +182,7 @@ impl ContentApprovals {
         message_id: u64,
     ) -> Result<ContentOutcome, StateError> {
         let request = {
-            let _guard = self.file.lock();
-            let stored = self.load();
+            let stored = self.file.read(now_secs())?;
             match stored.requests.get(id) {
                 None => return Ok(ContentOutcome::NotPending),
                 Some(r) if r.message_id != Some(message_id) => {
@@ -200,14 +194,10 @@ impl ContentApprovals {
         self.record(&request.key, &request.hash, approve)?;
         Ok(ContentOutcome::Decided(request))
     }
+}
 
-    fn load(&self) -> Stored {
-        self.file.load_or_empty(chrono::Utc::now().timestamp())
-    }
-
-    fn save(&self, stored: &Stored) -> Result<(), StateError> {
-        self.file.save(stored)
-    }
+fn now_secs() -> i64 {
+    chrono::Utc::now().timestamp()
 }
 
 /// What the file holds: the format `doctor` and the start-up check judge it by (issue 24).

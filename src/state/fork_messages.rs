@@ -168,15 +168,18 @@ impl ForkMessageStore {
         })
     }
 
-    /// What `message_id` maps to now (SES-17). Never writes; an unreadable or corrupt file is
-    /// logged and reads as empty.
+    /// What `message_id` maps to now (SES-17). A damaged file is set aside; one that can't be
+    /// read (the owner is told of it) reads as empty and is left as it is.
     pub fn lookup(&self, message_id: u64) -> ForkLookup {
         self.lookup_at(message_id, unix_now())
     }
 
     /// [`ForkMessageStore::lookup`] at `now` (unix seconds).
     pub fn lookup_at(&self, message_id: u64, now: f64) -> ForkLookup {
-        let records = self.file.peek();
+        let records = self
+            .file
+            .read(super::whole_seconds(now))
+            .map_or_else(|_| Vec::new(), |listed| listed.to_vec());
         // The newest record wins should a hand edit have left duplicates.
         match records
             .into_iter()

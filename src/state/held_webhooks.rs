@@ -88,105 +88,95 @@ impl HeldWebhooks {
 
     /// Holds `request`; returns its id, which the caller posts buttons for.
     pub fn hold(&self, request: HeldRequest) -> Result<String, StateError> {
-        let _guard = self.file.lock();
-        let mut stored = self.load();
-        while stored
-            .held
-            .values()
-            .filter(|held| held.cause == request.cause)
-            .count()
-            >= MAX_HELD
-        {
-            let oldest = stored
+        self.file.update(now_secs(), |stored| {
+            while stored
                 .held
-                .iter()
-                .filter(|(_, held)| held.cause == request.cause)
-                .min_by_key(|(_, held)| held.received_at)
-                .map(|(id, _)| id.clone());
-            let Some(oldest) = oldest else { break };
-            tracing::warn!(id = %oldest, "too many held webhook requests; dropping the oldest");
-            stored.held.remove(&oldest);
-        }
-        let id = loop {
-            let mut id = uuid::Uuid::new_v4().simple().to_string();
-            id.truncate(8);
-            if !stored.held.contains_key(&id) {
-                break id;
+                .values()
+                .filter(|held| held.cause == request.cause)
+                .count()
+                >= MAX_HELD
+            {
+                let oldest = stored
+                    .held
+                    .iter()
+                    .filter(|(_, held)| held.cause == request.cause)
+                    .min_by_key(|(_, held)| held.received_at)
+                    .map(|(id, _)| id.clone());
+                let Some(oldest) = oldest else { break };
+                tracing::warn!(id = %oldest, "too many held webhook requests; dropping the oldest");
+                stored.held.remove(&oldest);
             }
-        };
-        stored.held.insert(id.clone(), request);
-        self.save(&stored)?;
-        Ok(id)
+            let id = loop {
+                let mut id = uuid::Uuid::new_v4().simple().to_string();
+                id.truncate(8);
+                if !stored.held.contains_key(&id) {
+                    break id;
+                }
+            };
+            stored.held.insert(id.clone(), request);
+            id
+        })
     }
 
     /// Remembers the message that carries request `id`'s buttons.
     pub fn set_message(&self, id: &str, message_id: u64) -> Result<(), StateError> {
-        let _guard = self.file.lock();
-        let mut stored = self.load();
-        let Some(held) = stored.held.get_mut(id) else {
-            return Ok(());
-        };
-        held.message_id = Some(message_id);
-        self.save(&stored)
+        self.file.update(now_secs(), |stored| {
+            if let Some(held) = stored.held.get_mut(id) {
+                held.message_id = Some(message_id);
+            }
+        })
     }
 
     /// Takes request `id` out of the store for a click on `message_id`.
     pub fn release(&self, id: &str, message_id: u64) -> Result<ReleaseOutcome, StateError> {
-        let _guard = self.file.lock();
-        let mut stored = self.load();
-        match stored.held.get(id) {
-            None => return Ok(ReleaseOutcome::NotHeld),
-            Some(held) if held.message_id != Some(message_id) => {
-                return Ok(ReleaseOutcome::WrongMessage);
-            }
-            Some(_) => {}
-        }
-        let Some(held) = stored.held.remove(id) else {
-            return Ok(ReleaseOutcome::NotHeld);
-        };
-        self.save(&stored)?;
-        Ok(ReleaseOutcome::Released(held))
+        self.file
+            .update(now_secs(), |stored| match stored.held.get(id) {
+                None => ReleaseOutcome::NotHeld,
+                Some(held) if held.message_id != Some(message_id) => ReleaseOutcome::WrongMessage,
+                Some(_) => stored
+                    .held
+                    .remove(id)
+                    .map_or(ReleaseOutcome::NotHeld, ReleaseOutcome::Released),
+            })
     }
 
     /// Whether any request waits for the budget.
     pub fn any_waiting(&self) -> bool {
-        let _guard = self.file.lock();
-        self.load()
-            .held
+        self.list()
             .values()
             .any(|held| held.cause == HoldCause::OverBudget)
     }
 
     /// Takes every request waiting for the budget out of the store, oldest first.
     pub fn take_waiting(&self) -> Result<Vec<HeldRequest>, StateError> {
-        let _guard = self.file.lock();
-        let mut stored = self.load();
-        let (waiting, kept): (BTreeMap<_, _>, BTreeMap<_, _>) = std::mem::take(&mut stored.held)
-            .into_iter()
-            .partition(|(_, held)| held.cause == HoldCause::OverBudget);
-        if waiting.is_empty() {
-            return Ok(Vec::new());
-        }
-        stored.held = kept;
-        self.save(&stored)?;
+        let waiting = self.file.update(now_secs(), |stored| {
+            let (waiting, kept): (BTreeMap<_, _>, BTreeMap<_, _>) =
+                std::mem::take(&mut stored.held)
+                    .into_iter()
+                    .partition(|(_, held)| held.cause == HoldCause::OverBudget);
+            stored.held = kept;
+            waiting
+        })?;
         let mut waiting: Vec<HeldRequest> = waiting.into_values().collect();
         waiting.sort_by_key(|held| held.received_at);
         Ok(waiting)
     }
 
-    /// The held requests by id.
+    /// The held requests by id; none when the file can't be read (the owner is told of it,
+    /// and a change to it is an error).
     pub fn list(&self) -> BTreeMap<String, HeldRequest> {
-        let _guard = self.file.lock();
-        self.load().held
+        self.file.read(now_secs()).map_or_else(
+            |error| {
+                tracing::warn!(%error, "cannot read the held webhook requests");
+                BTreeMap::new()
+            },
+            |stored| stored.held,
+        )
     }
+}
 
-    fn load(&self) -> Stored {
-        self.file.load_or_empty(chrono::Utc::now().timestamp())
-    }
-
-    fn save(&self, stored: &Stored) -> Result<(), StateError> {
-        self.file.save(stored)
-    }
+fn now_secs() -> i64 {
+    chrono::Utc::now().timestamp()
 }
 
 /// What the file holds: the format `doctor` and the start-up check judge it by (issue 24).

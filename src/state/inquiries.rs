@@ -6,12 +6,11 @@
 //! so concurrent registers and pops never lose entries. Entries older than seven days are
 //! dropped on every read and write. Operations are small blocking file I/O.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::state::state_file::{JsonMap, StateFile};
+use crate::state::state_file::{JsonMap, Keyed, StateFile};
 use crate::state::{StateError, unix_now};
 
 /// How long an inquiry stays clickable, in seconds (7 days, BTN-12).
@@ -29,7 +28,7 @@ pub(super) struct Inquiry {
     ts: f64,
 }
 
-type Entries = BTreeMap<String, Inquiry>;
+type Entries = Keyed<Inquiry>;
 
 /// The inquiry store behind `agent:` buttons. Clones share one lock; create one per data dir
 /// and hand out clones.
@@ -70,23 +69,23 @@ impl InquiryStore {
 
     /// [`InquiryStore::register`] at a given time (unix seconds).
     pub fn register_at(&self, prompt: &str, now: f64) -> Result<String, StateError> {
-        let _guard = self.file.lock();
-        let (mut entries, _) = self.load(now);
-        let id = loop {
-            let candidate = random_id();
-            if !entries.contains_key(&candidate) {
-                break candidate;
-            }
-        };
-        entries.insert(
-            id.clone(),
-            Inquiry {
-                prompt: prompt.to_owned(),
-                ts: now,
-            },
-        );
-        self.file.save(&entries)?;
-        Ok(id)
+        self.file.update(super::whole_seconds(now), |entries| {
+            prune(entries, now);
+            let id = loop {
+                let candidate = random_id();
+                if !entries.contains_key(&candidate) && !entries.unread().contains_key(&candidate) {
+                    break candidate;
+                }
+            };
+            entries.insert(
+                id.clone(),
+                Inquiry {
+                    prompt: prompt.to_owned(),
+                    ts: now,
+                },
+            );
+            id
+        })
     }
 
     /// Removes and returns the prompt for `id`; `None` when unknown, already used or expired
@@ -100,33 +99,32 @@ impl InquiryStore {
 
     /// [`InquiryStore::pop`] at a given time (unix seconds).
     pub fn pop_at(&self, id: &str, now: f64) -> Option<String> {
-        let _guard = self.file.lock();
-        let (mut entries, pruned) = self.load(now);
-        let popped = entries.remove(id).map(|inquiry| inquiry.prompt);
-        if (popped.is_some() || pruned)
-            && let Err(e) = self.file.save(&entries)
-        {
-            tracing::warn!(error = %e, "could not persist inquiry removal");
-        }
-        popped
+        let popped = self.file.update(super::whole_seconds(now), |entries| {
+            prune(entries, now);
+            entries.remove(id).map(|inquiry| inquiry.prompt)
+        });
+        popped.unwrap_or_else(|error| {
+            tracing::warn!(%error, "cannot read the button prompts");
+            None
+        })
     }
 
     /// Number of live (unexpired) inquiries at `now`; for status and tests.
     pub fn len_at(&self, now: f64) -> usize {
-        let _guard = self.file.lock();
-        self.load(now).0.len()
+        self.file
+            .read(super::whole_seconds(now))
+            .map_or(0, |entries| {
+                entries
+                    .values()
+                    .filter(|inquiry| !expired(inquiry.ts, now))
+                    .count()
+            })
     }
+}
 
-    /// The live entries; the flag says whether expired ones were dropped (so the file should
-    /// be rewritten). A damaged file is set aside and reads as empty; the caller holds the
-    /// lock.
-    fn load(&self, now: f64) -> (Entries, bool) {
-        let mut entries = self.file.load_or_empty(super::whole_seconds(now));
-        let total = entries.len();
-        entries.retain(|_, inquiry| !expired(inquiry.ts, now));
-        let pruned = entries.len() != total;
-        (entries, pruned)
-    }
+/// Drops the entries expired at `now`.
+fn prune(entries: &mut Entries, now: f64) {
+    entries.retain(|_, inquiry| !expired(inquiry.ts, now));
 }
 
 /// What the file holds: the format `doctor` and the start-up check judge it by (issue 24).

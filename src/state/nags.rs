@@ -3,8 +3,9 @@
 //! sends what falls due, and the owner's Done, Snooze, Not today or Drop takes it out or moves
 //! it. A change wakes the keeper ([`NagStore::changed`]).
 //!
-//! A file that can't be read is set aside and counts as empty: a lost entry means a reminder
-//! stops nagging, never that one nags twice.
+//! A damaged file is set aside and counts as empty: a lost entry means a reminder stops
+//! nagging, never that one nags twice. A file that can't be read at all is left as it is: it
+//! reads as no nags due, and a change to it is an error (issue 40 §1).
 
 use std::{path::PathBuf, sync::Arc};
 
@@ -48,22 +49,25 @@ impl NagStore {
     /// Opens `nag`; an entry already open under its id (a routine's earlier fire) is replaced
     /// and returned.
     pub fn open(&self, nag: OpenNag) -> Result<Option<OpenNag>, StateError> {
-        let replaced = {
-            let _guard = self.file.lock();
-            let mut stored = self.load();
-            let replaced = take(&mut stored, &nag.id);
+        let replaced = self.file.update(now_secs(), |stored| {
+            let replaced = take(stored, &nag.id);
             stored.open.push(nag);
-            self.file.save(&stored)?;
             replaced
-        };
+        })?;
         self.changed.notify_one();
         Ok(replaced)
     }
 
-    /// Every open entry, oldest first.
+    /// Every open entry, oldest first; none when the file can't be read (the owner is told
+    /// of it).
     pub fn all(&self) -> Vec<OpenNag> {
-        let _guard = self.file.lock();
-        self.load().open
+        self.file.read(now_secs()).map_or_else(
+            |error| {
+                tracing::warn!(%error, "cannot read the open reminders");
+                Vec::new()
+            },
+            |stored| stored.open,
+        )
     }
 
     /// The entry open under `id`.
@@ -86,15 +90,7 @@ impl NagStore {
     /// Takes the entry under `id` out (answered or dropped) and returns it; `None` when it was
     /// not open (already answered from another card).
     pub fn close(&self, id: &str) -> Result<Option<OpenNag>, StateError> {
-        let closed = {
-            let _guard = self.file.lock();
-            let mut stored = self.load();
-            let closed = take(&mut stored, id);
-            if closed.is_some() {
-                self.file.save(&stored)?;
-            }
-            closed
-        };
+        let closed = self.file.update(now_secs(), |stored| take(stored, id))?;
         self.changed.notify_one();
         Ok(closed)
     }
@@ -106,24 +102,20 @@ impl NagStore {
         id: &str,
         change: impl FnOnce(&mut OpenNag),
     ) -> Result<Option<OpenNag>, StateError> {
-        let updated = {
-            let _guard = self.file.lock();
-            let mut stored = self.load();
-            let Some(nag) = stored.open.iter_mut().find(|nag| nag.id == id) else {
-                return Ok(None);
-            };
+        let updated = self.file.update(now_secs(), |stored| {
+            let nag = stored.open.iter_mut().find(|nag| nag.id == id)?;
             change(nag);
-            let updated = nag.clone();
-            self.file.save(&stored)?;
-            updated
-        };
-        self.changed.notify_one();
-        Ok(Some(updated))
+            Some(nag.clone())
+        })?;
+        if updated.is_some() {
+            self.changed.notify_one();
+        }
+        Ok(updated)
     }
+}
 
-    fn load(&self) -> Stored {
-        self.file.load_or_empty(Utc::now().timestamp())
-    }
+fn now_secs() -> i64 {
+    Utc::now().timestamp()
 }
 
 fn take(stored: &mut Stored, id: &str) -> Option<OpenNag> {

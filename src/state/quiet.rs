@@ -100,10 +100,7 @@ impl QuietStore {
 
     /// Quiet until `until` (`None`: the owner's "quiet for …" ends now).
     pub fn set_until(&self, until: Option<DateTime<Utc>>) -> Result<(), StateError> {
-        let _guard = self.file.lock();
-        let mut stored = self.load();
-        stored.until = until;
-        self.file.save(&stored)
+        self.file.update(now_secs(), |stored| stored.until = until)
     }
 
     /// When the owner is quiet at `now` (the daily `window` in `tz`, or a "quiet for …"), the
@@ -115,8 +112,7 @@ impl QuietStore {
         now: DateTime<Utc>,
     ) -> Option<DateTime<Utc>> {
         let manual = {
-            let _guard = self.file.lock();
-            let stored = self.load();
+            let stored = self.stored();
             stored
                 .until
                 .max(stored.focus.map(|focus| focus.until))
@@ -128,96 +124,87 @@ impl QuietStore {
     /// Quiet until `until` for a busy calendar event (`None`: none under way, QUI-5); saved
     /// only when it changed.
     pub fn set_busy_until(&self, until: Option<DateTime<Utc>>) -> Result<(), StateError> {
-        let _guard = self.file.lock();
-        let mut stored = self.load();
-        if stored.busy_until == until {
-            return Ok(());
-        }
-        stored.busy_until = until;
-        self.file.save(&stored)
+        self.file
+            .update(now_secs(), |stored| stored.busy_until = until)
     }
 
     /// The end of the busy calendar event that makes the owner quiet, if one is under way.
     pub fn busy_until(&self, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
-        let _guard = self.file.lock();
-        self.load().busy_until.filter(|until| *until > now)
+        self.stored().busy_until.filter(|until| *until > now)
     }
 
     /// Starts `focus` (quiet until it ends); `false`, and nothing changed, while another is
     /// under way.
     pub fn start_focus(&self, focus: FocusSession) -> Result<bool, StateError> {
-        let _guard = self.file.lock();
-        let mut stored = self.load();
-        if stored.focus.is_some() {
-            return Ok(false);
-        }
-        stored.focus = Some(focus);
-        self.file.save(&stored).map(|()| true)
+        self.file.update(now_secs(), |stored| {
+            if stored.focus.is_some() {
+                return false;
+            }
+            stored.focus = Some(focus);
+            true
+        })
     }
 
     /// The focus session under way.
     pub fn focus(&self) -> Option<FocusSession> {
-        let _guard = self.file.lock();
-        self.load().focus
+        self.stored().focus
     }
 
     /// Notes that the focus session's halfway check-in went out.
     pub fn focus_halfway_told(&self) -> Result<(), StateError> {
-        let _guard = self.file.lock();
-        let mut stored = self.load();
-        if let Some(focus) = &mut stored.focus {
-            focus.halfway_told = true;
-        }
-        self.file.save(&stored)
+        self.file.update(now_secs(), |stored| {
+            if let Some(focus) = &mut stored.focus {
+                focus.halfway_told = true;
+            }
+        })
     }
 
     /// Ends the focus session under way and returns it (`None`: there was none, e.g. it was
     /// already ended by the other of a click and the timer).
     pub fn end_focus(&self) -> Result<Option<FocusSession>, StateError> {
-        let _guard = self.file.lock();
-        let mut stored = self.load();
-        let focus = stored.focus.take();
-        if focus.is_some() {
-            self.file.save(&stored)?;
-        }
-        Ok(focus)
+        self.file.update(now_secs(), |stored| stored.focus.take())
     }
 
     /// Holds `show` for the digest.
     pub fn hold(&self, show: HeldShow, now: DateTime<Utc>) -> Result<(), StateError> {
-        let _guard = self.file.lock();
-        let mut stored = self.load();
-        if stored.held.len() >= MAX_HELD {
-            tracing::warn!("too many items held for quiet hours; dropping the oldest");
-            stored.held.remove(0);
-        }
-        stored.held.push(HeldItem { at: now, show });
-        self.file.save(&stored)
+        self.file.update(now.timestamp(), |stored| {
+            if stored.held.len() >= MAX_HELD {
+                tracing::warn!("too many items held for quiet hours; dropping the oldest");
+                stored.held.remove(0);
+            }
+            stored.held.push(HeldItem { at: now, show });
+        })
     }
 
     /// Whether anything is held.
     pub fn any_held(&self) -> bool {
-        let _guard = self.file.lock();
-        !self.load().held.is_empty()
+        !self.stored().held.is_empty()
     }
 
     /// The held items, oldest first; they stay held until [`Self::forget_held`].
     pub fn held(&self) -> Vec<HeldItem> {
-        let _guard = self.file.lock();
-        self.load().held
+        self.stored().held
     }
 
     /// Forgets the `count` oldest held items, once they went out (items held meanwhile stay).
     pub fn forget_held(&self, count: usize) -> Result<(), StateError> {
-        let _guard = self.file.lock();
-        let mut stored = self.load();
-        stored.held.drain(..count.min(stored.held.len()));
-        self.file.save(&stored)
+        self.file.update(now_secs(), |stored| {
+            stored.held.drain(..count.min(stored.held.len()));
+        })
     }
 
-    fn load(&self) -> Stored {
-        self.file.load_or_empty(Utc::now().timestamp())
+    /// What the file holds, for reads; nothing (not quiet, nothing held) when it can't be
+    /// read: the owner is told of the file, and a change to it is an error.
+    fn stored(&self) -> Stored {
+        self.file.read(now_secs()).unwrap_or_else(|error| {
+            tracing::warn!(%error, "cannot read the quiet-time state");
+            Stored::default()
+        })
     }
+}
+
+fn now_secs() -> i64 {
+    Utc::now().timestamp()
 }
 
 /// What the file holds: the format `doctor` and the start-up check judge it by (issue 24).

@@ -97,9 +97,19 @@ impl SessionStore {
         &self.history
     }
 
-    /// The stored main session id, if any (SES-1, SES-2).
+    /// The stored main session id, if any (SES-1, SES-2); a file that can't be read is an
+    /// error, so the main session never starts over one it could resume.
+    pub fn current(&self) -> Result<Option<SessionId>, StateError> {
+        self.file.read(now_secs())
+    }
+
+    /// [`Self::current`] for what is only shown or compared: a file that can't be read
+    /// (the owner is told of it) reads as no session.
     pub fn load(&self) -> Option<SessionId> {
-        self.file.load_or_empty(now_secs())
+        self.current().unwrap_or_else(|error| {
+            tracing::warn!(%error, "cannot read the main session id");
+            None
+        })
     }
 
     /// Stores `id`, logging `created` (nothing stored before) or `compacted` (a different id
@@ -108,16 +118,19 @@ impl SessionStore {
     /// A failure to append the history line is logged but does not fail the save: the id on
     /// disk is what matters for resuming.
     pub fn save(&self, id: &SessionId) -> Result<SaveOutcome, StateError> {
-        let _guard = self.file.lock();
-        let outcome = match self.load() {
-            None => SaveOutcome::Created,
-            Some(previous) if previous == *id => return Ok(SaveOutcome::Unchanged),
-            Some(previous) => SaveOutcome::Compacted { previous },
-        };
-        self.file.save(&Some(id.clone()))?;
+        let outcome = self.file.update(now_secs(), |stored| {
+            let outcome = match stored.take() {
+                None => SaveOutcome::Created,
+                Some(previous) if previous == *id => SaveOutcome::Unchanged,
+                Some(previous) => SaveOutcome::Compacted { previous },
+            };
+            *stored = Some(id.clone());
+            outcome
+        })?;
         let (kind, parent) = match &outcome {
+            SaveOutcome::Unchanged => return Ok(outcome),
             SaveOutcome::Compacted { previous } => (SessionEventKind::Compacted, Some(previous)),
-            _ => (SessionEventKind::Created, None),
+            SaveOutcome::Created => (SessionEventKind::Created, None),
         };
         self.log_quietly(id, kind, parent);
         Ok(outcome)
@@ -130,8 +143,8 @@ impl SessionStore {
         id: &SessionId,
         previous: Option<&SessionId>,
     ) -> Result<(), StateError> {
-        let _guard = self.file.lock();
-        self.file.save(&Some(id.clone()))?;
+        self.file
+            .update(now_secs(), |stored| *stored = Some(id.clone()))?;
         self.log_quietly(id, SessionEventKind::Swapped, previous);
         Ok(())
     }
@@ -139,12 +152,10 @@ impl SessionStore {
     /// Logs `cleared` for the current id (only if one is stored), then deletes the session
     /// file (SES-5, SES-11). Returns the id that was cleared.
     pub fn clear(&self) -> Result<Option<SessionId>, StateError> {
-        let _guard = self.file.lock();
-        let current = self.load();
+        let current = self.file.take(now_secs())?;
         if let Some(id) = &current {
             self.log_quietly(id, SessionEventKind::Cleared, None);
         }
-        self.file.remove()?;
         Ok(current)
     }
 
@@ -199,7 +210,10 @@ impl RoutineSessionStore {
     /// invalid routine id (PRS-3: first fire starts fresh).
     pub fn load(&self, routine_id: &str) -> Option<SessionId> {
         match self.file(routine_id) {
-            Ok(file) => file.load_or_empty(now_secs()),
+            Ok(file) => file.read(now_secs()).unwrap_or_else(|error| {
+                tracing::warn!(%error, "cannot read the routine's session; it starts fresh");
+                None
+            }),
             Err(e) => {
                 tracing::warn!(error = %e, "not loading routine session");
                 None
@@ -209,7 +223,8 @@ impl RoutineSessionStore {
 
     /// Stores the routine's session id atomically (PRS-3, PRS-4).
     pub fn save(&self, routine_id: &str, id: &SessionId) -> Result<(), StateError> {
-        self.file(routine_id)?.save(&Some(id.clone()))
+        self.file(routine_id)?
+            .update(now_secs(), |stored| *stored = Some(id.clone()))
     }
 
     /// Deletes the routine's session file; `true` if one existed (PRS-10).

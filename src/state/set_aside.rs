@@ -15,15 +15,33 @@ use serde::{Deserialize, Serialize};
 /// The notice file's name, beside the files it reports.
 pub const NOTICE_FILE: &str = "set_aside.jsonl";
 
-/// One file moved aside (or that could not even be moved).
+/// What was wrong with a file, as the owner is told (issue 40 §1).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Trouble {
+    /// Damaged: moved aside (or not even that), its store started fresh.
+    #[default]
+    Damaged,
+    /// It can't be read at all (permissions, a directory in its place, an I/O error): left
+    /// as it is, and nothing is written over it until it reads again.
+    Unreadable,
+    /// Some of its entries can't be read: they are kept in the file untouched.
+    EntriesKept,
+}
+
+/// One file moved aside (or that could not even be moved), or left as it is.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SetAside {
     /// The file that was unreadable.
     pub file: PathBuf,
-    /// Where its content went; `None` when the move failed (the content is then replaced).
+    /// Where its content went; `None` when the move failed (the content is then replaced)
+    /// or the file was left where it is.
     pub moved_to: Option<PathBuf>,
     /// What was wrong with it (one line).
     pub reason: String,
+    /// What kind of trouble it was.
+    #[serde(default)]
+    pub trouble: Trouble,
 }
 
 impl SetAside {
@@ -35,14 +53,26 @@ impl SetAside {
                 .display()
                 .to_string()
         };
-        match &self.moved_to {
-            Some(aside) => format!(
+        match (&self.moved_to, self.trouble) {
+            (_, Trouble::Unreadable) => format!(
+                "`{}` can't be read ({}); I left it as it is and change nothing in it until it \
+                 can be read again.",
+                short(&self.file),
+                self.reason
+            ),
+            (_, Trouble::EntriesKept) => format!(
+                "`{}` has entries I can't read ({}); I kept them in the file untouched and \
+                 go on with the rest.",
+                short(&self.file),
+                self.reason
+            ),
+            (Some(aside), Trouble::Damaged) => format!(
                 "`{}` couldn't be read ({}), so I moved it to `{}` and started it fresh.",
                 short(&self.file),
                 self.reason,
                 short(aside)
             ),
-            None => format!(
+            (None, Trouble::Damaged) => format!(
                 "`{}` couldn't be read ({}) and couldn't be moved aside; I started it fresh.",
                 short(&self.file),
                 self.reason
@@ -54,13 +84,7 @@ impl SetAside {
 /// Moves the unreadable `path` aside, logs it, and records the notice. `reason` is the parse
 /// error (cut to one line of 200 characters); `now_unix` names the copy.
 pub fn set_aside(path: &Path, reason: &str, now_unix: i64) -> SetAside {
-    let reason: String = reason
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .chars()
-        .take(200)
-        .collect();
+    let reason = one_line(reason);
     let aside = free_name(path, now_unix);
     let moved_to = match fs::rename(path, &aside) {
         Ok(()) => {
@@ -78,11 +102,38 @@ pub fn set_aside(path: &Path, reason: &str, now_unix: i64) -> SetAside {
         file: path.to_owned(),
         moved_to,
         reason,
+        trouble: Trouble::Damaged,
     };
     if let Err(error) = record(&notice) {
         tracing::warn!(%error, "could not record the set-aside notice");
     }
     notice
+}
+
+/// Records a notice that `path` has `trouble` (not [`Trouble::Damaged`]: that is
+/// [`set_aside`]) for `reason`; the file is left where it is.
+pub fn report(path: &Path, trouble: Trouble, reason: &str) -> SetAside {
+    let notice = SetAside {
+        file: path.to_owned(),
+        moved_to: None,
+        reason: one_line(reason),
+        trouble,
+    };
+    if let Err(error) = record(&notice) {
+        tracing::warn!(%error, "could not record the notice for the owner");
+    }
+    notice
+}
+
+/// `reason` on one line of at most 200 characters.
+fn one_line(reason: &str) -> String {
+    reason
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .chars()
+        .take(200)
+        .collect()
 }
 
 /// The first free `<path>.corrupt-<ts>[-<n>]`.

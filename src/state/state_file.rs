@@ -1,19 +1,30 @@
-//! One way to keep a state file (issue 25 §3): a path, a lock its clones share, a typed load
-//! that sets aside what it can't read (`set_aside`: the owner hears of it once), and an atomic
-//! save (`atomic`). Each store says only what its file holds, as a [`FileFormat`]; `doctor`
-//! and the start-up check judge a file with the same format ([`StateFile::damage`]).
+//! One way to keep a state file (issue 25 §3, issue 40 §1): a path, a lock its clones share,
+//! a typed read that sets aside a damaged file (`set_aside`: the owner hears of it once), and
+//! [`StateFile::update`], the only way a store changes its file: one locked read → change →
+//! atomic write, which fails, writing nothing, when the file exists but can't be read. Each
+//! store says only what its file holds, as a [`FileFormat`]; `doctor` and the start-up check
+//! judge a file with the same format ([`StateFile::damage`]). [`entries`] holds the formats
+//! read entry by entry, which carry a malformed entry through untouched; [`told`] tells the
+//! owner once about a file that can't be read.
 
 use std::{
-    collections::BTreeMap,
     marker::PhantomData,
     path::{Path, PathBuf},
     sync::Arc,
 };
 
-use parking_lot::{Mutex, MutexGuard};
+use parking_lot::Mutex;
 use serde::{Serialize, de::DeserializeOwned};
 
-use super::{StateError, atomic, set_aside::set_aside};
+use super::{
+    StateError, atomic,
+    set_aside::{Trouble, set_aside},
+};
+
+mod entries;
+mod told;
+
+pub use entries::{JsonList, JsonMap, Keyed, Listed};
 
 /// What a state file holds and how its bytes read and write.
 pub trait FileFormat {
@@ -25,6 +36,10 @@ pub trait FileFormat {
     fn decode(bytes: &[u8]) -> Result<Self::Value, String>;
     /// The bytes that hold `value`.
     fn encode(value: &Self::Value) -> Result<Vec<u8>, serde_json::Error>;
+    /// How many entries of `value` were kept unread (malformed), for the owner's notice.
+    fn unread(_value: &Self::Value) -> usize {
+        0
+    }
 }
 
 /// A whole JSON value; a blank file reads as the default.
@@ -45,62 +60,6 @@ impl<T: Serialize + DeserializeOwned + Default> FileFormat for Json<T> {
     }
 
     fn encode(value: &T) -> Result<Vec<u8>, serde_json::Error> {
-        serde_json::to_vec_pretty(value)
-    }
-}
-
-/// A JSON array whose entries are read one by one: a malformed entry is dropped with a
-/// warning, and only a file that is not an array is damaged.
-pub struct JsonList<T>(PhantomData<fn() -> T>);
-
-impl<T: Serialize + DeserializeOwned> FileFormat for JsonList<T> {
-    type Value = Vec<T>;
-
-    fn empty() -> Vec<T> {
-        Vec::new()
-    }
-
-    fn decode(bytes: &[u8]) -> Result<Vec<T>, String> {
-        let raw: Vec<serde_json::Value> = Json::decode(bytes)?;
-        Ok(raw
-            .into_iter()
-            .filter_map(|value| {
-                serde_json::from_value(value)
-                    .inspect_err(|error| tracing::warn!(%error, "dropping a malformed entry"))
-                    .ok()
-            })
-            .collect())
-    }
-
-    fn encode(value: &Vec<T>) -> Result<Vec<u8>, serde_json::Error> {
-        serde_json::to_vec_pretty(value)
-    }
-}
-
-/// A JSON object of entries by key, read one by one as [`JsonList`] reads its entries.
-pub struct JsonMap<T>(PhantomData<fn() -> T>);
-
-impl<T: Serialize + DeserializeOwned> FileFormat for JsonMap<T> {
-    type Value = BTreeMap<String, T>;
-
-    fn empty() -> BTreeMap<String, T> {
-        BTreeMap::new()
-    }
-
-    fn decode(bytes: &[u8]) -> Result<BTreeMap<String, T>, String> {
-        let raw: BTreeMap<String, serde_json::Value> = Json::decode(bytes)?;
-        Ok(raw
-            .into_iter()
-            .filter_map(|(key, value)| {
-                serde_json::from_value(value)
-                    .inspect_err(|error| tracing::warn!(%key, %error, "dropping a malformed entry"))
-                    .ok()
-                    .map(|entry| (key, entry))
-            })
-            .collect())
-    }
-
-    fn encode(value: &BTreeMap<String, T>) -> Result<Vec<u8>, serde_json::Error> {
         serde_json::to_vec_pretty(value)
     }
 }
@@ -147,79 +106,92 @@ impl<F: FileFormat> StateFile<F> {
         &self.path
     }
 
-    /// Holds this file's lock until the guard drops.
-    pub fn lock(&self) -> MutexGuard<'_, ()> {
-        self.lock.lock()
-    }
-
-    /// The value in the file, leaving it as it is: a missing, damaged or unreadable file
-    /// reads as empty (the last two logged).
-    pub fn peek(&self) -> F::Value {
-        match std::fs::read(&self.path) {
-            Ok(bytes) => F::decode(&bytes).unwrap_or_else(|reason| {
-                tracing::warn!(path = %self.path.display(), %reason, "state file is damaged");
-                F::empty()
-            }),
-            Err(error) => {
-                if error.kind() != std::io::ErrorKind::NotFound {
-                    tracing::warn!(path = %self.path.display(), %error, "cannot read state file");
-                }
-                F::empty()
-            }
-        }
-    }
-
     /// The value in the file. A damaged file is set aside (its copy named after `now_secs`,
     /// the owner told) and reads as empty; a missing one reads as empty; a file that can't be
-    /// read is an error, so nothing is written over it.
-    pub fn load(&self, now_secs: i64) -> Result<F::Value, StateError> {
-        match std::fs::read(&self.path) {
-            Ok(bytes) => Ok(F::decode(&bytes).unwrap_or_else(|reason| {
-                set_aside(&self.path, &reason, now_secs);
-                F::empty()
-            })),
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(F::empty()),
-            Err(error) => Err(StateError::io(&self.path, error)),
-        }
+    /// read is an error (the owner told once), so the caller decides what it means.
+    pub fn read(&self, now_secs: i64) -> Result<F::Value, StateError> {
+        let _guard = self.lock.lock();
+        self.load(now_secs)
     }
 
-    /// [`StateFile::load`], with a file that can't be read logged and read as empty.
-    pub fn load_or_empty(&self, now_secs: i64) -> F::Value {
-        self.load(now_secs).unwrap_or_else(|error| {
-            tracing::warn!(%error, "cannot read state file");
-            F::empty()
-        })
-    }
-
-    /// Writes `value` atomically, making the file's directory if needed.
-    pub fn save(&self, value: &F::Value) -> Result<(), StateError> {
-        if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| StateError::io(dir, e))?;
-        }
-        let bytes = F::encode(value).map_err(|e| StateError::json(&self.path, e))?;
-        atomic::write_atomic(&self.path, &bytes)
-    }
-
-    /// Removes the file; whether there was one.
-    pub fn remove(&self) -> Result<bool, StateError> {
-        atomic::remove_if_exists(&self.path)
-    }
-
-    /// One locked read → `change` → write cycle ([`StateFile::load`] at `now_secs`); returns
-    /// what `change` returned.
+    /// One locked read → `change` → write cycle ([`StateFile::read`] at `now_secs`): the only
+    /// way a store changes its file. The file is written (atomically, its directory made if
+    /// needed) only when `change` changed the value; a file that can't be read is an error
+    /// and nothing is written over it. Returns what `change` returned.
     pub fn update<R>(
         &self,
         now_secs: i64,
         change: impl FnOnce(&mut F::Value) -> R,
     ) -> Result<R, StateError> {
-        let _guard = self.lock();
+        self.try_update(now_secs, |value| Ok::<R, StateError>(change(value)))
+    }
+
+    /// [`StateFile::update`] with a `change` that may fail: on an error nothing is written.
+    pub fn try_update<R, E: From<StateError>>(
+        &self,
+        now_secs: i64,
+        change: impl FnOnce(&mut F::Value) -> Result<R, E>,
+    ) -> Result<R, E> {
+        let _guard = self.lock.lock();
         let mut value = self.load(now_secs)?;
-        let out = change(&mut value);
-        self.save(&value)?;
+        let before = F::encode(&value).map_err(|e| StateError::json(&self.path, e))?;
+        let out = change(&mut value)?;
+        let after = F::encode(&value).map_err(|e| StateError::json(&self.path, e))?;
+        if after != before {
+            self.write(&after)?;
+        }
         Ok(out)
     }
 
-    /// Why [`StateFile::load`] would set a file with `bytes` aside, if it would.
+    /// Reads the value and removes the file in one locked step: each value is taken once.
+    /// A file that can't be read is an error and stays.
+    pub fn take(&self, now_secs: i64) -> Result<F::Value, StateError> {
+        let _guard = self.lock.lock();
+        let value = self.load(now_secs)?;
+        atomic::remove_if_exists(&self.path)?;
+        Ok(value)
+    }
+
+    /// Removes the file (whatever it holds: the owner asked for it gone); whether there was
+    /// one.
+    pub fn remove(&self) -> Result<bool, StateError> {
+        let _guard = self.lock.lock();
+        atomic::remove_if_exists(&self.path)
+    }
+
+    fn load(&self, now_secs: i64) -> Result<F::Value, StateError> {
+        let bytes = match std::fs::read(&self.path) {
+            Ok(bytes) => bytes,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                told::cleared(&self.path, Trouble::Unreadable);
+                return Ok(F::empty());
+            }
+            Err(error) => {
+                told::trouble(&self.path, Trouble::Unreadable, &error.to_string());
+                return Err(StateError::io(&self.path, error));
+            }
+        };
+        told::cleared(&self.path, Trouble::Unreadable);
+        let value = F::decode(&bytes).unwrap_or_else(|reason| {
+            set_aside(&self.path, &reason, now_secs);
+            F::empty()
+        });
+        match F::unread(&value) {
+            0 => told::cleared(&self.path, Trouble::EntriesKept),
+            1 => told::trouble(&self.path, Trouble::EntriesKept, "1 entry"),
+            n => told::trouble(&self.path, Trouble::EntriesKept, &format!("{n} entries")),
+        }
+        Ok(value)
+    }
+
+    fn write(&self, bytes: &[u8]) -> Result<(), StateError> {
+        if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| StateError::io(dir, e))?;
+        }
+        atomic::write_atomic(&self.path, bytes)
+    }
+
+    /// Why [`StateFile::read`] would set a file with `bytes` aside, if it would.
     pub fn damage(bytes: &[u8]) -> Option<String> {
         F::decode(bytes).err()
     }

@@ -1,8 +1,7 @@
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Serialize};
 
 use super::*;
+use crate::state::set_aside::{Trouble, pending_notices};
 
 #[derive(Debug, Default, PartialEq, Serialize, Deserialize)]
 struct Counter {
@@ -13,41 +12,53 @@ fn file<F: FileFormat>(dir: &tempfile::TempDir, name: &str) -> StateFile<F> {
     StateFile::new(dir.path().join("state").join(name))
 }
 
+fn notices(of: &StateFile<impl FileFormat>) -> Vec<Trouble> {
+    pending_notices(of.path().parent().unwrap())
+        .into_iter()
+        .filter(|n| n.file == of.path())
+        .map(|n| n.trouble)
+        .collect()
+}
+
 #[test]
-fn missing_and_blank_files_read_as_empty_and_a_save_makes_the_dir() {
+fn missing_and_blank_files_read_as_empty_and_an_update_makes_the_dir() {
     let dir = tempfile::tempdir().unwrap();
     let counter: StateFile<Json<Counter>> = file(&dir, "counter.json");
-    assert_eq!(counter.load(0).unwrap(), Counter::default());
-    counter.save(&Counter { count: 3 }).unwrap();
-    assert_eq!(counter.peek(), Counter { count: 3 });
+    assert_eq!(counter.read(0).unwrap(), Counter::default());
+    counter.update(0, |_| ()).unwrap();
+    assert!(
+        !counter.path().exists(),
+        "an update that changes nothing writes nothing"
+    );
+    counter.update(0, |c| c.count = 3).unwrap();
+    assert_eq!(counter.read(0).unwrap(), Counter { count: 3 });
     std::fs::write(counter.path(), " \n").unwrap();
-    assert_eq!(counter.load(0).unwrap(), Counter::default());
+    assert_eq!(counter.read(0).unwrap(), Counter::default());
     assert!(counter.remove().unwrap());
     assert!(!counter.remove().unwrap());
 }
 
 #[test]
-fn a_damaged_file_is_set_aside_on_load_but_not_on_peek() {
+fn a_damaged_file_is_set_aside_whole_and_the_owner_told() {
     let dir = tempfile::tempdir().unwrap();
     let counter: StateFile<Json<Counter>> = file(&dir, "counter.json");
-    counter.save(&Counter { count: 1 }).unwrap();
+    counter.update(0, |c| c.count = 1).unwrap();
     std::fs::write(counter.path(), "{\"count\": ").unwrap();
-    assert_eq!(counter.peek(), Counter::default());
-    assert!(counter.path().exists(), "peek leaves the file alone");
     assert!(StateFile::<Json<Counter>>::damage(b"{\"count\": ").is_some());
 
-    assert_eq!(counter.load(1_700_000_000).unwrap(), Counter::default());
+    assert_eq!(counter.read(1_700_000_000).unwrap(), Counter::default());
     assert!(!counter.path().exists());
     let aside = counter
         .path()
         .with_file_name("counter.json.corrupt-1700000000");
     assert_eq!(std::fs::read_to_string(aside).unwrap(), "{\"count\": ");
-    let notices = crate::state::set_aside::pending_notices(counter.path().parent().unwrap());
-    assert_eq!(notices.len(), 1);
+    assert_eq!(notices(&counter), [Trouble::Damaged]);
 }
 
+/// A malformed entry among good ones is carried through every save untouched (issue 40 §1),
+/// and the owner is told once.
 #[test]
-fn lists_and_maps_drop_only_their_malformed_entries() {
+fn lists_and_maps_keep_their_malformed_entries_through_a_save() {
     let dir = tempfile::tempdir().unwrap();
     let list: StateFile<JsonList<Counter>> = file(&dir, "list.json");
     std::fs::create_dir_all(list.path().parent().unwrap()).unwrap();
@@ -56,18 +67,35 @@ fn lists_and_maps_drop_only_their_malformed_entries() {
         r#"[{"count": 1}, {"count": "x"}, {"count": 2}]"#,
     )
     .unwrap();
+    let read = list.read(0).unwrap();
+    assert_eq!(*read, [Counter { count: 1 }, Counter { count: 2 }]);
+    assert_eq!(read.unread().len(), 1);
+    list.update(0, |items| items.push(Counter { count: 3 }))
+        .unwrap();
+    list.update(0, |items| items.retain(|c| c.count != 1))
+        .unwrap();
+    let raw: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(list.path()).unwrap()).unwrap();
     assert_eq!(
-        list.load(0).unwrap(),
-        [Counter { count: 1 }, Counter { count: 2 }]
+        raw,
+        serde_json::json!([{"count": 2}, {"count": 3}, {"count": "x"}])
     );
+    assert_eq!(notices(&list), [Trouble::EntriesKept], "told once");
     assert!(StateFile::<JsonList<Counter>>::damage(b"{}").is_some());
 
     let map: StateFile<JsonMap<Counter>> = file(&dir, "map.json");
     std::fs::write(map.path(), r#"{"a": {"count": 1}, "b": 7}"#).unwrap();
+    map.update(0, |items| {
+        items.insert("c".to_owned(), Counter { count: 3 });
+    })
+    .unwrap();
+    let raw: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(map.path()).unwrap()).unwrap();
     assert_eq!(
-        map.load(0).unwrap(),
-        BTreeMap::from([("a".to_owned(), Counter { count: 1 })])
+        raw,
+        serde_json::json!({"a": {"count": 1}, "b": 7, "c": {"count": 3}})
     );
+    assert_eq!(map.read(0).unwrap().len(), 2);
     assert!(StateFile::<JsonMap<Counter>>::damage(b"[]").is_some());
 }
 
@@ -85,18 +113,45 @@ fn concurrent_updates_through_clones_lose_nothing() {
             });
         }
     });
-    assert_eq!(counter.peek().count, 200);
+    assert_eq!(counter.read(0).unwrap().count, 200);
 }
 
+/// A file that exists but can't be read is an error on every path, nothing is written over
+/// it, and the owner hears of it once, and again only after it read cleanly in between.
 #[cfg(unix)]
 #[test]
-fn a_file_that_cannot_be_read_is_an_error_on_load_and_never_written_over() {
+fn a_file_that_cannot_be_read_is_an_error_and_never_written_over() {
     let dir = tempfile::tempdir().unwrap();
     let counter: StateFile<Json<Counter>> = file(&dir, "counter.json");
     // A directory where the file should be: reading it fails with an I/O error.
     std::fs::create_dir_all(counter.path()).unwrap();
-    assert!(matches!(counter.load(0), Err(StateError::Io { .. })));
+    assert!(matches!(counter.read(0), Err(StateError::Io { .. })));
     assert!(counter.update(0, |c| c.count += 1).is_err());
-    assert_eq!(counter.load_or_empty(0), Counter::default());
+    assert!(counter.take(0).is_err());
     assert!(counter.path().is_dir());
+    assert_eq!(notices(&counter), [Trouble::Unreadable], "told once");
+
+    std::fs::remove_dir(counter.path()).unwrap();
+    counter.update(0, |c| c.count = 5).unwrap();
+    std::fs::remove_file(counter.path()).unwrap();
+    std::fs::create_dir(counter.path()).unwrap();
+    assert!(counter.read(0).is_err());
+    assert_eq!(
+        notices(&counter),
+        [Trouble::Unreadable, Trouble::Unreadable],
+        "told again once it had read cleanly in between"
+    );
+}
+
+#[test]
+fn a_failed_change_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let counter: StateFile<Json<Counter>> = file(&dir, "counter.json");
+    counter.update(0, |c| c.count = 1).unwrap();
+    let failed: Result<(), StateError> = counter.try_update(0, |c| {
+        c.count = 9;
+        Err(StateError::InvalidRoutineId("x".to_owned()))
+    });
+    assert!(failed.is_err());
+    assert_eq!(counter.read(0).unwrap().count, 1);
 }

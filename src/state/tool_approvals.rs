@@ -138,8 +138,13 @@ impl ToolApprovals {
     /// Every source's decisions, read once: for passes over many sources (a scheduler sync,
     /// the main session's tool set).
     pub fn snapshot(&self) -> BTreeMap<String, Decisions> {
-        let _guard = self.guard();
-        self.load().sources
+        self.file.read(now_secs()).map_or_else(
+            |error| {
+                tracing::warn!(%error, "cannot read the tool approvals; nothing counts as approved");
+                BTreeMap::new()
+            },
+            |stored| stored.sources,
+        )
     }
 
     /// Records `patterns` as approved for `version` of `source` (the owner's own shell, or a
@@ -150,19 +155,18 @@ impl ToolApprovals {
         patterns: &[String],
         version: Option<&str>,
     ) -> Result<(), StateError> {
-        let _guard = self.guard();
-        let mut stored = self.load();
-        let decisions = stored.sources.entry(source.to_owned()).or_default();
-        decisions.approve(patterns, version);
-        let decided = decisions.clone();
-        stored.requests.retain(|_, request| {
-            request.source != source
-                || request
-                    .patterns
-                    .iter()
-                    .any(|p| decided.approval(p) == Approval::Undecided)
-        });
-        self.save(&stored)
+        self.file.update(now_secs(), |stored| {
+            let decisions = stored.sources.entry(source.to_owned()).or_default();
+            decisions.approve(patterns, version);
+            let decided = decisions.clone();
+            stored.requests.retain(|_, request| {
+                request.source != source
+                    || request
+                        .patterns
+                        .iter()
+                        .any(|p| decided.approval(p) == Approval::Undecided)
+            });
+        })
     }
 
     /// Opens a request for `patterns` of `source` unless one covering them is open already;
@@ -175,60 +179,54 @@ impl ToolApprovals {
         patterns: &[String],
         version: Option<&str>,
     ) -> Result<Option<String>, StateError> {
-        let _guard = self.guard();
-        let mut stored = self.load();
-        let covered = stored.requests.values().any(|request| {
-            request.source == source
-                && request.version.as_deref() == version
-                && patterns.iter().all(|p| request.patterns.contains(p))
-        });
-        if covered || patterns.is_empty() {
-            return Ok(None);
-        }
-        stored
-            .requests
-            .retain(|_, request| request.source != source);
-        let id = loop {
-            let mut id = uuid::Uuid::new_v4().simple().to_string();
-            id.truncate(8);
-            if !stored.requests.contains_key(&id) {
-                break id;
+        self.file.update(now_secs(), |stored| {
+            let covered = stored.requests.values().any(|request| {
+                request.source == source
+                    && request.version.as_deref() == version
+                    && patterns.iter().all(|p| request.patterns.contains(p))
+            });
+            if covered || patterns.is_empty() {
+                return None;
             }
-        };
-        stored.requests.insert(
-            id.clone(),
-            ApprovalRequest {
-                source: source.to_owned(),
-                file: file.to_owned(),
-                patterns: patterns.to_vec(),
-                message_id: None,
-                version: version.map(str::to_owned),
-            },
-        );
-        self.save(&stored)?;
-        Ok(Some(id))
+            stored
+                .requests
+                .retain(|_, request| request.source != source);
+            let id = loop {
+                let mut id = uuid::Uuid::new_v4().simple().to_string();
+                id.truncate(8);
+                if !stored.requests.contains_key(&id) {
+                    break id;
+                }
+            };
+            stored.requests.insert(
+                id.clone(),
+                ApprovalRequest {
+                    source: source.to_owned(),
+                    file: file.to_owned(),
+                    patterns: patterns.to_vec(),
+                    message_id: None,
+                    version: version.map(str::to_owned),
+                },
+            );
+            Some(id)
+        })
     }
 
     /// Remembers the message that carries request `id`'s buttons.
     pub fn set_message(&self, id: &str, message_id: u64) -> Result<(), StateError> {
-        let _guard = self.guard();
-        let mut stored = self.load();
-        let Some(request) = stored.requests.get_mut(id) else {
-            return Ok(());
-        };
-        request.message_id = Some(message_id);
-        self.save(&stored)
+        self.file.update(now_secs(), |stored| {
+            if let Some(request) = stored.requests.get_mut(id) {
+                request.message_id = Some(message_id);
+            }
+        })
     }
 
     /// Drops request `id` without a decision (its message could not be posted), so the next
     /// check asks again.
     pub fn withdraw(&self, id: &str) -> Result<(), StateError> {
-        let _guard = self.guard();
-        let mut stored = self.load();
-        if stored.requests.remove(id).is_some() {
-            self.save(&stored)?;
-        }
-        Ok(())
+        self.file.update(now_secs(), |stored| {
+            stored.requests.remove(id);
+        })
     }
 
     /// Answers request `id` from a click on `message_id`.
@@ -238,42 +236,33 @@ impl ToolApprovals {
         approve: bool,
         message_id: u64,
     ) -> Result<DecideOutcome, StateError> {
-        let _guard = self.guard();
-        let mut stored = self.load();
-        match stored.requests.get(id) {
-            None => return Ok(DecideOutcome::NotPending),
-            Some(request) if request.message_id != Some(message_id) => {
-                return Ok(DecideOutcome::WrongMessage);
+        self.file.update(now_secs(), |stored| {
+            match stored.requests.get(id) {
+                None => return DecideOutcome::NotPending,
+                Some(request) if request.message_id != Some(message_id) => {
+                    return DecideOutcome::WrongMessage;
+                }
+                Some(_) => {}
             }
-            Some(_) => {}
-        }
-        let Some(request) = stored.requests.remove(id) else {
-            return Ok(DecideOutcome::NotPending);
-        };
-        let decisions = stored.sources.entry(request.source.clone()).or_default();
-        if approve {
-            decisions.approve(&request.patterns, request.version.as_deref());
-        } else {
-            for pattern in &request.patterns {
-                decisions.approved.remove(pattern);
-                decisions.denied.insert(pattern.clone());
+            let Some(request) = stored.requests.remove(id) else {
+                return DecideOutcome::NotPending;
+            };
+            let decisions = stored.sources.entry(request.source.clone()).or_default();
+            if approve {
+                decisions.approve(&request.patterns, request.version.as_deref());
+            } else {
+                for pattern in &request.patterns {
+                    decisions.approved.remove(pattern);
+                    decisions.denied.insert(pattern.clone());
+                }
             }
-        }
-        self.save(&stored)?;
-        Ok(DecideOutcome::Decided(request))
+            DecideOutcome::Decided(request)
+        })
     }
+}
 
-    fn guard(&self) -> parking_lot::MutexGuard<'_, ()> {
-        self.file.lock()
-    }
-
-    fn load(&self) -> Stored {
-        self.file.load_or_empty(chrono::Utc::now().timestamp())
-    }
-
-    fn save(&self, stored: &Stored) -> Result<(), StateError> {
-        self.file.save(stored)
-    }
+fn now_secs() -> i64 {
+    chrono::Utc::now().timestamp()
 }
 
 /// What the file holds: the format `doctor` and the start-up check judge it by (issue 24).

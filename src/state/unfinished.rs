@@ -95,10 +95,15 @@ pub fn excerpt(text: &str) -> String {
 
 impl UnfinishedWork {
     /// Opens the ledger at `path`: whatever a previous process left running counts as
-    /// interrupted now. An unreadable file is set aside and the ledger starts empty.
+    /// interrupted now. A damaged file is set aside and the ledger starts empty; one that
+    /// can't be read is left as it is (the owner is told of it), and each write of the
+    /// ledger fails until it can be read.
     pub fn open(path: PathBuf) -> Self {
         let file = StateFile::new(path);
-        let mut ledger: Ledger = file.load_or_empty(now_secs());
+        let mut ledger: Ledger = file.read(now_secs()).unwrap_or_else(|error| {
+            tracing::warn!(%error, "cannot read the unfinished-work ledger");
+            Ledger::default()
+        });
         let running = std::mem::take(&mut ledger.running);
         ledger.interrupted.extend(running.into_values());
         ledger.interrupted.sort_by_key(|entry| entry.started);
@@ -166,9 +171,10 @@ impl UnfinishedWork {
 
     async fn write(&self, ledger: Ledger) {
         let file = self.file.clone();
-        let written =
-            tokio::task::spawn_blocking(move || -> Result<(), StateError> { file.save(&ledger) })
-                .await;
+        let written = tokio::task::spawn_blocking(move || -> Result<(), StateError> {
+            file.update(now_secs(), |stored| *stored = ledger)
+        })
+        .await;
         match written {
             Ok(Ok(())) => {}
             Ok(Err(error)) => tracing::warn!(%error, "could not write the unfinished-work ledger"),

@@ -30,11 +30,16 @@ impl UntrustedSessions {
         }
     }
 
-    /// Whether any of `sessions` has read untrusted text.
+    /// Whether any of `sessions` has read untrusted text. A file that can't be read answers
+    /// yes (the owner is told of the file): what can't be checked is held.
     pub fn any(&self, sessions: &[&str]) -> bool {
-        let _guard = self.file.lock();
-        let known = self.file.load_or_empty(chrono::Utc::now().timestamp());
-        sessions.iter().any(|id| known.contains_key(*id))
+        match self.file.read(chrono::Utc::now().timestamp()) {
+            Ok(known) => sessions.iter().any(|id| known.contains_key(*id)),
+            Err(error) => {
+                tracing::warn!(%error, "holding the outbound tools: the record can't be read");
+                !sessions.is_empty()
+            }
+        }
     }
 
     /// Records that `session` read untrusted text (once; the first time is kept).
@@ -43,19 +48,18 @@ impl UntrustedSessions {
     }
 
     fn mark_at(&self, session: &str, now: f64) -> Result<(), StateError> {
-        let _guard = self.file.lock();
-        let mut known = self.file.load_or_empty(super::whole_seconds(now));
-        if known.contains_key(session) {
-            return Ok(());
-        }
-        known.insert(session.to_owned(), now);
-        if known.len() > KEPT {
-            let mut by_age: Vec<(String, f64)> = known.into_iter().collect();
-            by_age.sort_by(|a, b| b.1.total_cmp(&a.1));
-            by_age.truncate(KEPT);
-            known = by_age.into_iter().collect();
-        }
-        self.file.save(&known)
+        self.file.update(super::whole_seconds(now), |known| {
+            if known.contains_key(session) {
+                return;
+            }
+            known.insert(session.to_owned(), now);
+            if known.len() > KEPT {
+                let mut by_age: Vec<(String, f64)> = std::mem::take(known).into_iter().collect();
+                by_age.sort_by(|a, b| b.1.total_cmp(&a.1));
+                by_age.truncate(KEPT);
+                *known = by_age.into_iter().collect();
+            }
+        })
     }
 }
 

@@ -63,6 +63,7 @@ async fn history_lists_prints_and_searches_real_sessions() {
         .sandbox
         .homes()
         .transcript(&id)
+        .expect("the record of homes reads")
         .expect("the session's transcript");
     let project = transcript.parent().unwrap().to_path_buf();
 

@@ -64,12 +64,17 @@ impl MainSession {
         if let Some(dead) = self.take_client(state) {
             dead.disconnect(Duration::ZERO).await;
         }
-        let resume = self.services.sessions.load();
+        let resume = self.services.sessions.current()?;
         let resume_id = resume.clone();
         state.turns_since_compaction = resume
             .as_ref()
             .and_then(|id| {
-                let path = self.services.sandbox.homes().transcript(id.as_str())?;
+                let path = self
+                    .services
+                    .sandbox
+                    .homes()
+                    .transcript(id.as_str())
+                    .ok()??;
                 compaction::turns_since_last_compaction(&path)
             })
             .unwrap_or(0);

@@ -9,16 +9,25 @@ use tokio_util::sync::CancellationToken;
 use serenity::builder::CreateMessage;
 
 use crate::discord::bot::Bot;
-use crate::state::set_aside::{SetAside, forget_notices, pending_notices};
+use crate::state::set_aside::{SetAside, Trouble, forget_notices, pending_notices};
 
 /// The DM for `notices` (paths shown relative to the data dir).
 pub fn set_aside_message(notices: &[SetAside], root: &Path) -> String {
-    let mut text = String::from("heads-up: some of my files were damaged, so I set them aside:");
+    let all_set_aside = notices.iter().all(|n| n.trouble == Trouble::Damaged);
+    let mut text = String::from(if all_set_aside {
+        "heads-up: some of my files were damaged, so I set them aside:"
+    } else {
+        "heads-up: some of my files need a look:"
+    });
     for notice in notices {
         text.push_str("\n- ");
         text.push_str(&notice.describe(root));
     }
-    text.push_str("\neverything else is fine, and nothing is needed from you.");
+    text.push_str(if all_set_aside {
+        "\neverything else is fine, and nothing is needed from you."
+    } else {
+        "\neverything else is fine."
+    });
     text
 }
 
