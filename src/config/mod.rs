@@ -21,7 +21,7 @@ use chrono_tz::Tz;
 pub use fs_events::FsEvents;
 pub use launch::{EnvFileSource, Launch, LaunchError};
 pub use network::UpstreamProxy;
-pub use runtime::RuntimeConfig;
+pub use runtime::{ConfigFile, RuntimeConfig};
 pub use session_limits::SessionLimits;
 pub use timezone::system_timezone;
 pub use webhook::{WebhookSecret, WebhookSetting};

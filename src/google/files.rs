@@ -11,7 +11,11 @@ use super::GoogleError;
 use crate::state::{
     atomic::{remove_if_exists, write_atomic},
     paths::DataDir,
+    state_file::{Json, StateFile},
 };
+
+/// What `token.json` holds: the format `doctor` and the start-up check judge it by.
+pub type TokenFormat = Json<Option<StoredToken>>;
 
 /// Google's authorization endpoint, used when `credentials.json` names none.
 pub const DEFAULT_AUTH_URI: &str = "https://accounts.google.com/o/oauth2/auth";
@@ -64,21 +68,11 @@ impl GoogleFiles {
         ClientSecrets::parse(&bytes).map_err(|reason| bad_credentials(&self.credentials, reason))
     }
 
-    /// Reads `token.json`; `None` when there is none. A file that can't be read as a token is
-    /// an error (it is left in place for the owner to look at).
+    /// Reads `token.json`; `None` when there is none. A damaged one is set aside (the owner
+    /// told, issue 40 §1) and reads as none; one that can't be read at all is an error.
     pub fn load_token(&self) -> Result<Option<StoredToken>, GoogleError> {
-        let bytes = match std::fs::read(&self.token) {
-            Ok(bytes) => bytes,
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(error) => {
-                return Err(GoogleError::BadToken {
-                    path: self.token.clone(),
-                    reason: error.to_string(),
-                });
-            }
-        };
-        serde_json::from_slice(&bytes)
-            .map(Some)
+        self.token_file()
+            .read(Utc::now().timestamp())
             .map_err(|error| GoogleError::BadToken {
                 path: self.token.clone(),
                 reason: error.to_string(),
@@ -87,20 +81,16 @@ impl GoogleFiles {
 
     /// Writes `token.json` atomically (temp file, fsync, rename). The temporary file is created
     /// with mode 0600 and the rename keeps it, so the token is never readable by others, not
-    /// even for a moment.
+    /// even for a moment. A token file that can't be read is an error, never written over.
     pub fn save_token(&self, token: &StoredToken) -> Result<(), GoogleError> {
-        let mut bytes =
-            serde_json::to_vec_pretty(token).map_err(|error| GoogleError::BadToken {
-                path: self.token.clone(),
-                reason: error.to_string(),
-            })?;
-        bytes.push(b'\n');
-        if let Some(dir) = self.token.parent() {
-            std::fs::create_dir_all(dir)
-                .map_err(|error| crate::state::StateError::io(dir, error))?;
-        }
-        write_atomic(&self.token, &bytes)?;
+        self.token_file().update(Utc::now().timestamp(), |stored| {
+            *stored = Some(token.clone());
+        })?;
         Ok(())
+    }
+
+    fn token_file(&self) -> StateFile<TokenFormat> {
+        StateFile::new(&self.token)
     }
 
     /// Whether Google is connected: a token that is valid or can be refreshed (no network).
@@ -202,7 +192,7 @@ impl ClientSecrets {
 
 /// `token.json`, in Google's "authorized user" shape, so a token written by the original
 /// bot (or by Google's own libraries) keeps working.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StoredToken {
     /// The access token.
     #[serde(default)]

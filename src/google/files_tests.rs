@@ -113,13 +113,21 @@ fn revocation_removes_the_token_and_leaves_a_marker_taken_once() {
 }
 
 #[test]
-fn an_unreadable_token_is_an_error_not_a_silent_disconnect() {
+fn a_damaged_token_is_set_aside_and_the_owner_told_and_an_unreadable_one_is_an_error() {
     let (_dir, files) = files();
-    std::fs::create_dir_all(files.token_path().parent().unwrap()).unwrap();
+    let state = files.token_path().parent().unwrap().to_owned();
+    std::fs::create_dir_all(&state).unwrap();
     std::fs::write(files.token_path(), "garbage").unwrap();
+    assert_eq!(files.load_token().unwrap(), None);
+    assert!(!files.is_connected());
+    assert!(!files.token_path().exists());
+    assert_eq!(crate::state::set_aside::pending_notices(&state).len(), 1);
+
+    std::fs::create_dir(files.token_path()).unwrap();
     assert!(matches!(
         files.load_token(),
         Err(GoogleError::BadToken { .. })
     ));
-    assert!(!files.is_connected());
+    assert!(files.save_token(&StoredToken::default()).is_err());
+    assert!(files.token_path().is_dir(), "never written over");
 }

@@ -16,24 +16,34 @@ use super::{
 };
 use crate::{
     scheduling::forward::clock_time,
-    state::{StateError, atomic::write_atomic},
+    state::{
+        StateError,
+        state_file::{Json, StateFile},
+    },
 };
 
 /// Most missed fires listed per routine.
 const MAX_LISTED: usize = 10;
 
-#[derive(Debug, Serialize, Deserialize)]
-struct LastTick {
-    last_tick: DateTime<FixedOffset>,
+/// What `state/scheduler.json` holds: the format `doctor` and the start-up check judge it by
+/// (issue 40 §1).
+#[derive(Debug, Default, Serialize, Deserialize)]
+pub struct LastTick {
+    #[serde(default)]
+    last_tick: Option<DateTime<FixedOffset>>,
 }
 
-/// When the scheduler last ran, if it ever did (a missing or unreadable file means never).
-pub fn last_tick(path: &Path) -> Option<DateTime<FixedOffset>> {
-    let text = std::fs::read_to_string(path).ok()?;
-    match serde_json::from_str::<LastTick>(&text) {
-        Ok(tick) => Some(tick.last_tick),
+/// The scheduler's file as a state file.
+pub type Format = Json<LastTick>;
+
+/// When the scheduler last ran, if it ever did: a missing file means never; a damaged one is
+/// set aside and one that can't be read is left alone (the owner told of either), and there
+/// is no missed-fire report this time.
+pub fn last_tick(path: &Path, now: DateTime<FixedOffset>) -> Option<DateTime<FixedOffset>> {
+    match StateFile::<Format>::new(path).read(now.timestamp()) {
+        Ok(tick) => tick.last_tick,
         Err(error) => {
-            tracing::warn!(%error, path = %path.display(), "unreadable scheduler state; no missed-fire report this time");
+            tracing::warn!(%error, "no missed-fire report this time");
             None
         }
     }
@@ -41,9 +51,7 @@ pub fn last_tick(path: &Path) -> Option<DateTime<FixedOffset>> {
 
 /// Records `now` as the last tick.
 pub fn record_tick(path: &Path, now: DateTime<FixedOffset>) -> Result<(), StateError> {
-    let text = serde_json::to_vec(&LastTick { last_tick: now })
-        .map_err(|error| StateError::json(path, error))?;
-    write_atomic(path, &text)
+    StateFile::<Format>::new(path).update(now.timestamp(), |tick| tick.last_tick = Some(now))
 }
 
 /// The pending-update text for each routine that should have fired in `(since, now]`.
@@ -139,12 +147,13 @@ mod tests {
     fn the_last_tick_round_trips() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("scheduler.json");
-        assert!(last_tick(&path).is_none());
         let now = chrono::DateTime::parse_from_rfc3339("2026-11-21T10:15:00.250-08:00").unwrap();
+        assert!(last_tick(&path, now).is_none());
         record_tick(&path, now).unwrap();
-        assert_eq!(last_tick(&path), Some(now));
+        assert_eq!(last_tick(&path, now), Some(now));
         std::fs::write(&path, "garbage").unwrap();
-        assert!(last_tick(&path).is_none());
+        assert!(last_tick(&path, now).is_none());
+        assert!(!path.exists(), "set aside");
     }
 
     #[test]

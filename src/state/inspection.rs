@@ -1,74 +1,55 @@
 //! Every state file the bot reads and sets aside when damaged, judged by the reader the bot
-//! itself uses (issue 24 §1, §9): `doctor` reports them without touching anything, and the
-//! bot sets the damaged ones aside at start, so the owner hears of it with the greeting rather
-//! than whenever the file is next used. Files other modules read (`config.json`,
-//! `scheduler.json`, `update.json`, the Google files) are checked by those modules' readers.
+//! itself uses (issue 24 §1, §9; issue 40 §1): `doctor` reports them without touching
+//! anything, and the bot sets the damaged ones aside at start, so the owner hears of it with
+//! the greeting rather than whenever the file is next used. This module lists its own stores
+//! ([`stores`]); the files of modules above it (`config.json`, `scheduler.json`,
+//! `update.json`, `token.json`) are added by whoever sees them all
+//! (`agent::setup::state_files`).
 
 use std::path::{Path, PathBuf};
 
-use super::{paths::DataDir, set_aside::set_aside, state_file::StateFile};
+use super::{
+    paths::DataDir,
+    set_aside::set_aside,
+    state_file::{FileFormat, StateFile},
+};
 
-/// A state file and how the bot's reader tells a damaged copy (the reason, or `None`).
-struct Known {
+/// A state file (its name inside `state/`) and how the bot's reader tells a damaged copy
+/// (the reason, or `None`).
+#[derive(Debug, Clone, Copy)]
+pub struct Known {
     name: &'static str,
     damage: fn(&[u8]) -> Option<String>,
 }
 
+impl Known {
+    /// `name`, read with format `F`.
+    pub fn of<F: FileFormat>(name: &'static str) -> Self {
+        Self {
+            name,
+            damage: StateFile::<F>::damage,
+        }
+    }
+}
+
 /// The state files this module's stores read.
-const KNOWN: [Known; 13] = [
-    Known {
-        name: "sessions.json",
-        damage: StateFile::<super::sessions::Format>::damage,
-    },
-    Known {
-        name: "pending_updates.json",
-        damage: StateFile::<super::pending::Format>::damage,
-    },
-    Known {
-        name: "fork_messages.json",
-        damage: StateFile::<super::fork_messages::Format>::damage,
-    },
-    Known {
-        name: "inquiries.json",
-        damage: StateFile::<super::inquiries::Format>::damage,
-    },
-    Known {
-        name: "ping_budget.json",
-        damage: StateFile::<super::ping_budget::Format>::damage,
-    },
-    Known {
-        name: "unfinished.json",
-        damage: StateFile::<super::unfinished::Format>::damage,
-    },
-    Known {
-        name: "held_webhooks.json",
-        damage: StateFile::<super::held_webhooks::Format>::damage,
-    },
-    Known {
-        name: "nags.json",
-        damage: StateFile::<super::nags::Format>::damage,
-    },
-    Known {
-        name: "quiet.json",
-        damage: StateFile::<super::quiet::Format>::damage,
-    },
-    Known {
-        name: "content_approvals.json",
-        damage: StateFile::<super::content_approvals::Format>::damage,
-    },
-    Known {
-        name: "tool_approvals.json",
-        damage: StateFile::<super::tool_approvals::Format>::damage,
-    },
-    Known {
-        name: "cli_homes.json",
-        damage: StateFile::<super::cli_homes::Format>::damage,
-    },
-    Known {
-        name: "untrusted_sessions.json",
-        damage: StateFile::<super::untrusted_sessions::Format>::damage,
-    },
-];
+pub fn stores() -> Vec<Known> {
+    vec![
+        Known::of::<super::sessions::Format>("sessions.json"),
+        Known::of::<super::pending::Format>("pending_updates.json"),
+        Known::of::<super::fork_messages::Format>("fork_messages.json"),
+        Known::of::<super::inquiries::Format>("inquiries.json"),
+        Known::of::<super::ping_budget::Format>("ping_budget.json"),
+        Known::of::<super::unfinished::Format>("unfinished.json"),
+        Known::of::<super::held_webhooks::Format>("held_webhooks.json"),
+        Known::of::<super::nags::Format>("nags.json"),
+        Known::of::<super::quiet::Format>("quiet.json"),
+        Known::of::<super::content_approvals::Format>("content_approvals.json"),
+        Known::of::<super::tool_approvals::Format>("tool_approvals.json"),
+        Known::of::<super::cli_homes::Format>("cli_homes.json"),
+        Known::of::<super::untrusted_sessions::Format>("untrusted_sessions.json"),
+    ]
+}
 
 /// What one state file is like now.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -94,10 +75,10 @@ pub struct Inspected {
     pub health: Health,
 }
 
-/// Every known state file's health. Reads only.
-pub fn inspect(data_dir: &DataDir) -> Vec<Inspected> {
+/// The health of each of `known`. Reads only.
+pub fn inspect(data_dir: &DataDir, known: &[Known]) -> Vec<Inspected> {
     let state_dir = data_dir.state_dir();
-    KNOWN
+    known
         .iter()
         .map(|known| {
             let path = state_dir.join(known.name);
@@ -121,8 +102,8 @@ fn health(path: &Path, damage: fn(&[u8]) -> Option<String>) -> Health {
 
 /// Sets every damaged state file aside now (the owner is told through the set-aside notice),
 /// as its store would on first use. Returns the names set aside.
-pub fn set_aside_damaged(data_dir: &DataDir, now_secs: i64) -> Vec<&'static str> {
-    inspect(data_dir)
+pub fn set_aside_damaged(data_dir: &DataDir, known: &[Known], now_secs: i64) -> Vec<&'static str> {
+    inspect(data_dir, known)
         .into_iter()
         .filter_map(|file| match file.health {
             Health::Damaged(reason) => {
@@ -148,7 +129,7 @@ mod tests {
         let state = data_dir.state_dir();
         std::fs::create_dir_all(&state).unwrap();
         assert!(
-            inspect(&data_dir)
+            inspect(&data_dir, &stores())
                 .iter()
                 .all(|f| f.health == Health::Absent)
         );
@@ -160,7 +141,7 @@ mod tests {
         std::fs::write(state.join("pending_updates.json"), "[]").unwrap();
         std::fs::write(state.join("ping_budget.json"), "garbage").unwrap();
         let health = |name: &str| {
-            inspect(&data_dir)
+            inspect(&data_dir, &stores())
                 .into_iter()
                 .find(|f| f.name == name)
                 .unwrap()
@@ -171,7 +152,7 @@ mod tests {
         assert!(matches!(health("ping_budget.json"), Health::Damaged(_)));
 
         assert_eq!(
-            set_aside_damaged(&data_dir, 1_700_000_000),
+            set_aside_damaged(&data_dir, &stores(), 1_700_000_000),
             ["ping_budget.json"]
         );
         assert_eq!(health("ping_budget.json"), Health::Absent);

@@ -33,7 +33,10 @@ pub use self::{
     source::SourceDir,
     version::{RunningVersion, running_version},
 };
-use crate::state::{atomic::write_atomic, paths::DataDir};
+use crate::state::{
+    paths::DataDir,
+    state_file::{Json, StateFile},
+};
 
 /// Time limit for git commands that talk to `origin` (fetch, pull; UPD-5).
 const NETWORK_LIMIT: Duration = Duration::from_secs(60);
@@ -80,9 +83,13 @@ pub struct Applied {
 
 /// `state/update.json`: the last release applied (the loop guard).
 #[derive(Debug, Default, Serialize, Deserialize)]
-struct UpdateRecord {
+pub struct UpdateRecord {
+    #[serde(default)]
     applied_tag: Option<String>,
 }
+
+/// What `state/update.json` holds: the format `doctor` and the start-up check judge it by.
+pub type RecordFormat = Json<UpdateRecord>;
 
 /// Checks for and applies updates; one check-and-apply runs at a time.
 #[derive(Debug)]
@@ -137,36 +144,31 @@ impl Updater {
     }
 
     fn applied_tag(&self) -> Option<String> {
-        let bytes = match std::fs::read(&self.record_file) {
-            Ok(bytes) => bytes,
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return None,
-            Err(error) => {
-                tracing::warn!(%error, "cannot read state/update.json");
-                return None;
-            }
-        };
-        match serde_json::from_slice::<UpdateRecord>(&bytes) {
+        match self.record().read(now_secs()) {
             Ok(record) => record.applied_tag,
             Err(error) => {
-                tracing::warn!(%error, "state/update.json is not valid; ignoring it");
+                tracing::warn!(%error, "cannot read state/update.json");
                 None
             }
         }
     }
 
     fn record_applied(&self, tag: &str) {
-        let record = UpdateRecord {
-            applied_tag: Some(tag.to_owned()),
-        };
-        let written = serde_json::to_vec_pretty(&record)
-            .map_err(|error| error.to_string())
-            .and_then(|bytes| {
-                write_atomic(&self.record_file, &bytes).map_err(|error| error.to_string())
-            });
+        let written = self.record().update(now_secs(), |record| {
+            record.applied_tag = Some(tag.to_owned());
+        });
         if let Err(error) = written {
             tracing::warn!(%error, "could not record the applied update in state/update.json");
         }
     }
+
+    fn record(&self) -> StateFile<RecordFormat> {
+        StateFile::new(&self.record_file)
+    }
+}
+
+fn now_secs() -> i64 {
+    chrono::Utc::now().timestamp()
 }
 
 /// One check-and-apply, holding the [`Updater`]'s turn.

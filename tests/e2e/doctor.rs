@@ -233,7 +233,7 @@ async fn a_healthy_install_passes_every_group() {
         "PASS state/pending_updates.json reads fine",
         // A bare session id is what the bot writes (issue 24 §1).
         "PASS state/sessions.json reads fine",
-        "PASS state/config.json loads",
+        "PASS state/config.json reads fine",
         &format!("PASS version {TESTED_CLI_VERSION} (the tested version)"),
         "PASS ANTHROPIC_API_KEY is set",
         // One real request with the key (issue 24 §2), to the mock API here.

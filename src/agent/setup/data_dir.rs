@@ -50,7 +50,11 @@ pub fn open_services(config: Config) -> Result<OpenedServices, StateError> {
     remove_stale_temp_files(&data_dir);
     // Damaged state is found now, not when a store first reads it: the owner hears of it
     // with the greeting (issue 24 §9).
-    crate::state::inspection::set_aside_damaged(&data_dir, chrono::Utc::now().timestamp());
+    crate::state::inspection::set_aside_damaged(
+        &data_dir,
+        &super::state_files::state_files(),
+        chrono::Utc::now().timestamp(),
+    );
     let initialised_git = git::init_repo(data_dir.root())?;
     if let Err(source) = bootstrap_identity(data_dir.root(), &config.user_name) {
         return Err(StateError::Io {

@@ -1,11 +1,10 @@
 //! Reading `config.json`'s values back: the text a stored value stands for, and the entries
 //! this version does not know (kept as they are on save).
 
-use std::path::Path;
-
 use serde_json::{Map, Value};
 
 use super::ConfigKey;
+use crate::state::state_file::FileFormat;
 
 /// The text a stored JSON value stands for, fed through the same parser as `/config`;
 /// `None` for `null` on keys that cannot be unset and for values of the wrong type.
@@ -38,16 +37,33 @@ pub(super) fn raw_from_json(key: ConfigKey, value: &Value) -> Option<String> {
     }
 }
 
-/// The entries of the JSON object at `path` whose keys this version does not know.
-pub(super) fn unknown_entries(path: &Path) -> Map<String, Value> {
-    let Ok(bytes) = std::fs::read(path) else {
-        return Map::new();
-    };
-    match serde_json::from_slice::<Value>(&bytes) {
-        Ok(Value::Object(mut object)) => {
-            object.retain(|name, _| ConfigKey::from_stored_name(name).is_none());
-            object
-        }
-        _ => Map::new(),
+/// `config.json` as a state file (issue 40 §1): a JSON object of settings by name, read
+/// whole; anything else (including a blank file) is damaged and set aside.
+pub struct ConfigFile;
+
+impl FileFormat for ConfigFile {
+    type Value = Map<String, Value>;
+
+    fn empty() -> Map<String, Value> {
+        Map::new()
     }
+
+    fn decode(bytes: &[u8]) -> Result<Map<String, Value>, String> {
+        match serde_json::from_slice::<Value>(bytes) {
+            Ok(Value::Object(object)) => Ok(object),
+            Ok(_) => Err("not a JSON object".to_owned()),
+            Err(error) => Err(error.to_string()),
+        }
+    }
+
+    fn encode(value: &Map<String, Value>) -> Result<Vec<u8>, serde_json::Error> {
+        let mut bytes = serde_json::to_vec_pretty(value)?;
+        bytes.push(b'\n');
+        Ok(bytes)
+    }
+}
+
+/// Keeps only the entries of `object` whose keys this version does not know.
+pub(super) fn keep_unknown(object: &mut Map<String, Value>) {
+    object.retain(|name, _| ConfigKey::from_stored_name(name).is_none());
 }

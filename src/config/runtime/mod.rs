@@ -20,7 +20,6 @@ mod settings_tests;
 #[cfg(test)]
 mod tests;
 
-use crate::state::set_aside::set_aside;
 use std::path::Path;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -28,7 +27,7 @@ use serde_json::{Map, Value};
 
 use crate::claude::{PermissionMode, Thinking};
 use crate::domain::quiet_hours::QuietWindow;
-use crate::state::{StateError, atomic::write_atomic};
+use crate::state::{StateError, state_file::StateFile};
 
 pub use channel::{HomeSetting, NotifyPlace, channel_id};
 pub use keys::ConfigKey;
@@ -36,7 +35,8 @@ pub use settings::RuntimeSettings;
 pub use thinking::{THINKING_PRESETS, thinking_choice_name, thinking_from_choice, thinking_label};
 
 use channel::{parse_channel, parse_notify};
-use json::{raw_from_json, unknown_entries};
+pub use json::ConfigFile;
+use json::{keep_unknown, raw_from_json};
 use keys::{
     DEFAULT_CALENDAR, DEFAULT_TASK_LIST, parse_bool, parse_budget, parse_calendars, parse_hour,
     parse_minutes_or_never, parse_model, parse_permission_mode, parse_positive, parse_quiet,
@@ -149,28 +149,20 @@ pub enum ConfigUpdateError {
 }
 
 impl RuntimeConfig {
-    /// Loads `path`: a missing file gives the defaults; an unreadable one the defaults plus a
-    /// warning; one that is not a JSON object is moved aside (`<name>.corrupt-<unix ts>`) and
-    /// the defaults are used. Invalid values of known keys are warned about and defaulted.
+    /// Loads `path`: a missing file gives the defaults; one that can't be read the defaults
+    /// (the owner told once, the file left alone); one that is not a JSON object is set aside
+    /// (`<name>.corrupt-<unix ts>`, the owner told) and the defaults are used. Invalid values
+    /// of known keys are warned about and defaulted.
     pub fn load(path: &Path) -> Self {
-        let bytes = match std::fs::read(path) {
-            Ok(bytes) => bytes,
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Self::default(),
+        Self::read(&StateFile::new(path))
+    }
+
+    /// [`Self::load`] through `file`.
+    pub(crate) fn read(file: &StateFile<ConfigFile>) -> Self {
+        match file.read(now_secs()) {
+            Ok(object) => Self::from_json(&object),
             Err(error) => {
-                tracing::warn!(%error, path = %path.display(), "cannot read config.json; using defaults");
-                return Self::default();
-            }
-        };
-        match serde_json::from_slice::<Value>(&bytes) {
-            Ok(Value::Object(object)) => Self::from_json(&object),
-            Ok(_) => {
-                tracing::warn!(path = %path.display(), "config.json is not a JSON object; using defaults");
-                move_aside(path, "not a JSON object");
-                Self::default()
-            }
-            Err(error) => {
-                tracing::warn!(%error, path = %path.display(), "config.json is not valid JSON; using defaults");
-                move_aside(path, &error.to_string());
+                tracing::warn!(%error, "cannot read config.json; using defaults");
                 Self::default()
             }
         }
@@ -178,17 +170,17 @@ impl RuntimeConfig {
 
     /// Writes the non-default values to `path` atomically (`snake_case` keys, pretty JSON),
     /// keeping any keys of the current file this version does not know. Creates the parent
-    /// directory if needed.
+    /// directory if needed; a file that can't be read is an error, never written over.
     pub fn save(&self, path: &Path) -> Result<(), StateError> {
-        let mut object = unknown_entries(path);
-        object.extend(self.to_json());
-        let mut bytes = serde_json::to_vec_pretty(&Value::Object(object))
-            .map_err(|error| StateError::json(path, error))?;
-        bytes.push(b'\n');
-        if let Some(dir) = path.parent().filter(|dir| !dir.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|error| StateError::io(dir, error))?;
-        }
-        write_atomic(path, &bytes)
+        self.write(&StateFile::new(path))
+    }
+
+    /// [`Self::save`] through `file`.
+    pub(crate) fn write(&self, file: &StateFile<ConfigFile>) -> Result<(), StateError> {
+        file.update(now_secs(), |object| {
+            keep_unknown(object);
+            object.extend(self.to_json());
+        })
     }
 
     /// Sets `key` from the owner's text with the CFG-2 rules (trimmed; model, thinking and
@@ -333,11 +325,9 @@ impl RuntimeConfig {
     }
 }
 
-/// Sets a broken config file aside (`<name>.corrupt-<unix seconds>[-<n>]`); the owner hears
-/// of it (`state::set_aside`).
-fn move_aside(path: &Path, reason: &str) {
+fn now_secs() -> i64 {
     let seconds = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |elapsed| elapsed.as_secs());
-    set_aside(path, reason, i64::try_from(seconds).unwrap_or(i64::MAX));
+    i64::try_from(seconds).unwrap_or(i64::MAX)
 }

@@ -16,8 +16,8 @@ use std::{
 
 use parking_lot::Mutex;
 
-use super::{ConfigKey, ConfigUpdateError, RuntimeConfig};
-use crate::state::StateError;
+use super::{ConfigFile, ConfigKey, ConfigUpdateError, RuntimeConfig};
+use crate::state::{StateError, state_file::StateFile};
 
 /// What identifies one version of the file on disk; `None` when there is no file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,7 +52,7 @@ enum Cached {
 /// `state/config.json` behind one handle, stored once in `Services::runtime`.
 #[derive(Debug)]
 pub struct RuntimeSettings {
-    path: PathBuf,
+    file: StateFile<ConfigFile>,
     cached: Mutex<Cached>,
 }
 
@@ -60,14 +60,14 @@ impl RuntimeSettings {
     /// A handle on the file at `path`; nothing is read until [`Self::current`].
     pub fn new(path: PathBuf) -> Self {
         Self {
-            path,
+            file: StateFile::new(path),
             cached: Mutex::new(Cached::Unread),
         }
     }
 
     /// The file this handle reads and writes.
     pub fn path(&self) -> &Path {
-        &self.path
+        self.file.path()
     }
 
     /// The settings as the file says now (defaults when it is missing or broken, see
@@ -75,7 +75,7 @@ impl RuntimeSettings {
     pub fn current(&self) -> Arc<RuntimeConfig> {
         let mut cached = self.cached.lock();
         // Stamped before reading: a change racing the read shows as a new stamp next time.
-        let stamp = FileStamp::of(&self.path);
+        let stamp = FileStamp::of(self.file.path());
         if let Cached::Read {
             stamp: seen,
             config,
@@ -84,7 +84,7 @@ impl RuntimeSettings {
         {
             return Arc::clone(config);
         }
-        let config = Arc::new(RuntimeConfig::load(&self.path));
+        let config = Arc::new(RuntimeConfig::read(&self.file));
         *cached = Cached::Read {
             stamp,
             config: Arc::clone(&config),
@@ -95,10 +95,10 @@ impl RuntimeSettings {
     /// Saves `config` (see [`RuntimeConfig::save`]); the next [`Self::current`] returns it.
     pub fn save(&self, config: &RuntimeConfig) -> Result<(), StateError> {
         let mut cached = self.cached.lock();
-        let result = config.save(&self.path);
+        let result = config.write(&self.file);
         *cached = match &result {
             Ok(()) => Cached::Read {
-                stamp: FileStamp::of(&self.path),
+                stamp: FileStamp::of(self.file.path()),
                 config: Arc::new(config.clone()),
             },
             Err(_) => Cached::Unread,
