@@ -93,7 +93,7 @@ impl Scheduler {
         let mut plan = SyncPlan::new(full_every, tokio::time::Instant::now());
         let mut last_look = (self.now(), tokio::time::Instant::now());
         loop {
-            if let Some(reason) = watch.as_ref().and_then(FolderWatch::failure) {
+            if let Some(Err(reason)) = watch.as_ref().map(FolderWatch::keep_up) {
                 tracing::warn!(
                     reason,
                     "file events stopped; the schedule folders are read every {} s instead",

@@ -2,8 +2,9 @@
 //! RTN-3, REM-5), through the real binary, the real Claude CLI against the mock model and the
 //! fake Discord: with the poll an hour apart, a routine file written into `routines/` still
 //! fires at its minute; with events off (`OLLIM_FS_EVENTS=off`) the poll every second still
-//! finds a reminder file; and when the events stop (the watched folder removed) the bot says so
-//! once and polls instead. The files are written by hand, as the owner or an editor would.
+//! finds a reminder file; and a watched folder never vanishes: the last reminder fired leaves
+//! it, and one removed by hand is made and watched again (issue 40 §1). The files are written
+//! by hand, as the owner or an editor would.
 
 use crate::support;
 
@@ -111,30 +112,54 @@ async fn with_file_events_off_the_poll_still_finds_a_new_reminder_file() {
     h.terminate().await;
 }
 
+/// The folders the owner writes into never vanish, and the watch outlives one removed by
+/// hand (issue 40 §1): the last reminder's file removed when it fires leaves `reminders/`
+/// as it was; the folder removed by hand is made again and watched again, so a reminder
+/// written into it fires with the poll an hour away.
 #[tokio::test]
-async fn when_the_events_stop_the_bot_says_so_once_and_polls_instead() {
-    let mut h = greeted_with(&[("OLLIM_SCHEDULER_SYNC_SECS", "1")]).await;
+async fn the_watched_folders_never_vanish_and_a_removed_one_is_watched_again() {
+    let mut h = greeted_with(&[("OLLIM_SCHEDULER_SYNC_SECS", "3600")]).await;
     let reminders = h.sandbox.data_dir.join("reminders");
+    let inode = |dir: &std::path::Path| {
+        std::os::unix::fs::MetadataExt::ino(&std::fs::metadata(dir).expect("the folder"))
+    };
+    let before = inode(&reminders);
+    h.mock.push(Reply::text("First reminder answered."));
+    std::fs::write(
+        reminders.join("first.md"),
+        reminder_file("first001", "Tell Julia FIRST"),
+    )
+    .unwrap();
+    h.wait_for_bot_message_within("the first answer", Duration::from_secs(90), |m| {
+        m.content == "First reminder answered."
+    })
+    .await;
+    wait::until(Duration::from_secs(30), || {
+        (!reminders.join("first.md").exists()).then_some(())
+    })
+    .await
+    .expect("the fired reminder's file removed");
+    assert_eq!(inode(&reminders), before, "the folder stayed as it was");
+
     std::fs::remove_dir_all(&reminders).unwrap();
-    h.wait_for_log("file events stopped", Duration::from_secs(60))
+    h.wait_for_log("made it again and watching it", Duration::from_secs(90))
         .await;
-    std::fs::create_dir_all(&reminders).unwrap();
+    assert!(reminders.is_dir(), "made again");
     h.mock
-        .push(Reply::text("Reminder after the events answered."));
+        .push(Reply::text("Reminder after the removal answered."));
     std::fs::write(
         reminders.join("after.md"),
         reminder_file("after001", "Tell Julia AFTER"),
     )
     .unwrap();
     h.wait_for_bot_message_within("the reminder's answer", Duration::from_secs(90), |m| {
-        m.content == "Reminder after the events answered."
+        m.content == "Reminder after the removal answered."
     })
     .await;
     assert!(prompt_with(&h, "[reminder:after001]").is_some());
-    assert_eq!(
-        h.log().matches("file events stopped").count(),
-        1,
-        "said once\n{}",
+    assert!(
+        !h.log().contains("file events stopped"),
+        "events kept working\n{}",
         h.log()
     );
     h.terminate().await;

@@ -1,7 +1,9 @@
 //! Knowing when to read the folders again (issue 17, SCH-2): file events from `routines/` and
 //! `reminders/` (the `notify` crate: inotify on Linux, the platform's own API elsewhere), a burst
 //! of them coalesced into one sync of just the files named, and a slow full read as the
-//! fallback for events a filesystem never sends. Without events (`OLLIM_FS_EVENTS=off`, or a
+//! fallback for events a filesystem never sends. A folder removed or replaced (by hand, or an
+//! editor's rename) is made again and watched again, with a full read (issue 40 §1): the
+//! folders the owner writes into never vanish. Without events (`OLLIM_FS_EVENTS=off`, or a
 //! watcher that can't start or fails) the folders are read every sync interval, as before.
 //!
 //! [`SyncPlan`] is the timing, plain and driven by the instants it is given; [`FolderWatch`]
@@ -113,6 +115,8 @@ pub struct Seen {
 #[derive(Debug, Default)]
 struct InboxState {
     seen: Seen,
+    /// Watched folders whose removal or move was seen: to be made and watched again.
+    lost: BTreeSet<PathBuf>,
     /// Why the events stopped, once they did.
     failure: Option<String>,
 }
@@ -137,7 +141,8 @@ impl Inbox {
 
 /// Records one event from the watcher; whether the scheduler should wake for it. Reads (our
 /// own sync opening the files) and files that aren't `*.md` (the atomic writer's temp files,
-/// an editor's swap files) are ignored; the folder itself removed or moved ends the events.
+/// an editor's swap files) are ignored; the folder itself removed or moved is noted as lost
+/// (to be made and watched again) and asks for a full read.
 fn note(
     state: &mut InboxState,
     root: &Path,
@@ -170,8 +175,8 @@ fn note(
                 event.kind,
                 EventKind::Remove(_) | EventKind::Modify(ModifyKind::Name(_))
             ) {
-                let failure = format!("{} was removed or moved", path.display());
-                state.failure.get_or_insert(failure);
+                state.lost.insert(path.clone());
+                state.seen.rescan = true;
                 wake = true;
             }
             continue;
@@ -193,8 +198,18 @@ fn note(
 /// The watcher over the schedule folders; dropping it stops its thread.
 pub struct FolderWatch {
     inbox: Arc<Inbox>,
-    /// Kept for its thread; dropped with the scheduler loop.
-    _watcher: RecommendedWatcher,
+    /// Dropped with the scheduler loop, which stops its thread; the folders' inodes as
+    /// watched, to see one replaced even when its removal sends no event.
+    watcher: Mutex<(RecommendedWatcher, Vec<Option<u64>>)>,
+}
+
+/// The inode of `folder`, if it is a directory.
+fn inode(folder: &Path) -> Option<u64> {
+    use std::os::unix::fs::MetadataExt as _;
+    std::fs::metadata(folder)
+        .ok()
+        .filter(std::fs::Metadata::is_dir)
+        .map(|meta| meta.ino())
 }
 
 impl FolderWatch {
@@ -219,10 +234,55 @@ impl FolderWatch {
                 .watch(folder, RecursiveMode::NonRecursive)
                 .map_err(|e| format!("could not watch {}: {e}", folder.display()))?;
         }
+        let inodes = inbox.folders.iter().map(|folder| inode(folder)).collect();
         Ok(Self {
             inbox,
-            _watcher: watcher,
+            watcher: Mutex::new((watcher, inodes)),
         })
+    }
+
+    /// Makes and watches again each folder that was removed, moved or replaced since the
+    /// last look, asking for a full read; `Err` (why the events stopped) when the watcher
+    /// failed or a folder can't be watched again.
+    pub fn keep_up(&self) -> Result<(), String> {
+        let mut guard = self.watcher.lock();
+        let (watcher, inodes) = &mut *guard;
+        // The inbox is not held while the watcher is asked to watch: its thread fills the
+        // inbox and would wait for it.
+        let lost = {
+            let mut state = self.inbox.state.lock();
+            if let Some(failure) = &state.failure {
+                return Err(failure.clone());
+            }
+            std::mem::take(&mut state.lost)
+        };
+        let mut remade = false;
+        for (folder, watched) in self.inbox.folders.iter().zip(inodes.iter_mut()) {
+            let now = inode(folder);
+            if !lost.contains(folder) && now.is_some() && now == *watched {
+                continue;
+            }
+            let again = std::fs::create_dir_all(folder)
+                .map_err(|e| format!("could not make {} again: {e}", folder.display()))
+                .and_then(|()| {
+                    // The old watch may be gone with the old folder already.
+                    let _ = watcher.unwatch(folder);
+                    watcher
+                        .watch(folder, RecursiveMode::NonRecursive)
+                        .map_err(|e| format!("could not watch {} again: {e}", folder.display()))
+                });
+            if let Err(failure) = again {
+                self.inbox.state.lock().failure = Some(failure.clone());
+                return Err(failure);
+            }
+            *watched = inode(folder);
+            remade = true;
+            tracing::info!(folder = %folder.display(), "the folder was removed or replaced; made it again and watching it");
+        }
+        if remade {
+            self.inbox.state.lock().seen.rescan = true;
+        }
+        Ok(())
     }
 
     /// Waits until the watcher saw something (at once if it did since the last wait).
@@ -233,19 +293,6 @@ impl FolderWatch {
     /// Takes what the watcher saw.
     pub fn take(&self) -> Seen {
         std::mem::take(&mut self.inbox.state.lock().seen)
-    }
-
-    /// Why the events stopped, if they did: the watcher said so, or a watched folder is gone
-    /// (its removal event can come late, or never, while a container still has the folder
-    /// mounted, issue 39).
-    pub fn failure(&self) -> Option<String> {
-        let mut state = self.inbox.state.lock();
-        if state.failure.is_none()
-            && let Some(gone) = self.inbox.folders.iter().find(|folder| !folder.is_dir())
-        {
-            state.failure = Some(format!("{} was removed or moved", gone.display()));
-        }
-        state.failure.clone()
     }
 }
 

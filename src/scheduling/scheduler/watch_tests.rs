@@ -175,11 +175,14 @@ fn lost_events_ask_for_a_full_read_and_errors_end_the_events() {
     assert_eq!(wakes, vec![true, true]);
     assert_eq!(state.failure.as_deref(), Some("inotify went away"));
 
-    let (state, _) = noted([Ok(event(
+    let (state, wakes) = noted([Ok(event(
         EventKind::Remove(RemoveKind::Folder),
         "/data/reminders",
     ))]);
-    assert!(state.failure.unwrap().contains("reminders was removed"));
+    assert_eq!(wakes, vec![true]);
+    assert_eq!(state.failure, None, "a removed folder is made again");
+    assert!(state.lost.contains(Path::new("/data/reminders")));
+    assert!(state.seen.rescan);
 }
 
 #[tokio::test]
@@ -205,5 +208,40 @@ async fn a_real_watcher_sees_a_new_file_and_ignores_its_own_reads() {
     std::fs::read_to_string(temp.path().join("routines/new.md")).unwrap();
     tokio::time::sleep(Duration::from_millis(200)).await;
     assert_eq!(watch.take(), Seen::default(), "reading a file is no change");
-    assert_eq!(watch.failure(), None);
+    assert_eq!(watch.keep_up(), Ok(()));
+}
+
+/// A folder removed (as `git rm` of its last file did) or replaced is made again and
+/// watched again: a file written into it afterwards is seen (issue 40 §1).
+#[tokio::test]
+async fn a_removed_folder_is_made_again_and_watched_again() {
+    let temp = tempfile::tempdir().unwrap();
+    let reminders = temp.path().join("reminders");
+    let watch = FolderWatch::start(temp.path(), vec![reminders.clone()]).unwrap();
+    std::fs::remove_dir(&reminders).unwrap();
+    tokio::time::timeout(Duration::from_secs(20), watch.wait())
+        .await
+        .expect("an event for the removed folder");
+    assert_eq!(watch.keep_up(), Ok(()));
+    assert!(reminders.is_dir(), "made again");
+    assert!(watch.take().rescan, "a full read follows");
+    // Replaced behind the watcher's back, with no event in between.
+    std::fs::remove_dir(&reminders).unwrap();
+    std::fs::create_dir(&reminders).unwrap();
+    assert_eq!(watch.keep_up(), Ok(()));
+    let _ = watch.take();
+    std::fs::write(reminders.join("later.md"), "text").unwrap();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        tokio::time::timeout_at(deadline, watch.wait())
+            .await
+            .expect("an event for the file in the new folder");
+        if watch
+            .take()
+            .changed
+            .contains(Path::new("reminders/later.md"))
+        {
+            break;
+        }
+    }
 }

@@ -145,7 +145,7 @@ fn relative_to_root(root: &Path, rel: &Path) -> Option<PathBuf> {
 enum Action {
     /// `git add -- <rel>`.
     Add,
-    /// `git rm -f --quiet -- <rel>`.
+    /// `git rm --cached -f --quiet -- <rel>`, then the file removed (its folder stays).
     Remove,
 }
 
@@ -158,34 +158,34 @@ fn record(
     action: Action,
     env: &ExtraEnv,
 ) -> Result<bool, StateError> {
-    // `git rm` of a folder's last file removes the folder: it stays, since a CLI's container
-    // keeps the folder it mounted and would never see a new one (issue 39).
-    let folder = root
-        .join(rel)
-        .parent()
-        .filter(|dir| dir.is_dir())
-        .map(Path::to_path_buf);
-    let rel = rel.as_os_str();
+    let rel_os = rel.as_os_str();
     match action {
-        Action::Add => run(root, env, &["add".as_ref(), "--".as_ref(), rel])?,
-        Action::Remove => run(
-            root,
-            env,
-            &[
-                "rm".as_ref(),
-                "-f".as_ref(),
-                "--quiet".as_ref(),
-                "--ignore-unmatch".as_ref(),
-                "--".as_ref(),
-                rel,
-            ],
-        )?,
-    };
-    if let Some(folder) = folder
-        && !folder.exists()
-    {
-        std::fs::create_dir_all(&folder).map_err(|e| StateError::io(&folder, e))?;
+        Action::Add => {
+            run(root, env, &["add".as_ref(), "--".as_ref(), rel_os])?;
+        }
+        Action::Remove => {
+            // Out of the index only, then the file itself: `git rm` of a folder's last file
+            // would remove the folder, and the folders the owner writes into never vanish
+            // (a CLI's container keeps the folder it mounted, issue 39; the scheduler
+            // watches it, issue 40 §1).
+            run(
+                root,
+                env,
+                &[
+                    "rm".as_ref(),
+                    "--cached".as_ref(),
+                    "-f".as_ref(),
+                    "--quiet".as_ref(),
+                    "--ignore-unmatch".as_ref(),
+                    "--".as_ref(),
+                    rel_os,
+                ],
+            )?;
+            let file = root.join(rel);
+            super::atomic::remove_if_exists(&file)?;
+        }
     }
+    let rel = rel_os;
     // Exit 0: nothing staged for this path; 1: there is something to commit.
     let diff_args: [&std::ffi::OsStr; 5] = [
         "diff".as_ref(),

@@ -72,6 +72,9 @@ fn commits_only_the_named_path_without_global_identity() {
 
     // No change: no commit, no error.
     record_logged(root, Path::new("routines/a.md"), "noop", Action::Add, &env);
+    let inode =
+        || std::os::unix::fs::MetadataExt::ino(&std::fs::metadata(root.join("routines")).unwrap());
+    let folder = inode();
     record_logged(
         root,
         &root.join("routines/a.md"),
@@ -84,7 +87,11 @@ fn commits_only_the_named_path_without_global_identity() {
         "remove a\nedit a\nadd routine a\n"
     );
     assert!(!root.join("routines/a.md").exists());
-    assert!(root.join("routines").is_dir(), "its folder stays");
+    assert_eq!(
+        inode(),
+        folder,
+        "its folder stays: never removed, not made again"
+    );
     // Removing an untracked or missing path is quiet.
     record_logged(
         root,
