@@ -36,7 +36,7 @@ use crate::{
     },
     front_end::FrontEnd,
     scheduling::Scheduler,
-    state::paths::DataDir,
+    state::{paths::DataDir, told::ToldMarks},
     webhooks::SpecStore,
 };
 use background_loops::{check_fork_idle, rest_when_idle, run_scheduler, run_webhooks};
@@ -199,7 +199,9 @@ async fn run_daemon(
         Arc::new(move || busy_session.is_busy()),
     ));
     // One budget for scheduled runs and webhook requests: the owner hears of it once a day.
-    let budget = Arc::new(DailyBudget::default());
+    let budget = Arc::new(DailyBudget::new(ToldMarks::new(
+        services.data_dir.told_file(),
+    )));
     let nags = Arc::new(NagKeeper::new(
         Arc::clone(&services),
         Arc::clone(&front_end),

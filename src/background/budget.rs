@@ -5,11 +5,11 @@
 //! owner starts (replies, buttons, `/fork`, held webhooks they run) never passes through here.
 
 use chrono::{DateTime, NaiveDate, Utc};
-use parking_lot::Mutex;
 
 use crate::{
     front_end::FrontEnd,
     services::Services,
+    state::told::ToldMarks,
     usage::{
         UsageLedger,
         summary::{background_spent_on, day_of, day_start},
@@ -51,13 +51,19 @@ pub fn reached(spent: f64, limit_cents: Option<u64>) -> bool {
     limit_cents.is_some_and(|cents| spent * 100.0 >= cents as f64)
 }
 
-/// The gate, with the day the owner was last told.
-#[derive(Debug, Default)]
+/// The gate, with the day the owner was last told (kept in `state/told.json`, so a restart
+/// doesn't tell again).
+#[derive(Debug)]
 pub struct DailyBudget {
-    told: Mutex<Option<NaiveDate>>,
+    told: ToldMarks,
 }
 
 impl DailyBudget {
+    /// The gate, keeping what the owner was told in `told`.
+    pub fn new(told: ToldMarks) -> Self {
+        Self { told }
+    }
+
     /// `Some` when background work may not start at `now`: the budget is set and today's
     /// background spend has reached it. Waits for the usage records queued so far.
     pub async fn check(&self, services: &Services, now: DateTime<Utc>) -> Option<OverBudget> {
@@ -96,12 +102,8 @@ impl DailyBudget {
 
     /// Whether `over` is the first time the owner would hear of it that day (and marks it).
     fn first_today(&self, over: &OverBudget) -> bool {
-        let mut told = self.told.lock();
-        if *told == Some(over.day) {
-            return false;
-        }
-        *told = Some(over.day);
-        true
+        let day = over.day.to_string();
+        self.told.first("bg_budget", &day, Utc::now().timestamp())
     }
 }
 
@@ -119,7 +121,8 @@ mod tests {
 
     #[test]
     fn the_owner_hears_it_once_a_day() {
-        let budget = DailyBudget::default();
+        let dir = tempfile::tempdir().unwrap();
+        let budget = DailyBudget::new(ToldMarks::new(dir.path().join("told.json")));
         let day = NaiveDate::from_ymd_opt(2026, 11, 27).unwrap();
         let over = OverBudget {
             day,

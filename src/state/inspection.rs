@@ -48,6 +48,7 @@ pub fn stores() -> Vec<Known> {
         Known::of::<super::tool_approvals::Format>("tool_approvals.json"),
         Known::of::<super::cli_homes::Format>("cli_homes.json"),
         Known::of::<super::untrusted_sessions::Format>("untrusted_sessions.json"),
+        Known::of::<super::told::Format>("told.json"),
     ]
 }
 

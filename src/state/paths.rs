@@ -129,6 +129,11 @@ impl DataDir {
         self.state_dir().join("untrusted_sessions.json")
     }
 
+    /// `state/told.json`: what the owner was told unasked, and for which occasion (issue 40).
+    pub fn told_file(&self) -> PathBuf {
+        self.state_dir().join("told.json")
+    }
+
     /// `state/nags.json`: reminders open until answered (issue 28 §1).
     pub fn nags_file(&self) -> PathBuf {
         self.state_dir().join("nags.json")

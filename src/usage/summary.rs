@@ -120,12 +120,13 @@ pub fn day_of(at: DateTime<Utc>, tz: Tz) -> NaiveDate {
 /// The first instant of `now`'s day in `tz` (midnight, or the day's first instant when a
 /// clock change skips midnight).
 pub fn day_start(now: DateTime<Utc>, tz: Tz) -> DateTime<Utc> {
-    day_of(now, tz)
-        .and_hms_opt(0, 0, 0)
-        .and_then(|midnight| tz.from_local_datetime(&midnight).earliest())
-        .map_or(now - chrono::Duration::days(1), |start| {
-            start.with_timezone(&Utc)
-        })
+    let midnight = day_of(now, tz).and_time(chrono::NaiveTime::MIN);
+    // Clock changes happen on a whole minute: the first minute of the day that exists is
+    // where the day starts (issue 40 §1: a skipped midnight).
+    (0..24 * 60)
+        .map(|minute| midnight + chrono::Duration::minutes(minute))
+        .find_map(|local| tz.from_local_datetime(&local).earliest())
+        .map_or(now, |start| start.with_timezone(&Utc).min(now))
 }
 
 /// Dollars background work (routines, reminders, webhooks, screening) spent on `day` in

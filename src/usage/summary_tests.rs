@@ -66,3 +66,30 @@ fn the_background_budget_counts_only_unattended_work_of_the_day() {
     let la = background_spent_on(&ledger(), day, chrono_tz::America::Los_Angeles);
     assert!(la.abs() < 1e-9);
 }
+
+/// A day whose midnight a clock change skips starts at its first minute that exists, and a
+/// day a clock change makes 25 hours long starts at its one midnight (issue 40 §1).
+#[test]
+fn a_day_starts_at_its_first_real_minute_when_a_clock_change_skips_midnight() {
+    let utc = |text: &str| {
+        DateTime::parse_from_rfc3339(text)
+            .unwrap()
+            .with_timezone(&Utc)
+    };
+    // São Paulo, 2018-11-04: at 00:00 the clocks went to 01:00 (-03:00 → -02:00).
+    let sao_paulo = chrono_tz::America::Sao_Paulo;
+    let noon = utc("2018-11-04T14:00:00Z");
+    assert_eq!(day_start(noon, sao_paulo), utc("2018-11-04T03:00:00Z"));
+    assert_eq!(
+        day_of(utc("2018-11-04T02:59:00Z"), sao_paulo).to_string(),
+        "2018-11-03"
+    );
+    // Its first instant is 01:00 local: no record of the day before counts in it.
+    assert_eq!(day_of(utc("2018-11-04T03:00:00Z"), sao_paulo).to_string(), "2018-11-04");
+    // London, 2026-10-25: the day is 25 hours long and starts at its midnight.
+    let london = chrono_tz::Europe::London;
+    assert_eq!(
+        day_start(utc("2026-10-25T23:30:00Z"), london),
+        utc("2026-10-25T00:00:00+01:00")
+    );
+}
