@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use super::{
     paths::DataDir,
-    set_aside::set_aside,
+    set_aside::{Trouble, set_aside},
     state_file::{FileFormat, StateFile},
 };
 
@@ -102,7 +102,8 @@ fn health(path: &Path, damage: fn(&[u8]) -> Option<String>) -> Health {
 }
 
 /// Sets every damaged state file aside now (the owner is told through the set-aside notice),
-/// as its store would on first use. Returns the names set aside.
+/// as its store would on first use, and tells the owner of each file that can't be read (once:
+/// its store won't tell again). Returns the names set aside.
 pub fn set_aside_damaged(data_dir: &DataDir, known: &[Known], now_secs: i64) -> Vec<&'static str> {
     inspect(data_dir, known)
         .into_iter()
@@ -112,7 +113,11 @@ pub fn set_aside_damaged(data_dir: &DataDir, known: &[Known], now_secs: i64) -> 
                 set_aside(&file.path, &reason, now_secs);
                 Some(file.name)
             }
-            _ => None,
+            Health::Unreadable(error) => {
+                super::state_file::told::trouble(&file.path, Trouble::Unreadable, &error);
+                None
+            }
+            Health::Absent | Health::Sound => None,
         })
         .collect()
 }

@@ -22,7 +22,7 @@ use super::{
 };
 
 mod entries;
-mod told;
+pub(crate) mod told;
 
 pub use entries::{JsonList, JsonMap, Keyed, Listed};
 

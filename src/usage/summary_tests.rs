@@ -85,7 +85,10 @@ fn a_day_starts_at_its_first_real_minute_when_a_clock_change_skips_midnight() {
         "2018-11-03"
     );
     // Its first instant is 01:00 local: no record of the day before counts in it.
-    assert_eq!(day_of(utc("2018-11-04T03:00:00Z"), sao_paulo).to_string(), "2018-11-04");
+    assert_eq!(
+        day_of(utc("2018-11-04T03:00:00Z"), sao_paulo).to_string(),
+        "2018-11-04"
+    );
     // London, 2026-10-25: the day is 25 hours long and starts at its midnight.
     let london = chrono_tz::Europe::London;
     assert_eq!(

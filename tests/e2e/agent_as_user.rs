@@ -300,3 +300,61 @@ async fn an_ordinary_users_background_run_cannot_reach_the_main_sessions_cli_sta
         &attempt,
     );
 }
+
+/// State files the bot's user can't read (mode 000; issue 40 §1): the bot starts and
+/// answers, the owner is told once which files can't be read, and nothing is written over
+/// them however many turns read or change them.
+#[tokio::test]
+async fn state_files_the_bot_cannot_read_are_left_alone_and_told_once() {
+    let unreadable: [(&str, &str); 3] = [
+        (
+            "pending_updates.json",
+            r#"[{"ts": "2026-12-01T09:00:00+00:00", "message": "kept"}]"#,
+        ),
+        ("quiet.json", r#"{"until": "2026-12-01T09:00:00Z"}"#),
+        ("fork_messages.json", "[]"),
+    ];
+    let h = AsUser::start(&[("OLLIM_SCHEDULER_SYNC_SECS", "1")], |data| {
+        let state = data.join("state");
+        std::fs::create_dir_all(&state).unwrap();
+        for (name, text) in unreadable {
+            std::fs::write(state.join(name), text).unwrap();
+            std::fs::set_permissions(state.join(name), std::fs::Permissions::from_mode(0o000))
+                .unwrap();
+        }
+    })
+    .await;
+    let state = h.sandbox.data_dir.join("state");
+    h.turn("hello", vec![Reply::text("hello back")], "hello back")
+        .await;
+    h.turn("and again", vec![Reply::text("here again")], "here again")
+        .await;
+    let owner = h.discord.config().owner_id;
+    let dm = h.discord.dm_channel_id(owner);
+    let notices = || {
+        h.discord
+            .channel_messages(dm)
+            .into_iter()
+            .filter(|m| m.by_bot && m.content.contains("can't be read"))
+            .collect::<Vec<_>>()
+    };
+    h.wait("the notice", || !notices().is_empty()).await;
+    h.turn("one more", vec![Reply::text("still here")], "still here")
+        .await;
+    let told = notices();
+    for (name, _) in unreadable {
+        let mentions = told
+            .iter()
+            .map(|m| m.content.matches(name).count())
+            .sum::<usize>();
+        assert_eq!(mentions, 1, "{name} told once: {told:?}");
+    }
+    for (name, text) in unreadable {
+        std::fs::set_permissions(state.join(name), std::fs::Permissions::from_mode(0o600)).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(state.join(name)).unwrap(),
+            text,
+            "{name} was written over"
+        );
+    }
+}

@@ -15,3 +15,7 @@ pub fn state_files() -> Vec<Known> {
     ]);
     known
 }
+
+#[cfg(test)]
+#[path = "state_files_tests.rs"]
+mod tests;

@@ -11,7 +11,7 @@ use crate::state::set_aside::{Trouble, report};
 static TOLD: LazyLock<Mutex<HashSet<(PathBuf, Trouble)>>> = LazyLock::new(Mutex::default);
 
 /// `path` has `trouble` (why: `reason`): logged every time, the owner told the first time.
-pub(super) fn trouble(path: &Path, trouble: Trouble, reason: &str) {
+pub(crate) fn trouble(path: &Path, trouble: Trouble, reason: &str) {
     tracing::warn!(path = %path.display(), ?trouble, %reason, "state file trouble");
     if TOLD.lock().insert((path.to_owned(), trouble)) {
         report(path, trouble, reason);
