@@ -4,7 +4,8 @@
 //! The crate is laid out in layers, each importing only the ones below it (see
 //! `docs/architecture.md`):
 //! - ground floor: [`claude`] (the CLI driver), [`domain`] (shared plain types),
-//!   [`tool_policy`] (tool-pattern logic), [`transcripts`] (reading the CLI's transcripts);
+//!   [`tool_policy`] (tool-pattern logic), [`transcripts`] (reading the CLI's transcripts),
+//!   [`clock`] (the one clock, which tests move);
 //! - [`config`], [`state`] (files under the data dir), [`front_end`] (the `FrontEnd` trait),
 //!   [`google`] (the owner's Google account);
 //! - [`services`] (the shared stores bundle), [`skills`], [`subagents`], [`update`]
@@ -23,6 +24,7 @@ pub mod app;
 pub mod background;
 pub mod claude;
 pub mod cli;
+pub mod clock;
 pub mod config;
 pub mod content_approval;
 pub mod discord;

@@ -88,7 +88,10 @@ async fn run(cli: Cli, launch: Launch) -> anyhow::Result<i32> {
         }
         Some(Command::Reminder { action }) => {
             let (data_dir, tz) = scheduling_env(&launch)?;
-            Ok(reminder::run(&data_dir, tz, action))
+            let clock = ollim_bot::config::clock_from(
+                launch.var("OLLIM_TEST_CLOCK").map(std::path::PathBuf::from),
+            );
+            Ok(reminder::run(&data_dir, tz, clock.now(), action))
         }
         Some(Command::Webhook { action }) => {
             let (data_dir, _) = scheduling_env(&launch)?;

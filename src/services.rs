@@ -31,6 +31,8 @@ use crate::{
 pub struct Services {
     /// Static configuration.
     pub config: Config,
+    /// The one clock: read wall and monotonic time through it, and wait on it (issue 40 §2).
+    pub clock: crate::clock::Clock,
     /// `state/config.json`: read every runtime setting through [`RuntimeSettings::current`],
     /// save through it (CFG-1, CFG-4).
     pub runtime: Arc<RuntimeSettings>,
@@ -80,7 +82,7 @@ pub struct Services {
 
 impl Services {
     /// `at` on the owner's clock: `09:40`.
-    pub fn clock(&self, at: chrono::DateTime<chrono::Utc>) -> String {
+    pub fn hh_mm(&self, at: chrono::DateTime<chrono::Utc>) -> String {
         crate::domain::wall_clock::hh_mm(at, self.config.timezone)
     }
 

@@ -30,7 +30,7 @@ pub async fn watch_busy_calendar(
             && GoogleFiles::new(&services.data_dir).is_connected();
         // When Google can't be read, the last answer stands (it ends with its event).
         let busy = if wanted {
-            busy_until(&services, Utc::now()).await
+            busy_until(&services, services.clock.now()).await
         } else {
             Ok(None)
         };

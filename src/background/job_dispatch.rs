@@ -95,7 +95,11 @@ impl JobSink for JobDispatch {
 
     fn run_background(&self, job: BgJob) -> BoxFuture<'_, BgFate> {
         Box::pin(async move {
-            if let Some(over) = self.budget.check(&self.services, chrono::Utc::now()).await {
+            if let Some(over) = self
+                .budget
+                .check(&self.services, self.services.clock.now())
+                .await
+            {
                 self.wait_for_budget(&job, &over).await;
                 return BgFate::OverBudget;
             }

@@ -99,7 +99,7 @@ mod tests {
             "meds".into(),
             "Take your meds".into(),
             NagPolicy::default(),
-            (Utc::now(), 1),
+            Utc::now(),
         )
     }
 

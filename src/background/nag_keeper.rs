@@ -69,7 +69,7 @@ impl NagKeeper {
             let text = match nag.wait.due_at() {
                 Some(at) => format!(
                     "Open until you answer. If it slips, I'll nudge you at {}.",
-                    self.services.clock(at)
+                    self.services.hh_mm(at)
                 ),
                 None => "Open until you answer.".to_owned(),
             };
@@ -78,7 +78,7 @@ impl NagKeeper {
                 if let Err(error) = self
                     .services
                     .quiet
-                    .hold(HeldShow::Embed { embed: card }, Utc::now())
+                    .hold(HeldShow::Embed { embed: card }, self.services.clock.now())
                 {
                     tracing::warn!(%error, "could not hold the reminder's card for the quiet time");
                 }
@@ -95,8 +95,10 @@ impl NagKeeper {
     /// Sends nags as they fall due until `stop`; looks again at least every `every`.
     pub async fn run(self: Arc<Self>, every: Duration, stop: CancellationToken) {
         loop {
-            let now = Utc::now();
-            for nag in self.services.nags.due(now) {
+            let now = self.services.clock.now();
+            let due = self.services.nags.due(now);
+            tracing::debug!(due = due.len(), %now, "looked at the open reminders");
+            for nag in due {
                 let span = tracing::info_span!("nag", id = %nag.id);
                 let due_at = nag.wait.due_at().unwrap_or(now);
                 self.nag(nag, due_at).instrument(span).await;
@@ -110,7 +112,7 @@ impl NagKeeper {
                 .map_or(every, |wait| wait.min(every));
             tokio::select! {
                 () = stop.cancelled() => return,
-                () = tokio::time::sleep(wait) => {}
+                () = self.services.clock.sleep(wait) => {}
                 () = self.services.nags.changed().notified() => {}
             }
         }
@@ -148,11 +150,10 @@ impl NagKeeper {
             self.refund();
             return;
         }
-        let speedup = self.services.config.nag_speedup;
         let mut after = nag.clone();
-        after.nagged(Utc::now(), speedup);
+        after.nagged(self.services.clock.now());
         let next = match after.wait.due_at() {
-            Some(at) => format!("*Next nudge at {}.*", self.services.clock(at)),
+            Some(at) => format!("*Next nudge at {}.*", self.services.hh_mm(at)),
             None => "*That's the last nudge; it stays in `/nags` until you answer.*".to_owned(),
         };
         let card = card(&nag, format!("{words}\n\n{next}"));
@@ -161,13 +162,13 @@ impl NagKeeper {
             self.refund();
             return;
         }
-        let sent = Utc::now();
+        let sent = self.services.clock.now();
         tracing::info!(nth, late_secs = (sent - due_at).num_seconds(), "nag sent");
         // The next gap counts from when this one went out.
         let mut counted = false;
         let recorded = self.services.nags.update(&nag.id, |open| {
             if unchanged(open) {
-                open.nagged(sent, speedup);
+                open.nagged(sent);
                 counted = true;
             }
         });
@@ -192,7 +193,7 @@ impl NagKeeper {
     async fn words(&self, nag: &OpenNag, nth: u32) -> String {
         if self
             .budget
-            .check(&self.services, Utc::now())
+            .check(&self.services, self.services.clock.now())
             .await
             .is_some()
         {
@@ -204,7 +205,7 @@ impl NagKeeper {
             prompt: nudge_question(
                 nag,
                 nth,
-                &self.services.clock(nag.opened),
+                &self.services.hh_mm(nag.opened),
                 &self.services.config.user_name,
             ),
             limit: WORDS_LIMIT,
@@ -220,7 +221,9 @@ impl NagKeeper {
 
     /// Whether the owner is quiet now (quiet hours, "quiet for …", a focus session).
     fn quiet_now(&self) -> bool {
-        self.services.quiet_until(Utc::now()).is_some()
+        self.services
+            .quiet_until(self.services.clock.now())
+            .is_some()
     }
 
     /// A line for the main conversation.

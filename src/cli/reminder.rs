@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
+use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 use clap::{Args, Subcommand};
 
@@ -107,9 +108,10 @@ pub struct ReminderAdd {
 }
 
 /// Runs a reminder command; returns the exit code.
-pub fn run(data_dir: &DataDir, tz: Tz, command: ReminderCommand) -> i32 {
+/// `now` is the process's clock read once (issue 40 §2).
+pub fn run(data_dir: &DataDir, tz: Tz, now: DateTime<Utc>, command: ReminderCommand) -> i32 {
     match command {
-        ReminderCommand::Add(add) => add_reminder(data_dir, tz, *add),
+        ReminderCommand::Add(add) => add_reminder(data_dir, tz, now, *add),
         ReminderCommand::List { json } => {
             let (mut reminders, problems) = load_reminders(data_dir, tz);
             for problem in problems {
@@ -136,7 +138,7 @@ pub fn run(data_dir: &DataDir, tz: Tz, command: ReminderCommand) -> i32 {
                 let line = schedule(reminder, tz);
                 println!("  {}  {line:<24}  {}", reminder.id, summary(reminder));
             }
-            print_open(data_dir, tz);
+            print_open(data_dir, tz, now);
             0
         }
         ReminderCommand::Cancel { id } => match remove_reminder(data_dir, &id, Commit::Now) {
@@ -154,13 +156,12 @@ pub fn run(data_dir: &DataDir, tz: Tz, command: ReminderCommand) -> i32 {
 }
 
 /// The reminders open until answered (NAG-9), after the pending ones.
-fn print_open(data_dir: &DataDir, tz: chrono_tz::Tz) {
+fn print_open(data_dir: &DataDir, tz: chrono_tz::Tz, now: DateTime<Utc>) {
     let open = NagStore::new(data_dir.nags_file()).all();
     if open.is_empty() {
         return;
     }
     println!("open until answered:");
-    let now = chrono::Utc::now();
     for nag in open {
         println!("  {}  {}", nag.id, nag.status(now, tz));
     }
@@ -206,14 +207,14 @@ impl ReminderAdd {
     }
 }
 
-fn add_reminder(data_dir: &DataDir, tz: Tz, add: ReminderAdd) -> i32 {
+fn add_reminder(data_dir: &DataDir, tz: Tz, now: DateTime<Utc>, add: ReminderAdd) -> i32 {
     if add.background {
         eprintln!(
             "warning: --background is deprecated; reminders run in the background by default"
         );
     }
     let due = match add.due_input() {
-        Some(input) => resolve(&input, chrono::Utc::now().with_timezone(&tz)),
+        Some(input) => resolve(&input, now.with_timezone(&tz)),
         None => Err(DueTimeError::NegativeDelay),
     };
     let run_at = match due {

@@ -59,7 +59,15 @@ fn nag_2_reminder_add_writes_the_keys() {
     let tmp = tempfile::tempdir().unwrap();
     let data_dir = DataDir::new(tmp.path());
     let add = parse(&["--until-done", "--nag-every", "15m", "--max-nags", "3"]).unwrap();
-    assert_eq!(run(&data_dir, TZ, ReminderCommand::Add(Box::new(add))), 0);
+    assert_eq!(
+        run(
+            &data_dir,
+            TZ,
+            chrono::Utc::now(),
+            ReminderCommand::Add(Box::new(add))
+        ),
+        0
+    );
     let (files, problems) = load_reminders(&data_dir, TZ);
     assert!(problems.is_empty(), "{problems:?}");
     let [file] = files.as_slice() else {

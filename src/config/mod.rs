@@ -93,9 +93,10 @@ pub struct Config {
     /// stopped and the owner told (`OLLIM_TURN_IDLE_SECS`, default 15 minutes: longer than
     /// the CLI's own request timeout and a long Bash command; issue 16).
     pub turn_idle_limit: std::time::Duration,
-    /// How many times faster than the clock the waits of an open reminder pass: its nag gaps
-    /// and snoozes (`OLLIM_NAG_SPEEDUP`, default 1; tests set 60 so minutes pass as seconds).
-    pub nag_speedup: u32,
+    /// A file saying how far ahead (in milliseconds) the process's clock runs
+    /// (`OLLIM_TEST_CLOCK`): the end-to-end tests move the clock through it (issue 40 §2).
+    /// Unset, the clock is the system's.
+    pub test_clock: Option<PathBuf>,
     /// How long the conversation's CLI stays up with nothing to do, in place of
     /// `/config cli_idle_minutes` (`OLLIM_CLI_IDLE_SECS`; tests set a few seconds).
     pub cli_idle_override: Option<std::time::Duration>,
@@ -139,7 +140,7 @@ impl std::fmt::Debug for Config {
             .field("scheduler_sync", &self.scheduler_sync)
             .field("fs_events", &self.fs_events)
             .field("turn_idle_limit", &self.turn_idle_limit)
-            .field("nag_speedup", &self.nag_speedup)
+            .field("test_clock", &self.test_clock)
             .field("cli_idle_override", &self.cli_idle_override)
             .field("webhook", &self.webhook)
             .field("sandbox_read", &self.sandbox_read)
@@ -324,9 +325,9 @@ impl Config {
                 .and_then(|raw| raw.trim().parse::<u64>().ok())
                 .filter(|secs| *secs > 0)
                 .map_or(DEFAULT_TURN_IDLE_LIMIT, std::time::Duration::from_secs),
-            nag_speedup: get("OLLIM_NAG_SPEEDUP")
-                .and_then(|raw| raw.trim().parse::<u32>().ok())
-                .map_or(1, |speedup| speedup.max(1)),
+            test_clock: get("OLLIM_TEST_CLOCK")
+                .filter(|raw| !raw.trim().is_empty())
+                .map(PathBuf::from),
             cli_idle_override: get("OLLIM_CLI_IDLE_SECS")
                 .and_then(|raw| raw.trim().parse::<u64>().ok())
                 .map(std::time::Duration::from_secs),
@@ -397,3 +398,12 @@ pub(crate) fn expand_home(raw: &str, home: Option<&str>) -> PathBuf {
 
 #[cfg(test)]
 mod tests;
+
+/// The process's clock (issue 40 §2): the system's, or the test clock the file `test_clock`
+/// (`OLLIM_TEST_CLOCK`) moves.
+pub fn clock_from(test_clock: Option<PathBuf>) -> crate::clock::Clock {
+    test_clock.map_or_else(
+        crate::clock::Clock::system,
+        crate::clock::Clock::ahead_by_file,
+    )
+}

@@ -65,14 +65,14 @@ impl Bot {
             .map(str::trim)
             .filter(|task| !task.is_empty())
             .map(str::to_owned);
-        let now = Utc::now();
+        let now = self.services.clock.now();
         let focus = FocusSession {
             task: task.clone().unwrap_or_else(|| "(not named yet)".to_owned()),
             started: now,
             until: now + chrono::Duration::minutes(minutes),
             halfway_told: false,
         };
-        let until = self.services.clock(focus.until);
+        let until = self.services.hh_mm(focus.until);
         match self.services.quiet.start_focus(focus) {
             Ok(true) => {}
             Ok(false) => {
@@ -142,7 +142,7 @@ impl Bot {
         let Some(focus) = self.services.quiet.focus() else {
             return;
         };
-        match focus_step(&focus, Utc::now()) {
+        match focus_step(&focus, self.services.clock.now()) {
             FocusStep::Wait => {}
             FocusStep::End => {
                 if let Ok(Some(ended)) = self.services.quiet.end_focus() {
@@ -162,7 +162,7 @@ impl Bot {
         let text = format!(
             "Halfway through **{}**, until {}. Still on it? No need to answer.",
             focus.task,
-            self.services.clock(focus.until)
+            self.services.hh_mm(focus.until)
         );
         self.tell(
             "the focus check-in",
@@ -176,13 +176,13 @@ impl Bot {
     /// A session ended (`early`: by the owner): the main conversation hears it as a pending
     /// update and asks what got done (FOC-4).
     async fn focus_ended(&self, focus: &FocusSession, early: bool, here: Option<ChannelId>) {
-        let ended = Utc::now().min(focus.until);
+        let ended = self.services.clock.now().min(focus.until);
         let minutes = (ended - focus.started).num_minutes().max(1);
         let how = if early { "ended early" } else { "ended" };
         let note = format!(
             "Focus session on {}: {minutes} min, {how} at {}.",
             focus.task,
-            self.services.clock(ended)
+            self.services.hh_mm(ended)
         );
         if let Err(error) = self.services.pending.append(&note) {
             tracing::warn!(%error, "could not note the focus session");

@@ -18,7 +18,7 @@ use super::{
 };
 use crate::domain::{
     nag::{NagOutcome, Snooze},
-    open_nag::{OpenNag, scaled},
+    open_nag::OpenNag,
 };
 
 /// The most open reminders `/nags` gives buttons to (Discord allows five rows).
@@ -32,7 +32,7 @@ impl Bot {
         id: &str,
         answer: NagAnswer,
     ) -> Result<(), serenity::Error> {
-        let now = Utc::now();
+        let now = self.services.clock.now();
         let result = match answer {
             NagAnswer::SnoozeChoices => return self.snooze_choices(component, id).await,
             NagAnswer::Snooze(snooze) => {
@@ -70,7 +70,7 @@ impl Bot {
             NagOutcome::Snoozed(until) => until,
             _ => now,
         };
-        let line = outcome.summary(&nag.label, nag.nudges, self.services.clock(at));
+        let line = outcome.summary(&nag.label, nag.nudges, self.services.hh_mm(at));
         tracing::info!(id, "{line}");
         if let Err(error) = self.services.pending.append(&line) {
             tracing::warn!(%error, "could not queue the reminder's outcome");
@@ -81,7 +81,7 @@ impl Bot {
                 format!(
                     "**{}**: snoozed until {}.",
                     nag.label,
-                    self.services.clock(at)
+                    self.services.hh_mm(at)
                 )
             }
             NagOutcome::NotToday => format!("**{}**: not today. That's fine.", nag.label),
@@ -110,7 +110,7 @@ impl Bot {
                 "Nothing open. A reminder set with `until-done` waits here until you answer it.",
             );
         } else {
-            let now = Utc::now();
+            let now = self.services.clock.now();
             let tz = self.services.config.timezone;
             let lines: Vec<String> = open
                 .iter()
@@ -161,12 +161,9 @@ impl Bot {
         with_rate_limit_retries(|| component.create_response(&self.http, response.clone())).await
     }
 
-    /// When `snooze`, pressed at `now`, brings the reminder back (sooner by the nag speedup).
+    /// When `snooze`, pressed at `now`, brings the reminder back.
     fn snooze_until(&self, snooze: Snooze, now: DateTime<Utc>) -> DateTime<Utc> {
-        let config = &self.services.config;
-        let until = snooze.until(now, config.timezone);
-        let wait = (until - now).to_std().unwrap_or_default();
-        now + scaled(wait, config.nag_speedup)
+        snooze.until(now, self.services.config.timezone)
     }
 }
 

@@ -67,16 +67,15 @@ pub struct OpenNag {
 }
 
 impl OpenNag {
-    /// A reminder opened at `now`: its first nag is due after the policy's first gap, shortened
-    /// `speedup` times (1 in real use; tests pass more so minutes pass as seconds).
+    /// A reminder opened at `now`: its first nag is due after the policy's first gap.
     pub fn open(
         id: String,
         label: String,
         message: String,
         policy: NagPolicy,
-        (now, speedup): (DateTime<Utc>, u32),
+        now: DateTime<Utc>,
     ) -> Self {
-        let wait = next_wait(&policy, now, 0, speedup);
+        let wait = next_wait(&policy, now, 0);
         Self {
             id,
             label,
@@ -96,10 +95,10 @@ impl OpenNag {
 
     /// A nag went out at `now`: counted, and the next one due after the next gap, or resting
     /// once the policy's limit is reached.
-    pub fn nagged(&mut self, now: DateTime<Utc>, speedup: u32) {
+    pub fn nagged(&mut self, now: DateTime<Utc>) {
         self.nudges = self.nudges.saturating_add(1);
         self.round = self.round.saturating_add(1);
-        self.wait = next_wait(&self.policy, now, self.round, speedup);
+        self.wait = next_wait(&self.policy, now, self.round);
     }
 
     /// The owner snoozed it until `until`: it comes back then, its gaps counted afresh.
@@ -138,21 +137,17 @@ impl OpenNag {
     }
 }
 
-/// What comes after `round` nags, the last at `last`: the next gap, shortened `speedup`
-/// times, or rest.
-fn next_wait(policy: &NagPolicy, last: DateTime<Utc>, round: u32, speedup: u32) -> NagWait {
+/// What comes after `round` nags, the last at `last`: the next gap (never under a second),
+/// or rest.
+fn next_wait(policy: &NagPolicy, last: DateTime<Utc>, round: u32) -> NagWait {
     if round >= policy.limit() {
         return NagWait::Resting;
     }
-    let gap = scaled(policy.gap_before(round + 1), speedup);
-    last.checked_add_signed(gap)
+    let gap = policy.gap_before(round + 1).max(Duration::from_secs(1));
+    TimeDelta::from_std(gap)
+        .ok()
+        .and_then(|gap| last.checked_add_signed(gap))
         .map_or(NagWait::Resting, |at| NagWait::Due { at })
-}
-
-/// `wait` shortened `speedup` times (0 reads as 1), never under a second.
-pub fn scaled(wait: Duration, speedup: u32) -> TimeDelta {
-    let wait = wait / speedup.max(1);
-    TimeDelta::from_std(wait.max(Duration::from_secs(1))).unwrap_or(TimeDelta::MAX)
 }
 
 /// A short label for a reminder: its description when it has one, else the first line of its

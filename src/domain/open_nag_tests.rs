@@ -12,7 +12,7 @@ fn meds(policy: NagPolicy) -> OpenNag {
         "meds".into(),
         "Take your meds".into(),
         policy,
-        (at(9, 0), 1),
+        at(9, 0),
     )
 }
 
@@ -27,11 +27,11 @@ fn an_open_reminder_nags_at_widening_gaps_then_rests() {
     assert!(!nag.is_due(at(9, 9)));
     assert!(nag.is_due(at(9, 10)));
     // Sent late (quiet time, the budget): the next gap counts from when it went out.
-    nag.nagged(at(9, 12), 1);
+    nag.nagged(at(9, 12));
     assert_eq!(nag.wait, NagWait::Due { at: at(9, 32) });
-    nag.nagged(at(9, 32), 1);
+    nag.nagged(at(9, 32));
     assert_eq!(nag.wait, NagWait::Due { at: at(10, 12) });
-    nag.nagged(at(10, 12), 1);
+    nag.nagged(at(10, 12));
     assert!(nag.is_resting());
     assert!(!nag.is_due(at(23, 0)));
     assert_eq!(nag.nudges, 3);
@@ -41,30 +41,16 @@ fn an_open_reminder_nags_at_widening_gaps_then_rests() {
 #[test]
 fn a_snooze_moves_it_and_counts_the_gaps_afresh() {
     let mut nag = meds(NagPolicy::default());
-    nag.nagged(at(9, 10), 1);
-    nag.nagged(at(9, 30), 1);
+    nag.nagged(at(9, 10));
+    nag.nagged(at(9, 30));
     nag.snoozed(at(19, 0));
     assert_eq!(nag.wait, NagWait::Snoozed { at: at(19, 0) });
     assert_eq!(nag.wait.due_at(), Some(at(19, 0)));
-    nag.nagged(at(19, 0), 1);
+    nag.nagged(at(19, 0));
     // The snooze's end was the round's first nag: the second gap follows, and the nudges
     // keep their total.
     assert_eq!(nag.wait, NagWait::Due { at: at(19, 20) });
     assert_eq!((nag.round, nag.nudges), (1, 3));
-}
-
-#[test]
-fn a_speedup_shortens_every_wait_but_not_below_a_second() {
-    let nag = OpenNag::open(
-        "x".into(),
-        "x".into(),
-        "x".into(),
-        NagPolicy::default(),
-        (at(9, 0), 60),
-    );
-    assert_eq!(nag.wait.due_at(), Some(at(9, 0) + TimeDelta::seconds(10)));
-    assert_eq!(scaled(Duration::from_secs(10), 600), TimeDelta::seconds(1));
-    assert_eq!(scaled(Duration::from_secs(60), 0), TimeDelta::seconds(60));
 }
 
 #[test]
@@ -104,8 +90,8 @@ fn its_status_says_how_often_it_nudged_and_what_comes_next() {
         nag.status(at(9, 11), tz),
         "meds (since 10:00): not nudged yet, next nudge due now"
     );
-    nag.nagged(at(9, 10), 1);
-    nag.nagged(at(9, 30), 1);
+    nag.nagged(at(9, 10));
+    nag.nagged(at(9, 30));
     nag.snoozed(at(18, 0));
     assert_eq!(
         nag.status(at(9, 31), tz),

@@ -21,7 +21,7 @@ use std::{
 
 use parking_lot::Mutex;
 
-use chrono::{DateTime, Utc};
+use chrono::DateTime;
 use chrono_tz::Tz;
 use tokio_util::{sync::CancellationToken, task::TaskTracker};
 
@@ -73,7 +73,10 @@ impl Scheduler {
     }
 
     fn now(&self) -> DateTime<Tz> {
-        Utc::now().with_timezone(&self.services.config.timezone)
+        self.services
+            .clock
+            .now()
+            .with_timezone(&self.services.config.timezone)
     }
 
     /// Runs until `stop`; then stops the fires in flight and the watcher, and returns.
@@ -90,8 +93,8 @@ impl Scheduler {
             "scheduler started: {} jobs",
             self.registry.lock().len()
         );
-        let mut plan = SyncPlan::new(full_every, tokio::time::Instant::now());
-        let mut last_look = (self.now(), tokio::time::Instant::now());
+        let mut plan = SyncPlan::new(full_every, self.services.clock.instant());
+        let mut last_look = (self.now(), self.services.clock.instant());
         loop {
             if let Some(Err(reason)) = watch.as_ref().map(FolderWatch::keep_up) {
                 tracing::warn!(
@@ -100,19 +103,19 @@ impl Scheduler {
                     self.sync_interval.as_secs()
                 );
                 watch = None;
-                plan.poll_every(self.sync_interval, tokio::time::Instant::now());
+                plan.poll_every(self.sync_interval, self.services.clock.instant());
             }
-            if let Some(kind) = plan.due(tokio::time::Instant::now()) {
+            if let Some(kind) = plan.due(self.services.clock.instant()) {
                 let seen = watch.as_ref().map(FolderWatch::take).unwrap_or_default();
                 let changed = (kind == SyncKind::Changed && !seen.rescan).then_some(seen.changed);
                 // A wake left over from events an earlier sync already took reads nothing.
                 if changed.as_ref().is_none_or(|files| !files.is_empty()) {
                     self.sync(false, changed).await;
                 }
-                plan.synced(kind, tokio::time::Instant::now());
+                plan.synced(kind, self.services.clock.instant());
             }
             let now = self.now();
-            let look = (now, tokio::time::Instant::now());
+            let look = (now, self.services.clock.instant());
             if jumped_forward(look.0 - last_look.0, look.1 - last_look.1) {
                 self.pass_over_gap(last_look.0, now);
             }
@@ -132,11 +135,11 @@ impl Scheduler {
                 .next_wake()
                 .map(|at| (at - self.now()).to_std().unwrap_or(Duration::ZERO))
                 .map_or(LONGEST_SLEEP, |wait| wait.min(LONGEST_SLEEP));
-            let wake = plan.wake_at().min(tokio::time::Instant::now() + wake);
+            let wake = plan.wake_at().min(self.services.clock.instant() + wake);
             tokio::select! {
                 () = stop.cancelled() => break,
-                () = tokio::time::sleep_until(wake) => {}
-                () = next_event(watch.as_ref()) => plan.changed(tokio::time::Instant::now()),
+                () = self.services.clock.sleep_until(wake) => {}
+                () = next_event(watch.as_ref()) => plan.changed(self.services.clock.instant()),
                 // A fire moved a job's time (a reminder waiting for the budget, USE-6).
                 () = self.rescheduled.notified() => {}
             }

@@ -13,7 +13,7 @@ fn nag(id: &str, opened: DateTime<Utc>) -> OpenNag {
         format!("{id} label"),
         "text".into(),
         NagPolicy::default(),
-        (opened, 1),
+        opened,
     )
 }
 

@@ -312,7 +312,7 @@ pub fn test_config(sandbox: &CliSandbox, mock: &MockApi) -> Config {
         scheduler_sync: ollim_bot::config::DEFAULT_SCHEDULER_SYNC,
         fs_events: ollim_bot::config::FsEvents::On,
         turn_idle_limit: ollim_bot::config::DEFAULT_TURN_IDLE_LIMIT,
-        nag_speedup: 1,
+        test_clock: None,
         cli_idle_override: None,
         webhook: ollim_bot::config::WebhookSetting::Off,
         sandbox_read: Vec::new(),

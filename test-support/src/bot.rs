@@ -230,6 +230,7 @@ pub fn ollim_command(sandbox: &CliSandbox, mock: &MockApi) -> Command {
         .env("OLLIM_DOCS_MCP_URL", "")
         // No checkout: versions are the package version whatever the repository's tags.
         .env("OLLIM_SOURCE_DIR", sandbox.home.path())
+        .env("OLLIM_TEST_CLOCK", sandbox.clock_file())
         .envs(sandbox.env(mock))
         .current_dir(sandbox.home.path())
         .kill_on_drop(true);

@@ -49,6 +49,34 @@ pub struct CliSandbox {
 }
 
 impl CliSandbox {
+    /// The file the bot's test clock follows (`OLLIM_TEST_CLOCK`): how far ahead of the
+    /// system clock it runs, in milliseconds.
+    pub fn clock_file(&self) -> PathBuf {
+        self.home.path().join("test-clock")
+    }
+
+    /// Moves the bot's clock `by` ahead (wall and monotonic time together); every wait the
+    /// bot takes on its clock that this passes ends at once. Survives a restart of the bot.
+    pub fn advance_clock(&self, by: std::time::Duration) {
+        let file = self.clock_file();
+        let ahead: u128 = std::fs::read_to_string(&file)
+            .ok()
+            .and_then(|text| text.trim().parse().ok())
+            .unwrap_or(0);
+        let staged = file.with_extension("staged");
+        std::fs::write(&staged, (ahead + by.as_millis()).to_string()).expect("write the clock");
+        std::fs::rename(&staged, &file).expect("move the clock");
+    }
+
+    /// How far [`Self::advance_clock`] moved the bot's clock so far.
+    pub fn clock_ahead(&self) -> std::time::Duration {
+        let ms: u64 = std::fs::read_to_string(self.clock_file())
+            .ok()
+            .and_then(|text| text.trim().parse().ok())
+            .unwrap_or(0);
+        std::time::Duration::from_millis(ms)
+    }
+
     /// Creates the temp HOME and `<home>/ollim-data`.
     pub fn new() -> CliSandbox {
         let home = tempfile::Builder::new()

@@ -1,9 +1,9 @@
 //! Reminders that stay open until answered, through the real parts (issue 28 §1; NAG-4…NAG-9):
 //! the real CLI runs the reminder and words each nudge in a session with nothing to act with,
-//! the fake Discord shows the cards and takes the clicks. Nag waits pass 60 times faster
-//! (`OLLIM_NAG_SPEEDUP=60`): a 5-minute gap is 5 seconds.
+//! the fake Discord shows the cards and takes the clicks. The waits pass as the test moves the
+//! bot's clock (issue 40 §2): a 5-minute gap is the clock moved 5 minutes.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::{Value, json};
 
@@ -16,10 +16,7 @@ use crate::support::{
     wait,
 };
 
-const FAST: [(&str, &str); 2] = [
-    ("OLLIM_SCHEDULER_SYNC_SECS", "1"),
-    ("OLLIM_NAG_SPEEDUP", "60"),
-];
+const FAST: [(&str, &str); 1] = [("OLLIM_SCHEDULER_SYNC_SECS", "1")];
 
 async fn start(sandbox: CliSandbox) -> BotHarness {
     let h = BotHarness::start_parts(
@@ -62,14 +59,34 @@ fn cards(h: &BotHarness, text: &str) -> Vec<FakeMessage> {
         .collect()
 }
 
-/// Waits for a card containing `text`; returns it and when it was seen.
-async fn card(h: &BotHarness, text: &str, within: Duration) -> (FakeMessage, Instant) {
-    let message = h
-        .wait_for_bot_message_within(text, within, |m| {
-            serde_json::to_string(&m.embeds).unwrap().contains(text)
-        })
-        .await;
-    (message, Instant::now())
+/// Waits for a card containing `text`.
+async fn card(h: &BotHarness, text: &str, within: Duration) -> FakeMessage {
+    h.wait_for_bot_message_within(text, within, |m| {
+        serde_json::to_string(&m.embeds).unwrap().contains(text)
+    })
+    .await
+}
+
+/// When the open reminder's next nudge is due, as `state/nags.json` says.
+fn due_at(h: &BotHarness) -> chrono::DateTime<chrono::Utc> {
+    let entries = open(&h.sandbox.data_dir);
+    let at = entries[0]["wait"]["at"].as_str().expect("a nudge due");
+    chrono::DateTime::parse_from_rfc3339(at).unwrap().to_utc()
+}
+
+/// Moves the bot's clock `by` and waits until its nag keeper looked at the open reminders
+/// after the move: whatever falls due by then was seen.
+async fn pass(h: &BotHarness, by: Duration) {
+    let looks = || h.log().matches("looked at the open reminders").count();
+    let before = looks();
+    h.sandbox.advance_clock(by);
+    wait::until_true(
+        "the nag keeper's look after the clock moved",
+        Duration::from_secs(30),
+        || looks() > before,
+        || h.log(),
+    )
+    .await;
 }
 
 fn button(message: &FakeMessage, prefix: &str) -> String {
@@ -109,18 +126,30 @@ async fn an_open_reminder_nudges_at_widening_gaps_until_done() {
         ],
     )
     .await;
-    let (opening, opened) = card(&h, "Open until you answer", Duration::from_secs(60)).await;
+    let opening = card(&h, "Open until you answer", Duration::from_secs(60)).await;
     for action in ["act:nag_done:", "act:nag_snooze:", "act:nag_skip:"] {
         button(&opening, action);
     }
-    let (_, first) = card(&h, "Psst 1", Duration::from_secs(30)).await;
-    let (second_card, second) = card(&h, "Psst 2", Duration::from_secs(40)).await;
-    let (gap_one, gap_two) = (first - opened, second - first);
-    assert!(gap_one >= Duration::from_secs(3), "{gap_one:?}");
+    let opened: chrono::DateTime<chrono::Utc> = open(&h.sandbox.data_dir)[0]["opened"]
+        .as_str()
+        .and_then(|at| chrono::DateTime::parse_from_rfc3339(at).ok())
+        .expect("opened")
+        .to_utc();
+    let first_due = due_at(&h);
+    assert_eq!(first_due - opened, chrono::Duration::minutes(5));
+    // A minute short of it, nothing; at it, the first nudge.
+    pass(&h, Duration::from_secs(4 * 60)).await;
+    assert!(cards(&h, "Psst").is_empty(), "a nudge came early");
+    pass(&h, Duration::from_secs(60)).await;
+    card(&h, "Psst 1", Duration::from_secs(30)).await;
+    let second_due = due_at(&h);
+    let (gap_one, gap_two) = (first_due - opened, second_due - first_due);
     assert!(
         gap_two > gap_one,
         "the gaps widen: {gap_one:?} then {gap_two:?}"
     );
+    pass(&h, gap_two.to_std().unwrap()).await;
+    let second_card = card(&h, "Psst 2", Duration::from_secs(30)).await;
     // The words came from a session with nothing to act with.
     let nudges: Vec<_> = h
         .mock
@@ -152,8 +181,8 @@ async fn an_open_reminder_nudges_at_widening_gaps_until_done() {
     let shown = answer["data"]["content"].as_str().unwrap_or_default();
     assert!(shown.contains("done"), "{shown}");
     assert!(open(&h.sandbox.data_dir).is_empty());
-    // No nudge after Done (the third would have come 20 s after the second).
-    tokio::time::sleep(Duration::from_secs(22)).await;
+    // No nudge after Done, however long the clock runs on.
+    pass(&h, Duration::from_secs(3 * 3600)).await;
     assert!(cards(&h, "Psst 3").is_empty(), "a nudge came after Done");
 
     h.converse("what's new?", "Noted.").await;
@@ -187,8 +216,10 @@ async fn an_open_reminder_waits_for_the_budget_survives_a_restart_and_snoozes() 
     h.add_reminder_now_with("water the plants", &["--until-done", "--nag-every", "1m"])
         .await;
     card(&h, "Open until you answer", Duration::from_secs(60)).await;
-    // Due a second later, but the budget is empty: it waits, still open.
-    tokio::time::sleep(Duration::from_secs(5)).await;
+    // Due a minute later, but the budget is empty: it waits, still open.
+    pass(&h, Duration::from_secs(60)).await;
+    h.wait_for_log("the ping budget is empty", Duration::from_secs(30))
+        .await;
     assert!(
         cards(&h, "Psst").is_empty(),
         "a nudge went out with no budget"
@@ -206,7 +237,7 @@ async fn an_open_reminder_waits_for_the_budget_survives_a_restart_and_snoozes() 
         .replace_file(&data.join("state/ping_budget.json"), &budget(2.0));
     let h = h.restart(&FAST).await;
     script(&h);
-    let (nudge, _) = card(&h, "Psst 1", Duration::from_secs(60)).await;
+    let nudge = card(&h, "Psst 1", Duration::from_secs(60)).await;
 
     let snooze = button(&nudge, "act:nag_snooze:");
     let click = h
@@ -226,8 +257,9 @@ async fn an_open_reminder_waits_for_the_budget_survives_a_restart_and_snoozes() 
     let shown = answer["data"]["content"].as_str().unwrap_or_default();
     assert!(shown.contains("snoozed until"), "{shown}");
     assert_eq!(open(&h.sandbox.data_dir)[0]["wait"]["kind"], "snoozed");
-    // Ten minutes pass as ten seconds; it comes back in new words.
-    let (back, _) = card(&h, "Psst 2", Duration::from_secs(40)).await;
+    // Ten minutes pass; it comes back in new words.
+    pass(&h, Duration::from_secs(10 * 60)).await;
+    let back = card(&h, "Psst 2", Duration::from_secs(40)).await;
 
     let skip = button(&back, "act:nag_skip:");
     let click = h
@@ -249,8 +281,8 @@ async fn an_open_reminder_waits_for_the_budget_survives_a_restart_and_snoozes() 
 }
 
 /// NAG-6 with quiet time (QUI-2): while the owner is quiet the reminder's card waits for the
-/// digest (its buttons working) and a due nudge waits too; when the quiet ends, the nudge
-/// follows.
+/// digest (its buttons working) and a due nudge waits too; when the quiet's hour has passed on
+/// the clock, the digest and then the nudge follow.
 #[tokio::test]
 async fn an_open_reminder_pauses_in_quiet_time() {
     let mut h = start(CliSandbox::new()).await;
@@ -260,14 +292,26 @@ async fn an_open_reminder_pauses_in_quiet_time() {
         .await;
     h.wait_for_log("background run finished", Duration::from_secs(60))
         .await;
-    tokio::time::sleep(Duration::from_secs(5)).await;
+    wait::until_true(
+        "the card held for the digest",
+        Duration::from_secs(30),
+        || {
+            std::fs::read_to_string(h.sandbox.data_dir.join("state/quiet.json"))
+                .is_ok_and(|text| text.contains("Open until you answer"))
+        },
+        || h.log(),
+    )
+    .await;
+    pass(&h, Duration::from_secs(60)).await;
+    h.wait_for_log("the nag waits for the quiet's end", Duration::from_secs(30))
+        .await;
     assert!(
         cards(&h, "Open until you answer").is_empty(),
         "the card came in quiet time"
     );
     assert!(cards(&h, "Psst").is_empty(), "a nudge came in quiet time");
 
-    quiet(&h, "end").await;
+    pass(&h, Duration::from_secs(3600)).await;
     let digest = h
         .wait_for_bot_message_within("the digest", Duration::from_secs(30), |m| {
             m.content.starts_with("While you were in quiet time")

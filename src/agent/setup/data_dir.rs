@@ -99,6 +99,7 @@ pub fn open_services(config: Config) -> Result<OpenedServices, StateError> {
             runtime: Arc::new(RuntimeSettings::new(data_dir.config_file())),
             sandbox,
             google: GoogleClient::new(&data_dir, config.google_api_url.as_deref()),
+            clock: crate::config::clock_from(config.test_clock.clone()),
             config,
             data_dir,
             sessions,

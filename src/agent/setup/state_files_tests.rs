@@ -108,7 +108,7 @@ const CASES: &[Case] = &[
                 "meds".into(),
                 "text".into(),
                 NagPolicy::default(),
-                (opened, 1),
+                opened,
             );
             NagStore::new(d.nags_file()).open(nag).map(drop)
         },

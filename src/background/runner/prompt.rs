@@ -41,7 +41,7 @@ impl BgRunner {
             chain: job.chain.as_ref(),
             quiet_until: services
                 .quiet_until(chrono::Utc::now())
-                .map(|until| services.clock(until)),
+                .map(|until| services.hh_mm(until)),
         });
         let prefix = match &job.marker {
             Some(marker) => format!("{} {marker}\n", job.tag),

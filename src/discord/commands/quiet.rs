@@ -5,7 +5,6 @@
 
 use std::time::Duration;
 
-use chrono::Utc;
 use serenity::all::CommandInteraction;
 
 use super::{option, reply_ephemeral};
@@ -78,7 +77,7 @@ impl Bot {
                 .and_then(|length| {
                     services
                         .quiet
-                        .set_until(Some(Utc::now() + length))
+                        .set_until(Some(self.services.clock.now() + length))
                         .map_err(|error| error.to_string())
                 }),
             QuietAsk::End => services.quiet.set_until(None).map_err(|e| e.to_string()),
@@ -122,17 +121,17 @@ impl Bot {
         } else if services.runtime.current().quiet_when_busy {
             let under_way = services
                 .quiet
-                .busy_until(Utc::now())
+                .busy_until(self.services.clock.now())
                 .map_or_else(String::new, |until| {
-                    format!(" (one is under way until {})", services.clock(until))
+                    format!(" (one is under way until {})", services.hh_mm(until))
                 });
             daily = format!("{daily} Busy calendar events count as quiet{under_way}.");
         }
-        match services.quiet_until(Utc::now()) {
+        match services.quiet_until(self.services.clock.now()) {
             Some(until) => format!(
                 "{daily} Quiet now until {}: background pings wait and come as one digest \
                  then (critical ones still come through). `/quiet end` ends it now.",
-                services.clock(until)
+                services.hh_mm(until)
             ),
             None => format!("{daily} Not quiet now."),
         }

@@ -24,7 +24,7 @@ impl Bot {
         // A focus session that just ended ends its quiet first (FOC-3).
         self.tick_focus().await;
         let services = &self.services;
-        if !services.quiet.any_held() || services.quiet_until(chrono::Utc::now()).is_some() {
+        if !services.quiet.any_held() || services.quiet_until(services.clock.now()).is_some() {
             return;
         }
         let held = services.quiet.held();

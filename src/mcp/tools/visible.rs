@@ -164,7 +164,7 @@ impl DiscordTools {
     fn quiet_now(&self) -> Option<(&QuietStore, String)> {
         let services = self.context.services()?;
         let until = services.quiet_until(chrono::Utc::now())?;
-        Some((&services.quiet, services.clock(until)))
+        Some((&services.quiet, services.hh_mm(until)))
     }
 }
 

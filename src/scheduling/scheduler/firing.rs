@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use chrono::{DateTime, Utc};
+use chrono::DateTime;
 use chrono_tz::Tz;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
@@ -203,7 +203,7 @@ impl Scheduler {
                 // interval: it runs once the budget is raised or the day turns (USE-6).
                 (BgFate::OverBudget, Some(id)) => {
                     let tz = services.config.timezone;
-                    let retry = Utc::now().with_timezone(&tz)
+                    let retry = services.clock.now().with_timezone(&tz)
                         + chrono::Duration::from_std(retry_in)
                             .unwrap_or(chrono::Duration::minutes(1));
                     registry.lock().defer_reminder(&id, retry);
@@ -227,13 +227,12 @@ struct AfterFire {
 impl AfterFire {
     async fn ran(self, sink: &dyn JobSink, services: &Services) {
         if let Some(seed) = self.nag {
-            let speedup = services.config.nag_speedup;
             let nag = OpenNag::open(
                 seed.id,
                 seed.label,
                 seed.message,
                 seed.policy,
-                (Utc::now(), speedup),
+                services.clock.now(),
             );
             sink.open_nag(nag).await;
         }

@@ -200,16 +200,20 @@ pub struct FolderWatch {
     inbox: Arc<Inbox>,
     /// Dropped with the scheduler loop, which stops its thread; the folders' inodes as
     /// watched, to see one replaced even when its removal sends no event.
-    watcher: Mutex<(RecommendedWatcher, Vec<Option<u64>>)>,
+    watcher: Mutex<(RecommendedWatcher, Vec<Option<FolderId>>)>,
 }
 
-/// The inode of `folder`, if it is a directory.
-fn inode(folder: &Path) -> Option<u64> {
+/// What tells one folder from another made at the same path: its inode (which a new folder
+/// may reuse) and when it was made, where the filesystem keeps that.
+type FolderId = (u64, Option<std::time::SystemTime>);
+
+/// `folder`'s identity, if it is a directory.
+fn inode(folder: &Path) -> Option<FolderId> {
     use std::os::unix::fs::MetadataExt as _;
     std::fs::metadata(folder)
         .ok()
         .filter(std::fs::Metadata::is_dir)
-        .map(|meta| meta.ino())
+        .map(|meta| (meta.ino(), meta.created().ok()))
 }
 
 impl FolderWatch {
