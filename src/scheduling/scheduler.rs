@@ -121,6 +121,7 @@ impl Scheduler {
             }
             last_look = look;
             let due = self.registry.lock().take_due(now);
+            tracing::debug!(due = due.len(), %now, "looked at the schedule");
             if !due.is_empty() {
                 self.record_tick(now);
             }
@@ -252,6 +253,7 @@ impl Scheduler {
             .check_job_tools(&mut routines, &mut reminders)
             .await;
         let outcome = self.registry.lock().sync(routines, reminders, now);
+        tracing::debug!(routines = routine_ids.len(), "schedule read");
         let clean_routines = routine_problems.is_empty();
         let mut problems = routine_problems;
         problems.extend(reminder_problems);

@@ -25,6 +25,7 @@ mod cli_rest;
 mod cli_rest_fork;
 mod cli_start_faults;
 mod climb;
+mod clock;
 mod crash;
 mod discord;
 mod discord_faults;

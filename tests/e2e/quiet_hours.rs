@@ -41,7 +41,7 @@ fn after_a_tool(request: &RecordedRequest) -> bool {
 
 /// Each reminder run calls the tool its text names (its body ends the prompt; the schedule
 /// in its preamble names the others), then finishes.
-fn script_runs(h: &BotHarness) {
+pub(crate) fn script_runs(h: &BotHarness) {
     h.mock.add_rule(|request| {
         let prompts = request.user_prompts();
         // A forked run carries the conversation before it: its own prompt is the last.
@@ -157,7 +157,7 @@ async fn quiet_time_holds_pings_for_one_digest_with_working_buttons() {
 
 /// Sets the "water the plants" reminder and checks its ping, once the run is done, was held
 /// `during` something.
-async fn plants_reminder_held(h: &BotHarness, during: &str) {
+pub(crate) async fn plants_reminder_held(h: &BotHarness, during: &str) {
     h.add_reminder_now("water the plants").await;
     h.wait_for_log("background run finished", Duration::from_secs(60))
         .await;
@@ -170,7 +170,7 @@ async fn plants_reminder_held(h: &BotHarness, during: &str) {
 }
 
 /// Waits for the digest with the held "water the plants" ping in it.
-async fn plants_in_the_digest(h: &BotHarness, within: Duration) {
+pub(crate) async fn plants_in_the_digest(h: &BotHarness, within: Duration) {
     h.wait_for_bot_message_within("the digest", within, |m| {
         m.content.starts_with("While you were in quiet time")
             && m.content.contains("time to water the plants")

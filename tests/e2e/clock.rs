@@ -1,0 +1,168 @@
+//! What the clock drives, through the real binary with its clock moved by the test (issue 40
+//! §2), the real CLI against the mock model and the fake Discord: the daily quiet window's end
+//! sends the digest, a focus session checks in halfway and ends, a routine fires at its next
+//! time. Nothing waits for real time to pass, and no command stands in for the clock.
+
+use std::time::Duration;
+
+use chrono::{Timelike, Utc};
+use serde_json::{Value, json};
+
+use crate::quiet_hours::script_runs;
+use crate::support::{bot::BotHarness, cli::CliSandbox, mock_api::Reply};
+
+/// `/config <key> <value>`; returns the answer's text.
+async fn config(h: &BotHarness, key: &str, value: &str) -> String {
+    let command = h
+        .discord
+        .slash(
+            h.owner(),
+            "config",
+            json!([
+                {"name": "key", "type": 3, "value": key},
+                {"name": "value", "type": 3, "value": value},
+            ]),
+        )
+        .await;
+    let answer: Value = h.discord.wait_for_callback(command).await;
+    answer["data"]["content"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// How long until the bot's clock (the system's, moved as far as the test moved it) reads
+/// `hour:00` UTC next.
+fn until_hour(h: &BotHarness, hour: u32) -> Duration {
+    let now = Utc::now() + h.sandbox.clock_ahead();
+    let today = now.date_naive().and_hms_opt(hour, 0, 0).unwrap().and_utc();
+    let next = if today > now {
+        today
+    } else {
+        today + chrono::Duration::days(1)
+    };
+    (next - now).to_std().unwrap()
+}
+
+/// QUI-1, QUI-3: a daily quiet window holds a background ping; when the clock reaches the
+/// window's end, the digest goes out with it.
+#[tokio::test]
+async fn the_daily_quiet_window_ends_on_the_clock() {
+    let mut h = BotHarness::greeted_fast_sync(CliSandbox::new()).await;
+    h.converse("hi", "Hi!").await;
+    script_runs(&h);
+    // A window from the last hour to two hours ahead: quiet now.
+    let hour = Utc::now().hour();
+    let (start, end) = ((hour + 23) % 24, (hour + 2) % 24);
+    let said = config(&h, "quiet_hours", &format!("{start:02}:00-{end:02}:00")).await;
+    assert!(said.contains("quiet_hours"), "{said}");
+    crate::quiet_hours::plants_reminder_held(&h, "the quiet window").await;
+
+    h.sandbox
+        .advance_clock(until_hour(&h, end) + Duration::from_secs(60));
+    crate::quiet_hours::plants_in_the_digest(&h, Duration::from_secs(30)).await;
+    h.terminate().await;
+}
+
+/// FOC-3, FOC-4: a 30-minute focus session checks in when the clock reaches its half, and at
+/// its end the main conversation asks what got done.
+#[tokio::test]
+async fn a_focus_session_checks_in_halfway_and_ends_on_the_clock() {
+    let mut h = BotHarness::greeted_fast_sync(CliSandbox::new()).await;
+    h.mock.add_rule(|request| {
+        let prompt = request.user_prompts().last()?.to_string();
+        if prompt.contains("[focus-end]") {
+            Some(Reply::text("Time's up. What got done?"))
+        } else if prompt.contains("[focus]") {
+            Some(Reply::text("First step: open the doc."))
+        } else {
+            None
+        }
+    });
+    let command = h
+        .discord
+        .slash(
+            h.owner(),
+            "focus",
+            json!([
+                {"name": "minutes", "type": 3, "value": "30"},
+                {"name": "task", "type": 3, "value": "write the report"},
+            ]),
+        )
+        .await;
+    h.discord.wait_for_callback(command).await;
+    h.wait_for_bot_message("the first step", |m| m.content.contains("First step"))
+        .await;
+
+    h.sandbox.advance_clock(Duration::from_secs(15 * 60));
+    h.wait_for_bot_message_within("the check-in", Duration::from_secs(30), |m| {
+        m.content
+            .starts_with("Halfway through **write the report**")
+    })
+    .await;
+    h.sandbox.advance_clock(Duration::from_secs(15 * 60));
+    h.wait_for_bot_message_within("the question", Duration::from_secs(60), |m| {
+        m.content.contains("What got done?")
+    })
+    .await;
+    let asked = h
+        .mock
+        .main_requests()
+        .into_iter()
+        .filter_map(|r| r.user_prompts().last().map(ToString::to_string))
+        .find(|p| p.contains("[focus-end]"))
+        .expect("the focus-end prompt");
+    assert!(asked.contains("ended after 30 minutes"), "{asked}");
+    let check_ins = h
+        .bot_messages()
+        .iter()
+        .filter(|m| m.content.starts_with("Halfway through"))
+        .count();
+    assert_eq!(check_ins, 1, "checked in once");
+    h.terminate().await;
+}
+
+/// RTN-1, SCH-1: a routine due at 09:00 every day fires when the clock reaches 09:00, not
+/// before.
+#[tokio::test]
+async fn a_routine_fires_when_the_clock_reaches_its_time() {
+    let mut h = BotHarness::greeted_fast_sync(CliSandbox::new()).await;
+    std::fs::write(
+        h.sandbox.data_dir.join("routines/morning.md"),
+        "---\nid: \"morning1\"\ncron: \"0 9 * * *\"\n---\nSay GOOD MORNING to Julia\n",
+    )
+    .unwrap();
+    h.wait_for_log("schedule read routines=1", Duration::from_secs(30))
+        .await;
+    h.mock.push(Reply::text("Good morning, Julia."));
+    let looks = || h.log().matches("looked at the schedule").count();
+    let before = looks();
+    h.sandbox
+        .advance_clock(until_hour(&h, 9) - Duration::from_secs(120));
+    crate::support::wait::until_true(
+        "the scheduler's look after the clock moved",
+        Duration::from_secs(30),
+        || looks() > before,
+        || h.log(),
+    )
+    .await;
+    assert!(
+        !h.bot_messages()
+            .iter()
+            .any(|m| m.content == "Good morning, Julia."),
+        "fired early"
+    );
+    h.sandbox.advance_clock(Duration::from_secs(120));
+    h.wait_for_bot_message_within("the routine's answer", Duration::from_secs(60), |m| {
+        m.content == "Good morning, Julia."
+    })
+    .await;
+    let fired = h
+        .mock
+        .main_requests()
+        .into_iter()
+        .filter_map(|r| r.last_user_text().map(str::to_owned))
+        .any(|text| text.contains("[routine:morning1]"));
+    assert!(fired);
+    h.terminate().await;
+}
