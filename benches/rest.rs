@@ -6,8 +6,8 @@
 //!
 //! - the size of the `ollim-bot` binary it runs (which build profile costs what);
 //! - the process tree's RSS at rest (the bot and every child, summed) with the conversation's
-//!   CLI kept up (`OLLIM_CLI_IDLE_SECS=0`, as before issue 29) and once it slept
-//!   (`OLLIM_CLI_IDLE_SECS=2`), and the daemon's own RSS in each;
+//!   CLI kept up (`cli_idle_minutes 0`, as before issue 29) and once it slept (idle a
+//!   minute, passed by moving the bot's clock, issue 40 §2), and the daemon's own RSS in each;
 //! - reply latency, the owner's DM → the bot's message with the reply in the fake Discord
 //!   (polled every 20 ms), with the CLI warm, after it slept with a typing event 1 s before
 //!   the message, and after it slept with none (the CLI start floor); median and worst of
@@ -55,19 +55,29 @@ fn rss(h: &BotHarness) -> (u64, u64) {
     (tree, own)
 }
 
-async fn start(idle_secs: &str) -> BotHarness {
+/// The bot with `/config cli_idle_minutes` at `idle_minutes`, greeted.
+async fn start(idle_minutes: &str) -> BotHarness {
+    let sandbox = CliSandbox::new();
+    std::fs::create_dir_all(sandbox.data_dir.join("state")).expect("state/");
+    std::fs::write(
+        sandbox.data_dir.join("state/config.json"),
+        format!(r#"{{"cli_idle_minutes": {idle_minutes}}}"#),
+    )
+    .expect("config.json");
     let h = BotHarness::start_parts(
         FakeDiscord::start(FakeConfig::default()).await,
         MockApi::start().await,
-        CliSandbox::new(),
-        &[("OLLIM_CLI_IDLE_SECS", idle_secs)],
+        sandbox,
+        &[],
     )
     .await;
     h.greeted().await;
     h
 }
 
+/// The idle minute passes on the bot's clock; waits for the CLI to be stopped.
 async fn asleep(h: &BotHarness) {
+    h.sandbox.advance_clock(Duration::from_secs(61));
     let deadline = Instant::now() + Duration::from_secs(60);
     while tree(h.pid()).len() > 1 {
         assert!(Instant::now() < deadline, "the CLI never slept");
@@ -109,7 +119,7 @@ async fn rest() {
     }
     kept.terminate().await;
 
-    let mut sleeping = start("2").await;
+    let mut sleeping = start("1").await;
     sleeping.converse("hello", "Hi!").await;
     asleep(&sleeping).await;
     tokio::time::sleep(Duration::from_secs(2)).await;

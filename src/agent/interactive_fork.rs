@@ -168,10 +168,10 @@ pub struct IdleClock {
 }
 
 impl IdleClock {
-    /// A clock starting now with `timeout_minutes` of allowed silence.
-    pub fn new(timeout_minutes: u64) -> Self {
+    /// A clock starting at `now` with `timeout_minutes` of allowed silence.
+    pub fn new(timeout_minutes: u64, now: Instant) -> Self {
         Self {
-            last_activity: Instant::now(),
+            last_activity: now,
             prompted: false,
             timeout: Duration::from_secs(timeout_minutes.max(1) * 60),
         }
@@ -182,15 +182,15 @@ impl IdleClock {
         self.timeout.as_secs() / 60
     }
 
-    /// The owner spoke: activity now, and the check-in mark cleared.
-    pub fn owner_activity(&mut self) {
-        self.last_activity = Instant::now();
+    /// The owner spoke at `now`: activity, and the check-in mark cleared.
+    pub fn owner_activity(&mut self, now: Instant) {
+        self.last_activity = now;
         self.prompted = false;
     }
 
-    /// A check-in was sent: the next full timeout escalates.
-    pub fn checked_in(&mut self) {
-        self.last_activity = Instant::now();
+    /// A check-in was sent at `now`: the next full timeout escalates.
+    pub fn checked_in(&mut self, now: Instant) {
+        self.last_activity = now;
         self.prompted = true;
     }
 
@@ -212,18 +212,18 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn checks_in_after_the_timeout_then_escalates_after_another() {
-        let mut clock = IdleClock::new(10);
+        let mut clock = IdleClock::new(10, Instant::now());
         assert_eq!(clock.step(Instant::now()), IdleStep::Wait);
         tokio::time::advance(Duration::from_secs(9 * 60 + 59)).await;
         assert_eq!(clock.step(Instant::now()), IdleStep::Wait);
         tokio::time::advance(Duration::from_secs(1)).await;
         assert_eq!(clock.step(Instant::now()), IdleStep::CheckIn);
-        clock.checked_in();
+        clock.checked_in(Instant::now());
         tokio::time::advance(Duration::from_secs(5 * 60)).await;
         assert_eq!(clock.step(Instant::now()), IdleStep::Wait);
         tokio::time::advance(Duration::from_secs(5 * 60)).await;
         assert_eq!(clock.step(Instant::now()), IdleStep::Escalate);
-        clock.owner_activity();
+        clock.owner_activity(Instant::now());
         tokio::time::advance(Duration::from_secs(10 * 60)).await;
         assert_eq!(clock.step(Instant::now()), IdleStep::CheckIn);
     }

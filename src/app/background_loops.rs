@@ -6,6 +6,8 @@ use std::{sync::Arc, time::Duration};
 
 use tokio_util::sync::CancellationToken;
 
+use crate::clock::Clock;
+
 use crate::{
     agent::MainSession,
     background::webhook_dispatch::WebhookDispatch,
@@ -75,13 +77,15 @@ pub(super) async fn run_webhooks(
 
 /// Checks the open fork for idleness once a minute until `stop` (IFK-11, IFK-12). One loop,
 /// so checks never overlap; a check that finds the session busy skips that minute.
-pub(super) async fn check_fork_idle(session: Arc<MainSession>, stop: CancellationToken) {
-    let mut ticks = tokio::time::interval(FORK_IDLE_CHECK_INTERVAL);
-    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+pub(super) async fn check_fork_idle(
+    session: Arc<MainSession>,
+    clock: Clock,
+    stop: CancellationToken,
+) {
     loop {
         tokio::select! {
             () = stop.cancelled() => return,
-            _ = ticks.tick() => {}
+            () = clock.sleep(FORK_IDLE_CHECK_INTERVAL) => {}
         }
         tokio::select! {
             () = stop.cancelled() => return,
@@ -92,7 +96,11 @@ pub(super) async fn check_fork_idle(session: Arc<MainSession>, stop: Cancellatio
 
 /// Puts the conversation's CLIs (main's, an open fork's) to sleep once idle for their limit
 /// (issue 29, REST-1), looking a few times per limit (at most every 30 s) until `stop`.
-pub(super) async fn rest_when_idle(session: Arc<MainSession>, stop: CancellationToken) {
+pub(super) async fn rest_when_idle(
+    session: Arc<MainSession>,
+    clock: Clock,
+    stop: CancellationToken,
+) {
     loop {
         let every = session
             .idle_limit()
@@ -102,7 +110,7 @@ pub(super) async fn rest_when_idle(session: Arc<MainSession>, stop: Cancellation
             .max(Duration::from_millis(250));
         tokio::select! {
             () = stop.cancelled() => return,
-            () = tokio::time::sleep(every) => {}
+            () = clock.sleep(every) => {}
         }
         tokio::select! {
             () = stop.cancelled() => return,

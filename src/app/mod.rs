@@ -262,11 +262,19 @@ async fn run_daemon(
     let stop_background = CancellationToken::new();
     tasks.spawn(
         "fork idle check",
-        check_fork_idle(Arc::clone(&bot.session), stop_background.clone()),
+        check_fork_idle(
+            Arc::clone(&bot.session),
+            services.clock.clone(),
+            stop_background.clone(),
+        ),
     );
     tasks.spawn(
         "CLI rest",
-        rest_when_idle(Arc::clone(&bot.session), stop_background.clone()),
+        rest_when_idle(
+            Arc::clone(&bot.session),
+            services.clock.clone(),
+            stop_background.clone(),
+        ),
     );
     tasks.spawn(
         "google revocation watch",

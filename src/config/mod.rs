@@ -97,9 +97,6 @@ pub struct Config {
     /// (`OLLIM_TEST_CLOCK`): the end-to-end tests move the clock through it (issue 40 §2).
     /// Unset, the clock is the system's.
     pub test_clock: Option<PathBuf>,
-    /// How long the conversation's CLI stays up with nothing to do, in place of
-    /// `/config cli_idle_minutes` (`OLLIM_CLI_IDLE_SECS`; tests set a few seconds).
-    pub cli_idle_override: Option<std::time::Duration>,
     /// The webhook server (`WEBHOOK_PORT`, `WEBHOOK_SECRET`; WHK-1). Its secret never shows
     /// in `Debug`.
     pub webhook: WebhookSetting,
@@ -141,7 +138,6 @@ impl std::fmt::Debug for Config {
             .field("fs_events", &self.fs_events)
             .field("turn_idle_limit", &self.turn_idle_limit)
             .field("test_clock", &self.test_clock)
-            .field("cli_idle_override", &self.cli_idle_override)
             .field("webhook", &self.webhook)
             .field("sandbox_read", &self.sandbox_read)
             .field("network_allow", &self.network_allow)
@@ -328,9 +324,6 @@ impl Config {
             test_clock: get("OLLIM_TEST_CLOCK")
                 .filter(|raw| !raw.trim().is_empty())
                 .map(PathBuf::from),
-            cli_idle_override: get("OLLIM_CLI_IDLE_SECS")
-                .and_then(|raw| raw.trim().parse::<u64>().ok())
-                .map(std::time::Duration::from_secs),
             webhook: WebhookSetting::read(get)?,
             google_api_url: get(GOOGLE_API_URL_ENV),
             home_channel,

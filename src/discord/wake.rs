@@ -38,6 +38,7 @@ impl Bot {
     /// where the bot listens (the same door check as messages).
     async fn wake_at(&self, user: UserId, channel: ChannelId, guild: Option<GuildId>) {
         if !self.is_accepting() || !self.owner.is_owner(user) {
+            tracing::debug!(%user, "not the owner's, or not now: nothing wakes");
             return;
         }
         let place = match guild {

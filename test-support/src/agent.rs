@@ -313,7 +313,6 @@ pub fn test_config(sandbox: &CliSandbox, mock: &MockApi) -> Config {
         fs_events: ollim_bot::config::FsEvents::On,
         turn_idle_limit: ollim_bot::config::DEFAULT_TURN_IDLE_LIMIT,
         test_clock: None,
-        cli_idle_override: None,
         webhook: ollim_bot::config::WebhookSetting::Off,
         sandbox_read: Vec::new(),
         network_allow: Vec::new(),

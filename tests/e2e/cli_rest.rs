@@ -1,6 +1,7 @@
 //! The conversation's CLI at rest, through the real parts (issue 29; REST-1…REST-4): with its
-//! idle time at two seconds (`OLLIM_CLI_IDLE_SECS=2`) the real CLI is stopped after a reply, a
-//! typing event from the owner starts it again and one from a stranger doesn't, the next
+//! idle time at a minute, passed by moving the bot's clock (issue 40 §2), the real CLI is
+//! stopped after a reply, a typing event from the owner starts it again and one from a
+//! stranger doesn't, the next
 //! message resumes the same conversation with the same model, `/model` and `/clear` work on
 //! a sleeping session, and the woken CLI's preparation never holds up the message.
 
@@ -22,20 +23,29 @@ pub(crate) fn cli_processes(h: &BotHarness) -> usize {
     tree(h.pid()).len() - 1
 }
 
-/// The bot with the CLI's idle time at two seconds, greeted.
+/// The bot with the CLI's idle time at a minute (`/config cli_idle_minutes 1`), greeted.
 pub(crate) async fn start() -> BotHarness {
+    let sandbox = CliSandbox::new();
+    std::fs::create_dir_all(sandbox.data_dir.join("state")).unwrap();
+    std::fs::write(
+        sandbox.data_dir.join("state/config.json"),
+        r#"{"cli_idle_minutes": 1}"#,
+    )
+    .unwrap();
     let h = BotHarness::start_parts(
         FakeDiscord::start(FakeConfig::default()).await,
         MockApi::start().await,
-        CliSandbox::new(),
-        &[("OLLIM_CLI_IDLE_SECS", "2")],
+        sandbox,
+        &[],
     )
     .await;
     h.greeted().await;
     h
 }
 
+/// The idle minute passes on the bot's clock; the CLI is stopped.
 pub(crate) async fn asleep(h: &BotHarness) {
+    h.sandbox.advance_clock(Duration::from_secs(61));
     wait::until_true(
         "the CLI asleep",
         Duration::from_secs(30),
@@ -82,7 +92,8 @@ async fn the_cli_sleeps_when_idle_and_wakes_when_the_owner_types() {
 
     h.discord.add_user(42, "stranger");
     h.discord.typing_dm(42).await;
-    tokio::time::sleep(Duration::from_secs(2)).await;
+    h.wait_for_log("nothing wakes", Duration::from_secs(30))
+        .await;
     assert_eq!(cli_processes(&h), 0, "a stranger's typing woke the CLI");
 
     h.discord.typing_dm(h.owner()).await;

@@ -138,7 +138,7 @@ async fn a_routine_fires_when_the_clock_reaches_its_time() {
     let looks = || h.log().matches("looked at the schedule").count();
     let before = looks();
     h.sandbox
-        .advance_clock(until_hour(&h, 9) - Duration::from_secs(120));
+        .advance_clock(until_hour(&h, 9).saturating_sub(Duration::from_secs(120)));
     crate::support::wait::until_true(
         "the scheduler's look after the clock moved",
         Duration::from_secs(30),

@@ -191,7 +191,7 @@ impl MainSession {
             return;
         };
         let minutes = fork.idle.timeout_minutes();
-        let prompt = match fork.idle.step(tokio::time::Instant::now()) {
+        let prompt = match fork.idle.step(self.services.clock.instant()) {
             IdleStep::Wait => return,
             IdleStep::CheckIn => {
                 // In the fork's own place (its thread), whatever main did last (CHN-6).
@@ -222,7 +222,7 @@ impl MainSession {
             tracing::warn!(%error, "the idle check-in failed");
         }
         if let Some(fork) = state.fork.get_mut() {
-            fork.idle.checked_in();
+            fork.idle.checked_in(self.services.clock.instant());
         }
         self.settle(&mut state).await;
     }

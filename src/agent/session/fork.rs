@@ -56,14 +56,14 @@ pub(super) struct ActiveFork {
 pub(super) struct ForkSlot(Option<ActiveFork>);
 
 impl ActiveFork {
-    /// Notes activity now: the fork's idle time counts from here.
-    pub(super) fn touch(&mut self) {
-        self.last_active = tokio::time::Instant::now();
+    /// Notes activity at `now`: the fork's idle time counts from here.
+    pub(super) fn touch(&mut self, now: tokio::time::Instant) {
+        self.last_active = now;
     }
 
-    /// How long the fork has had nothing to do.
-    pub(super) fn idle_for(&self) -> std::time::Duration {
-        self.last_active.elapsed()
+    /// How long the fork has had nothing to do at `now`.
+    pub(super) fn idle_for(&self, now: tokio::time::Instant) -> std::time::Duration {
+        now.saturating_duration_since(self.last_active)
     }
 }
 
@@ -185,10 +185,10 @@ impl MainSession {
         let beside_main = self.front_end.fork_opened(thread_topic).await;
         let fork = ActiveFork {
             cli: ForkCli::Up(Box::new(client)),
-            last_active: tokio::time::Instant::now(),
+            last_active: self.services.clock.instant(),
             scope,
             logged: false,
-            idle: IdleClock::new(idle_minutes),
+            idle: IdleClock::new(idle_minutes, self.services.clock.instant()),
             settings: fork_settings,
             origin,
             beside_main,

@@ -77,7 +77,7 @@ impl MainSession {
         let Some(fork) = state.fork.get_mut() else {
             return Ok(());
         };
-        fork.touch();
+        fork.touch(self.services.clock.instant());
         let ForkCli::Asleep(resume) = &fork.cli else {
             return Ok(());
         };
@@ -121,7 +121,7 @@ impl MainSession {
         let Some(fork) = state.fork.get_mut() else {
             return false;
         };
-        if fork.idle_for() < limit {
+        if fork.idle_for(self.services.clock.instant()) < limit {
             return false;
         }
         let Some(id) = fork.cli.session_id().cloned() else {

@@ -29,16 +29,14 @@ pub enum WakeAt {
 impl MainSession {
     /// Notes activity now: main's idle time counts from here.
     pub(super) fn touch(&self) {
-        *self.last_active.lock() = tokio::time::Instant::now();
+        *self.last_active.lock() = self.services.clock.instant();
     }
 
-    /// How long a CLI may stay up with nothing to do (`OLLIM_CLI_IDLE_SECS`, else
-    /// `/config cli_idle_minutes`); `None`: always up.
+    /// How long a CLI may stay up with nothing to do (`/config cli_idle_minutes`); `None`:
+    /// always up.
     pub fn idle_limit(&self) -> Option<Duration> {
-        let limit = self.services.config.cli_idle_override.unwrap_or_else(|| {
-            let minutes = self.services.runtime.current().cli_idle_minutes;
-            Duration::from_secs(minutes.saturating_mul(60))
-        });
+        let minutes = self.services.runtime.current().cli_idle_minutes;
+        let limit = Duration::from_secs(minutes.saturating_mul(60));
         (!limit.is_zero()).then_some(limit)
     }
 
@@ -52,7 +50,12 @@ impl MainSession {
             return false;
         };
         let fork_slept = self.sleep_fork_if_idle(&mut state, limit).await;
-        if self.last_active.lock().elapsed() < limit {
+        let idle = self
+            .services
+            .clock
+            .instant()
+            .saturating_duration_since(*self.last_active.lock());
+        if idle < limit {
             return fork_slept;
         }
         let Some(client) = self.take_client(&mut state) else {
@@ -84,7 +87,7 @@ impl MainSession {
                     let Some(fork) = state.fork.get_mut() else {
                         return;
                     };
-                    fork.touch();
+                    fork.touch(self.services.clock.instant());
                     if fork.cli.client().is_some() {
                         return;
                     }

@@ -84,7 +84,7 @@ impl MainSession {
             let _ = sink.send(TurnEvent::Notice(CATCHING_UP_NOTE.to_owned()));
         }
         if let (Some(fork), PromptSource::Owner, true) = (state.fork.get_mut(), source, in_fork) {
-            fork.idle.owner_activity();
+            fork.idle.owner_activity(self.services.clock.instant());
             self.fork_control.owner_spoke();
         }
         let now = chrono::Utc::now().with_timezone(&self.services.config.timezone);
@@ -97,7 +97,7 @@ impl MainSession {
         self.turn.end();
         // The idle time counts from the end of the reply (issue 29).
         match state.fork.get_mut().filter(|_| in_fork) {
-            Some(fork) => fork.touch(),
+            Some(fork) => fork.touch(self.services.clock.instant()),
             None => self.touch(),
         }
         if let Ok(report) = &outcome {
