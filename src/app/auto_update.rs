@@ -22,17 +22,16 @@ pub(super) async fn run_auto_update(bot: Arc<Bot>, poll: Duration, stop: Cancell
         () = stop.cancelled() => return,
         () = bot.owner_ready() => {}
     }
-    // The first tick comes one poll after start-up, not while the session is still starting.
-    let mut ticks = tokio::time::interval_at(Instant::now() + poll, poll);
-    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    // The first look comes one poll after start-up, not while the session is still starting.
+    let clock = bot.services.clock.clone();
     let mut last_check: Option<Instant> = None;
     loop {
         tokio::select! {
             () = stop.cancelled() => return,
-            _ = ticks.tick() => {}
+            () = clock.sleep(poll) => {}
         }
         let runtime = bot.services.runtime.current();
-        let now = Instant::now();
+        let now = clock.instant();
         let due = check_due(
             runtime.auto_update,
             runtime.auto_update_interval_duration(),
@@ -67,7 +66,10 @@ async fn check_once(bot: &Bot, update_hour: u8) {
     } else {
         AgentActivity::Idle
     };
-    let local_hour = chrono::Utc::now()
+    let local_hour = bot
+        .services
+        .clock
+        .now()
         .with_timezone(&bot.services.config.timezone)
         .hour();
     let release = match next_step(detection, activity, local_hour, update_hour) {

@@ -149,7 +149,13 @@ impl Registry {
                 },
             );
         }
-        self.reminders.retain(|id, _| present.contains(id));
+        self.reminders.retain(|id, _| {
+            let kept = present.contains(id);
+            if !kept {
+                tracing::debug!(id, "reminder forgotten: its file is gone");
+            }
+            kept
+        });
         outcome
     }
 

@@ -286,7 +286,14 @@ async fn an_ordinary_users_background_run_cannot_reach_the_main_sessions_cli_sta
         "the run's shell ran: {attempt}"
     );
     // Its turn ends and its CLI stops before the owner writes again.
-    tokio::time::sleep(Duration::from_secs(3)).await;
+    h.wait("the background run's end", || {
+        h.bot
+            .stderr
+            .lock()
+            .unwrap()
+            .contains("background run finished")
+    })
+    .await;
     h.turn(
         "run your shell again",
         vec![shell("echo again"), Reply::text("ran again")],

@@ -150,8 +150,8 @@ pub(super) async fn click(h: &BotHarness, message: u64, custom_id: &str) -> serd
     h.discord.wait_for_callback(interaction).await
 }
 
-/// Waits until reminder `id` fired and its file is gone, then two more syncs, so the
-/// scheduler has forgotten it and a new file with the same id is a new reminder.
+/// Waits until reminder `id` fired, its file is gone and the scheduler has forgotten it, so a
+/// new file with the same id is a new reminder.
 pub(super) async fn wait_gone(h: &BotHarness, id: &str) {
     let path = h.sandbox.data_dir.join(format!("reminders/{id}.md"));
     wait::until_true(
@@ -161,7 +161,19 @@ pub(super) async fn wait_gone(h: &BotHarness, id: &str) {
         || h.log(),
     )
     .await;
-    // The scheduler forgets a fired id at a later sync, which logs nothing: two syncs (one a
-    // second here) and a half are the settle this needs; no event marks it.
-    tokio::time::sleep(Duration::from_millis(2500)).await;
+    // The scheduler forgets a fired id at its next sync after the file is gone: once for
+    // each removal of its file.
+    let removed = format!("job file removed path=reminders/{id}.md");
+    let forgotten = format!("reminder forgotten: its file is gone id=\"{id}\"");
+    wait::until_true(
+        &format!("{id} forgotten"),
+        Duration::from_secs(30),
+        || {
+            let log = h.log();
+            let removals = log.matches(&removed).count();
+            removals > 0 && log.matches(&forgotten).count() >= removals
+        },
+        || h.log(),
+    )
+    .await;
 }

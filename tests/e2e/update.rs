@@ -167,16 +167,19 @@ async fn version(h: &BotHarness) -> String {
         .to_owned()
 }
 
-/// Turns `auto_update` on with this hour (UTC, the harness's `OLLIM_TIMEZONE`) as
+/// Turns `auto_update` on with the bot's hour (UTC, the harness's `OLLIM_TIMEZONE`) as
 /// `auto_update_hour`, as an editor would: a new file renamed into place. Near the end of an
-/// hour it first waits for the next one, so the check never straddles the change.
+/// hour it first moves the bot's clock into the next one, so the check never straddles the
+/// change.
 async fn enable_auto_update_this_hour(h: &BotHarness) {
     use chrono::Timelike;
-    let now = chrono::Utc::now();
+    let bot_now = || chrono::Utc::now() + h.sandbox.clock_ahead();
+    let now = bot_now();
     if now.minute() == 59 && now.second() >= 30 {
-        tokio::time::sleep(Duration::from_secs(u64::from(61 - now.second()))).await;
+        h.sandbox
+            .advance_clock(Duration::from_secs(u64::from(61 - now.second())));
     }
-    let hour = chrono::Utc::now().hour();
+    let hour = bot_now().hour();
     let state = h.sandbox.data_dir.join("state");
     let config = json!({"auto_update": true, "auto_update_hour": hour});
     std::fs::write(state.join("config.json.tmp"), config.to_string()).unwrap();

@@ -107,8 +107,7 @@ async fn an_approval_does_not_follow_its_job_into_the_foreground() {
         json!({"file_path": "reminders/flip.md", "content": foreground}),
     );
 
-    // A later reminder keeps `reminders/` from being emptied (and removed) when `flip` fires,
-    // so the agent can write into it again.
+    // A later reminder beside it, as an owner would have.
     write_reminder_due(&h, "later", "2099-01-01T09:00:00Z", "", "A later check.");
     write_reminder_due(&h, "flip", &due, TOOLS, BODY);
     let (embed, text) = approval_saying(&h, "flip", "run: background, forked").await;
