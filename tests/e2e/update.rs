@@ -171,7 +171,7 @@ async fn version(h: &BotHarness) -> String {
 /// `auto_update_hour`, as an editor would: a new file renamed into place. Near the end of an
 /// hour it first moves the bot's clock into the next one, so the check never straddles the
 /// change.
-async fn enable_auto_update_this_hour(h: &BotHarness) {
+fn enable_auto_update_this_hour(h: &BotHarness) {
     use chrono::Timelike;
     let bot_now = || chrono::Utc::now() + h.sandbox.clock_ahead();
     let now = bot_now();
@@ -286,7 +286,7 @@ async fn auto_update_waits_while_the_agent_is_busy() {
     h.mock
         .wait_for_main_requests(1, Duration::from_secs(20))
         .await;
-    enable_auto_update_this_hour(&h).await;
+    enable_auto_update_this_hour(&h);
 
     h.wait_for_log(
         "auto-update: deferred (agent busy)",
@@ -316,7 +316,7 @@ async fn auto_update_installs_when_idle_in_its_hour() {
     let (mut h, _) = start(&repos, &[("OLLIM_UPDATE_POLL_SECS", "1")]).await;
     h.converse("hello", "hi julia").await;
     let pid = h.pid();
-    enable_auto_update_this_hour(&h).await;
+    enable_auto_update_this_hour(&h);
 
     h.wait_for_bot_message_within("the restart message", Duration::from_secs(30), |m| {
         m.content == "updating and restarting...\n```\nteach the planner about frost\n```"
@@ -350,7 +350,7 @@ async fn a_failed_auto_update_is_reported() {
     repos.publish("upstream change", Some("v9.9.9"));
     let (mut h, _) = start(&repos, &[("OLLIM_UPDATE_POLL_SECS", "1")]).await;
     h.converse("hello", "hi julia").await;
-    enable_auto_update_this_hour(&h).await;
+    enable_auto_update_this_hour(&h);
 
     let failed = h
         .wait_for_bot_message_within("the failure DM", Duration::from_secs(30), |m| {
