@@ -1,4 +1,4 @@
-//! One clock for the whole process (issue 40 §2): wall time and monotonic time, read through
+//! One clock for the whole process (issue 40 §2, CLK-1): wall time and monotonic time, read through
 //! [`Clock`] and never ad hoc, so a test can move both. In production it is the system's
 //! clock. The end-to-end harness runs the real binary with `OLLIM_TEST_CLOCK` naming a file
 //! that holds how far ahead (in milliseconds) the clock runs; the file is watched, and every

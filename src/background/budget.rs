@@ -54,7 +54,7 @@ pub fn reached(spent: f64, limit_cents: Option<u64>) -> bool {
 }
 
 /// The gate, with the day the owner was last told (kept in `state/told.json`, so a restart
-/// doesn't tell again).
+/// doesn't tell again, KEEP-5).
 #[derive(Debug)]
 pub struct DailyBudget {
     told: ToldMarks,

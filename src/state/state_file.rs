@@ -1,4 +1,4 @@
-//! One way to keep a state file (issue 25 §3, issue 40 §1): a path, a lock its clones share,
+//! One way to keep a state file (issue 25 §3, issue 40 §1; KEEP-1, KEEP-2): a path, a lock its clones share,
 //! a typed read that sets aside a damaged file (`set_aside`: the owner hears of it once), and
 //! [`StateFile::update`], the only way a store changes its file: one locked read → change →
 //! atomic write, which fails, writing nothing, when the file exists but can't be read. Each

@@ -55,8 +55,8 @@ fn a_damaged_file_is_set_aside_whole_and_the_owner_told() {
     assert_eq!(notices(&counter), [Trouble::Damaged]);
 }
 
-/// A malformed entry among good ones is carried through every save untouched (issue 40 §1),
-/// and the owner is told once.
+/// KEEP-2: a malformed entry among good ones is carried through every save untouched (issue
+/// 40 §1), and the owner is told once.
 #[test]
 fn lists_and_maps_keep_their_malformed_entries_through_a_save() {
     let dir = tempfile::tempdir().unwrap();
@@ -116,8 +116,9 @@ fn concurrent_updates_through_clones_lose_nothing() {
     assert_eq!(counter.read(0).unwrap().count, 200);
 }
 
-/// A file that exists but can't be read is an error on every path, nothing is written over
-/// it, and the owner hears of it once, and again only after it read cleanly in between.
+/// KEEP-1: a file that exists but can't be read is an error on every path, nothing is
+/// written over it, and the owner hears of it once, and again only after it read cleanly in
+/// between.
 #[cfg(unix)]
 #[test]
 fn a_file_that_cannot_be_read_is_an_error_and_never_written_over() {

@@ -1,4 +1,4 @@
-//! What the owner was told unasked, and for which occasion (issue 40 §1): `state/told.json`
+//! What the owner was told unasked, and for which occasion (issue 40 §1, KEEP-5): `state/told.json`
 //! maps a notice (`bg_budget`) to the occasion it was last told for (the day, `2026-12-02`),
 //! so "told once" holds across a restart.
 
@@ -43,6 +43,7 @@ pub(super) type Format = Json<BTreeMap<String, String>>;
 mod tests {
     use super::*;
 
+    /// KEEP-5.
     #[test]
     fn told_once_per_occasion_across_a_restart() {
         let dir = tempfile::tempdir().unwrap();

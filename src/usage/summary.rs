@@ -122,7 +122,7 @@ pub fn day_of(at: DateTime<Utc>, tz: Tz) -> NaiveDate {
 pub fn day_start(now: DateTime<Utc>, tz: Tz) -> DateTime<Utc> {
     let midnight = day_of(now, tz).and_time(chrono::NaiveTime::MIN);
     // Clock changes happen on a whole minute: the first minute of the day that exists is
-    // where the day starts (issue 40 §1: a skipped midnight).
+    // where the day starts (issue 40 §1: a skipped midnight; CLK-2).
     (0..24 * 60)
         .map(|minute| midnight + chrono::Duration::minutes(minute))
         .find_map(|local| tz.from_local_datetime(&local).earliest())

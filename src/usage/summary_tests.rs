@@ -67,8 +67,8 @@ fn the_background_budget_counts_only_unattended_work_of_the_day() {
     assert!(la.abs() < 1e-9);
 }
 
-/// A day whose midnight a clock change skips starts at its first minute that exists, and a
-/// day a clock change makes 25 hours long starts at its one midnight (issue 40 §1).
+/// CLK-2: a day whose midnight a clock change skips starts at its first minute that exists,
+/// and a day a clock change makes 25 hours long starts at its one midnight (issue 40 §1).
 #[test]
 fn a_day_starts_at_its_first_real_minute_when_a_clock_change_skips_midnight() {
     let utc = |text: &str| {

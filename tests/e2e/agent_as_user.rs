@@ -308,7 +308,7 @@ async fn an_ordinary_users_background_run_cannot_reach_the_main_sessions_cli_sta
     );
 }
 
-/// State files the bot's user can't read (mode 000; issue 40 §1): the bot starts and
+/// KEEP-1: state files the bot's user can't read (mode 000; issue 40 §1): the bot starts and
 /// answers, the owner is told once which files can't be read, and nothing is written over
 /// them however many turns read or change them.
 #[tokio::test]

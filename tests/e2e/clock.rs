@@ -44,7 +44,7 @@ fn until_hour(h: &BotHarness, hour: u32) -> Duration {
     (next - now).to_std().unwrap()
 }
 
-/// QUI-1, QUI-3: a daily quiet window holds a background ping; when the clock reaches the
+/// QUI-1, QUI-3, CLK-1: a daily quiet window holds a background ping; when the clock reaches the
 /// window's end, the digest goes out with it.
 #[tokio::test]
 async fn the_daily_quiet_window_ends_on_the_clock() {
@@ -64,7 +64,7 @@ async fn the_daily_quiet_window_ends_on_the_clock() {
     h.terminate().await;
 }
 
-/// FOC-3, FOC-4: a 30-minute focus session checks in when the clock reaches its half, and at
+/// FOC-3, FOC-4, CLK-1: a 30-minute focus session checks in when the clock reaches its half, and at
 /// its end the main conversation asks what got done.
 #[tokio::test]
 async fn a_focus_session_checks_in_halfway_and_ends_on_the_clock() {
@@ -122,7 +122,7 @@ async fn a_focus_session_checks_in_halfway_and_ends_on_the_clock() {
     h.terminate().await;
 }
 
-/// RTN-1, SCH-1: a routine due at 09:00 every day fires when the clock reaches 09:00, not
+/// RTN-3, CLK-1: a routine due at 09:00 every day fires when the clock reaches 09:00, not
 /// before.
 #[tokio::test]
 async fn a_routine_fires_when_the_clock_reaches_its_time() {

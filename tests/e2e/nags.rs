@@ -68,10 +68,25 @@ async fn card(h: &BotHarness, text: &str, within: Duration) -> FakeMessage {
 }
 
 /// When the open reminder's next nudge is due, as `state/nags.json` says.
-fn due_at(h: &BotHarness) -> chrono::DateTime<chrono::Utc> {
+fn due_at(h: &BotHarness) -> Option<chrono::DateTime<chrono::Utc>> {
     let entries = open(&h.sandbox.data_dir);
-    let at = entries[0]["wait"]["at"].as_str().expect("a nudge due");
-    chrono::DateTime::parse_from_rfc3339(at).unwrap().to_utc()
+    let at = entries.first()?["wait"]["at"].as_str()?.to_owned();
+    Some(chrono::DateTime::parse_from_rfc3339(&at).ok()?.to_utc())
+}
+
+/// The next nudge's time once it is no longer `before` (the keeper records a nudge just
+/// after its card goes out).
+async fn due_after(
+    h: &BotHarness,
+    before: chrono::DateTime<chrono::Utc>,
+) -> chrono::DateTime<chrono::Utc> {
+    wait::eventually(
+        "the next nudge's time",
+        Duration::from_secs(30),
+        || due_at(h).filter(|at| *at != before),
+        || h.log(),
+    )
+    .await
 }
 
 /// Moves the bot's clock `by` and waits until its nag keeper looked at the open reminders
@@ -135,14 +150,14 @@ async fn an_open_reminder_nudges_at_widening_gaps_until_done() {
         .and_then(|at| chrono::DateTime::parse_from_rfc3339(at).ok())
         .expect("opened")
         .to_utc();
-    let first_due = due_at(&h);
+    let first_due = due_at(&h).expect("a nudge due");
     assert_eq!(first_due - opened, chrono::Duration::minutes(5));
     // A minute short of it, nothing; at it, the first nudge.
     pass(&h, Duration::from_secs(4 * 60)).await;
     assert!(cards(&h, "Psst").is_empty(), "a nudge came early");
     pass(&h, Duration::from_secs(60)).await;
     card(&h, "Psst 1", Duration::from_secs(30)).await;
-    let second_due = due_at(&h);
+    let second_due = due_after(&h, first_due).await;
     let (gap_one, gap_two) = (first_due - opened, second_due - first_due);
     assert!(
         gap_two > gap_one,

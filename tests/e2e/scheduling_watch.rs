@@ -112,8 +112,8 @@ async fn with_file_events_off_the_poll_still_finds_a_new_reminder_file() {
     h.terminate().await;
 }
 
-/// The folders the owner writes into never vanish, and the watch outlives one removed by
-/// hand (issue 40 §1): the last reminder's file removed when it fires leaves `reminders/`
+/// KEEP-4: the folders the owner writes into never vanish, and the watch outlives one removed
+/// by hand (issue 40 §1): the last reminder's file removed when it fires leaves `reminders/`
 /// as it was; the folder removed by hand is made again and watched again, so a reminder
 /// written into it fires with the poll an hour away.
 #[tokio::test]

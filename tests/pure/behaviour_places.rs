@@ -79,8 +79,20 @@ fn places(ids: &BTreeSet<String>, prefixes: &BTreeSet<String>) -> BTreeMap<Strin
             .lines()
             .position(|line| line.trim_start().starts_with("mod tests {"))
             .map_or(usize::MAX, |index| index + 1);
+        let lines: Vec<&str> = source.lines().collect();
+        // A test lists an ID where it drives it (its own doc or body), not where a module's
+        // header names it (issue 40 §2).
+        let in_header = |line: usize| {
+            lines
+                .get(line.saturating_sub(1))
+                .is_some_and(|text| text.trim_start().starts_with("//!"))
+        };
         for (id, line) in super::behaviour_index::ids_in(&source, prefixes) {
             if !ids.contains(&id) {
+                continue;
+            }
+            let is_test = !in_src || only_tests || line > tests_from;
+            if is_test && in_header(line) {
                 continue;
             }
             let entry = found.entry(id).or_default();

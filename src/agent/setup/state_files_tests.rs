@@ -177,6 +177,7 @@ fn troubles(data: &DataDir, file: &str) -> Vec<Trouble> {
         .collect()
 }
 
+/// KEEP-3.
 #[test]
 fn every_store_is_in_the_list_the_start_up_check_and_doctor_judge() {
     let (_dir, data) = data_dir();
@@ -189,8 +190,8 @@ fn every_store_is_in_the_list_the_start_up_check_and_doctor_judge() {
     }
 }
 
-/// A directory where the file should be: every change is an error, nothing is written over
-/// it, and the owner is told once however often the store tries.
+/// KEEP-1: a directory where the file should be: every change is an error, nothing is
+/// written over it, and the owner is told once however often the store tries.
 #[test]
 fn a_file_that_cannot_be_read_is_never_written_over_and_told_once() {
     for case in CASES {
@@ -220,8 +221,8 @@ fn a_file_that_cannot_be_read_is_never_written_over_and_told_once() {
     }
 }
 
-/// A damaged file (a malformed entry among good ones, for the stores that hold one value) is
-/// set aside whole, the owner told once, and the store works on.
+/// KEEP-2: a damaged file (a malformed entry among good ones, for the stores that hold one
+/// value) is set aside whole, the owner told once, and the store works on.
 #[test]
 fn a_damaged_file_is_set_aside_whole_and_the_store_works_on() {
     for case in CASES {
@@ -251,7 +252,7 @@ fn a_damaged_file_is_set_aside_whole_and_the_store_works_on() {
     }
 }
 
-/// Power lost in the middle of a write leaves the old file whole and a temporary file beside
+/// KEEP-1: power lost in the middle of a write leaves the old file whole and a temporary file beside
 /// it: the store reads the old file, changes it, and start-up clears the leftover.
 #[test]
 fn a_write_cut_off_by_power_loss_leaves_the_old_file_whole() {
@@ -278,7 +279,7 @@ fn a_write_cut_off_by_power_loss_leaves_the_old_file_whole() {
     }
 }
 
-/// A full disk: the change fails, and the file is what it was, byte for byte. Needs
+/// KEEP-1: a full disk: the change fails, and the file is what it was, byte for byte. Needs
 /// permission to mount a tmpfs (root, as in CI); elsewhere it says why it didn't run.
 #[test]
 fn a_full_disk_fails_the_change_and_keeps_the_file() {

@@ -2,7 +2,7 @@
 //! `reminders/` (the `notify` crate: inotify on Linux, the platform's own API elsewhere), a burst
 //! of them coalesced into one sync of just the files named, and a slow full read as the
 //! fallback for events a filesystem never sends. A folder removed or replaced (by hand, or an
-//! editor's rename) is made again and watched again, with a full read (issue 40 §1): the
+//! editor's rename) is made again and watched again, with a full read (issue 40 §1, KEEP-4): the
 //! folders the owner writes into never vanish. Without events (`OLLIM_FS_EVENTS=off`, or a
 //! watcher that can't start or fails) the folders are read every sync interval, as before.
 //!

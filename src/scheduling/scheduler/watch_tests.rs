@@ -211,7 +211,7 @@ async fn a_real_watcher_sees_a_new_file_and_ignores_its_own_reads() {
     assert_eq!(watch.keep_up(), Ok(()));
 }
 
-/// A folder removed (as `git rm` of its last file did) or replaced is made again and
+/// KEEP-4: a folder removed (as `git rm` of its last file did) or replaced is made again and
 /// watched again: a file written into it afterwards is seen (issue 40 §1).
 #[tokio::test]
 async fn a_removed_folder_is_made_again_and_watched_again() {

@@ -165,7 +165,7 @@ fn record(
         }
         Action::Remove => {
             // Out of the index only, then the file itself: `git rm` of a folder's last file
-            // would remove the folder, and the folders the owner writes into never vanish
+            // would remove the folder, and the folders the owner writes into never vanish (KEEP-4)
             // (a CLI's container keeps the folder it mounted, issue 39; the scheduler
             // watches it, issue 40 §1).
             run(

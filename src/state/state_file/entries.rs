@@ -1,4 +1,4 @@
-//! Formats whose entries are read one by one (issue 40 §1): a malformed entry is carried
+//! Formats whose entries are read one by one (issue 40 §1, KEEP-2): a malformed entry is carried
 //! through untouched, never dropped by a save; only a file of the wrong shape is damaged.
 
 use std::{
