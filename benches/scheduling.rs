@@ -165,7 +165,11 @@ fn populated_dir() -> (tempfile::TempDir, DataDir) {
         }
         routine.description = format!("routine number {i}");
         write_routine(&data_dir, &routine, Commit::Skip).expect("write a routine");
-        let mut reminder = Reminder::new_in(0, format!("Reminder {i}: call back about it."), TZ);
+        let mut reminder = Reminder::new_in(
+            0,
+            format!("Reminder {i}: call back about it."),
+            chrono::Utc::now().with_timezone(&TZ),
+        );
         reminder.run_at =
             start + TimeDelta::seconds(540 * (i64::try_from(i).expect("a small index") + 1));
         if i % 3 == 0 {
@@ -319,7 +323,11 @@ async fn staggered_reminders() {
     let (_temp, data_dir) = fresh_dir();
     let start = now().fixed_offset();
     for k in STAGGERED {
-        let mut reminder = Reminder::new_in(0, format!("Staggered reminder {k}"), TZ);
+        let mut reminder = Reminder::new_in(
+            0,
+            format!("Staggered reminder {k}"),
+            chrono::Utc::now().with_timezone(&TZ),
+        );
         reminder.run_at = start + TimeDelta::milliseconds(700 * k);
         write_reminder(&data_dir, &reminder, Commit::Skip).expect("write a reminder");
     }

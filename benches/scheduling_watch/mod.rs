@@ -214,7 +214,8 @@ async fn measure(events: bool, root: &str) {
     let mut pickups = Vec::new();
     for k in 0..PICKUPS {
         let seen = std::fs::read(&tick_file).unwrap_or_default();
-        let mut reminder = Reminder::new_in(60 * 24 * 30, format!("Pickup probe {k}"), TZ);
+        let now = chrono::Utc::now().with_timezone(&TZ);
+        let mut reminder = Reminder::new_in(60 * 24 * 30, format!("Pickup probe {k}"), now);
         reminder.description = format!("probe {k}");
         let written = Instant::now();
         write_reminder(&services.data_dir, &reminder, Commit::Skip).expect("write a reminder");

@@ -92,9 +92,12 @@ pub async fn ask(
         .await;
         client.disconnect(Duration::from_secs(5)).await;
         let report = outcome?;
-        services
-            .usage
-            .record(usage_record(kind, job, &report.result));
+        services.usage.record(usage_record(
+            kind,
+            job,
+            &report.result,
+            services.clock.now(),
+        ));
         if report.result.is_error {
             return Err(AgentError::RunFailed(report.result.error_summary()));
         }

@@ -174,7 +174,11 @@ impl BgRunner {
             Ok(Err(error)) => BgError::from_agent(error, max_turns),
             Err(_) => {
                 // On record without a cost: the CLI never said what it used (USE-7).
-                self.services.usage.record(timed_out_record(&tag, limit));
+                self.services.usage.record(timed_out_record(
+                    &tag,
+                    limit,
+                    self.services.clock.now(),
+                ));
                 BgError::TimedOut {
                     limit: Duration::from_secs(limit),
                 }
@@ -235,7 +239,7 @@ impl BgRunner {
         // REST-5: the run's CLI ends with the run, whatever became of it.
         client.disconnect(Duration::from_secs(5)).await;
         let report = outcome?;
-        let record = background_record(&job.tag, &report.result);
+        let record = background_record(&job.tag, &report.result, self.services.clock.now());
         for record in with_subagents(record, &report.subagents) {
             services.usage.record(record);
         }

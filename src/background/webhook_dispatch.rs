@@ -207,7 +207,11 @@ impl Inner {
             to_screen,
         } = prepared;
         // Over today's budget nothing is spent on it, screening included (USE-6).
-        if let Some(over) = self.budget.check(&self.services, chrono::Utc::now()).await {
+        if let Some(over) = self
+            .budget
+            .check(&self.services, self.services.clock.now())
+            .await
+        {
             self.wait_for_budget(spec, &payload, received_at, &over)
                 .await;
             return;

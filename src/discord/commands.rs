@@ -227,10 +227,9 @@ impl Bot {
     async fn spend_chart(&self) -> Option<Vec<u8>> {
         let dir = self.services.data_dir.usage_dir();
         let tz = self.services.config.timezone;
-        let drawn = tokio::task::spawn_blocking(move || {
-            ledger_chart(&dir, chrono::Utc::now(), tz, CHART_DAYS)
-        })
-        .await;
+        let now = self.services.clock.now();
+        let drawn =
+            tokio::task::spawn_blocking(move || ledger_chart(&dir, now, tz, CHART_DAYS)).await;
         match drawn {
             Ok(Ok(png)) => png,
             Ok(Err(error)) => {

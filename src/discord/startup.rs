@@ -71,7 +71,7 @@ impl Bot {
 
     /// Yesterday's spend and the week's so far, from the ledger (USE-8).
     fn spend_line(&self) -> Option<String> {
-        let now = chrono::Utc::now();
+        let now = self.services.clock.now();
         let ledger = UsageLedger::new(self.services.data_dir.usage_dir());
         let read = ledger.read_since(now - chrono::Duration::days(8)).ok()?;
         greeting_line(&read.records, now, self.services.config.timezone)

@@ -126,7 +126,7 @@ mod tests {
 
     fn chain(depth: u32, max: u32) -> Reminder {
         let tz = chrono_tz::America::Los_Angeles;
-        let mut reminder = Reminder::new_in(10, "check CI", tz);
+        let mut reminder = Reminder::new_in(10, "check CI", chrono::Utc::now().with_timezone(&tz));
         reminder.max_chain = max;
         reminder.chain_depth = depth;
         reminder.run = RunMode::Background(BgSession::Isolated);

@@ -103,7 +103,11 @@ mod tests {
 
     #[test]
     fn foreground_prompts_carry_tag_marker_chain_and_body() {
-        let mut reminder = Reminder::new_in(5, "Did the laundry get moved?", TZ);
+        let mut reminder = Reminder::new_in(
+            5,
+            "Did the laundry get moved?",
+            chrono::Utc::now().with_timezone(&TZ),
+        );
         reminder.max_chain = 2;
         let late = TZ.with_ymd_and_hms(2026, 11, 21, 9, 5, 0).unwrap();
         let prompt = reminder_prompt(&reminder, Some(late));
@@ -129,7 +133,7 @@ mod tests {
         assert_eq!(job.session, BgSession::Persistent);
         assert_eq!(job.persistent_routine(), Some(routine.id.as_str()));
         assert_eq!(job.options, routine.options);
-        let mut reminder = Reminder::new_in(5, "Check", TZ);
+        let mut reminder = Reminder::new_in(5, "Check", chrono::Utc::now().with_timezone(&TZ));
         reminder.run = RunMode::Background(BgSession::Isolated);
         reminder.max_chain = 1;
         let job = reminder_job(&reminder, None, Some("No more bg tasks today.".into()));

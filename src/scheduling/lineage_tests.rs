@@ -20,7 +20,7 @@ fn rem_15_a_run_acts_for_its_job_and_a_chain_for_its_first_link() {
     let hook = RunLineage::of_tag(&PromptTag::Webhook("github-ci".into()));
     assert_eq!(hook.job(), "webhook:github-ci");
     let tz = chrono_tz::UTC;
-    let mut reminder = Reminder::new_in(5, "check", tz);
+    let mut reminder = Reminder::new_in(5, "check", chrono::Utc::now().with_timezone(&tz));
     reminder.set_by = by("routine:digest", 2);
     let run = RunLineage::of_reminder(&reminder);
     assert_eq!(run.job(), format!("reminder:{}", reminder.id));

@@ -23,7 +23,8 @@ fn routine(id: &str, cron: &str) -> JobFile<Routine> {
 }
 
 fn reminder(id: &str, run_at: DateTime<Tz>) -> JobFile<Reminder> {
-    let mut reminder = Reminder::new_in(1, "Move the laundry", TZ);
+    let mut reminder =
+        Reminder::new_in(1, "Move the laundry", chrono::Utc::now().with_timezone(&TZ));
     reminder.id = id.to_owned();
     reminder.run_at = run_at.fixed_offset();
     JobFile {

@@ -109,6 +109,7 @@ fn expired(ts: f64, now: f64) -> bool {
 #[derive(Debug, Clone)]
 pub struct ForkMessageStore {
     file: StateFile<Format>,
+    clock: crate::clock::Clock,
 }
 
 impl ForkMessageStore {
@@ -116,7 +117,15 @@ impl ForkMessageStore {
     pub fn new(data_dir: &DataDir) -> Self {
         Self {
             file: StateFile::new(data_dir.fork_messages_file()),
+            clock: crate::clock::Clock::system(),
         }
+    }
+
+    /// The same store, reading time from `clock` (issue 40 §2).
+    #[must_use]
+    pub fn with_clock(mut self, clock: crate::clock::Clock) -> Self {
+        self.clock = clock;
+        self
     }
 
     /// The backing file.
@@ -131,7 +140,7 @@ impl ForkMessageStore {
         message_ids: &[u64],
         session: &RecordedSession<'_>,
     ) -> Result<(), StateError> {
-        self.record_at(message_ids, session, unix_now())
+        self.record_at(message_ids, session, super::unix_of(self.clock.now()))
     }
 
     /// [`ForkMessageStore::record`] at `now` (unix seconds).
@@ -171,7 +180,7 @@ impl ForkMessageStore {
     /// What `message_id` maps to now (SES-17). A damaged file is set aside; one that can't be
     /// read (the owner is told of it) reads as empty and is left as it is.
     pub fn lookup(&self, message_id: u64) -> ForkLookup {
-        self.lookup_at(message_id, unix_now())
+        self.lookup_at(message_id, super::unix_of(self.clock.now()))
     }
 
     /// [`ForkMessageStore::lookup`] at `now` (unix seconds).

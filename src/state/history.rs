@@ -12,9 +12,9 @@ use std::path::{Path, PathBuf};
 use chrono::{DateTime, FixedOffset};
 use serde::{Deserialize, Serialize};
 
+use super::StateError;
 use super::git::GitRecorder;
 use super::paths::DataDir;
-use super::{StateError, now_in};
 use crate::claude::SessionId;
 
 /// The event vocabulary of the history log (SES-7).
@@ -86,6 +86,7 @@ pub struct SessionHistory {
     rel_path: PathBuf,
     tz: chrono_tz::Tz,
     git: Option<GitRecorder>,
+    clock: crate::clock::Clock,
 }
 
 impl SessionHistory {
@@ -97,7 +98,15 @@ impl SessionHistory {
             rel_path: Path::new("state").join("session_history.jsonl"),
             tz,
             git,
+            clock: crate::clock::Clock::system(),
         }
+    }
+
+    /// The same log, timestamping with `clock` (issue 40 §2).
+    #[must_use]
+    pub fn with_clock(mut self, clock: crate::clock::Clock) -> Self {
+        self.clock = clock;
+        self
     }
 
     /// The log file's path.
@@ -116,7 +125,12 @@ impl SessionHistory {
         kind: SessionEventKind,
         parent: Option<&SessionId>,
     ) -> Result<(), StateError> {
-        self.append_at(session, kind, parent, now_in(self.tz))
+        self.append_at(
+            session,
+            kind,
+            parent,
+            super::stored_time_in(self.clock.now(), self.tz),
+        )
     }
 
     fn append_at(

@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::state::StateError;
 use crate::state::state_file::{JsonMap, Keyed, StateFile};
-use crate::state::{StateError, unix_now};
 
 /// How long an inquiry stays clickable, in seconds (7 days, BTN-12).
 pub const INQUIRY_TTL_SECS: f64 = 7.0 * 24.0 * 60.0 * 60.0;
@@ -35,6 +35,7 @@ type Entries = Keyed<Inquiry>;
 #[derive(Debug, Clone)]
 pub struct InquiryStore {
     file: StateFile<Format>,
+    clock: crate::clock::Clock,
 }
 
 /// A fresh random id of [`INQUIRY_ID_LEN`] lowercase hex characters.
@@ -54,7 +55,15 @@ impl InquiryStore {
     pub fn new(path: impl Into<PathBuf>) -> Self {
         Self {
             file: StateFile::new(path),
+            clock: crate::clock::Clock::system(),
         }
+    }
+
+    /// The same store, reading time from `clock` (issue 40 §2).
+    #[must_use]
+    pub fn with_clock(mut self, clock: crate::clock::Clock) -> Self {
+        self.clock = clock;
+        self
     }
 
     /// The backing file.
@@ -64,7 +73,7 @@ impl InquiryStore {
 
     /// Registers `prompt` and returns its new 8-hex id (BTN-2/3).
     pub fn register(&self, prompt: &str) -> Result<String, StateError> {
-        self.register_at(prompt, unix_now())
+        self.register_at(prompt, super::unix_of(self.clock.now()))
     }
 
     /// [`InquiryStore::register`] at a given time (unix seconds).
@@ -94,7 +103,7 @@ impl InquiryStore {
     /// A failure to persist the removal is logged, not returned: the click still proceeds, and
     /// at worst the button works once more after a restart.
     pub fn pop(&self, id: &str) -> Option<String> {
-        self.pop_at(id, unix_now())
+        self.pop_at(id, super::unix_of(self.clock.now()))
     }
 
     /// [`InquiryStore::pop`] at a given time (unix seconds).

@@ -121,6 +121,12 @@ pub fn unix_now() -> f64 {
         .map_or(0.0, |d| d.as_secs_f64())
 }
 
+/// `at` as unix seconds, as the fork-message and inquiry stores keep it.
+#[allow(clippy::cast_precision_loss)] // microseconds since 1970 fit an f64's 52 bits until 2112
+pub fn unix_of(at: DateTime<Utc>) -> f64 {
+    at.timestamp_micros() as f64 / 1e6
+}
+
 /// Whole seconds of a unix time, as a set-aside copy's name carries them (saturating).
 #[allow(clippy::cast_possible_truncation)] // `as` saturates
 pub(crate) fn whole_seconds(unix: f64) -> i64 {

@@ -9,9 +9,9 @@ use std::path::Path;
 use chrono::{DateTime, FixedOffset};
 use serde::{Deserialize, Serialize};
 
+use super::StateError;
 use super::paths::DataDir;
 use super::state_file::{Json, StateFile};
-use super::{StateError, now_in};
 
 /// One pending update as stored in `state/pending_updates.json` (PUP-1).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -76,6 +76,7 @@ pub(super) type Format = Json<Vec<PendingUpdate>>;
 pub struct PendingUpdates {
     file: StateFile<Format>,
     tz: chrono_tz::Tz,
+    clock: crate::clock::Clock,
 }
 
 impl PendingUpdates {
@@ -84,7 +85,15 @@ impl PendingUpdates {
         Self {
             file: StateFile::new(data_dir.pending_updates_file()),
             tz,
+            clock: crate::clock::Clock::system(),
         }
+    }
+
+    /// The same store, timestamping with `clock` (issue 40 §2).
+    #[must_use]
+    pub fn with_clock(mut self, clock: crate::clock::Clock) -> Self {
+        self.clock = clock;
+        self
     }
 
     /// The file's path.
@@ -94,7 +103,7 @@ impl PendingUpdates {
 
     /// Appends `message` timestamped now, applying the cap (PUP-2, PUP-3).
     pub fn append(&self, message: &str) -> Result<(), StateError> {
-        self.append_at(message, now_in(self.tz))
+        self.append_at(message, super::stored_time_in(self.clock.now(), self.tz))
     }
 
     /// [`PendingUpdates::append`] at a given time (`now` as [`super::stored_time_in`] gives
@@ -112,14 +121,14 @@ impl PendingUpdates {
 
     /// Reads and deletes the file under the lock, so each update is consumed once (PUP-4).
     pub fn pop(&self) -> Result<Vec<PendingUpdate>, StateError> {
-        self.file.take(chrono::Utc::now().timestamp())
+        self.file.take(self.clock.now().timestamp())
     }
 
     /// Reads without deleting (PUP-5). A file that can't be read (the owner is told of it)
     /// reads as none: it stays for a later pop.
     pub fn peek(&self) -> Vec<PendingUpdate> {
         self.file
-            .read(chrono::Utc::now().timestamp())
+            .read(self.clock.now().timestamp())
             .unwrap_or_else(|error| {
                 tracing::warn!(%error, "cannot read the pending updates");
                 Vec::new()

@@ -54,7 +54,11 @@ pub fn write_forever(root: &Path) {
             origin: &SessionOrigin::Owner,
         };
         forks.record(&[i + 1], &session).unwrap();
-        let reminder = Reminder::new_in(60, format!("reminder {i}"), tz);
+        let reminder = Reminder::new_in(
+            60,
+            format!("reminder {i}"),
+            chrono::Utc::now().with_timezone(&tz),
+        );
         write_reminder(&data_dir, &reminder, Commit::Skip).unwrap();
     }
 }

@@ -151,7 +151,11 @@ async fn a_background_run_leaves_the_owners_reminders_and_sets_only_a_few() {
 async fn a_chain_check_schedules_one_next_check() {
     let h = AgentHarness::new().await;
     let tz = h.services.config.timezone;
-    let mut root = Reminder::new_in(1, "Is the deploy done?", tz);
+    let mut root = Reminder::new_in(
+        1,
+        "Is the deploy done?",
+        chrono::Utc::now().with_timezone(&tz),
+    );
     root.max_chain = 5;
     root.chain_parent = Some(root.id.clone());
     let follow = json!({"minutes_from_now": 30});

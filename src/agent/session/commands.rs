@@ -16,7 +16,6 @@ use crate::{
     claude::{PermissionMode, StartUp, Thinking, UserContent, find_model},
     config::runtime::{ConfigKey, ConfigUpdateError, RuntimeConfig, thinking_choice_name},
     domain::model_name::check_model,
-    state::now_in,
     usage::report::ledger_report,
 };
 
@@ -193,7 +192,7 @@ impl MainSession {
         let history = self.services.sessions.history();
         let age = compaction::session_age(
             history.last_created_at(),
-            now_in(self.services.config.timezone),
+            crate::state::stored_time_in(self.services.clock.now(), self.services.config.timezone),
         );
         Ok(stats_line(turns, age, seen.pre_tokens))
     }
@@ -205,7 +204,7 @@ impl MainSession {
         self.services.usage.flush().await;
         let spend = ledger_report(
             &self.services.data_dir.usage_dir(),
-            chrono::Utc::now(),
+            self.services.clock.now(),
             self.services.config.timezone,
         );
         Ok(format!("{session}\n\n{spend}"))

@@ -149,7 +149,7 @@ impl MainSession {
         }
         self.front_end.answer_in(place, Branch::Fork);
         let summary = if action == ExitAction::Report {
-            let started = chrono::Utc::now();
+            let started = self.services.clock.now();
             let outcome = self
                 .rendered_turn(
                     &mut state,

@@ -87,7 +87,11 @@ impl MainSession {
             fork.idle.owner_activity(self.services.clock.instant());
             self.fork_control.owner_spoke();
         }
-        let now = chrono::Utc::now().with_timezone(&self.services.config.timezone);
+        let now = self
+            .services
+            .clock
+            .now()
+            .with_timezone(&self.services.config.timezone);
         let text = compose_prompt(&prompt.text, now, &updates, view);
         let content = UserContent::with_images(&text, &prompt.images);
         self.turn.begin(sink);
@@ -106,7 +110,7 @@ impl MainSession {
             } else {
                 UsageKind::Main
             };
-            let record = usage_record(kind, None, &report.result);
+            let record = usage_record(kind, None, &report.result, self.services.clock.now());
             for record in with_subagents(record, &report.subagents) {
                 self.services.usage.record(record);
             }

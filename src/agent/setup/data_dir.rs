@@ -78,18 +78,20 @@ pub fn open_services(config: Config) -> Result<OpenedServices, StateError> {
         })?;
     let (recorder, git_worker) = GitRecorder::spawn(data_dir.root().to_path_buf());
     let (usage, usage_worker) = UsageWriter::spawn(UsageLedger::new(data_dir.usage_dir()));
-    let history = SessionHistory::new(&data_dir, config.timezone, Some(recorder.clone()));
+    let clock = crate::config::clock_from(config.test_clock.clone());
+    let history = SessionHistory::new(&data_dir, config.timezone, Some(recorder.clone()))
+        .with_clock(clock.clone());
     let sessions = SessionStore::new(&data_dir, history);
-    let pending = PendingUpdates::new(&data_dir, config.timezone);
+    let pending = PendingUpdates::new(&data_dir, config.timezone).with_clock(clock.clone());
     Ok(OpenedServices {
         services: Arc::new(Services {
-            fork_messages: ForkMessageStore::new(&data_dir),
+            fork_messages: ForkMessageStore::new(&data_dir).with_clock(clock.clone()),
             routine_sessions: RoutineSessionStore::new(&data_dir),
-            inquiries: InquiryStore::new(data_dir.inquiries_file()),
+            inquiries: InquiryStore::new(data_dir.inquiries_file()).with_clock(clock.clone()),
             held_webhooks: HeldWebhooks::new(data_dir.held_webhooks_file()),
             quiet: crate::state::quiet::QuietStore::new(data_dir.quiet_file()),
             nags: crate::state::nags::NagStore::new(data_dir.nags_file()),
-            ping_budget: PingBudget::new(&data_dir, config.timezone),
+            ping_budget: PingBudget::new(&data_dir, config.timezone).with_clock(clock.clone()),
             tool_policy: Arc::new(ToolPolicyWatch::new(data_dir.tool_policy_file())),
             tool_approvals: ToolApprovals::new(data_dir.tool_approvals_file()),
             content_approvals: ContentApprovals::new(data_dir.content_approvals_file()),
@@ -99,7 +101,7 @@ pub fn open_services(config: Config) -> Result<OpenedServices, StateError> {
             runtime: Arc::new(RuntimeSettings::new(data_dir.config_file())),
             sandbox,
             google: GoogleClient::new(&data_dir, config.google_api_url.as_deref()),
-            clock: crate::config::clock_from(config.test_clock.clone()),
+            clock,
             config,
             data_dir,
             sessions,

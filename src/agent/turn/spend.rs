@@ -8,10 +8,15 @@ use crate::{
 };
 
 /// The record of a turn of `kind` (for `job`, background work) that ended with `result`.
-pub fn usage_record(kind: UsageKind, job: Option<String>, result: &ResultMessage) -> UsageRecord {
+pub fn usage_record(
+    kind: UsageKind,
+    job: Option<String>,
+    result: &ResultMessage,
+    at: chrono::DateTime<chrono::Utc>,
+) -> UsageRecord {
     let usage = result.usage.unwrap_or_default();
     UsageRecord {
-        at: chrono::Utc::now(),
+        at,
         kind,
         job,
         model: result.models.first().cloned(),
@@ -75,18 +80,26 @@ fn how_it_ended(result: &ResultMessage) -> String {
     }
 }
 
-/// The record of a background run tagged `tag` that ended with `result` (USE-1).
-pub fn background_record(tag: &PromptTag, result: &ResultMessage) -> UsageRecord {
+/// The record of a background run tagged `tag` that ended with `result` at `at` (USE-1).
+pub fn background_record(
+    tag: &PromptTag,
+    result: &ResultMessage,
+    at: chrono::DateTime<chrono::Utc>,
+) -> UsageRecord {
     let (kind, job) = background_kind(tag);
-    usage_record(kind, job, result)
+    usage_record(kind, job, result, at)
 }
 
 /// The record of a background run tagged `tag` stopped at its time limit of `limit_secs`
 /// (USE-7): the CLI never reported what it used, so only the time is known.
-pub fn timed_out_record(tag: &PromptTag, limit_secs: u64) -> UsageRecord {
+pub fn timed_out_record(
+    tag: &PromptTag,
+    limit_secs: u64,
+    at: chrono::DateTime<chrono::Utc>,
+) -> UsageRecord {
     let (kind, job) = background_kind(tag);
     UsageRecord {
-        at: chrono::Utc::now(),
+        at,
         kind,
         job,
         model: None,
@@ -136,7 +149,7 @@ mod tests {
             }),
             ..ResultMessage::default()
         };
-        let record = usage_record(UsageKind::Main, None, &result);
+        let record = usage_record(UsageKind::Main, None, &result, chrono::Utc::now());
         assert!((record.cost_usd - 0.25).abs() < f64::EPSILON);
         assert_eq!((record.input_tokens, record.output_tokens), (10, 20));
         assert_eq!(
@@ -152,14 +165,14 @@ mod tests {
             ..ResultMessage::default()
         };
         assert_eq!(
-            usage_record(UsageKind::Main, None, &capped).ended,
+            usage_record(UsageKind::Main, None, &capped, chrono::Utc::now()).ended,
             "max_turns"
         );
     }
 
     #[test]
     fn a_run_stopped_at_its_time_limit_is_on_record() {
-        let record = timed_out_record(&PromptTag::Webhook("ci".into()), 1800);
+        let record = timed_out_record(&PromptTag::Webhook("ci".into()), 1800, chrono::Utc::now());
         assert_eq!(record.ended, "timed_out");
         assert_eq!(record.duration_ms, 1_800_000);
         assert_eq!(record.job.as_deref(), Some("webhook:ci"));

@@ -40,7 +40,7 @@ impl BgRunner {
             google_connected: crate::google::GoogleFiles::new(&services.data_dir).is_connected(),
             chain: job.chain.as_ref(),
             quiet_until: services
-                .quiet_until(chrono::Utc::now())
+                .quiet_until(services.clock.now())
                 .map(|until| services.hh_mm(until)),
         });
         let prefix = match &job.marker {
@@ -52,7 +52,10 @@ impl BgRunner {
         } else {
             format!("{prefix}{preamble}\n\n{}", job.body)
         };
-        let now = chrono::Utc::now().with_timezone(&services.config.timezone);
+        let now = services
+            .clock
+            .now()
+            .with_timezone(&services.config.timezone);
         match job.session {
             BgSession::Isolated => compose_timestamp_only(&body, now),
             BgSession::Forked | BgSession::Persistent => {

@@ -60,7 +60,7 @@ impl Inner {
         if !self.held.any_waiting()
             || self
                 .budget
-                .check(&self.services, Utc::now())
+                .check(&self.services, self.services.clock.now())
                 .await
                 .is_some()
         {

@@ -4,7 +4,6 @@
 //! reminders, no deeper than the bound, and cancels only its own job's (REM-15, REM-16,
 //! REM-17, REM-18).
 
-use chrono::Utc;
 use rmcp::{handler::server::wrapper::Parameters, tool, tool_router};
 
 use super::{
@@ -58,7 +57,7 @@ impl DiscordTools {
             return BACKGROUND_FOREGROUND.to_owned();
         }
         let tz = services.config.timezone;
-        let now = Utc::now().with_timezone(&tz);
+        let now = services.clock.now().with_timezone(&tz);
         // A run_at is kept as given (to the second) rather than turned into whole minutes,
         // which could set "3 PM" for 2:59.
         let (delay, exact) = match (args.delay_minutes, args.run_at.as_deref()) {
@@ -84,7 +83,7 @@ impl DiscordTools {
             Ok(until_done) => until_done,
             Err(error) => return error,
         };
-        let mut reminder = Reminder::new_in(delay, prompt, tz);
+        let mut reminder = Reminder::new_in(delay, prompt, now);
         if let Some(at) = exact {
             reminder.run_at = at.fixed_offset();
         }
@@ -184,8 +183,10 @@ impl DiscordTools {
         };
         let tz = services.config.timezone;
         // REM-18: one next check per fire; REM-17: a run's chain ends at the bound.
-        let next = match slot.claim_follow_up(args.minutes_from_now, Utc::now().with_timezone(&tz))
-        {
+        let next = match slot.claim_follow_up(
+            args.minutes_from_now,
+            services.clock.now().with_timezone(&tz),
+        ) {
             Ok(next) => next,
             Err(message) => {
                 return match self.context.bg_run() {
@@ -222,7 +223,7 @@ fn refused(run: &BgRunState, tool: &str, refusal: String) -> String {
 /// (NAG-9).
 fn reminder_lines(services: &Services) -> String {
     let tz = services.config.timezone;
-    let now = chrono::Utc::now();
+    let now = services.clock.now();
     let open: Vec<String> = services
         .nags
         .all()

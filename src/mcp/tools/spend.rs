@@ -21,7 +21,7 @@ impl DiscordTools {
         services.usage.flush().await;
         ledger_report(
             &services.data_dir.usage_dir(),
-            chrono::Utc::now(),
+            services.clock.now(),
             services.config.timezone,
         )
     }

@@ -19,7 +19,8 @@ use crate::{
     },
     front_end::FrontEndError,
     mcp::availability::ToolScope,
-    state::quiet::{HeldShow, QuietStore},
+    services::Services,
+    state::quiet::HeldShow,
 };
 
 type SendResult = Result<Option<u64>, FrontEndError>;
@@ -123,8 +124,8 @@ impl DiscordTools {
             Ok(permit) => permit,
             Err(refusal) => return refusal,
         };
-        if !critical && let Some((quiet, until)) = self.quiet_now() {
-            return match quiet.hold(item, chrono::Utc::now()) {
+        if !critical && let Some((services, until)) = self.quiet_now() {
+            return match services.quiet.hold(item, services.clock.now()) {
                 Ok(()) => {
                     run.sent(permit, None);
                     format!(
@@ -160,11 +161,12 @@ impl DiscordTools {
         }
     }
 
-    /// While the owner is quiet: where held items go, and the local time the quiet ends.
-    fn quiet_now(&self) -> Option<(&QuietStore, String)> {
+    /// While the owner is quiet: the services (where held items go, the clock), and the
+    /// local time the quiet ends.
+    fn quiet_now(&self) -> Option<(&Services, String)> {
         let services = self.context.services()?;
-        let until = services.quiet_until(chrono::Utc::now())?;
-        Some((&services.quiet, services.hh_mm(until)))
+        let until = services.quiet_until(services.clock.now())?;
+        Some((services, services.hh_mm(until)))
     }
 }
 

@@ -143,10 +143,10 @@ impl Reminder {
     }
 
     /// A plain (unchained) background reminder with default options, a fresh [`new_id`],
-    /// firing `delay_minutes` from now in `tz` (REM-3), to the whole second. Callers that
-    /// start a chain set `max_chain` and `chain_parent = Some(id)` themselves.
-    pub fn new_in(delay_minutes: i64, message: impl Into<String>, tz: Tz) -> Self {
-        let now = chrono::Utc::now().with_timezone(&tz).fixed_offset();
+    /// firing `delay_minutes` after `now` (in the owner's zone, REM-3), to the whole second.
+    /// Callers that start a chain set `max_chain` and `chain_parent = Some(id)` themselves.
+    pub fn new_in(delay_minutes: i64, message: impl Into<String>, now: DateTime<Tz>) -> Self {
+        let now = now.fixed_offset();
         let now = now.with_nanosecond(0).unwrap_or(now);
         let run_at = Duration::try_minutes(delay_minutes)
             .and_then(|delay| now.checked_add_signed(delay))

@@ -16,7 +16,11 @@ fn minimal_routine() -> Routine {
 }
 
 fn minimal_reminder() -> Reminder {
-    let mut reminder = Reminder::new_in(30, "Move the laundry.", TZ);
+    let mut reminder = Reminder::new_in(
+        30,
+        "Move the laundry.",
+        chrono::Utc::now().with_timezone(&TZ),
+    );
     reminder.id = "c5d6e7f8".into();
     reminder.run_at = DateTime::parse_from_rfc3339("2026-02-24T13:00:00-08:00").unwrap();
     reminder
@@ -173,7 +177,7 @@ fn round_trips() {
         assert_eq!(back.run_at.offset(), reminder.run_at.offset());
     }
     // A fresh reminder keeps its zone offset and whole-second time.
-    let fresh = Reminder::new_in(90, "x", TZ);
+    let fresh = Reminder::new_in(90, "x", chrono::Utc::now().with_timezone(&TZ));
     let back = parse_reminder(&render_reminder(&fresh), chrono_tz::UTC).unwrap();
     assert_eq!(back, fresh);
     assert_eq!(back.run_at.offset(), fresh.run_at.offset());
@@ -239,7 +243,7 @@ fn new_items_have_defaults_and_fresh_ids() {
     let routine = Routine::new("0 9 * * *", "m");
     assert_eq!(routine.run, RunMode::Foreground);
     assert_eq!(routine.options, RunOptions::default());
-    let reminder = Reminder::new_in(30, "m", TZ);
+    let reminder = Reminder::new_in(30, "m", chrono::Utc::now().with_timezone(&TZ));
     assert_eq!(
         reminder.run,
         RunMode::Background(BgSession::Forked),

@@ -92,7 +92,7 @@ fn write_names_files_by_slug_with_suffixes() {
 #[test]
 fn empty_slug_falls_back_to_the_id() {
     let (_tmp, dir) = data_dir();
-    let mut reminder = Reminder::new_in(5, "!!! ???", TZ);
+    let mut reminder = Reminder::new_in(5, "!!! ???", chrono::Utc::now().with_timezone(&TZ));
     reminder.id = "ab12cd34".into();
     assert_eq!(
         write_reminder(&dir, &reminder, Commit::Skip).unwrap(),
@@ -110,7 +110,7 @@ fn names_taken_by_other_or_broken_files_are_skipped() {
     let (_tmp, dir) = data_dir();
     put(&dir, "reminders/ping.md", "not a job file");
     fs::create_dir_all(dir.root().join("reminders/ping-2.md")).unwrap();
-    let reminder = Reminder::new_in(5, "Ping", TZ);
+    let reminder = Reminder::new_in(5, "Ping", chrono::Utc::now().with_timezone(&TZ));
     assert_eq!(
         write_reminder(&dir, &reminder, Commit::Skip).unwrap(),
         Path::new("reminders/ping-3.md")
@@ -139,7 +139,7 @@ fn invalid_items_are_refused_and_nothing_is_written() {
         "{err}"
     );
     assert!(err.to_string().contains("ASCII letters"), "{err}");
-    let mut deep = Reminder::new_in(5, "x", TZ);
+    let mut deep = Reminder::new_in(5, "x", chrono::Utc::now().with_timezone(&TZ));
     deep.chain_depth = 2;
     deep.max_chain = 1;
     assert!(write_reminder(&dir, &deep, Commit::Skip).is_err());
@@ -228,7 +228,7 @@ fn commit_now_records_add_and_remove() {
     assert!(init_repo(dir.root()).unwrap());
     let first = routine("r1", "Morning review");
     let rel = write_routine(&dir, &first, Commit::Now).unwrap();
-    let reminder = Reminder::new_in(10, "Stretch", TZ);
+    let reminder = Reminder::new_in(10, "Stretch", chrono::Utc::now().with_timezone(&TZ));
     let rem_rel = write_reminder(&dir, &reminder, Commit::Now).unwrap();
     assert!(remove_routine(&dir, "r1", Commit::Now).unwrap());
     assert!(remove_reminder(&dir, &reminder.id, Commit::Now).unwrap());

@@ -161,7 +161,7 @@ fn nag_1_until_done_renders_after_the_chain_keys_and_round_trips() {
 #[test]
 fn nag_1_a_reminder_that_would_not_load_back_is_not_written() {
     let (_tmp, data_dir) = super::store_tests::data_dir();
-    let mut reminder = Reminder::new_in(30, "Meds.", TZ);
+    let mut reminder = Reminder::new_in(30, "Meds.", chrono::Utc::now().with_timezone(&TZ));
     reminder.until_done = Some(UntilDone {
         nag_every: None,
         max_nags: Some(NAG_CEILING + 1),

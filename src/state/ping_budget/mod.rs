@@ -9,7 +9,7 @@
 
 use std::path::Path;
 
-use chrono::{DateTime, FixedOffset, NaiveDate, Timelike, Utc};
+use chrono::{DateTime, FixedOffset, NaiveDate, Timelike};
 use chrono_tz::Tz;
 use serde::{Deserialize, Serialize};
 
@@ -160,6 +160,7 @@ impl BudgetState {
 pub struct PingBudget {
     file: StateFile<Format>,
     tz: Tz,
+    clock: crate::clock::Clock,
 }
 
 impl PingBudget {
@@ -169,7 +170,15 @@ impl PingBudget {
         Self {
             file: StateFile::new(data_dir.ping_budget_file()),
             tz,
+            clock: crate::clock::Clock::system(),
         }
+    }
+
+    /// The same budget, reading time from `clock` (issue 40 §2).
+    #[must_use]
+    pub fn with_clock(mut self, clock: crate::clock::Clock) -> Self {
+        self.clock = clock;
+        self
     }
 
     /// The backing file.
@@ -178,7 +187,7 @@ impl PingBudget {
     }
 
     fn now(&self) -> DateTime<Tz> {
-        Utc::now().with_timezone(&self.tz)
+        self.clock.now().with_timezone(&self.tz)
     }
 
     /// The budget now, after refill and day reset; the file is rewritten (PNG-3).
