@@ -105,18 +105,23 @@ impl CliSandbox {
     /// minute on, so a test that runs across midnight still finds that much on the day it
     /// checks (USE-6).
     pub fn record_background_spend(&self, dollars: f64) {
-        let usage = self.data_dir.join("state/usage");
-        std::fs::create_dir_all(&usage).expect("create the usage dir");
         let now = chrono::Utc::now();
         for at in [now, now + chrono::Duration::minutes(1)] {
-            let line = serde_json::json!({"at": at, "kind": "routine", "job": "routine:earlier",
-                                          "cost_usd": dollars, "ended": "completed"});
-            let file = usage.join(format!("{}.jsonl", at.format("%Y-%m")));
-            let mut text = std::fs::read_to_string(&file).unwrap_or_default();
-            text.push_str(&line.to_string());
-            text.push('\n');
-            std::fs::write(&file, text).expect("write the usage ledger");
+            self.record_background_spend_at(at, dollars);
         }
+    }
+
+    /// A background run's record of `dollars` at `at` in the usage ledger.
+    pub fn record_background_spend_at(&self, at: chrono::DateTime<chrono::Utc>, dollars: f64) {
+        let usage = self.data_dir.join("state/usage");
+        std::fs::create_dir_all(&usage).expect("create the usage dir");
+        let line = serde_json::json!({"at": at, "kind": "routine", "job": "routine:earlier",
+                                      "cost_usd": dollars, "ended": "completed"});
+        let file = usage.join(format!("{}.jsonl", at.format("%Y-%m")));
+        let mut text = std::fs::read_to_string(&file).unwrap_or_default();
+        text.push_str(&line.to_string());
+        text.push('\n');
+        std::fs::write(&file, text).expect("write the usage ledger");
     }
 
     /// The main session id the bot stored in `state/sessions.json` (trimmed), if any.

@@ -166,3 +166,55 @@ async fn a_routine_fires_when_the_clock_reaches_its_time() {
     assert!(fired);
     h.terminate().await;
 }
+
+/// The first instant after now at which `tz`'s clocks skip midnight (from 00:00 to 01:00).
+fn next_skipped_midnight(tz: chrono_tz::Tz) -> chrono::DateTime<Utc> {
+    use chrono::TimeZone;
+    let mut day = Utc::now().with_timezone(&tz).date_naive();
+    for _ in 0..800 {
+        day = day.succ_opt().unwrap();
+        let midnight = day.and_hms_opt(0, 0, 0).unwrap();
+        if tz.from_local_datetime(&midnight).earliest().is_none() {
+            // The last instant of the day before, plus a second: where the day starts.
+            let before = tz
+                .from_local_datetime(&(midnight - chrono::Duration::seconds(1)))
+                .earliest()
+                .unwrap();
+            return before.to_utc() + chrono::Duration::seconds(1);
+        }
+    }
+    panic!("{tz} skips no midnight in two years");
+}
+
+/// USE-3, CLK-2: on a day whose midnight a clock change skips (Santiago, the first Sunday of
+/// September), `/cost`'s "today" is that day only: yesterday's late spend is not in it.
+#[tokio::test]
+async fn today_on_a_day_whose_midnight_is_skipped() {
+    let tz = chrono_tz::America::Santiago;
+    let day_starts = next_skipped_midnight(tz);
+    let sandbox = CliSandbox::new();
+    sandbox.record_background_spend_at(day_starts - chrono::Duration::minutes(30), 1.0);
+    sandbox.record_background_spend_at(day_starts + chrono::Duration::minutes(60), 0.25);
+    let mut h = BotHarness::start_parts(
+        crate::support::fake_discord::FakeDiscord::start(Default::default()).await,
+        crate::support::mock_api::MockApi::start().await,
+        sandbox,
+        &[("OLLIM_TIMEZONE", "America/Santiago")],
+    )
+    .await;
+    h.greeted().await;
+    let two_hours_in = day_starts + chrono::Duration::hours(2);
+    h.sandbox
+        .advance_clock((two_hours_in - Utc::now()).to_std().unwrap());
+    let command = h.discord.slash(h.owner(), "cost", json!([])).await;
+    h.discord.wait_for_callback(command).await;
+    let answer = h
+        .wait_for_bot_message("the /cost answer", |m| m.content.contains("**Spend**"))
+        .await;
+    assert!(
+        answer.content.contains("**Spend**: today $0.25"),
+        "{}",
+        answer.content
+    );
+    h.terminate().await;
+}
