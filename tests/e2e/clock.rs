@@ -196,7 +196,10 @@ async fn today_on_a_day_whose_midnight_is_skipped() {
     sandbox.record_background_spend_at(day_starts - chrono::Duration::minutes(30), 1.0);
     sandbox.record_background_spend_at(day_starts + chrono::Duration::minutes(60), 0.25);
     let mut h = BotHarness::start_parts(
-        crate::support::fake_discord::FakeDiscord::start(Default::default()).await,
+        crate::support::fake_discord::FakeDiscord::start(
+            crate::support::fake_discord::FakeConfig::default(),
+        )
+        .await,
         crate::support::mock_api::MockApi::start().await,
         sandbox,
         &[("OLLIM_TIMEZONE", "America/Santiago")],
