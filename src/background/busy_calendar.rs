@@ -49,7 +49,7 @@ pub async fn watch_busy_calendar(
         }
         tokio::select! {
             () = stop.cancelled() => return,
-            () = tokio::time::sleep(every) => {}
+            () = services.clock.sleep(every) => {}
         }
     }
 }

@@ -11,6 +11,8 @@ use crate::support::{cli::CliSandbox, mock_api::Reply};
 #[tokio::test]
 async fn a_cli_reminder_fires_within_its_minute_and_pings_in_the_background() {
     let mut h = greeted(CliSandbox::new()).await;
+    // The conversation is settled (not mid-turn), so the run may ping.
+    h.converse("hi", "Hi!").await;
     h.mock.answer_reminder_runs(
         "mcp__discord__ping_user",
         json!({"message": "time to stretch"}),
@@ -37,6 +39,8 @@ async fn a_cli_reminder_fires_within_its_minute_and_pings_in_the_background() {
     let id = scheduled_id(&stdout);
     let (_, listed, _) = cli(&h, &["reminder", "list"]).await;
     assert!(listed.contains(&id), "{listed}");
+    // Its minute passes on the bot's clock (issue 40 §2).
+    h.sandbox.advance_clock(Duration::from_secs(60));
     let ping = h
         .wait_for_bot_message_within("the background ping", Duration::from_secs(90), |m| {
             m.content == "[bg] time to stretch"
