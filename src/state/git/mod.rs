@@ -42,16 +42,28 @@ fn git(root: &Path, env: &ExtraEnv) -> Command {
 
 /// Runs a git command and turns a non-zero exit into [`StateError::Command`].
 fn run(root: &Path, env: &ExtraEnv, args: &[&std::ffi::OsStr]) -> Result<Output, StateError> {
-    let output = git(root, env)
-        .args(args)
-        .output()
-        .map_err(|e| StateError::io(root, e))?;
-    if output.status.success() {
-        Ok(output)
-    } else {
-        Err(command_error(root, args, &output))
+    // Another process (the daemon's worker, or a subcommand such as `reminder add`) may hold
+    // the index for a moment: its lock is waited out, briefly, rather than losing the commit.
+    let mut attempt = 0;
+    loop {
+        let output = git(root, env)
+            .args(args)
+            .output()
+            .map_err(|e| StateError::io(root, e))?;
+        if output.status.success() {
+            return Ok(output);
+        }
+        let locked = String::from_utf8_lossy(&output.stderr).contains("index.lock");
+        if !locked || attempt >= INDEX_LOCK_TRIES {
+            return Err(command_error(root, args, &output));
+        }
+        attempt += 1;
+        std::thread::sleep(std::time::Duration::from_millis(50 * u64::from(attempt)));
     }
 }
+
+/// How many times a git command finding the index locked is tried again (about 2.7 s in all).
+const INDEX_LOCK_TRIES: u32 = 10;
 
 fn command_error(root: &Path, args: &[&std::ffi::OsStr], output: &Output) -> StateError {
     let command = std::iter::once("git".to_owned())

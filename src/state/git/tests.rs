@@ -120,3 +120,28 @@ fn not_a_repo_and_outside_paths_are_no_ops() {
     let out = git(repo.path(), &env).args(["log"]).output().unwrap();
     assert!(!out.status.success(), "no commits expected");
 }
+
+/// A commit that finds the index locked by another process (the daemon's worker, a
+/// subcommand) waits the lock out instead of losing the commit.
+#[test]
+fn a_locked_index_is_waited_out() {
+    let (repo, _home, env) = setup();
+    let root = repo.path();
+    std::fs::create_dir_all(root.join("reminders")).unwrap();
+    std::fs::write(root.join("reminders/a.md"), "a").unwrap();
+    let lock = root.join(".git/index.lock");
+    std::fs::write(&lock, "").unwrap();
+    let unlock = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        std::fs::remove_file(lock).unwrap();
+    });
+    record_logged(
+        root,
+        Path::new("reminders/a.md"),
+        "add a",
+        Action::Add,
+        &env,
+    );
+    unlock.join().unwrap();
+    assert!(git_out(root, &env, &["log", "--format=%s"]).contains("add a"));
+}

@@ -66,9 +66,12 @@ async fn a_cli_reminder_fires_within_its_minute_and_pings_in_the_background() {
             .iter()
             .any(|p| p.contains(&format!("[reminder-bg:{id}]")))
     );
-    wait_until("the removal commit", Duration::from_secs(10), || {
-        git_log(&h).contains(&format!("remove reminder {id}"))
-    })
+    crate::support::wait::until_true(
+        "the removal commit",
+        Duration::from_secs(30),
+        || git_log(&h).contains(&format!("remove reminder {id}")),
+        || format!("{}\n{}", git_log(&h), h.log()),
+    )
     .await;
     assert!(git_log(&h).contains(&format!("add reminder {id}")));
     let (_, listed, _) = cli(&h, &["reminder", "list"]).await;
