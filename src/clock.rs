@@ -1,9 +1,9 @@
 //! One clock for the whole process (issue 40 §2, CLK-1): wall time and monotonic time, read through
-//! [`Clock`] and never ad hoc, so a test can move both. In production it is the system's
-//! clock. The end-to-end harness runs the real binary with `OLLIM_TEST_CLOCK` naming a file
-//! that holds how far ahead (in milliseconds) the clock runs; the file is watched, and every
-//! wait taken through [`Clock::sleep_until`] wakes at once when the clock is moved past it.
-//! Moving only goes forward; wall and monotonic time move together.
+//! [`Clock`] and never ad hoc, so a test can move both. In production it is the system's clock. The
+//! end-to-end harness runs the real binary with `OLLIM_TEST_CLOCK` naming a file that holds how far
+//! ahead (in milliseconds) the clock runs; the file is watched, and every wait taken through
+//! [`Clock::sleep_until`] wakes at once when the clock is moved past it. Moving only goes forward;
+//! wall and monotonic time move together.
 
 use std::{
     path::{Path, PathBuf},

@@ -1,11 +1,11 @@
-//! One way to keep a state file (issue 25 §3, issue 40 §1; KEEP-1, KEEP-2): a path, a lock its clones share,
-//! a typed read that sets aside a damaged file (`set_aside`: the owner hears of it once), and
-//! [`StateFile::update`], the only way a store changes its file: one locked read → change →
-//! atomic write, which fails, writing nothing, when the file exists but can't be read. Each
-//! store says only what its file holds, as a [`FileFormat`]; `doctor` and the start-up check
-//! judge a file with the same format ([`StateFile::damage`]). [`entries`] holds the formats
-//! read entry by entry, which carry a malformed entry through untouched; [`told`] tells the
-//! owner once about a file that can't be read.
+//! One way to keep a state file (issue 25 §3, issue 40 §1; KEEP-1, KEEP-2): a path, a lock
+//! its clones share, a typed read that sets aside a damaged file (`set_aside`: the owner hears
+//! of it once), and [`StateFile::update`], the only way a store changes its file: one locked
+//! read → change → atomic write, which fails, writing nothing, when the file exists but can't
+//! be read. Each store says only what its file holds, as a [`FileFormat`]; `doctor` and the
+//! start-up check judge a file with the same format ([`StateFile::damage`]). [`entries`] holds
+//! the formats read entry by entry, which carry a malformed entry through untouched; [`told`]
+//! tells the owner once about a file that can't be read.
 
 use std::{
     marker::PhantomData,
@@ -64,9 +64,9 @@ impl<T: Serialize + DeserializeOwned + Default> FileFormat for Json<T> {
     }
 }
 
-/// A state file of format `F`. Cheap to clone; clones share one lock, which serialises the
-/// read-modify-write cycles of this process ([`StateFile::update`]); reads without it rely on
-/// the atomic replace.
+/// A state file of format `F`. Cheap to clone; clones share one lock, which serialises this
+/// process's reads and read-modify-write cycles ([`StateFile::update`]); other processes rely
+/// on the atomic replace.
 pub struct StateFile<F> {
     path: PathBuf,
     lock: Arc<Mutex<()>>,

@@ -1,6 +1,6 @@
 //! What the owner was told unasked, and for which occasion (issue 40 §1, KEEP-5): `state/told.json`
-//! maps a notice (`bg_budget`) to the occasion it was last told for (the day, `2026-12-02`),
-//! so "told once" holds across a restart.
+//! maps a notice (`bg_budget`) to the occasion it was last told for (the day, `2026-12-02`), so
+//! "told once" holds across a restart.
 
 use std::{collections::BTreeMap, path::PathBuf};
 

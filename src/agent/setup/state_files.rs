@@ -1,6 +1,6 @@
 //! Every state file the bot keeps, with the format its reader uses (issue 40 §1, KEEP-3): the state
-//! layer's own stores and the files of the modules above it. The start-up check sets the
-//! damaged ones aside and `doctor` reports them, judged by this one list.
+//! layer's own stores and the files of the modules above it. The start-up check sets the damaged
+//! ones aside and `doctor` reports them, judged by this one list.
 
 use crate::state::inspection::{Known, stores};
 

@@ -252,8 +252,8 @@ fn a_damaged_file_is_set_aside_whole_and_the_store_works_on() {
     }
 }
 
-/// KEEP-1: power lost in the middle of a write leaves the old file whole and a temporary file beside
-/// it: the store reads the old file, changes it, and start-up clears the leftover.
+/// KEEP-1: power lost in the middle of a write leaves the old file whole and a temporary
+/// file beside it: the store reads the old file, changes it, and start-up clears the leftover.
 #[test]
 fn a_write_cut_off_by_power_loss_leaves_the_old_file_whole() {
     for case in CASES {

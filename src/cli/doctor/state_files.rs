@@ -1,8 +1,8 @@
-//! STATE FILES (CMD-7): every state file the bot reads, judged by the reader the bot itself
-//! uses (`state::inspection`, issue 24 §1: `sessions.json` holds a bare session id, not JSON;
-//! issue 40 §1: `config.json`, `scheduler.json`, `update.json` and `token.json` too). Nothing is changed: a
-//! damaged file is reported (the bot sets it aside at its next start and says so), and no
-//! file's content is ever shown.
+//! STATE FILES (CMD-7): every state file the bot reads, judged by the reader the bot itself uses
+//! (`state::inspection`, issue 24 §1: `sessions.json` holds a bare session id, not JSON; issue 40
+//! §1: `config.json`, `scheduler.json`, `update.json` and `token.json` too). Nothing is changed: a
+//! damaged file is reported (the bot sets it aside at its next start and says so), and no file's
+//! content is ever shown.
 
 use super::{Check, Group};
 use crate::{

@@ -281,7 +281,10 @@ impl FolderWatch {
             }
             *watched = inode(folder);
             remade = true;
-            tracing::info!(folder = %folder.display(), "the folder was removed or replaced; made it again and watching it");
+            tracing::info!(
+                folder = %folder.display(),
+                "the folder was removed or replaced; made it again and watching it"
+            );
         }
         if remade {
             self.inbox.state.lock().seen.rescan = true;

@@ -1,5 +1,5 @@
-//! Telling the owner once (issue 40 §1, KEEP-1): a file that can't be read, or whose entries a store
-//! can't read, is reported the first time this process meets it, and again only after it read
+//! Telling the owner once (issue 40 §1, KEEP-1): a file that can't be read, or whose entries a
+//! store can't read, is reported the first time this process meets it, and again only after it read
 //! cleanly in between.
 
 use std::{collections::HashSet, path::Path, path::PathBuf, sync::LazyLock};
