@@ -37,6 +37,11 @@ impl Clock {
         Self::default()
     }
 
+    /// The process's clock: the system's, or the test clock `file` (`OLLIM_TEST_CLOCK`) moves.
+    pub fn from_test_file(file: Option<PathBuf>) -> Self {
+        file.map_or_else(Self::system, Self::ahead_by_file)
+    }
+
     /// A clock that runs ahead of the system's by the milliseconds written in `file` (a test
     /// clock; absent or unreadable means not ahead). A thread looks at the file every 20 ms
     /// for as long as the clock is in use.

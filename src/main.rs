@@ -88,7 +88,7 @@ async fn run(cli: Cli, launch: Launch) -> anyhow::Result<i32> {
         }
         Some(Command::Reminder { action }) => {
             let (data_dir, tz) = scheduling_env(&launch)?;
-            let clock = ollim_bot::config::clock_from(
+            let clock = ollim_bot::clock::Clock::from_test_file(
                 launch.var("OLLIM_TEST_CLOCK").map(std::path::PathBuf::from),
             );
             Ok(reminder::run(&data_dir, tz, clock.now(), action))

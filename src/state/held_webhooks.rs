@@ -106,13 +106,7 @@ impl HeldWebhooks {
                 tracing::warn!(id = %oldest, "too many held webhook requests; dropping the oldest");
                 stored.held.remove(&oldest);
             }
-            let id = loop {
-                let mut id = uuid::Uuid::new_v4().simple().to_string();
-                id.truncate(8);
-                if !stored.held.contains_key(&id) {
-                    break id;
-                }
-            };
+            let id = super::fresh_id(8, |id| stored.held.contains_key(id));
             stored.held.insert(id.clone(), request);
             id
         })

@@ -38,13 +38,6 @@ pub struct InquiryStore {
     clock: crate::clock::Clock,
 }
 
-/// A fresh random id of [`INQUIRY_ID_LEN`] lowercase hex characters.
-fn random_id() -> String {
-    let mut id = uuid::Uuid::new_v4().simple().to_string();
-    id.truncate(INQUIRY_ID_LEN);
-    id
-}
-
 /// Whether an entry registered at `ts` has expired at `now`.
 fn expired(ts: f64, now: f64) -> bool {
     now - ts > INQUIRY_TTL_SECS
@@ -80,12 +73,9 @@ impl InquiryStore {
     pub fn register_at(&self, prompt: &str, now: f64) -> Result<String, StateError> {
         self.file.update(super::whole_seconds(now), |entries| {
             prune(entries, now);
-            let id = loop {
-                let candidate = random_id();
-                if !entries.contains_key(&candidate) && !entries.unread().contains_key(&candidate) {
-                    break candidate;
-                }
-            };
+            let id = super::fresh_id(INQUIRY_ID_LEN, |id| {
+                entries.contains_key(id) || entries.unread().contains_key(id)
+            });
             entries.insert(
                 id.clone(),
                 Inquiry {

@@ -121,6 +121,18 @@ pub fn unix_now() -> f64 {
         .map_or(0.0, |d| d.as_secs_f64())
 }
 
+/// A fresh id of `len` lowercase hex characters that `taken` says is free (a held request's,
+/// an approval request's, a button prompt's).
+pub(crate) fn fresh_id(len: usize, taken: impl Fn(&str) -> bool) -> String {
+    loop {
+        let mut id = uuid::Uuid::new_v4().simple().to_string();
+        id.truncate(len);
+        if !taken(&id) {
+            return id;
+        }
+    }
+}
+
 /// `at` as unix seconds, as the fork-message and inquiry stores keep it.
 #[allow(clippy::cast_precision_loss)] // microseconds since 1970 fit an f64's 52 bits until 2112
 pub fn unix_of(at: DateTime<Utc>) -> f64 {

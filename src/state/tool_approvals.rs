@@ -191,13 +191,7 @@ impl ToolApprovals {
             stored
                 .requests
                 .retain(|_, request| request.source != source);
-            let id = loop {
-                let mut id = uuid::Uuid::new_v4().simple().to_string();
-                id.truncate(8);
-                if !stored.requests.contains_key(&id) {
-                    break id;
-                }
-            };
+            let id = super::fresh_id(8, |id| stored.requests.contains_key(id));
             stored.requests.insert(
                 id.clone(),
                 ApprovalRequest {

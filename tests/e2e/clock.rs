@@ -69,28 +69,8 @@ async fn the_daily_quiet_window_ends_on_the_clock() {
 #[tokio::test]
 async fn a_focus_session_checks_in_halfway_and_ends_on_the_clock() {
     let mut h = BotHarness::greeted_fast_sync(CliSandbox::new()).await;
-    h.mock.add_rule(|request| {
-        let prompt = request.user_prompts().last()?.to_string();
-        if prompt.contains("[focus-end]") {
-            Some(Reply::text("Time's up. What got done?"))
-        } else if prompt.contains("[focus]") {
-            Some(Reply::text("First step: open the doc."))
-        } else {
-            None
-        }
-    });
-    let command = h
-        .discord
-        .slash(
-            h.owner(),
-            "focus",
-            json!([
-                {"name": "minutes", "type": 3, "value": "30"},
-                {"name": "task", "type": 3, "value": "write the report"},
-            ]),
-        )
-        .await;
-    h.discord.wait_for_callback(command).await;
+    crate::quiet_hours::script_focus(&h);
+    crate::quiet_hours::focus(&h, 30).await;
     h.wait_for_bot_message("the first step", |m| m.content.contains("First step"))
         .await;
 
@@ -135,15 +115,13 @@ async fn a_routine_fires_when_the_clock_reaches_its_time() {
     h.wait_for_log("schedule read routines=1", Duration::from_secs(30))
         .await;
     h.mock.push(Reply::text("Good morning, Julia."));
-    let looks = || h.log().matches("looked at the schedule").count();
-    let before = looks();
+    let before = h.log().matches("looked at the schedule").count();
     h.sandbox
         .advance_clock(until_hour(&h, 9).saturating_sub(Duration::from_secs(120)));
-    crate::support::wait::until_true(
-        "the scheduler's look after the clock moved",
+    h.wait_for_log_count(
+        "looked at the schedule",
+        before + 1,
         Duration::from_secs(30),
-        || looks() > before,
-        || h.log(),
     )
     .await;
     assert!(

@@ -178,14 +178,8 @@ pub(crate) async fn plants_in_the_digest(h: &BotHarness, within: Duration) {
     .await;
 }
 
-/// Issue 28 §3 (FOC-1, FOC-2, FOC-3, FOC-4): `/focus` restates the task with a first step,
-/// holds a background ping while it lasts, and **End focus** ends it: the main conversation
-/// gets the session as a pending update and asks what got done, then the held ping arrives.
-#[tokio::test]
-async fn a_focus_session_holds_pings_and_ends_with_a_question() {
-    let mut h = BotHarness::greeted_fast_sync(CliSandbox::new()).await;
-    h.converse("hi", "Hi!").await;
-    script_runs(&h);
+/// The model's focus turns: the first step for `[focus]`, a question for `[focus-end]`.
+pub(crate) fn script_focus(h: &BotHarness) {
     h.mock.add_rule(|request| {
         let prompt = request.user_prompts().last()?.to_string();
         if prompt.contains("[reminder-bg:") {
@@ -199,18 +193,34 @@ async fn a_focus_session_holds_pings_and_ends_with_a_question() {
             None
         }
     });
+}
+
+/// `/focus <minutes> write the report`; returns the callback.
+pub(crate) async fn focus(h: &BotHarness, minutes: u32) -> Value {
     let command = h
         .discord
         .slash(
             h.owner(),
             "focus",
             json!([
-                {"name": "minutes", "type": 3, "value": "25"},
+                {"name": "minutes", "type": 3, "value": minutes.to_string()},
                 {"name": "task", "type": 3, "value": "write the report"},
             ]),
         )
         .await;
-    let answer: Value = h.discord.wait_for_callback(command).await;
+    h.discord.wait_for_callback(command).await
+}
+
+/// Issue 28 §3 (FOC-1, FOC-2, FOC-3, FOC-4): `/focus` restates the task with a first step,
+/// holds a background ping while it lasts, and **End focus** ends it: the main conversation
+/// gets the session as a pending update and asks what got done, then the held ping arrives.
+#[tokio::test]
+async fn a_focus_session_holds_pings_and_ends_with_a_question() {
+    let mut h = BotHarness::greeted_fast_sync(CliSandbox::new()).await;
+    h.converse("hi", "Hi!").await;
+    script_runs(&h);
+    script_focus(&h);
+    let answer = focus(&h, 25).await;
     let said = answer["data"]["content"].as_str().unwrap_or_default();
     assert!(
         said.contains("Focus: **write the report**, 25 min"),

@@ -78,7 +78,7 @@ pub fn open_services(config: Config) -> Result<OpenedServices, StateError> {
         })?;
     let (recorder, git_worker) = GitRecorder::spawn(data_dir.root().to_path_buf());
     let (usage, usage_worker) = UsageWriter::spawn(UsageLedger::new(data_dir.usage_dir()));
-    let clock = crate::config::clock_from(config.test_clock.clone());
+    let clock = crate::clock::Clock::from_test_file(config.test_clock.clone());
     let history = SessionHistory::new(&data_dir, config.timezone, Some(recorder.clone()))
         .with_clock(clock.clone());
     let sessions = SessionStore::new(&data_dir, history);

@@ -49,8 +49,7 @@ async fn an_edited_routine_reregisters_and_a_broken_file_is_reported_once() {
         .find(|p| std::fs::read_to_string(p).unwrap().contains(&id))
         .unwrap();
     let text = std::fs::read_to_string(&path).unwrap();
-    let reads = || h.log().matches("schedule read").count();
-    let before = reads();
+    let before = h.log().matches("schedule read").count();
     h.sandbox
         .replace_file(&path, &text.replace("0 3 1 1 *", "* * * * *"));
     h.mock.add_rule(|request| {
@@ -60,13 +59,8 @@ async fn an_edited_routine_reregisters_and_a_broken_file_is_reported_once() {
             .then(|| Reply::text("PLUM!"))
     });
     // Once the edit is read, the next minute passes on the bot's clock (issue 40 §2).
-    crate::support::wait::until_true(
-        "the edit read",
-        Duration::from_secs(30),
-        || reads() > before,
-        || h.log(),
-    )
-    .await;
+    h.wait_for_log_count("schedule read", before + 1, Duration::from_secs(30))
+        .await;
     h.sandbox.advance_clock(Duration::from_secs(60));
     h.wait_for_bot_message_within("the edited routine's fire", Duration::from_secs(75), |m| {
         m.content == "PLUM!"
