@@ -63,6 +63,13 @@ impl Clock {
         Utc::now() + self.ahead()
     }
 
+    /// Wall time now in unix seconds, as some state files keep it.
+    pub fn unix_secs(&self) -> f64 {
+        #[allow(clippy::cast_precision_loss)] // milliseconds since 1970 fit an f64 exactly
+        let millis = self.now().timestamp_millis() as f64;
+        millis / 1000.0
+    }
+
     /// Monotonic time now.
     pub fn instant(&self) -> Instant {
         Instant::now() + self.ahead()

@@ -84,14 +84,16 @@ async fn run(cli: Cli, launch: Launch) -> anyhow::Result<i32> {
         }
         Some(Command::Routine { action }) => {
             let (data_dir, tz) = scheduling_env(&launch)?;
-            Ok(routine::run(&data_dir, tz, action))
+            Ok(routine::run(&data_dir, tz, clock_of(&launch).now(), action))
         }
         Some(Command::Reminder { action }) => {
             let (data_dir, tz) = scheduling_env(&launch)?;
-            let clock = ollim_bot::clock::Clock::from_test_file(
-                launch.var("OLLIM_TEST_CLOCK").map(std::path::PathBuf::from),
-            );
-            Ok(reminder::run(&data_dir, tz, clock.now(), action))
+            Ok(reminder::run(
+                &data_dir,
+                tz,
+                clock_of(&launch).now(),
+                action,
+            ))
         }
         Some(Command::Webhook { action }) => {
             let (data_dir, _) = scheduling_env(&launch)?;
@@ -112,8 +114,10 @@ async fn run(cli: Cli, launch: Launch) -> anyhow::Result<i32> {
                 &args,
             ))
         }
-        Some(Command::History(args)) => Ok(history::run(&args)),
-        Some(Command::Usage(args)) => Ok(ollim_bot::cli::usage::run(&args)),
+        Some(Command::History(args)) => Ok(history::run(&args, clock_of(&launch).now())),
+        Some(Command::Usage(args)) => {
+            Ok(ollim_bot::cli::usage::run(&args, clock_of(&launch).now()))
+        }
         Some(Command::Setup) => Ok(setup::run(&launch).await),
         Some(Command::Completions { shell }) => {
             ollim_bot::cli::print_completions(shell);
@@ -145,7 +149,17 @@ fn scheduling_env(launch: &Launch) -> anyhow::Result<(DataDir, chrono_tz::Tz)> {
 /// list and calendars, `OLLIM_GOOGLE_API_URL`.
 fn google_env(launch: &Launch) -> anyhow::Result<google::GoogleContext> {
     let (data_dir, tz) = scheduling_env(launch)?;
-    Ok(google::GoogleContext::new(&data_dir, tz))
+    Ok(google::GoogleContext::new(&data_dir, tz, clock_of(launch)))
+}
+
+/// The clock a subcommand reads time by: the system's, or the test clock `OLLIM_TEST_CLOCK`
+/// names (issue 40 §2).
+fn clock_of(launch: &Launch) -> ollim_bot::clock::Clock {
+    ollim_bot::clock::Clock::from_test_file(
+        launch
+            .var(ollim_bot::config::TEST_CLOCK_ENV)
+            .map(std::path::PathBuf::from),
+    )
 }
 
 /// The daemon: required variables (BOOT-2), configuration, Claude auth, then the bot.

@@ -19,8 +19,6 @@ use crate::{
 /// Today's background spend has reached the budget.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct OverBudget {
-    /// When it was found (on the bot's clock).
-    pub at: DateTime<Utc>,
     /// The owner's day.
     pub day: NaiveDate,
     /// Spent on background work that day, in dollars.
@@ -84,7 +82,6 @@ impl DailyBudget {
         };
         let spent = background_spent_on(&records, day, tz);
         reached(spent, Some(limit_cents)).then_some(OverBudget {
-            at: now,
             day,
             spent,
             limit_cents,
@@ -106,7 +103,7 @@ impl DailyBudget {
     /// Whether `over` is the first time the owner would hear of it that day (and marks it).
     fn first_today(&self, over: &OverBudget) -> bool {
         let day = over.day.to_string();
-        self.told.first("bg_budget", &day, over.at.timestamp())
+        self.told.first("bg_budget", &day)
     }
 }
 
@@ -128,7 +125,6 @@ mod tests {
         let budget = DailyBudget::new(ToldMarks::new(dir.path().join("told.json")));
         let day = NaiveDate::from_ymd_opt(2026, 11, 27).unwrap();
         let over = OverBudget {
-            at: Utc::now(),
             day,
             spent: 0.42,
             limit_cents: 10,

@@ -7,7 +7,9 @@
 //! The owner's own messages may try again sooner than background work (one try per
 //! [`BackoffPolicy::owner_spacing`]): a person waiting for an answer is not a spawn storm.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use tokio::time::Instant;
 
 use parking_lot::Mutex;
 

@@ -47,10 +47,10 @@ pub struct GoogleContext {
 impl GoogleContext {
     /// Reads `state/config.json` for the list and the calendars; the client takes
     /// `OLLIM_GOOGLE_API_URL` from the environment.
-    pub fn new(data_dir: &DataDir, tz: Tz) -> Self {
+    pub fn new(data_dir: &DataDir, tz: Tz, clock: crate::clock::Clock) -> Self {
         let config = RuntimeConfig::load(&data_dir.config_file());
         Self {
-            client: GoogleClient::from_env(data_dir),
+            client: GoogleClient::from_env(data_dir).with_clock(clock),
             tz,
             task_list: config.google_task_list,
             calendars: config.google_calendars,

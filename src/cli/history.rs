@@ -38,8 +38,8 @@ pub struct HistoryArgs {
 
 /// Runs `ollim-bot history` with the process environment; returns the exit code. Errors are
 /// one line on stderr and exit code 1.
-pub fn run(args: &HistoryArgs) -> i32 {
-    match execute(args, Utc::now()) {
+pub fn run(args: &HistoryArgs, now: DateTime<Utc>) -> i32 {
+    match execute(args, now) {
         Ok(()) => 0,
         Err(message) => {
             eprintln!("error: {message}");

@@ -2,7 +2,7 @@
 //! Times are RFC 3339 in the owner's zone; the `schedule` field is the text the plain listing
 //! shows.
 
-use chrono::Utc;
+use chrono::DateTime;
 use chrono_tz::Tz;
 use serde_json::{Value, json};
 
@@ -33,11 +33,11 @@ fn options_fields(options: &RunOptions) -> Value {
 }
 
 /// One routine: id, file, cron, next fire, mode, texts, options.
-pub(super) fn routine_row(file: &JobFile<Routine>, schedule: &str, tz: Tz) -> Value {
+pub(super) fn routine_row(file: &JobFile<Routine>, schedule: &str, now: DateTime<Tz>) -> Value {
     let routine = &file.item;
     let next_fire = CronSchedule::parse(&routine.cron)
         .ok()
-        .and_then(|cron| cron.next_after(Utc::now().with_timezone(&tz)))
+        .and_then(|cron| cron.next_after(now))
         .map(|at| at.to_rfc3339());
     let mut row = json!({
         "id": routine.id,

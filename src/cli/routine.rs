@@ -3,6 +3,7 @@
 
 use std::fmt::Write as _;
 
+use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 use clap::{Args, Subcommand};
 
@@ -109,7 +110,7 @@ fn parse_update_mode(raw: &str) -> Result<UpdateMode, String> {
 }
 
 /// Runs a routine command; returns the exit code.
-pub fn run(data_dir: &DataDir, tz: Tz, command: RoutineCommand) -> i32 {
+pub fn run(data_dir: &DataDir, tz: Tz, now: DateTime<Utc>, command: RoutineCommand) -> i32 {
     match command {
         RoutineCommand::Add(add) => add_routine(data_dir, add),
         RoutineCommand::List { json } => {
@@ -124,7 +125,13 @@ pub fn run(data_dir: &DataDir, tz: Tz, command: RoutineCommand) -> i32 {
             if json {
                 let rows = routines
                     .iter()
-                    .map(|file| job_listing::routine_row(file, &schedule(&file.item), tz))
+                    .map(|file| {
+                        job_listing::routine_row(
+                            file,
+                            &schedule(&file.item),
+                            now.with_timezone(&tz),
+                        )
+                    })
                     .collect();
                 job_listing::print(rows);
                 return 0;

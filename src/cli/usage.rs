@@ -62,8 +62,8 @@ impl From<By> for GroupBy {
 
 /// Runs `ollim-bot usage` with the process environment; returns the exit code. Errors are one
 /// line on stderr and exit code 1.
-pub fn run(args: &UsageArgs) -> i32 {
-    match execute(args, Utc::now()) {
+pub fn run(args: &UsageArgs, now: DateTime<Utc>) -> i32 {
+    match execute(args, now) {
         Ok(text) => {
             print!("{text}");
             0

@@ -35,6 +35,8 @@ pub const DEFAULT_DOCS_MCP_URL: &str = "https://docs.ollim.ai/mcp";
 /// The variable overriding the Google API host (`google::client::DEFAULT_API_BASE`): the fake
 /// Google in tests.
 pub const GOOGLE_API_URL_ENV: &str = "OLLIM_GOOGLE_API_URL";
+/// The variable naming the test clock's file (issue 40 §2; see [`crate::clock`]).
+pub const TEST_CLOCK_ENV: &str = "OLLIM_TEST_CLOCK";
 
 /// A configuration problem, phrased for the person fixing it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -325,7 +327,7 @@ impl Config {
                 .and_then(|raw| raw.trim().parse::<u64>().ok())
                 .filter(|secs| *secs > 0)
                 .map_or(DEFAULT_TURN_IDLE_LIMIT, std::time::Duration::from_secs),
-            test_clock: get("OLLIM_TEST_CLOCK")
+            test_clock: get(TEST_CLOCK_ENV)
                 .filter(|raw| !raw.trim().is_empty())
                 .map(PathBuf::from),
             webhook: WebhookSetting::read(get)?,

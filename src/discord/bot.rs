@@ -208,6 +208,7 @@ impl Bot {
     fn hold_early(&self, message: Message) {
         let mut early = self.early.lock();
         if early.len() < EARLY_CAPACITY {
+            tracing::debug!(id = %message.id, "a DM before the owner is known: held until then");
             early.push(message);
         }
     }

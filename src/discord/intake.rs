@@ -35,7 +35,7 @@ use crate::{
     claude::{ClaudeError, ImageAttachment, SessionId},
     front_end::{ReplyPlace, TurnPlace},
     state::{
-        fork_messages::{ForkLookup, unix_now},
+        fork_messages::ForkLookup,
         unfinished::{Work, excerpt},
     },
 };
@@ -184,7 +184,7 @@ impl Bot {
                 #[allow(clippy::cast_possible_truncation)]
                 // whole seconds of an age; `as` saturates
                 let age = relative_age(chrono::Duration::seconds(
-                    (unix_now() - recorded_at).max(0.0) as i64,
+                    (self.services.clock.unix_secs() - recorded_at).max(0.0) as i64,
                 ));
                 let resume = Prompt {
                     text: reply_resume_prompt(&age, &prompt.text),

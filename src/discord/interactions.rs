@@ -24,7 +24,7 @@ use crate::{
     claude::SessionId,
     domain::fork_control::ExitAction,
     front_end::{ReplyPlace, TurnPlace},
-    state::fork_messages::{ForkLookup, SessionOrigin, unix_now},
+    state::fork_messages::{ForkLookup, SessionOrigin},
 };
 
 /// The fork session that sent a message: its id, when the message was recorded, and its
@@ -205,7 +205,7 @@ impl Bot {
                 #[allow(clippy::cast_possible_truncation)]
                 // whole seconds of an age; `as` saturates
                 let age = relative_age(chrono::Duration::seconds(
-                    (unix_now() - recorded_at).max(0.0) as i64,
+                    (self.services.clock.unix_secs() - recorded_at).max(0.0) as i64,
                 ));
                 let text = button_resume_prompt(&age, &prompt);
                 match self

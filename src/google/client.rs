@@ -37,6 +37,8 @@ pub struct GoogleClient {
     http: reqwest::Client,
     files: GoogleFiles,
     api_base: String,
+    /// The owner's clock, for "today" (tokens expire on Google's own, the system's).
+    clock: crate::clock::Clock,
 }
 
 /// The API a call is for, named in error messages.
@@ -94,7 +96,20 @@ impl GoogleClient {
             http: http_client(),
             files: GoogleFiles::new(data_dir),
             api_base,
+            clock: crate::clock::Clock::system(),
         }
+    }
+
+    /// The same client, reading the owner's day from `clock` (issue 40 §2).
+    #[must_use]
+    pub fn with_clock(mut self, clock: crate::clock::Clock) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    /// The owner's clock.
+    pub(crate) fn clock(&self) -> &crate::clock::Clock {
+        &self.clock
     }
 
     /// A client reading `OLLIM_GOOGLE_API_URL` from this process's environment.

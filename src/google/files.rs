@@ -72,7 +72,7 @@ impl GoogleFiles {
     /// told, issue 40 §1) and reads as none; one that can't be read at all is an error.
     pub fn load_token(&self) -> Result<Option<StoredToken>, GoogleError> {
         self.token_file()
-            .read(Utc::now().timestamp())
+            .read()
             .map_err(|error| GoogleError::BadToken {
                 path: self.token.clone(),
                 reason: error.to_string(),
@@ -83,7 +83,7 @@ impl GoogleFiles {
     /// with mode 0600 and the rename keeps it, so the token is never readable by others, not
     /// even for a moment. A token file that can't be read is an error, never written over.
     pub fn save_token(&self, token: &StoredToken) -> Result<(), GoogleError> {
-        self.token_file().update(Utc::now().timestamp(), |stored| {
+        self.token_file().update(|stored| {
             *stored = Some(token.clone());
         })?;
         Ok(())

@@ -101,7 +101,7 @@ impl CliHomes {
             return;
         }
         let name = name.to_string_lossy();
-        if let Err(error) = self.book.record(session, &name, crate::state::unix_now()) {
+        if let Err(error) = self.book.record(session, &name) {
             tracing::warn!(%error, session, "could not record which home holds the session");
         }
     }

@@ -39,8 +39,8 @@ pub type Format = Json<LastTick>;
 /// When the scheduler last ran, if it ever did: a missing file means never; a damaged one is
 /// set aside and one that can't be read is left alone (the owner told of either), and there
 /// is no missed-fire report this time.
-pub fn last_tick(path: &Path, now: DateTime<FixedOffset>) -> Option<DateTime<FixedOffset>> {
-    match StateFile::<Format>::new(path).read(now.timestamp()) {
+pub fn last_tick(path: &Path) -> Option<DateTime<FixedOffset>> {
+    match StateFile::<Format>::new(path).read() {
         Ok(tick) => tick.last_tick,
         Err(error) => {
             tracing::warn!(%error, "no missed-fire report this time");
@@ -51,7 +51,7 @@ pub fn last_tick(path: &Path, now: DateTime<FixedOffset>) -> Option<DateTime<Fix
 
 /// Records `now` as the last tick.
 pub fn record_tick(path: &Path, now: DateTime<FixedOffset>) -> Result<(), StateError> {
-    StateFile::<Format>::new(path).update(now.timestamp(), |tick| tick.last_tick = Some(now))
+    StateFile::<Format>::new(path).update(|tick| tick.last_tick = Some(now))
 }
 
 /// The pending-update text for each routine that should have fired in `(since, now]`.
@@ -148,11 +148,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("scheduler.json");
         let now = chrono::DateTime::parse_from_rfc3339("2026-11-21T10:15:00.250-08:00").unwrap();
-        assert!(last_tick(&path, now).is_none());
+        assert!(last_tick(&path).is_none());
         record_tick(&path, now).unwrap();
-        assert_eq!(last_tick(&path, now), Some(now));
+        assert_eq!(last_tick(&path), Some(now));
         std::fs::write(&path, "garbage").unwrap();
-        assert!(last_tick(&path, now).is_none());
+        assert!(last_tick(&path).is_none());
         assert!(!path.exists(), "set aside");
     }
 

@@ -226,7 +226,7 @@ impl Scheduler {
         };
         let now = self.now();
         let data_dir = &self.services.data_dir;
-        if first && let Some(since) = last_tick(&data_dir.scheduler_file(), now.fixed_offset()) {
+        if first && let Some(since) = last_tick(&data_dir.scheduler_file()) {
             for report in missed_fire_reports(&routines, since, now) {
                 tracing::warn!("{report}");
                 self.tell_main(&report);

@@ -31,6 +31,7 @@ pub struct HomeRecord {
 #[derive(Debug, Clone)]
 pub struct CliHomeBook {
     file: StateFile<Format>,
+    clock: crate::clock::Clock,
 }
 
 impl CliHomeBook {
@@ -38,18 +39,26 @@ impl CliHomeBook {
     pub fn new(path: impl Into<PathBuf>) -> Self {
         Self {
             file: StateFile::new(path),
+            clock: crate::clock::Clock::system(),
         }
+    }
+
+    /// The same store, dating its records by `clock` (issue 40 §2).
+    #[must_use]
+    pub fn with_clock(mut self, clock: crate::clock::Clock) -> Self {
+        self.clock = clock;
+        self
     }
 
     /// The home that holds `session`, if known.
     pub fn home_of(&self, session: &str) -> Result<Option<String>, StateError> {
-        let known = self.file.read(super::whole_seconds(super::unix_now()))?;
+        let known = self.file.read()?;
         Ok(known.get(session).map(|record| record.home.clone()))
     }
 
     /// Every home named, newest record first.
     pub fn homes(&self) -> Result<Vec<String>, StateError> {
-        let known = self.file.read(super::whole_seconds(super::unix_now()))?;
+        let known = self.file.read()?;
         let mut records: Vec<HomeRecord> = known.into_values().collect();
         records.sort_by(|a, b| b.at.total_cmp(&a.at));
         let mut homes: Vec<String> = Vec::new();
@@ -62,8 +71,13 @@ impl CliHomeBook {
     }
 
     /// Records that `session`'s transcript is now kept in `home`.
-    pub fn record(&self, session: &str, home: &str, now: f64) -> Result<(), StateError> {
-        self.file.update(super::whole_seconds(now), |known| {
+    pub fn record(&self, session: &str, home: &str) -> Result<(), StateError> {
+        self.record_at(session, home, self.clock.unix_secs())
+    }
+
+    /// [`CliHomeBook::record`] at `now` (unix seconds).
+    pub fn record_at(&self, session: &str, home: &str, now: f64) -> Result<(), StateError> {
+        self.file.update(|known| {
             if known.get(session).is_some_and(|record| record.home == home) {
                 return;
             }
@@ -97,9 +111,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let book = CliHomeBook::new(dir.path().join("state/cli_homes.json"));
         assert_eq!(book.home_of("s1").unwrap(), None);
-        book.record("s1", "owner-a", 1.0).unwrap();
-        book.record("s2", "bg-b", 2.0).unwrap();
-        book.record("s1", "owner-c", 3.0).unwrap();
+        book.record_at("s1", "owner-a", 1.0).unwrap();
+        book.record_at("s2", "bg-b", 2.0).unwrap();
+        book.record_at("s1", "owner-c", 3.0).unwrap();
         let reopened = CliHomeBook::new(dir.path().join("state/cli_homes.json"));
         assert_eq!(reopened.home_of("s1").unwrap().as_deref(), Some("owner-c"));
         assert_eq!(reopened.homes().unwrap(), vec!["owner-c", "bg-b"]);

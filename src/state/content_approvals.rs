@@ -91,7 +91,7 @@ impl ContentApprovals {
 
     /// Every decision, read once.
     pub fn decisions(&self) -> ContentDecisions {
-        let stored = self.file.read(now_secs()).unwrap_or_else(|error| {
+        let stored = self.file.read().unwrap_or_else(|error| {
             tracing::warn!(%error, "cannot read the content approvals; nothing counts as approved");
             Stored::default()
         });
@@ -108,7 +108,7 @@ impl ContentApprovals {
     }
 
     fn record(&self, key: &str, hash: &str, approve: bool) -> Result<(), StateError> {
-        self.file.update(now_secs(), |stored| {
+        self.file.update(|stored| {
             if approve {
                 stored.denied.remove(key);
                 stored.approved.insert(key.to_owned(), hash.to_owned());
@@ -127,7 +127,7 @@ impl ContentApprovals {
         hash: &str,
         file: &str,
     ) -> Result<Option<String>, StateError> {
-        self.file.update(now_secs(), |stored| {
+        self.file.update(|stored| {
             if stored
                 .requests
                 .values()
@@ -152,7 +152,7 @@ impl ContentApprovals {
 
     /// Remembers the message that carries request `id`'s buttons.
     pub fn set_message(&self, id: &str, message_id: u64) -> Result<(), StateError> {
-        self.file.update(now_secs(), |stored| {
+        self.file.update(|stored| {
             if let Some(request) = stored.requests.get_mut(id) {
                 request.message_id = Some(message_id);
             }
@@ -162,7 +162,7 @@ impl ContentApprovals {
     /// Drops request `id` without a decision (its message could not be posted), so the next
     /// start asks again.
     pub fn withdraw(&self, id: &str) -> Result<(), StateError> {
-        self.file.update(now_secs(), |stored| {
+        self.file.update(|stored| {
             stored.requests.remove(id);
         })
     }
@@ -176,7 +176,7 @@ impl ContentApprovals {
         message_id: u64,
     ) -> Result<ContentOutcome, StateError> {
         let request = {
-            let stored = self.file.read(now_secs())?;
+            let stored = self.file.read()?;
             match stored.requests.get(id) {
                 None => return Ok(ContentOutcome::NotPending),
                 Some(r) if r.message_id != Some(message_id) => {
@@ -188,10 +188,6 @@ impl ContentApprovals {
         self.record(&request.key, &request.hash, approve)?;
         Ok(ContentOutcome::Decided(request))
     }
-}
-
-fn now_secs() -> i64 {
-    chrono::Utc::now().timestamp()
 }
 
 /// What the file holds: the format `doctor` and the start-up check judge it by (issue 24).

@@ -20,7 +20,6 @@ use serde::{Deserialize, Serialize};
 use super::StateError;
 use super::paths::DataDir;
 use super::state_file::{JsonList, StateFile};
-pub use super::unix_now;
 
 /// How long a fork message stays resumable by reply, in seconds (7 days, SES-17).
 pub const FORK_MESSAGE_TTL_SECS: f64 = 604_800.0;
@@ -148,7 +147,7 @@ impl ForkMessageStore {
     /// Appends one record per id (an id already present is replaced by the new record), drops
     /// records older than the TTL (SES-17, F-33) and rewrites the file atomically. An empty
     /// `message_ids` writes nothing. A corrupt file is moved aside to
-    /// `fork_messages.json.corrupt-<unix ts>[-<n>]` and the store starts empty; other read
+    /// `fork_messages.json.corrupt-<last written, unix s>[-<n>]` and the store starts empty; other read
     /// errors are returned without writing.
     pub fn record_at(
         &self,
@@ -165,7 +164,7 @@ impl ForkMessageStore {
             .copied()
             .filter(|id| new_ids.insert(*id))
             .collect();
-        self.file.update(super::whole_seconds(now), |records| {
+        self.file.update(|records| {
             records.retain(|r| !expired(r.ts, now) && !new_ids.contains(&r.message_id));
             records.extend(new_ids.into_iter().map(|message_id| ForkMessageRecord {
                 message_id,
@@ -187,7 +186,7 @@ impl ForkMessageStore {
     pub fn lookup_at(&self, message_id: u64, now: f64) -> ForkLookup {
         let records = self
             .file
-            .read(super::whole_seconds(now))
+            .read()
             .map_or_else(|_| Vec::new(), |listed| listed.to_vec());
         // The newest record wins should a hand edit have left duplicates.
         match records

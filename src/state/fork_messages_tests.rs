@@ -202,10 +202,10 @@ fn a_corrupt_file_is_moved_aside_and_the_store_starts_fresh() {
     fs::write(store.path(), b"{}").unwrap();
     store.record_at(&[10], &owner("sess", None), T0).unwrap();
     assert_eq!(ids_in_file(&store), [10]);
-    let first = state.join("fork_messages.json.corrupt-1740000000");
-    assert_eq!(fs::read(first).unwrap(), b"[{\"message_id\": oops");
-    let second = state.join("fork_messages.json.corrupt-1740000000-1");
-    assert_eq!(fs::read(second).unwrap(), b"{}");
+    let copies = crate::state::set_aside::copies_of(store.path());
+    assert_eq!(copies.len(), 2);
+    assert_eq!(fs::read(&copies[0]).unwrap(), b"[{\"message_id\": oops");
+    assert_eq!(fs::read(&copies[1]).unwrap(), b"{}");
 }
 
 #[test]

@@ -88,7 +88,7 @@ impl HeldWebhooks {
 
     /// Holds `request`; returns its id, which the caller posts buttons for.
     pub fn hold(&self, request: HeldRequest) -> Result<String, StateError> {
-        self.file.update(now_secs(), |stored| {
+        self.file.update(|stored| {
             while stored
                 .held
                 .values()
@@ -114,7 +114,7 @@ impl HeldWebhooks {
 
     /// Remembers the message that carries request `id`'s buttons.
     pub fn set_message(&self, id: &str, message_id: u64) -> Result<(), StateError> {
-        self.file.update(now_secs(), |stored| {
+        self.file.update(|stored| {
             if let Some(held) = stored.held.get_mut(id) {
                 held.message_id = Some(message_id);
             }
@@ -123,15 +123,14 @@ impl HeldWebhooks {
 
     /// Takes request `id` out of the store for a click on `message_id`.
     pub fn release(&self, id: &str, message_id: u64) -> Result<ReleaseOutcome, StateError> {
-        self.file
-            .update(now_secs(), |stored| match stored.held.get(id) {
-                None => ReleaseOutcome::NotHeld,
-                Some(held) if held.message_id != Some(message_id) => ReleaseOutcome::WrongMessage,
-                Some(_) => stored
-                    .held
-                    .remove(id)
-                    .map_or(ReleaseOutcome::NotHeld, ReleaseOutcome::Released),
-            })
+        self.file.update(|stored| match stored.held.get(id) {
+            None => ReleaseOutcome::NotHeld,
+            Some(held) if held.message_id != Some(message_id) => ReleaseOutcome::WrongMessage,
+            Some(_) => stored
+                .held
+                .remove(id)
+                .map_or(ReleaseOutcome::NotHeld, ReleaseOutcome::Released),
+        })
     }
 
     /// Whether any request waits for the budget.
@@ -143,7 +142,7 @@ impl HeldWebhooks {
 
     /// Takes every request waiting for the budget out of the store, oldest first.
     pub fn take_waiting(&self) -> Result<Vec<HeldRequest>, StateError> {
-        let waiting = self.file.update(now_secs(), |stored| {
+        let waiting = self.file.update(|stored| {
             let (waiting, kept): (BTreeMap<_, _>, BTreeMap<_, _>) =
                 std::mem::take(&mut stored.held)
                     .into_iter()
@@ -159,7 +158,7 @@ impl HeldWebhooks {
     /// The held requests by id; none when the file can't be read (the owner is told of it,
     /// and a change to it is an error).
     pub fn list(&self) -> BTreeMap<String, HeldRequest> {
-        self.file.read(now_secs()).map_or_else(
+        self.file.read().map_or_else(
             |error| {
                 tracing::warn!(%error, "cannot read the held webhook requests");
                 BTreeMap::new()
@@ -167,10 +166,6 @@ impl HeldWebhooks {
             |stored| stored.held,
         )
     }
-}
-
-fn now_secs() -> i64 {
-    chrono::Utc::now().timestamp()
 }
 
 /// What the file holds: the format `doctor` and the start-up check judge it by (issue 24).

@@ -71,7 +71,7 @@ impl InquiryStore {
 
     /// [`InquiryStore::register`] at a given time (unix seconds).
     pub fn register_at(&self, prompt: &str, now: f64) -> Result<String, StateError> {
-        self.file.update(super::whole_seconds(now), |entries| {
+        self.file.update(|entries| {
             prune(entries, now);
             let id = super::fresh_id(INQUIRY_ID_LEN, |id| {
                 entries.contains_key(id) || entries.unread().contains_key(id)
@@ -98,7 +98,7 @@ impl InquiryStore {
 
     /// [`InquiryStore::pop`] at a given time (unix seconds).
     pub fn pop_at(&self, id: &str, now: f64) -> Option<String> {
-        let popped = self.file.update(super::whole_seconds(now), |entries| {
+        let popped = self.file.update(|entries| {
             prune(entries, now);
             entries.remove(id).map(|inquiry| inquiry.prompt)
         });
@@ -110,14 +110,12 @@ impl InquiryStore {
 
     /// Number of live (unexpired) inquiries at `now`; for status and tests.
     pub fn len_at(&self, now: f64) -> usize {
-        self.file
-            .read(super::whole_seconds(now))
-            .map_or(0, |entries| {
-                entries
-                    .values()
-                    .filter(|inquiry| !expired(inquiry.ts, now))
-                    .count()
-            })
+        self.file.read().map_or(0, |entries| {
+            entries
+                .values()
+                .filter(|inquiry| !expired(inquiry.ts, now))
+                .count()
+        })
     }
 }
 
@@ -230,7 +228,7 @@ mod tests {
         fs::write(store.path(), b"{not json").unwrap();
         let id = store.register_at("after corruption", T0).unwrap();
         assert_eq!(
-            fs::read(state.join("inquiries.json.corrupt-1740000000")).unwrap(),
+            fs::read(&crate::state::set_aside::copies_of(store.path())[0]).unwrap(),
             b"{not json"
         );
         assert_eq!(store.pop_at(&id, T0).as_deref(), Some("after corruption"));

@@ -104,13 +104,13 @@ fn health(path: &Path, damage: fn(&[u8]) -> Option<String>) -> Health {
 /// Sets every damaged state file aside now (the owner is told through the set-aside notice),
 /// as its store would on first use, and tells the owner of each file that can't be read (once:
 /// its store won't tell again). Returns the names set aside.
-pub fn set_aside_damaged(data_dir: &DataDir, known: &[Known], now_secs: i64) -> Vec<&'static str> {
+pub fn set_aside_damaged(data_dir: &DataDir, known: &[Known]) -> Vec<&'static str> {
     inspect(data_dir, known)
         .into_iter()
         .filter_map(|file| match file.health {
             Health::Damaged(reason) => {
                 tracing::warn!(file = file.name, %reason, "damaged state file set aside at start");
-                set_aside(&file.path, &reason, now_secs);
+                set_aside(&file.path, &reason);
                 Some(file.name)
             }
             Health::Unreadable(error) => {
@@ -158,11 +158,14 @@ mod tests {
         assert!(matches!(health("ping_budget.json"), Health::Damaged(_)));
 
         assert_eq!(
-            set_aside_damaged(&data_dir, &stores(), 1_700_000_000),
+            set_aside_damaged(&data_dir, &stores()),
             ["ping_budget.json"]
         );
         assert_eq!(health("ping_budget.json"), Health::Absent);
-        assert!(state.join("ping_budget.json.corrupt-1700000000").exists());
+        assert_eq!(
+            crate::state::set_aside::copies_of(&state.join("ping_budget.json")).len(),
+            1
+        );
         assert_eq!(health("sessions.json"), Health::Sound, "left alone");
     }
 }

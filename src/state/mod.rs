@@ -105,22 +105,6 @@ impl StateError {
     }
 }
 
-/// The current time in the configured zone, as stored in state files (SES-6, PUP-1).
-///
-/// Truncated to whole microseconds so timestamps serialise with at most six fractional digits,
-/// the same shape the original bot wrote.
-pub fn now_in(tz: chrono_tz::Tz) -> DateTime<FixedOffset> {
-    stored_time_in(Utc::now(), tz)
-}
-
-/// The current time as unix seconds, as the fork-message and inquiry stores keep it (SES-15,
-/// BTN-3); their decisions take it as a parameter (`*_at(now)`).
-pub fn unix_now() -> f64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0.0, |d| d.as_secs_f64())
-}
-
 /// A fresh id of `len` lowercase hex characters that `taken` says is free (a held request's,
 /// an approval request's, a button prompt's).
 pub(crate) fn fresh_id(len: usize, taken: impl Fn(&str) -> bool) -> String {
@@ -139,13 +123,9 @@ pub fn unix_of(at: DateTime<Utc>) -> f64 {
     at.timestamp_micros() as f64 / 1e6
 }
 
-/// Whole seconds of a unix time, as a set-aside copy's name carries them (saturating).
-#[allow(clippy::cast_possible_truncation)] // `as` saturates
-pub(crate) fn whole_seconds(unix: f64) -> i64 {
-    unix as i64
-}
-
-/// `instant` as [`now_in`] stores it: in `tz`, truncated to whole microseconds.
+/// `instant` in `tz` as stored in state files (SES-6, PUP-1): truncated to whole microseconds so
+/// timestamps serialise with at most six fractional digits, the same shape the original bot
+/// wrote.
 pub fn stored_time_in(instant: DateTime<Utc>, tz: chrono_tz::Tz) -> DateTime<FixedOffset> {
     let local = instant.with_timezone(&tz).fixed_offset();
     let micros = local.nanosecond() / 1_000 * 1_000;
@@ -164,7 +144,6 @@ mod tests {
         let stored = stored_time_in(instant, chrono_tz::Asia::Tokyo);
         assert_eq!(stored.offset().local_minus_utc(), 9 * 3600);
         assert_eq!(stored.to_rfc3339(), "2026-02-25T03:15:30.123456+09:00");
-        assert_eq!(now_in(chrono_tz::UTC).nanosecond() % 1_000, 0);
     }
 
     #[test]

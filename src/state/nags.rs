@@ -49,7 +49,7 @@ impl NagStore {
     /// Opens `nag`; an entry already open under its id (a routine's earlier fire) is replaced
     /// and returned.
     pub fn open(&self, nag: OpenNag) -> Result<Option<OpenNag>, StateError> {
-        let replaced = self.file.update(now_secs(), |stored| {
+        let replaced = self.file.update(|stored| {
             let replaced = take(stored, &nag.id);
             stored.open.push(nag);
             replaced
@@ -61,7 +61,7 @@ impl NagStore {
     /// Every open entry, oldest first; none when the file can't be read (the owner is told
     /// of it).
     pub fn all(&self) -> Vec<OpenNag> {
-        self.file.read(now_secs()).map_or_else(
+        self.file.read().map_or_else(
             |error| {
                 tracing::warn!(%error, "cannot read the open reminders");
                 Vec::new()
@@ -90,7 +90,7 @@ impl NagStore {
     /// Takes the entry under `id` out (answered or dropped) and returns it; `None` when it was
     /// not open (already answered from another card).
     pub fn close(&self, id: &str) -> Result<Option<OpenNag>, StateError> {
-        let closed = self.file.update(now_secs(), |stored| take(stored, id))?;
+        let closed = self.file.update(|stored| take(stored, id))?;
         self.changed.notify_one();
         Ok(closed)
     }
@@ -102,7 +102,7 @@ impl NagStore {
         id: &str,
         change: impl FnOnce(&mut OpenNag),
     ) -> Result<Option<OpenNag>, StateError> {
-        let updated = self.file.update(now_secs(), |stored| {
+        let updated = self.file.update(|stored| {
             let nag = stored.open.iter_mut().find(|nag| nag.id == id)?;
             change(nag);
             Some(nag.clone())
@@ -112,10 +112,6 @@ impl NagStore {
         }
         Ok(updated)
     }
-}
-
-fn now_secs() -> i64 {
-    Utc::now().timestamp()
 }
 
 fn take(stored: &mut Stored, id: &str) -> Option<OpenNag> {

@@ -110,7 +110,7 @@ impl PendingUpdates {
     /// it): the entry's `ts` and, when the cap is reached, the sentinel's. A damaged file is
     /// set aside first (`state::set_aside`).
     pub fn append_at(&self, message: &str, now: DateTime<FixedOffset>) -> Result<(), StateError> {
-        self.file.update(now.timestamp(), |updates| {
+        self.file.update(|updates| {
             updates.push(PendingUpdate {
                 ts: now,
                 message: message.to_owned(),
@@ -121,18 +121,16 @@ impl PendingUpdates {
 
     /// Reads and deletes the file under the lock, so each update is consumed once (PUP-4).
     pub fn pop(&self) -> Result<Vec<PendingUpdate>, StateError> {
-        self.file.take(self.clock.now().timestamp())
+        self.file.take()
     }
 
     /// Reads without deleting (PUP-5). A file that can't be read (the owner is told of it)
     /// reads as none: it stays for a later pop.
     pub fn peek(&self) -> Vec<PendingUpdate> {
-        self.file
-            .read(self.clock.now().timestamp())
-            .unwrap_or_else(|error| {
-                tracing::warn!(%error, "cannot read the pending updates");
-                Vec::new()
-            })
+        self.file.read().unwrap_or_else(|error| {
+            tracing::warn!(%error, "cannot read the pending updates");
+            Vec::new()
+        })
     }
 
     /// Deletes the file (PUP-6).

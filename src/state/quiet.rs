@@ -100,7 +100,7 @@ impl QuietStore {
 
     /// Quiet until `until` (`None`: the owner's "quiet for …" ends now).
     pub fn set_until(&self, until: Option<DateTime<Utc>>) -> Result<(), StateError> {
-        self.file.update(now_secs(), |stored| stored.until = until)
+        self.file.update(|stored| stored.until = until)
     }
 
     /// When the owner is quiet at `now` (the daily `window` in `tz`, or a "quiet for …"), the
@@ -124,8 +124,7 @@ impl QuietStore {
     /// Quiet until `until` for a busy calendar event (`None`: none under way, QUI-5); saved
     /// only when it changed.
     pub fn set_busy_until(&self, until: Option<DateTime<Utc>>) -> Result<(), StateError> {
-        self.file
-            .update(now_secs(), |stored| stored.busy_until = until)
+        self.file.update(|stored| stored.busy_until = until)
     }
 
     /// The end of the busy calendar event that makes the owner quiet, if one is under way.
@@ -136,7 +135,7 @@ impl QuietStore {
     /// Starts `focus` (quiet until it ends); `false`, and nothing changed, while another is
     /// under way.
     pub fn start_focus(&self, focus: FocusSession) -> Result<bool, StateError> {
-        self.file.update(now_secs(), |stored| {
+        self.file.update(|stored| {
             if stored.focus.is_some() {
                 return false;
             }
@@ -152,7 +151,7 @@ impl QuietStore {
 
     /// Notes that the focus session's halfway check-in went out.
     pub fn focus_halfway_told(&self) -> Result<(), StateError> {
-        self.file.update(now_secs(), |stored| {
+        self.file.update(|stored| {
             if let Some(focus) = &mut stored.focus {
                 focus.halfway_told = true;
             }
@@ -162,12 +161,12 @@ impl QuietStore {
     /// Ends the focus session under way and returns it (`None`: there was none, e.g. it was
     /// already ended by the other of a click and the timer).
     pub fn end_focus(&self) -> Result<Option<FocusSession>, StateError> {
-        self.file.update(now_secs(), |stored| stored.focus.take())
+        self.file.update(|stored| stored.focus.take())
     }
 
     /// Holds `show` for the digest.
     pub fn hold(&self, show: HeldShow, now: DateTime<Utc>) -> Result<(), StateError> {
-        self.file.update(now.timestamp(), |stored| {
+        self.file.update(|stored| {
             if stored.held.len() >= MAX_HELD {
                 tracing::warn!("too many items held for quiet hours; dropping the oldest");
                 stored.held.remove(0);
@@ -188,7 +187,7 @@ impl QuietStore {
 
     /// Forgets the `count` oldest held items, once they went out (items held meanwhile stay).
     pub fn forget_held(&self, count: usize) -> Result<(), StateError> {
-        self.file.update(now_secs(), |stored| {
+        self.file.update(|stored| {
             stored.held.drain(..count.min(stored.held.len()));
         })
     }
@@ -196,15 +195,11 @@ impl QuietStore {
     /// What the file holds, for reads; nothing (not quiet, nothing held) when it can't be
     /// read: the owner is told of the file, and a change to it is an error.
     fn stored(&self) -> Stored {
-        self.file.read(now_secs()).unwrap_or_else(|error| {
+        self.file.read().unwrap_or_else(|error| {
             tracing::warn!(%error, "cannot read the quiet-time state");
             Stored::default()
         })
     }
-}
-
-fn now_secs() -> i64 {
-    Utc::now().timestamp()
 }
 
 /// What the file holds: the format `doctor` and the start-up check judge it by (issue 24).

@@ -52,10 +52,6 @@ impl FileFormat for BareSessionId {
 /// What the file holds: the format `doctor` and the start-up check judge it by (issue 24).
 pub(super) type Format = BareSessionId;
 
-fn now_secs() -> i64 {
-    chrono::Utc::now().timestamp()
-}
-
 /// What [`SessionStore::save`] found on disk and logged (SES-3).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SaveOutcome {
@@ -100,7 +96,7 @@ impl SessionStore {
     /// The stored main session id, if any (SES-1, SES-2); a file that can't be read is an
     /// error, so the main session never starts over one it could resume.
     pub fn current(&self) -> Result<Option<SessionId>, StateError> {
-        self.file.read(now_secs())
+        self.file.read()
     }
 
     /// [`Self::current`] for what is only shown or compared: a file that can't be read
@@ -118,7 +114,7 @@ impl SessionStore {
     /// A failure to append the history line is logged but does not fail the save: the id on
     /// disk is what matters for resuming.
     pub fn save(&self, id: &SessionId) -> Result<SaveOutcome, StateError> {
-        let outcome = self.file.update(now_secs(), |stored| {
+        let outcome = self.file.update(|stored| {
             let outcome = match stored.take() {
                 None => SaveOutcome::Created,
                 Some(previous) if previous == *id => SaveOutcome::Unchanged,
@@ -143,8 +139,7 @@ impl SessionStore {
         id: &SessionId,
         previous: Option<&SessionId>,
     ) -> Result<(), StateError> {
-        self.file
-            .update(now_secs(), |stored| *stored = Some(id.clone()))?;
+        self.file.update(|stored| *stored = Some(id.clone()))?;
         self.log_quietly(id, SessionEventKind::Swapped, previous);
         Ok(())
     }
@@ -152,7 +147,7 @@ impl SessionStore {
     /// Logs `cleared` for the current id (only if one is stored), then deletes the session
     /// file (SES-5, SES-11). Returns the id that was cleared.
     pub fn clear(&self) -> Result<Option<SessionId>, StateError> {
-        let current = self.file.take(now_secs())?;
+        let current = self.file.take()?;
         if let Some(id) = &current {
             self.log_quietly(id, SessionEventKind::Cleared, None);
         }
@@ -210,7 +205,7 @@ impl RoutineSessionStore {
     /// invalid routine id (PRS-3: first fire starts fresh).
     pub fn load(&self, routine_id: &str) -> Option<SessionId> {
         match self.file(routine_id) {
-            Ok(file) => file.read(now_secs()).unwrap_or_else(|error| {
+            Ok(file) => file.read().unwrap_or_else(|error| {
                 tracing::warn!(%error, "cannot read the routine's session; it starts fresh");
                 None
             }),
@@ -224,7 +219,7 @@ impl RoutineSessionStore {
     /// Stores the routine's session id atomically (PRS-3, PRS-4).
     pub fn save(&self, routine_id: &str, id: &SessionId) -> Result<(), StateError> {
         self.file(routine_id)?
-            .update(now_secs(), |stored| *stored = Some(id.clone()))
+            .update(|stored| *stored = Some(id.clone()))
     }
 
     /// Deletes the routine's session file; `true` if one existed (PRS-10).

@@ -82,10 +82,12 @@ impl SetAside {
 }
 
 /// Moves the unreadable `path` aside, logs it, and records the notice. `reason` is the parse
-/// error (cut to one line of 200 characters); `now_unix` names the copy.
-pub fn set_aside(path: &Path, reason: &str, now_unix: i64) -> SetAside {
+/// error (cut to one line of 200 characters). The copy is named after when the damaged file
+/// was last written (unix seconds), which is what the owner wants to know of it; no clock is
+/// read.
+pub fn set_aside(path: &Path, reason: &str) -> SetAside {
     let reason = one_line(reason);
-    let aside = free_name(path, now_unix);
+    let aside = free_name(path, last_written(path));
     let moved_to = match fs::rename(path, &aside) {
         Ok(()) => {
             tracing::warn!(file = %path.display(), moved_to = %aside.display(), %reason,
@@ -137,11 +139,20 @@ fn one_line(reason: &str) -> String {
 }
 
 /// The first free `<path>.corrupt-<ts>[-<n>]`.
-fn free_name(path: &Path, now_unix: i64) -> PathBuf {
+/// When `path` was last written, in unix seconds (0 when unknown).
+fn last_written(path: &Path) -> i64 {
+    fs::metadata(path)
+        .and_then(|meta| meta.modified())
+        .ok()
+        .and_then(|at| at.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |age| i64::try_from(age.as_secs()).unwrap_or(i64::MAX))
+}
+
+fn free_name(path: &Path, stamp: i64) -> PathBuf {
     (0u32..10_000)
         .map(|n| {
             let mut name = path.as_os_str().to_owned();
-            name.push(format!(".corrupt-{now_unix}"));
+            name.push(format!(".corrupt-{stamp}"));
             if n > 0 {
                 name.push(format!("-{n}"));
             }
@@ -205,3 +216,26 @@ pub fn forget_notices(dir: &Path, told: usize) -> Result<(), super::StateError> 
 #[cfg(test)]
 #[path = "set_aside_tests.rs"]
 mod tests;
+
+/// The copies [`set_aside`] made of `path`, oldest name first (tests).
+#[cfg(test)]
+pub(crate) fn copies_of(path: &Path) -> Vec<PathBuf> {
+    let Some(name) = path
+        .file_name()
+        .map(|n| format!("{}.corrupt-", n.to_string_lossy()))
+    else {
+        return Vec::new();
+    };
+    let mut copies: Vec<PathBuf> = fs::read_dir(path.parent().unwrap_or(Path::new(".")))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with(&name))
+        })
+        .collect();
+    copies.sort_by_key(|p| (p.as_os_str().len(), p.clone()));
+    copies
+}

@@ -1,12 +1,19 @@
 use super::*;
 
 #[test]
-fn the_file_is_kept_under_a_free_name_and_the_owner_will_hear_of_it() {
+fn the_file_is_kept_under_a_free_name_after_its_last_write_and_the_owner_will_hear_of_it() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("pending_updates.json");
     fs::write(dir.path().join("pending_updates.json.corrupt-100"), "older").unwrap();
     fs::write(&file, b"\x00\xffnot json").unwrap();
-    let notice = set_aside(&file, "expected value\n at line 1 column 1", 100);
+    let written = std::time::UNIX_EPOCH + std::time::Duration::from_secs(100);
+    fs::File::options()
+        .write(true)
+        .open(&file)
+        .unwrap()
+        .set_modified(written)
+        .unwrap();
+    let notice = set_aside(&file, "expected value\n at line 1 column 1");
     assert!(!file.exists());
     let aside = dir.path().join("pending_updates.json.corrupt-100-1");
     assert_eq!(notice.moved_to.as_deref(), Some(aside.as_path()));
@@ -25,12 +32,12 @@ fn told_notices_are_forgotten_and_later_ones_kept() {
     let dir = tempfile::tempdir().unwrap();
     for name in ["a.json", "b.json"] {
         fs::write(dir.path().join(name), "{").unwrap();
-        set_aside(&dir.path().join(name), "EOF", 7);
+        set_aside(&dir.path().join(name), "EOF");
     }
     let pending = pending_notices(dir.path());
     assert_eq!(pending.len(), 2);
     fs::write(dir.path().join("c.json"), "{").unwrap();
-    set_aside(&dir.path().join("c.json"), "EOF", 8);
+    set_aside(&dir.path().join("c.json"), "EOF");
     forget_notices(dir.path(), pending.len()).unwrap();
     let left = pending_notices(dir.path());
     assert_eq!(left.len(), 1);
@@ -42,7 +49,7 @@ fn told_notices_are_forgotten_and_later_ones_kept() {
 #[test]
 fn a_file_that_vanished_is_still_reported() {
     let dir = tempfile::tempdir().unwrap();
-    let notice = set_aside(&dir.path().join("gone.json"), "EOF", 1);
+    let notice = set_aside(&dir.path().join("gone.json"), "EOF");
     assert_eq!(notice.moved_to, None);
     assert!(
         notice

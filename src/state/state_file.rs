@@ -106,34 +106,28 @@ impl<F: FileFormat> StateFile<F> {
         &self.path
     }
 
-    /// The value in the file. A damaged file is set aside (its copy named after `now_secs`,
-    /// the owner told) and reads as empty; a missing one reads as empty; a file that can't be
+    /// The value in the file. A damaged file is set aside (the owner told) and reads as empty; a missing one reads as empty; a file that can't be
     /// read is an error (the owner told once), so the caller decides what it means.
-    pub fn read(&self, now_secs: i64) -> Result<F::Value, StateError> {
+    pub fn read(&self) -> Result<F::Value, StateError> {
         let _guard = self.lock.lock();
-        self.load(now_secs)
+        self.load()
     }
 
-    /// One locked read → `change` → write cycle ([`StateFile::read`] at `now_secs`): the only
+    /// One locked read → `change` → write cycle (a [`StateFile::read`]): the only
     /// way a store changes its file. The file is written (atomically, its directory made if
     /// needed) only when `change` changed the value; a file that can't be read is an error
     /// and nothing is written over it. Returns what `change` returned.
-    pub fn update<R>(
-        &self,
-        now_secs: i64,
-        change: impl FnOnce(&mut F::Value) -> R,
-    ) -> Result<R, StateError> {
-        self.try_update(now_secs, |value| Ok::<R, StateError>(change(value)))
+    pub fn update<R>(&self, change: impl FnOnce(&mut F::Value) -> R) -> Result<R, StateError> {
+        self.try_update(|value| Ok::<R, StateError>(change(value)))
     }
 
     /// [`StateFile::update`] with a `change` that may fail: on an error nothing is written.
     pub fn try_update<R, E: From<StateError>>(
         &self,
-        now_secs: i64,
         change: impl FnOnce(&mut F::Value) -> Result<R, E>,
     ) -> Result<R, E> {
         let _guard = self.lock.lock();
-        let mut value = self.load(now_secs)?;
+        let mut value = self.load()?;
         let before = F::encode(&value).map_err(|e| StateError::json(&self.path, e))?;
         let out = change(&mut value)?;
         let after = F::encode(&value).map_err(|e| StateError::json(&self.path, e))?;
@@ -145,9 +139,9 @@ impl<F: FileFormat> StateFile<F> {
 
     /// Reads the value and removes the file in one locked step: each value is taken once.
     /// A file that can't be read is an error and stays.
-    pub fn take(&self, now_secs: i64) -> Result<F::Value, StateError> {
+    pub fn take(&self) -> Result<F::Value, StateError> {
         let _guard = self.lock.lock();
-        let value = self.load(now_secs)?;
+        let value = self.load()?;
         atomic::remove_if_exists(&self.path)?;
         Ok(value)
     }
@@ -159,7 +153,7 @@ impl<F: FileFormat> StateFile<F> {
         atomic::remove_if_exists(&self.path)
     }
 
-    fn load(&self, now_secs: i64) -> Result<F::Value, StateError> {
+    fn load(&self) -> Result<F::Value, StateError> {
         let bytes = match std::fs::read(&self.path) {
             Ok(bytes) => bytes,
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
@@ -173,7 +167,7 @@ impl<F: FileFormat> StateFile<F> {
         };
         told::cleared(&self.path, Trouble::Unreadable);
         let value = F::decode(&bytes).unwrap_or_else(|reason| {
-            set_aside(&self.path, &reason, now_secs);
+            set_aside(&self.path, &reason);
             F::empty()
         });
         match F::unread(&value) {

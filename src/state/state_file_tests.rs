@@ -24,16 +24,16 @@ fn notices(of: &StateFile<impl FileFormat>) -> Vec<Trouble> {
 fn missing_and_blank_files_read_as_empty_and_an_update_makes_the_dir() {
     let dir = tempfile::tempdir().unwrap();
     let counter: StateFile<Json<Counter>> = file(&dir, "counter.json");
-    assert_eq!(counter.read(0).unwrap(), Counter::default());
-    counter.update(0, |_| ()).unwrap();
+    assert_eq!(counter.read().unwrap(), Counter::default());
+    counter.update(|_| ()).unwrap();
     assert!(
         !counter.path().exists(),
         "an update that changes nothing writes nothing"
     );
-    counter.update(0, |c| c.count = 3).unwrap();
-    assert_eq!(counter.read(0).unwrap(), Counter { count: 3 });
+    counter.update(|c| c.count = 3).unwrap();
+    assert_eq!(counter.read().unwrap(), Counter { count: 3 });
     std::fs::write(counter.path(), " \n").unwrap();
-    assert_eq!(counter.read(0).unwrap(), Counter::default());
+    assert_eq!(counter.read().unwrap(), Counter::default());
     assert!(counter.remove().unwrap());
     assert!(!counter.remove().unwrap());
 }
@@ -42,15 +42,13 @@ fn missing_and_blank_files_read_as_empty_and_an_update_makes_the_dir() {
 fn a_damaged_file_is_set_aside_whole_and_the_owner_told() {
     let dir = tempfile::tempdir().unwrap();
     let counter: StateFile<Json<Counter>> = file(&dir, "counter.json");
-    counter.update(0, |c| c.count = 1).unwrap();
+    counter.update(|c| c.count = 1).unwrap();
     std::fs::write(counter.path(), "{\"count\": ").unwrap();
     assert!(StateFile::<Json<Counter>>::damage(b"{\"count\": ").is_some());
 
-    assert_eq!(counter.read(1_700_000_000).unwrap(), Counter::default());
+    assert_eq!(counter.read().unwrap(), Counter::default());
     assert!(!counter.path().exists());
-    let aside = counter
-        .path()
-        .with_file_name("counter.json.corrupt-1700000000");
+    let aside = &crate::state::set_aside::copies_of(counter.path())[0];
     assert_eq!(std::fs::read_to_string(aside).unwrap(), "{\"count\": ");
     assert_eq!(notices(&counter), [Trouble::Damaged]);
 }
@@ -67,13 +65,12 @@ fn lists_and_maps_keep_their_malformed_entries_through_a_save() {
         r#"[{"count": 1}, {"count": "x"}, {"count": 2}]"#,
     )
     .unwrap();
-    let read = list.read(0).unwrap();
+    let read = list.read().unwrap();
     assert_eq!(*read, [Counter { count: 1 }, Counter { count: 2 }]);
     assert_eq!(read.unread().len(), 1);
-    list.update(0, |items| items.push(Counter { count: 3 }))
+    list.update(|items| items.push(Counter { count: 3 }))
         .unwrap();
-    list.update(0, |items| items.retain(|c| c.count != 1))
-        .unwrap();
+    list.update(|items| items.retain(|c| c.count != 1)).unwrap();
     let raw: serde_json::Value =
         serde_json::from_slice(&std::fs::read(list.path()).unwrap()).unwrap();
     assert_eq!(
@@ -85,7 +82,7 @@ fn lists_and_maps_keep_their_malformed_entries_through_a_save() {
 
     let map: StateFile<JsonMap<Counter>> = file(&dir, "map.json");
     std::fs::write(map.path(), r#"{"a": {"count": 1}, "b": 7}"#).unwrap();
-    map.update(0, |items| {
+    map.update(|items| {
         items.insert("c".to_owned(), Counter { count: 3 });
     })
     .unwrap();
@@ -95,7 +92,7 @@ fn lists_and_maps_keep_their_malformed_entries_through_a_save() {
         raw,
         serde_json::json!({"a": {"count": 1}, "b": 7, "c": {"count": 3}})
     );
-    assert_eq!(map.read(0).unwrap().len(), 2);
+    assert_eq!(map.read().unwrap().len(), 2);
     assert!(StateFile::<JsonMap<Counter>>::damage(b"[]").is_some());
 }
 
@@ -108,12 +105,12 @@ fn concurrent_updates_through_clones_lose_nothing() {
             let counter = counter.clone();
             scope.spawn(move || {
                 for _ in 0..25 {
-                    counter.update(0, |c| c.count += 1).unwrap();
+                    counter.update(|c| c.count += 1).unwrap();
                 }
             });
         }
     });
-    assert_eq!(counter.read(0).unwrap().count, 200);
+    assert_eq!(counter.read().unwrap().count, 200);
 }
 
 /// KEEP-1: a file that exists but can't be read is an error on every path, nothing is
@@ -126,17 +123,17 @@ fn a_file_that_cannot_be_read_is_an_error_and_never_written_over() {
     let counter: StateFile<Json<Counter>> = file(&dir, "counter.json");
     // A directory where the file should be: reading it fails with an I/O error.
     std::fs::create_dir_all(counter.path()).unwrap();
-    assert!(matches!(counter.read(0), Err(StateError::Io { .. })));
-    assert!(counter.update(0, |c| c.count += 1).is_err());
-    assert!(counter.take(0).is_err());
+    assert!(matches!(counter.read(), Err(StateError::Io { .. })));
+    assert!(counter.update(|c| c.count += 1).is_err());
+    assert!(counter.take().is_err());
     assert!(counter.path().is_dir());
     assert_eq!(notices(&counter), [Trouble::Unreadable], "told once");
 
     std::fs::remove_dir(counter.path()).unwrap();
-    counter.update(0, |c| c.count = 5).unwrap();
+    counter.update(|c| c.count = 5).unwrap();
     std::fs::remove_file(counter.path()).unwrap();
     std::fs::create_dir(counter.path()).unwrap();
-    assert!(counter.read(0).is_err());
+    assert!(counter.read().is_err());
     assert_eq!(
         notices(&counter),
         [Trouble::Unreadable, Trouble::Unreadable],
@@ -148,11 +145,11 @@ fn a_file_that_cannot_be_read_is_an_error_and_never_written_over() {
 fn a_failed_change_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let counter: StateFile<Json<Counter>> = file(&dir, "counter.json");
-    counter.update(0, |c| c.count = 1).unwrap();
-    let failed: Result<(), StateError> = counter.try_update(0, |c| {
+    counter.update(|c| c.count = 1).unwrap();
+    let failed: Result<(), StateError> = counter.try_update(|c| {
         c.count = 9;
         Err(StateError::InvalidRoutineId("x".to_owned()))
     });
     assert!(failed.is_err());
-    assert_eq!(counter.read(0).unwrap().count, 1);
+    assert_eq!(counter.read().unwrap().count, 1);
 }

@@ -23,8 +23,8 @@ impl ToldMarks {
     /// Whether the owner is still to hear `notice` for `occasion`, marking it told. A file
     /// that can't be read or written answers yes: a notice heard twice beats one never heard
     /// (the owner is told of the file too).
-    pub fn first(&self, notice: &str, occasion: &str, now_secs: i64) -> bool {
-        let marked = self.file.update(now_secs, |told| {
+    pub fn first(&self, notice: &str, occasion: &str) -> bool {
+        let marked = self.file.update(|told| {
             let first = told.get(notice).is_none_or(|last| last != occasion);
             told.insert(notice.to_owned(), occasion.to_owned());
             first
@@ -49,18 +49,18 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("state/told.json");
         let told = ToldMarks::new(&path);
-        assert!(told.first("bg_budget", "2026-12-02", 0));
-        assert!(!told.first("bg_budget", "2026-12-02", 0));
+        assert!(told.first("bg_budget", "2026-12-02"));
+        assert!(!told.first("bg_budget", "2026-12-02"));
         let restarted = ToldMarks::new(&path);
         assert!(
-            !restarted.first("bg_budget", "2026-12-02", 0),
+            !restarted.first("bg_budget", "2026-12-02"),
             "once means once"
         );
-        assert!(restarted.first("bg_budget", "2026-12-03", 0));
+        assert!(restarted.first("bg_budget", "2026-12-03"));
         std::fs::remove_file(&path).unwrap();
         std::fs::create_dir(&path).unwrap();
         assert!(
-            restarted.first("bg_budget", "2026-12-03", 0),
+            restarted.first("bg_budget", "2026-12-03"),
             "told when unsure"
         );
     }

@@ -138,7 +138,7 @@ impl ToolApprovals {
     /// Every source's decisions, read once: for passes over many sources (a scheduler sync,
     /// the main session's tool set).
     pub fn snapshot(&self) -> BTreeMap<String, Decisions> {
-        self.file.read(now_secs()).map_or_else(
+        self.file.read().map_or_else(
             |error| {
                 tracing::warn!(%error, "cannot read the tool approvals; nothing counts as approved");
                 BTreeMap::new()
@@ -155,7 +155,7 @@ impl ToolApprovals {
         patterns: &[String],
         version: Option<&str>,
     ) -> Result<(), StateError> {
-        self.file.update(now_secs(), |stored| {
+        self.file.update(|stored| {
             let decisions = stored.sources.entry(source.to_owned()).or_default();
             decisions.approve(patterns, version);
             let decided = decisions.clone();
@@ -179,7 +179,7 @@ impl ToolApprovals {
         patterns: &[String],
         version: Option<&str>,
     ) -> Result<Option<String>, StateError> {
-        self.file.update(now_secs(), |stored| {
+        self.file.update(|stored| {
             let covered = stored.requests.values().any(|request| {
                 request.source == source
                     && request.version.as_deref() == version
@@ -208,7 +208,7 @@ impl ToolApprovals {
 
     /// Remembers the message that carries request `id`'s buttons.
     pub fn set_message(&self, id: &str, message_id: u64) -> Result<(), StateError> {
-        self.file.update(now_secs(), |stored| {
+        self.file.update(|stored| {
             if let Some(request) = stored.requests.get_mut(id) {
                 request.message_id = Some(message_id);
             }
@@ -218,7 +218,7 @@ impl ToolApprovals {
     /// Drops request `id` without a decision (its message could not be posted), so the next
     /// check asks again.
     pub fn withdraw(&self, id: &str) -> Result<(), StateError> {
-        self.file.update(now_secs(), |stored| {
+        self.file.update(|stored| {
             stored.requests.remove(id);
         })
     }
@@ -230,7 +230,7 @@ impl ToolApprovals {
         approve: bool,
         message_id: u64,
     ) -> Result<DecideOutcome, StateError> {
-        self.file.update(now_secs(), |stored| {
+        self.file.update(|stored| {
             match stored.requests.get(id) {
                 None => return DecideOutcome::NotPending,
                 Some(request) if request.message_id != Some(message_id) => {
@@ -253,10 +253,6 @@ impl ToolApprovals {
             DecideOutcome::Decided(request)
         })
     }
-}
-
-fn now_secs() -> i64 {
-    chrono::Utc::now().timestamp()
 }
 
 /// What the file holds: the format `doctor` and the start-up check judge it by (issue 24).

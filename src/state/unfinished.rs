@@ -16,7 +16,6 @@ use tokio_util::sync::CancellationToken;
 use super::{
     StateError,
     state_file::{Json, StateFile},
-    unix_now,
 };
 
 /// What was being done.
@@ -61,6 +60,7 @@ pub(super) struct Ledger {
 pub struct UnfinishedWork {
     file: StateFile<Format>,
     ledger: watch::Sender<Ledger>,
+    clock: crate::clock::Clock,
 }
 
 /// Proof that a piece of work started; [`WorkTicket::finish`] crosses it off. Dropping a
@@ -100,7 +100,7 @@ impl UnfinishedWork {
     /// ledger fails until it can be read.
     pub fn open(path: PathBuf) -> Self {
         let file = StateFile::new(path);
-        let mut ledger: Ledger = file.read(now_secs()).unwrap_or_else(|error| {
+        let mut ledger: Ledger = file.read().unwrap_or_else(|error| {
             tracing::warn!(%error, "cannot read the unfinished-work ledger");
             Ledger::default()
         });
@@ -110,21 +110,24 @@ impl UnfinishedWork {
         Self {
             file,
             ledger: watch::Sender::new(ledger),
+            clock: crate::clock::Clock::system(),
         }
+    }
+
+    /// The same ledger, dating work by `clock` (issue 40 §2).
+    #[must_use]
+    pub fn with_clock(mut self, clock: crate::clock::Clock) -> Self {
+        self.clock = clock;
+        self
     }
 
     /// Records that `work` started now.
     pub fn begin(&self, work: Work) -> WorkTicket {
+        let started = self.clock.now().timestamp();
         let mut number = 0;
         self.ledger.send_modify(|ledger| {
             number = ledger.running.keys().next_back().map_or(1, |last| last + 1);
-            ledger.running.insert(
-                number,
-                Entry {
-                    work,
-                    started: now_secs(),
-                },
-            );
+            ledger.running.insert(number, Entry { work, started });
         });
         WorkTicket {
             ledger: self.ledger.clone(),
@@ -172,7 +175,7 @@ impl UnfinishedWork {
     async fn write(&self, ledger: Ledger) {
         let file = self.file.clone();
         let written = tokio::task::spawn_blocking(move || -> Result<(), StateError> {
-            file.update(now_secs(), |stored| *stored = ledger)
+            file.update(|stored| *stored = ledger)
         })
         .await;
         match written {
@@ -181,10 +184,6 @@ impl UnfinishedWork {
             Err(error) => tracing::warn!(%error, "the unfinished-work writer failed"),
         }
     }
-}
-
-fn now_secs() -> i64 {
-    super::whole_seconds(unix_now())
 }
 
 /// What the file holds: the format `doctor` and the start-up check judge it by (issue 24).

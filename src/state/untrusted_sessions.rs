@@ -20,6 +20,7 @@ const KEPT: usize = 500;
 #[derive(Debug, Clone)]
 pub struct UntrustedSessions {
     file: StateFile<Format>,
+    clock: crate::clock::Clock,
 }
 
 impl UntrustedSessions {
@@ -27,13 +28,21 @@ impl UntrustedSessions {
     pub fn new(path: impl Into<PathBuf>) -> Self {
         Self {
             file: StateFile::new(path),
+            clock: crate::clock::Clock::system(),
         }
+    }
+
+    /// The same store, dating its marks by `clock` (issue 40 §2).
+    #[must_use]
+    pub fn with_clock(mut self, clock: crate::clock::Clock) -> Self {
+        self.clock = clock;
+        self
     }
 
     /// Whether any of `sessions` has read untrusted text. A file that can't be read answers
     /// yes (the owner is told of the file): what can't be checked is held.
     pub fn any(&self, sessions: &[&str]) -> bool {
-        match self.file.read(chrono::Utc::now().timestamp()) {
+        match self.file.read() {
             Ok(known) => sessions.iter().any(|id| known.contains_key(*id)),
             Err(error) => {
                 tracing::warn!(%error, "holding the outbound tools: the record can't be read");
@@ -44,11 +53,11 @@ impl UntrustedSessions {
 
     /// Records that `session` read untrusted text (once; the first time is kept).
     pub fn mark(&self, session: &str) -> Result<(), StateError> {
-        self.mark_at(session, super::unix_now())
+        self.mark_at(session, self.clock.unix_secs())
     }
 
     fn mark_at(&self, session: &str, now: f64) -> Result<(), StateError> {
-        self.file.update(super::whole_seconds(now), |known| {
+        self.file.update(|known| {
             if known.contains_key(session) {
                 return;
             }

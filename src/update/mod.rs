@@ -144,7 +144,7 @@ impl Updater {
     }
 
     fn applied_tag(&self) -> Option<String> {
-        match self.record().read(now_secs()) {
+        match self.record().read() {
             Ok(record) => record.applied_tag,
             Err(error) => {
                 tracing::warn!(%error, "cannot read state/update.json");
@@ -154,7 +154,7 @@ impl Updater {
     }
 
     fn record_applied(&self, tag: &str) {
-        let written = self.record().update(now_secs(), |record| {
+        let written = self.record().update(|record| {
             record.applied_tag = Some(tag.to_owned());
         });
         if let Err(error) = written {
@@ -165,10 +165,6 @@ impl Updater {
     fn record(&self) -> StateFile<RecordFormat> {
         StateFile::new(&self.record_file)
     }
-}
-
-fn now_secs() -> i64 {
-    chrono::Utc::now().timestamp()
 }
 
 /// One check-and-apply, holding the [`Updater`]'s turn.

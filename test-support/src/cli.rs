@@ -40,6 +40,28 @@ fn cli_location() -> PathBuf {
     }
 }
 
+/// Reads the bot's test clock (see [`CliSandbox::advance_clock`]).
+#[derive(Debug, Clone)]
+pub struct BotClock {
+    file: PathBuf,
+}
+
+impl BotClock {
+    /// How far ahead of the system clock the bot's runs.
+    pub fn ahead(&self) -> std::time::Duration {
+        let ms: u64 = std::fs::read_to_string(&self.file)
+            .ok()
+            .and_then(|text| text.trim().parse().ok())
+            .unwrap_or(0);
+        std::time::Duration::from_millis(ms)
+    }
+
+    /// The bot's wall time now.
+    pub fn now(&self) -> chrono::DateTime<chrono::Utc> {
+        chrono::Utc::now() + self.ahead()
+    }
+}
+
 /// A throw-away HOME for one CLI run, with the bot's data dir inside it.
 pub struct CliSandbox {
     /// The temporary HOME (deleted on drop).
@@ -70,11 +92,14 @@ impl CliSandbox {
 
     /// How far [`Self::advance_clock`] moved the bot's clock so far.
     pub fn clock_ahead(&self) -> std::time::Duration {
-        let ms: u64 = std::fs::read_to_string(self.clock_file())
-            .ok()
-            .and_then(|text| text.trim().parse().ok())
-            .unwrap_or(0);
-        std::time::Duration::from_millis(ms)
+        self.clock().ahead()
+    }
+
+    /// A reader of the bot's clock, for a mock rule that must speak the bot's time.
+    pub fn clock(&self) -> BotClock {
+        BotClock {
+            file: self.clock_file(),
+        }
     }
 
     /// Creates the temp HOME and `<home>/ollim-data`.

@@ -6,11 +6,7 @@
 
 use crate::support;
 
-use std::{
-    os::unix::fs::PermissionsExt,
-    path::Path,
-    time::{Duration, Instant},
-};
+use std::{os::unix::fs::PermissionsExt, path::Path, time::Duration};
 
 use support::{
     bot::BotHarness,
@@ -23,6 +19,7 @@ use support::{
 const JOBS: usize = 3;
 const FAILING: &str = "I can't start Claude Code, so scheduled work is waiting";
 const RECOVERED: &str = "Claude Code starts again";
+const WAITING: &str = "the CLI won't start; the run waits";
 
 /// A `claude` that crashes at start while `flag` exists (counting each start in `count`) and
 /// is the real CLI otherwise; `--version` always answers.
@@ -120,16 +117,18 @@ async fn a_cli_that_dies_at_start_is_retried_with_backoff_and_the_owner_told_onc
         "{}",
         failing.content
     );
-    // Three runs wait on one gate: over ten seconds the starts stay few (2 s, 4 s, 8 s
-    // apart), where each run alone would have tried and failed at once.
-    let since_notice = Instant::now();
-    wait::assert_quiet_for(
-        "a sixth start (no backoff)",
-        Duration::from_secs(10),
-        || starts(&count) > 5,
-        || h.log(),
-    )
-    .await;
+    // Three runs wait on one gate: over the next nine tries the starts stay few (the gate
+    // spaces them 2 s, 4 s, 8 s apart and refuses the rest), where without it each try would
+    // have started the CLI and failed. The clock moves them on, a second at a time.
+    let at_notice = starts(&count);
+    let tries = h.log().matches(WAITING).count();
+    for more in 1..=9 {
+        h.sandbox.advance_clock(Duration::from_secs(1));
+        h.wait_for_log_count(WAITING, tries + more, Duration::from_secs(30))
+            .await;
+    }
+    let during = starts(&count) - at_notice;
+    assert!(during <= 4, "{during} starts in nine tries: no backoff");
 
     // The owner's own message: a plain answer naming the cause, not a generic error.
     h.discord.dm_from(h.owner(), "are you there?").await;
@@ -145,8 +144,10 @@ async fn a_cli_that_dies_at_start_is_retried_with_backoff_and_the_owner_told_onc
     );
     assert_eq!(bot_texts(&h, "couldn't complete"), 0, "no run gave up");
 
-    // The CLI is mended: the waiting runs start on the gate's next try and all happen.
+    // The CLI is mended: the waiting runs start on the gate's next try (the clock moved past
+    // the longest wait) and all happen.
     std::fs::remove_file(&flag).unwrap();
+    h.sandbox.advance_clock(Duration::from_secs(6 * 60));
     h.wait_for_bot_message_within("the recovery", Duration::from_secs(60), |m| {
         m.content.contains(RECOVERED)
     })
@@ -172,6 +173,5 @@ async fn a_cli_that_dies_at_start_is_retried_with_backoff_and_the_owner_told_onc
     assert_eq!(bot_texts(&h, RECOVERED), 1, "recovery told once");
     assert_eq!(bot_texts(&h, "couldn't complete"), 0);
     let total = starts(&count);
-    let elapsed = since_notice.elapsed().as_secs();
-    assert!(total < 12, "{total} failed starts in {elapsed} s");
+    assert!(total < 12, "{total} failed starts");
 }

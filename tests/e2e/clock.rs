@@ -199,3 +199,79 @@ async fn today_on_a_day_whose_midnight_is_skipped() {
     );
     h.terminate().await;
 }
+
+/// The next day on which `tz`'s clocks go back over midnight (from 01:00 to 00:00, so the day's
+/// first hour happens twice): its first midnight and its second.
+fn next_repeated_midnight(tz: chrono_tz::Tz) -> (chrono::DateTime<Utc>, chrono::DateTime<Utc>) {
+    use chrono::TimeZone;
+    let mut day = Utc::now().with_timezone(&tz).date_naive();
+    for _ in 0..800 {
+        day = day.succ_opt().unwrap();
+        let midnight = day.and_hms_opt(0, 0, 0).unwrap();
+        if let chrono::LocalResult::Ambiguous(first, second) = tz.from_local_datetime(&midnight) {
+            return (first.to_utc(), second.to_utc());
+        }
+    }
+    panic!("{tz} repeats no midnight in two years");
+}
+
+/// USE-3, USE-6, CLK-2: on a day whose first hour a clock change repeats (Havana, the first
+/// Sunday of November), "today" starts at the first midnight: in the second 00:30, `/cost`
+/// counts the spend of the first 00:20 and not the evening before, and the background budget
+/// reads the same day, so a reminder then waits and the owner hears the day's spend.
+#[tokio::test]
+async fn today_on_a_day_whose_midnight_repeats() {
+    let tz = chrono_tz::America::Havana;
+    let (first, second) = next_repeated_midnight(tz);
+    let sandbox = CliSandbox::new();
+    sandbox.record_background_spend_at(first - chrono::Duration::minutes(30), 0.5);
+    sandbox.record_background_spend_at(first + chrono::Duration::minutes(20), 1.0);
+    let mut h = BotHarness::start_parts(
+        crate::support::fake_discord::FakeDiscord::start(
+            crate::support::fake_discord::FakeConfig::default(),
+        )
+        .await,
+        crate::support::mock_api::MockApi::start().await,
+        sandbox,
+        &[
+            ("OLLIM_TIMEZONE", "America/Havana"),
+            ("OLLIM_SCHEDULER_SYNC_SECS", "1"),
+        ],
+    )
+    .await;
+    h.greeted().await;
+    assert!(
+        config(&h, "bg_daily_budget", "0.75")
+            .await
+            .contains("$0.75"),
+        "the budget is set"
+    );
+    let second_half_past = second + chrono::Duration::minutes(30);
+    h.sandbox
+        .advance_clock((second_half_past - Utc::now()).to_std().unwrap());
+    let command = h.discord.slash(h.owner(), "cost", json!([])).await;
+    h.discord.wait_for_callback(command).await;
+    let answer = h
+        .wait_for_bot_message("the /cost answer", |m| m.content.contains("**Spend**"))
+        .await;
+    assert!(
+        answer.content.contains("**Spend**: today $1.00"),
+        "{}",
+        answer.content
+    );
+    h.mock.set_default(Reply::text("this run should wait"));
+    h.add_reminder_now("Water the plants").await;
+    let notice = h
+        .wait_for_bot_message("the budget notice", |m| {
+            m.content.starts_with("Background work has spent")
+        })
+        .await;
+    assert!(notice.content.contains("$1.00 today"), "{}", notice.content);
+    assert!(
+        !h.bot_messages()
+            .iter()
+            .any(|m| m.content == "this run should wait"),
+        "the run went ahead over the budget"
+    );
+    h.terminate().await;
+}

@@ -197,19 +197,20 @@ fn runs_started(h: &BotHarness) -> Vec<String> {
     ids
 }
 
-/// Every background reminder's run sets one more like itself, due in seconds, through the
-/// real scheduler: the line ends, the owner's reminder and then a few generations of runs
-/// (REM-17).
+/// Every background reminder's run sets one more like itself, due in an hour, through the
+/// real scheduler while the clock moves each one due: the line ends, the owner's reminder and
+/// then a few generations of runs (REM-17).
 #[tokio::test]
 async fn runs_that_schedule_runs_end_after_a_few_generations() {
     let mut h = BotHarness::greeted_fast_sync(CliSandbox::new()).await;
-    h.mock.add_rule(|request| {
+    let clock = h.sandbox.clock();
+    h.mock.add_rule(move |request| {
         let prompt = request.user_prompts().join("\n");
         if !prompt.contains("[reminder-bg:") {
             return None;
         }
         Some(if request.tool_results().is_empty() {
-            let soon = chrono::Utc::now() + chrono::Duration::seconds(5);
+            let soon = clock.now() + chrono::Duration::hours(1);
             Reply::tool_use(
                 "mcp__discord__add_reminder",
                 json!({"prompt": "Set one more reminder like this one.",
@@ -232,17 +233,34 @@ async fn runs_that_schedule_runs_end_after_a_few_generations() {
         .unwrap();
     assert!(output.status.success(), "{output:?}");
     let reminders = h.sandbox.data_dir.join("reminders");
+    let waiting = || -> Vec<String> {
+        std::fs::read_dir(&reminders).map_or_else(
+            |_| Vec::new(),
+            |dir| {
+                dir.flatten()
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .collect()
+            },
+        )
+    };
     let expected = 1 + MAX_GENERATIONS as usize;
-    wait::until_true(
-        "the line of runs to end with nothing left scheduled",
-        Duration::from_secs(180),
-        || {
-            let empty = std::fs::read_dir(&reminders).is_ok_and(|mut dir| dir.next().is_none());
-            empty && runs_started(&h).len() >= expected
-        },
-        || format!("runs: {:?}\n{}", runs_started(&h), h.log()),
-    )
-    .await;
+    let ended = || waiting().is_empty() && runs_started(&h).len() >= expected;
+    // Each generation's reminder is due an hour on: move the clock there, then wait for the
+    // run it fires to set the next one (or for the line to end).
+    let mut last = Vec::new();
+    while !ended() {
+        wait::until_true(
+            "the next reminder, or the line's end",
+            Duration::from_secs(60),
+            || ended() || (!waiting().is_empty() && waiting() != last),
+            || format!("runs: {:?}\n{}", runs_started(&h), h.log()),
+        )
+        .await;
+        last = waiting();
+        if !last.is_empty() {
+            h.sandbox.advance_clock(Duration::from_secs(3600));
+        }
+    }
     // Nothing is left to fire, so no later run can come.
     assert_eq!(runs_started(&h).len(), expected, "{:?}", runs_started(&h));
     h.terminate().await;

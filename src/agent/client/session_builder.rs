@@ -5,7 +5,7 @@
 //! BGF-8, HKS-1…4, WHK-12), offering the model only the tools the session may ever use
 //! ([`super::tool_offer`], issue 17).
 
-use std::{sync::Arc, time::Instant};
+use std::sync::Arc;
 
 use super::tool_offer::{builtin_offer, discord_offer};
 use crate::agent::{
@@ -97,9 +97,11 @@ pub async fn connect_session(
         SessionKind::Interactive { .. } => Starter::Owner,
         SessionKind::Background { .. } | SessionKind::AnswerOnly => Starter::Background,
     };
-    gate.admit(starter, Instant::now())?;
+    let clock = &description.services.clock;
+    gate.admit(starter, clock.instant())?;
+    let clock = clock.clone();
     let outcome = start_session(description, options).await;
-    let now = Instant::now();
+    let now = clock.instant();
     let transition = match &outcome {
         Ok(_) => gate.record(&Ok(()), now),
         Err(AgentError::Claude(error)) => gate.record(&Err(error), now),

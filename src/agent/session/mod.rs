@@ -150,6 +150,7 @@ impl MainSession {
     ) -> Self {
         let dont_ask = settings.permission_mode == PermissionMode::DontAsk;
         let live_rules = Arc::new(LiveRules::new(Arc::clone(&services.tool_policy)));
+        let last_active = Mutex::new(services.clock.instant());
         Self {
             services,
             front_end,
@@ -170,7 +171,7 @@ impl MainSession {
             chain: Arc::new(ChainSlot::default()),
             main_tools: ClientTools::Main(Arc::clone(&live_rules)),
             live_rules,
-            last_active: Mutex::new(tokio::time::Instant::now()),
+            last_active,
         }
     }
 

@@ -50,11 +50,7 @@ pub fn open_services(config: Config) -> Result<OpenedServices, StateError> {
     remove_stale_temp_files(&data_dir);
     // Damaged state is found now, not when a store first reads it: the owner hears of it
     // with the greeting (issue 24 §9).
-    crate::state::inspection::set_aside_damaged(
-        &data_dir,
-        &super::state_files::state_files(),
-        chrono::Utc::now().timestamp(),
-    );
+    crate::state::inspection::set_aside_damaged(&data_dir, &super::state_files::state_files());
     let initialised_git = git::init_repo(data_dir.root())?;
     if let Err(source) = bootstrap_identity(data_dir.root(), &config.user_name) {
         return Err(StateError::Io {
@@ -71,14 +67,14 @@ pub fn open_services(config: Config) -> Result<OpenedServices, StateError> {
         &config.bot_name,
     )?;
     write_agent_spec(data_dir.root())?;
-    let (sandbox, cli_home_migration) =
-        super::sandbox::open_sandbox(&config, &data_dir).map_err(|error| StateError::Io {
+    let clock = crate::clock::Clock::from_test_file(config.test_clock.clone());
+    let (sandbox, cli_home_migration) = super::sandbox::open_sandbox(&config, &data_dir, &clock)
+        .map_err(|error| StateError::Io {
             path: data_dir.state_dir(),
             source: std::io::Error::other(error),
         })?;
     let (recorder, git_worker) = GitRecorder::spawn(data_dir.root().to_path_buf());
     let (usage, usage_worker) = UsageWriter::spawn(UsageLedger::new(data_dir.usage_dir()));
-    let clock = crate::clock::Clock::from_test_file(config.test_clock.clone());
     let history = SessionHistory::new(&data_dir, config.timezone, Some(recorder.clone()))
         .with_clock(clock.clone());
     let sessions = SessionStore::new(&data_dir, history);
@@ -95,12 +91,14 @@ pub fn open_services(config: Config) -> Result<OpenedServices, StateError> {
             tool_policy: Arc::new(ToolPolicyWatch::new(data_dir.tool_policy_file())),
             tool_approvals: ToolApprovals::new(data_dir.tool_approvals_file()),
             content_approvals: ContentApprovals::new(data_dir.content_approvals_file()),
-            untrusted: UntrustedSessions::new(data_dir.untrusted_sessions_file()),
+            untrusted: UntrustedSessions::new(data_dir.untrusted_sessions_file())
+                .with_clock(clock.clone()),
             cli_start: Arc::default(),
-            unfinished: UnfinishedWork::open(data_dir.unfinished_file()),
+            unfinished: UnfinishedWork::open(data_dir.unfinished_file()).with_clock(clock.clone()),
             runtime: Arc::new(RuntimeSettings::new(data_dir.config_file())),
             sandbox,
-            google: GoogleClient::new(&data_dir, config.google_api_url.as_deref()),
+            google: GoogleClient::new(&data_dir, config.google_api_url.as_deref())
+                .with_clock(clock.clone()),
             clock,
             config,
             data_dir,

@@ -27,6 +27,7 @@ pub struct CliHomeMigration {
 pub fn open_sandbox(
     config: &Config,
     data_dir: &DataDir,
+    clock: &crate::clock::Clock,
 ) -> Result<(Sandbox, CliHomeMigration), SandboxError> {
     let layout = layout(config, data_dir);
     let path_var = cli_path_var(config);
@@ -41,7 +42,7 @@ pub fn open_sandbox(
     };
     let sandbox = Sandbox::new(
         layout,
-        CliHomeBook::new(data_dir.cli_homes_file()),
+        CliHomeBook::new(data_dir.cli_homes_file()).with_clock(clock.clone()),
         path_var.as_deref(),
     )
     .with_allowed_hosts(allowed_hosts(config))

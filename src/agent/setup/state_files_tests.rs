@@ -129,7 +129,7 @@ const CASES: &[Case] = &[
     },
     Case {
         file: "cli_homes.json",
-        change: |d| CliHomeBook::new(d.cli_homes_file()).record("s", "owner-a", 1.0),
+        change: |d| CliHomeBook::new(d.cli_homes_file()).record_at("s", "owner-a", 1.0),
     },
     Case {
         file: "untrusted_sessions.json",

@@ -29,14 +29,17 @@ impl BgRunner {
                     if attempt < START_BACKOFF.len() =>
                 {
                     tracing::warn!(%error, attempt = attempt + 1, "background client start timed out; retrying");
-                    tokio::time::sleep(START_BACKOFF[attempt]).await;
+                    self.services.clock.sleep(START_BACKOFF[attempt]).await;
                     attempt += 1;
                 }
                 // The CLI keeps dying at start: wait for the gate's next try, within the
                 // run's own time limit, so the run still happens once it starts (issue 16).
                 Err(AgentError::Claude(ClaudeError::NotStarting { retry_in_secs, .. })) => {
                     tracing::info!(retry_in_secs, "the CLI won't start; the run waits");
-                    tokio::time::sleep(Duration::from_secs(retry_in_secs)).await;
+                    self.services
+                        .clock
+                        .sleep(Duration::from_secs(retry_in_secs))
+                        .await;
                 }
                 other => return other,
             }

@@ -26,7 +26,6 @@ mod tests;
 
 use std::{fmt, path::PathBuf};
 
-use chrono::Utc;
 use chrono_tz::Tz;
 
 use crate::{
@@ -212,6 +211,8 @@ struct Setup {
     claude_cli: PathBuf,
     names: (String, String),
     limits: crate::config::SessionLimits,
+    /// The clock (`OLLIM_TEST_CLOCK` in tests).
+    clock: crate::clock::Clock,
 }
 
 impl Setup {
@@ -225,6 +226,7 @@ impl Setup {
             claude_cli: config.claude_cli.clone(),
             names: (config.user_name.clone(), config.bot_name.clone()),
             limits: config.session_limits,
+            clock: crate::clock::Clock::from_test_file(config.test_clock.clone()),
         }
     }
 }
@@ -329,7 +331,7 @@ pub async fn run(launch: &Launch) -> i32 {
 
 /// The groups that read the data dir.
 fn local_groups(printer: &mut Printer, launch: &Launch, setup: &Setup) {
-    let now = Utc::now().with_timezone(&setup.timezone);
+    let now = setup.clock.now().with_timezone(&setup.timezone);
     printer.group(
         Group::DataDirectory,
         environment::data_dir_checks(setup.data_dir.root()),

@@ -5,7 +5,7 @@
 //! newer version's settings survive a downgrade); only non-default values are written (F-34),
 //! yet full objects load just as well. Legacy boolean thinking values load as
 //! `true` → `adaptive`, `false` → `off` (AGT-10). A file that is not a JSON object is moved
-//! aside to `config.json.corrupt-<unix seconds>` before the defaults are used, so a later
+//! aside to `config.json.corrupt-<when it was last written>` before the defaults are used, so a later
 //! save never silently overwrites the owner's broken edit.
 
 mod channel;
@@ -21,7 +21,7 @@ mod settings_tests;
 mod tests;
 
 use std::path::Path;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use serde_json::{Map, Value};
 
@@ -151,7 +151,7 @@ pub enum ConfigUpdateError {
 impl RuntimeConfig {
     /// Loads `path`: a missing file gives the defaults; one that can't be read the defaults
     /// (the owner told once, the file left alone); one that is not a JSON object is set aside
-    /// (`<name>.corrupt-<unix ts>`, the owner told) and the defaults are used. Invalid values
+    /// (`<name>.corrupt-<last written>`, the owner told) and the defaults are used. Invalid values
     /// of known keys are warned about and defaulted.
     pub fn load(path: &Path) -> Self {
         Self::read(&StateFile::new(path))
@@ -159,7 +159,7 @@ impl RuntimeConfig {
 
     /// [`Self::load`] through `file`.
     pub(crate) fn read(file: &StateFile<ConfigFile>) -> Self {
-        match file.read(now_secs()) {
+        match file.read() {
             Ok(object) => Self::from_json(&object),
             Err(error) => {
                 tracing::warn!(%error, "cannot read config.json; using defaults");
@@ -177,7 +177,7 @@ impl RuntimeConfig {
 
     /// [`Self::save`] through `file`.
     pub(crate) fn write(&self, file: &StateFile<ConfigFile>) -> Result<(), StateError> {
-        file.update(now_secs(), |object| {
+        file.update(|object| {
             keep_unknown(object);
             object.extend(self.to_json());
         })
@@ -323,11 +323,4 @@ impl RuntimeConfig {
             ConfigKey::CliIdleMinutes => Value::from(self.cli_idle_minutes),
         }
     }
-}
-
-fn now_secs() -> i64 {
-    let seconds = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |elapsed| elapsed.as_secs());
-    i64::try_from(seconds).unwrap_or(i64::MAX)
 }

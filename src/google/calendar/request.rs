@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use chrono::{DateTime, Days, NaiveDate, TimeZone, Utc};
+use chrono::{DateTime, Days, NaiveDate, TimeZone};
 use chrono_tz::Tz;
 
 use super::{CalendarEntry, Event, EventChanges, EventTime};
@@ -137,7 +137,7 @@ impl GoogleClient {
         tz: Tz,
         days: u32,
     ) -> Result<Agenda, RequestError> {
-        let today = Utc::now().with_timezone(&tz).date_naive();
+        let today = self.clock().now().with_timezone(&tz).date_naive();
         let midnight = |date: NaiveDate| {
             date.and_hms_opt(0, 0, 0)
                 .and_then(|naive| tz.from_local_datetime(&naive).earliest())

@@ -296,7 +296,7 @@ impl PingBudget {
         now: DateTime<Tz>,
         change: impl FnOnce(&mut BudgetState) -> T,
     ) -> Result<(T, BudgetSnapshot), StateError> {
-        self.file.update(now.timestamp(), |stored| {
+        self.file.update(|stored| {
             let mut state = stored
                 .take()
                 .map_or_else(|| BudgetState::defaults(now), BudgetState::sanitize);

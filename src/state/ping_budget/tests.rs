@@ -294,11 +294,8 @@ fn corrupt_file_is_moved_aside_and_defaults_used() {
     fs::write(budget.path(), b"{\"capacity\": oops").unwrap();
     let now = at(24, 9, 0);
     assert_eq!(budget.snapshot_at(now).unwrap(), snap(5.0, 0, 0));
-    let aside = dir
-        .path()
-        .join("state")
-        .join(format!("ping_budget.json.corrupt-{}", now.timestamp()));
-    assert_eq!(fs::read(aside).unwrap(), b"{\"capacity\": oops");
+    let copies = crate::state::set_aside::copies_of(&dir.path().join("state/ping_budget.json"));
+    assert_eq!(fs::read(&copies[0]).unwrap(), b"{\"capacity\": oops");
     assert_eq!(file_json(&budget)["capacity"], 5);
 }
 
