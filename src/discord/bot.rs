@@ -317,6 +317,7 @@ impl EventHandler for Handler {
             // A new gateway session after a lost one: catch up on what was missed.
             bot.reconnects.note(ctx.shard_id);
             bot.backfill().await;
+            tracing::debug!("caught up after the reconnect");
             return;
         }
         bot.start(&ctx).await;
@@ -327,6 +328,7 @@ impl EventHandler for Handler {
         tracing::info!("gateway session resumed");
         bot.reconnects.note(ctx.shard_id);
         bot.backfill().await;
+        tracing::debug!("caught up after the reconnect");
     }
 
     async fn message(&self, _ctx: Context, message: Message) {

@@ -152,6 +152,7 @@ impl Bot {
             self.say_in(home, &text).await;
         }
         self.told_readers.record(home, standing.readers);
+        tracing::debug!(%home, "the home channel's readers looked at again");
     }
 
     /// Posts `text` in `channel`, best effort.

@@ -1,5 +1,7 @@
-//! Waiting in tests: for an event, with a deadline (the step a test stands on happened), and
-//! the one thing a fixed wait is still for, a named quiet window (something must NOT happen).
+//! Waiting in tests: for an event, with a deadline (the step a test stands on happened). That
+//! something did NOT happen is shown the same way: wait for the event after which it no longer
+//! can (a later turn answered, the next look at the schedule, a log line that ends the step),
+//! then assert; never by waiting a fixed while and hoping.
 //!
 //! The fakes wake their own waiters (`MockApi::wait_for`, `FakeDiscord::wait_for`); these are
 //! for what has no such signal: a process's log, a file, a process table, an HTTP port.
@@ -80,28 +82,4 @@ pub async fn until_true(
     context: impl FnOnce() -> String,
 ) {
     eventually(what, within, || cond().then_some(()), context).await;
-}
-
-/// A quiet window: for all of `window`, `happened` must stay false (a second notice, a repeat
-/// reply, a start the back-off should have held back). Whatever the window is, it can only
-/// say "not within this long"; callers first wait for a positive event that proves the input
-/// was handled, and name why the window they pick is long enough.
-pub async fn assert_quiet_for(
-    what: &str,
-    window: Duration,
-    mut happened: impl FnMut() -> bool,
-    context: impl FnOnce() -> String,
-) {
-    let end = Instant::now() + window;
-    loop {
-        assert!(
-            !happened(),
-            "{what} happened within the {window:?} quiet window\n{}",
-            context()
-        );
-        if Instant::now() >= end {
-            return;
-        }
-        tokio::time::sleep(POLL).await;
-    }
 }

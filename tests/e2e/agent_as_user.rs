@@ -134,15 +134,10 @@ impl AsUser {
     }
 
     async fn wait(&self, what: &str, done: impl Fn() -> bool) {
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
-        while !done() {
-            assert!(
-                tokio::time::Instant::now() < deadline,
-                "no {what}\n{}",
-                self.bot.stderr.lock().unwrap()
-            );
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
+        support::wait::until_true(what, Duration::from_secs(60), done, || {
+            self.bot.stderr.lock().unwrap().clone()
+        })
+        .await;
     }
 
     /// The tool results the model was sent that contain `mark`.

@@ -188,14 +188,16 @@ async fn a_session_cannot_take_the_machines_memory() {
     let dirs = session_cgroups(&h);
     h.close().await;
     // Removed once the container's last process has exited.
-    for _ in 0..100 {
-        if dirs.iter().all(|dir| !dir.exists()) {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
-    let left: Vec<_> = dirs.into_iter().filter(|dir| dir.exists()).collect();
-    assert!(left.is_empty(), "cgroups left behind: {left:?}");
+    support::wait::until_true(
+        "the session cgroups removed",
+        std::time::Duration::from_secs(10),
+        || dirs.iter().all(|dir| !dir.exists()),
+        || {
+            let left: Vec<_> = dirs.iter().filter(|dir| dir.exists()).collect();
+            format!("cgroups left behind: {left:?}")
+        },
+    )
+    .await;
 }
 
 /// A tmpfs mounted at a directory, unmounted on drop.

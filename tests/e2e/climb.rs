@@ -150,34 +150,46 @@ async fn a_background_shell_cannot_schedule_into_main() {
             || results[1].content.contains("Read-only file system"),
         "the shell ran and the kernel refused the write: {results:?}"
     );
-    // Both routes were refused above, so nothing should be there; should a job have been
-    // written all the same, the scheduler (syncing every second here) would fire it into the
-    // main session: three seconds give it two or three syncs.
-    let reminders = h.sandbox.data_dir.join("reminders");
-    let written = || -> Vec<String> {
-        std::fs::read_dir(&reminders)
-            .map(|entries| {
-                entries
-                    .flatten()
-                    .map(|e| std::fs::read_to_string(e.path()).unwrap_or_default())
-                    .filter(|text| text.contains("evil-climb"))
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
-    let reached_main = || {
-        h.mock
-            .main_requests()
-            .iter()
-            .any(|r| r.user_prompts().join("\n").contains("evil-climb"))
-    };
-    wait::assert_quiet_for(
-        "a job written by the climb, or its text in the main session",
-        Duration::from_secs(3),
-        || !written().is_empty() || reached_main(),
-        || format!("written: {:?}\n{}", written(), h.log()),
+    // Both routes were refused above. Each ran to its end before its result came back, so a
+    // job either wrote is on disk by now; with none there, the scheduler has nothing to fire
+    // into the main session. What else the run left for the main session (its pending
+    // updates, once it is over) goes into the owner's next turn: that one shows the text
+    // never got there.
+    wait::until_true(
+        "the end of the run",
+        Duration::from_secs(30),
+        || {
+            let log = h.log();
+            log.contains("background run finished") || log.contains("background run failed")
+        },
+        || h.log(),
     )
     .await;
+    let reminders = h.sandbox.data_dir.join("reminders");
+    let written: Vec<String> = std::fs::read_dir(&reminders)
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|e| std::fs::read_to_string(e.path()).unwrap_or_default())
+                .filter(|text| text.contains("evil-climb"))
+                .collect()
+        })
+        .unwrap_or_default();
+    assert!(
+        written.is_empty(),
+        "a job written by the climb: {written:?}"
+    );
+    h.converse("anything new?", "all quiet").await;
+    let reached_main = h
+        .mock
+        .main_requests()
+        .iter()
+        .any(|r| r.user_prompts().join("\n").contains("evil-climb"));
+    assert!(
+        !reached_main,
+        "the climb's text reached the main session\n{}",
+        h.log()
+    );
 }
 
 /// How many tool results the conversation holds after the last owner prompt containing

@@ -59,25 +59,39 @@ async fn damaged_state_files_are_set_aside_and_the_owner_is_told_once() {
             && m.content.contains("tool_approvals.json")
     })
     .await;
-    // Told once. A second notice would come from a later read of the stores: the scheduler's
-    // next syncs (every second here) read the routines and approvals again; three seconds
-    // take in two of them.
-    let notices = || {
-        h.bot_messages()
-            .iter()
-            .filter(|m| {
-                m.content
-                    .starts_with("heads-up: some of my files were damaged")
-            })
-            .count()
-    };
-    wait::assert_quiet_for(
-        "a second set-aside notice",
-        Duration::from_secs(3),
-        || notices() > 1,
+    // Told once. Every notice goes through `set_aside.jsonl`: a read that sets a file aside
+    // appends to it, and the watcher forgets what it told only after the DM went out. So once
+    // the file is gone, the notice was told and forgotten. Then the stores are read again
+    // (the scheduler checks the routine's tools against the approvals, a turn of the owner's
+    // reads the session and its pending updates): the file still gone and one notice in the
+    // DM after that say no second one is on its way.
+    let notices_file = state.join("set_aside.jsonl");
+    wait::until_true(
+        "the set-aside notice forgotten once told",
+        Duration::from_secs(10),
+        || !notices_file.exists(),
         || h.log(),
     )
     .await;
+    h.wait_for_log(
+        "asking the owner to approve new tools",
+        Duration::from_secs(30),
+    )
+    .await;
+    h.converse("and now?", "all good").await;
+    let notices = h
+        .bot_messages()
+        .iter()
+        .filter(|m| {
+            m.content
+                .starts_with("heads-up: some of my files were damaged")
+        })
+        .count();
+    assert!(
+        !notices_file.exists(),
+        "a notice is waiting to be told again"
+    );
+    assert_eq!(notices, 1, "told once\n{}", h.log());
     let told: String = h
         .bot_messages()
         .iter()

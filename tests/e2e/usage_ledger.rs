@@ -1,7 +1,7 @@
 //! The usage ledger through the real parts (USE-1, USE-2, USE-4): the real bot and CLI against
 //! the mock model; `ollim-bot usage` reads what they recorded.
 
-use std::time::Duration;
+use std::{collections::BTreeMap, time::Duration};
 
 use serde_json::{Value, json};
 
@@ -9,6 +9,10 @@ use crate::support::{
     bot::{BotHarness, ollim_command},
     mock_api::Reply,
 };
+
+/// What the bot logs, with the job's tag, each time a background job is refused for the
+/// budget.
+const REFUSED: &str = "over today's background budget; not run";
 
 /// `ollim-bot usage --json --by <by>` on the harness's data dir.
 async fn usage(h: &BotHarness, by: &str) -> Value {
@@ -162,22 +166,42 @@ async fn over_the_daily_budget_background_runs_wait_and_the_owner_hears_it_once(
     );
     // The owner's own message still gets an answer.
     h.converse("still there?", "Always.").await;
-    // Both fires are held back (a second notice would come with the second), and both
-    // reminder files are kept for after the reset.
-    crate::support::wait::assert_quiet_for(
-        "a background run or a second budget notice",
-        Duration::from_secs(3),
+    // Both fires are held back, and the owner is not told again (a second notice would come
+    // with a later refusal). Over budget a reminder is refused, logged with its tag, and
+    // tried again a sync later, one fire after the other; a fire that ran would end that
+    // chain. Each reminder refused twice more after the owner's turn has so had every fire
+    // so far refused, and the first of those two told the owner whatever it was going to.
+    let refusals = |h: &BotHarness| -> BTreeMap<String, usize> {
+        let mut by_tag = BTreeMap::new();
+        for line in h.log().lines().filter(|line| line.contains(REFUSED)) {
+            if let Some((_, rest)) = line.split_once("tag=") {
+                let tag = rest.split_whitespace().next().unwrap_or_default();
+                *by_tag.entry(tag.to_owned()).or_insert(0) += 1;
+            }
+        }
+        by_tag
+    };
+    let after_turn = refusals(&h);
+    crate::support::wait::until_true(
+        "both reminders refused twice more",
+        Duration::from_secs(30),
         || {
-            ran(&h)
-                || h.bot_messages()
+            let now = refusals(&h);
+            now.len() == 2
+                && now
                     .iter()
-                    .filter(|m| m.content.contains("reaches today's budget"))
-                    .count()
-                    > 1
+                    .all(|(tag, n)| *n >= after_turn.get(tag).copied().unwrap_or(0) + 2)
         },
         || h.log(),
     )
     .await;
+    assert!(!ran(&h), "a background run went ahead over the budget");
+    let notices = h
+        .bot_messages()
+        .iter()
+        .filter(|m| m.content.contains("reaches today's budget"))
+        .count();
+    assert_eq!(notices, 1, "told once");
     let kept = std::fs::read_dir(h.sandbox.data_dir.join("reminders"))
         .unwrap()
         .count();
@@ -287,19 +311,20 @@ async fn a_run_past_its_turn_limit_is_stopped_and_on_record() {
         "{stopped:?}"
     );
     assert_eq!(calls(&h), 2, "the CLI stops calling the model at the limit");
-    crate::support::wait::assert_quiet_for(
-        "a second notice",
-        Duration::from_secs(2),
-        || {
-            h.bot_messages()
-                .iter()
-                .filter(|m| m.content.contains("its limit"))
-                .count()
-                > 1
-        },
-        || h.log(),
+    // The notice went out as the run ended, before its reminder's file was removed; once
+    // the scheduler has forgotten the reminder (its file gone), nothing is left to fire it
+    // again and tell a second time.
+    h.wait_for_log(
+        "reminder forgotten: its file is gone",
+        Duration::from_secs(30),
     )
     .await;
+    let notices = h
+        .bot_messages()
+        .iter()
+        .filter(|m| m.content.contains("its limit"))
+        .count();
+    assert_eq!(notices, 1, "told once\n{}", h.log());
     h.terminate().await;
 }
 

@@ -25,6 +25,7 @@ impl WebhookDispatch {
                     () = tokio::time::sleep(every) => {}
                 }
                 inner.release_waiting().await;
+                tracing::debug!("looked at the webhook requests waiting for the budget");
             }
         });
     }

@@ -167,13 +167,22 @@ async fn damaged_state_and_misspelt_keys_are_told_at_start() {
     let note = "Note on routines/walk.md: unknown key \"backgroud\" is ignored (did you mean \
                 \"background\"?)";
     h.wait_for_log(note, Duration::from_secs(30)).await;
-    // A repeat would come from the same start-up pass over the folders, which takes
-    // milliseconds: two seconds leave it ample room.
-    wait::assert_quiet_for(
-        "the note queued again",
-        Duration::from_secs(2),
-        || h.log().matches(note).count() > 1,
+    // Queued once: the start-up pass over the folders is over once the scheduler says it
+    // started, and a later read of the file (written again as it is, so the next sync reads
+    // it) finds the same note already told.
+    h.wait_for_log("scheduler started", Duration::from_secs(30))
+        .await;
+    let from = h.log().len();
+    let walk = data.join("routines/walk.md");
+    std::fs::write(&walk, std::fs::read(&walk).unwrap()).unwrap();
+    wait::until_true(
+        "a sync after walk.md was written again",
+        Duration::from_secs(30),
+        || h.log()[from..].contains("schedule read"),
         || h.log(),
     )
     .await;
+    assert_eq!(h.log().matches(note).count(), 1, "{}", h.log());
+    let pending = std::fs::read_to_string(data.join("state/pending_updates.json")).unwrap();
+    assert_eq!(pending.matches("unknown key").count(), 1, "{pending}");
 }

@@ -14,20 +14,44 @@ async fn refused_patterns_never_run_and_the_owner_is_told() {
     let text = wait_for_pending(&h, &["reminders/wide.md", "reminders/chained.md"]).await;
     assert!(text.contains("Bash(*)"), "{text}");
     assert!(text.contains("chaining"), "{text}");
-    // A few more syncs (one a second here): still nothing runs, nothing is reported twice,
-    // the files stay. Three seconds take in two or three of them.
-    wait::assert_quiet_for(
-        "a refused job reaching the model",
-        Duration::from_secs(3),
+    // The next read of the files changes nothing. Written again as they are, they are read
+    // again at the next sync, and the scheduler's look at the schedule that follows it would
+    // take a due job (both are due now) if either had been let in: every look so far found
+    // nothing due, no run reached the model, nothing was reported twice (below) and the files
+    // stay.
+    let from = h.log().len();
+    for id in ["wide", "chained"] {
+        let path = h.sandbox.data_dir.join(format!("reminders/{id}.md"));
+        std::fs::write(&path, std::fs::read(&path).unwrap()).unwrap();
+    }
+    wait::until_true(
+        "a sync after the files were written again, and a look at the schedule after it",
+        Duration::from_secs(30),
         || {
-            h.mock
-                .model_requests()
-                .iter()
-                .any(|r| r.user_prompts().iter().any(|p| p.contains("[reminder-bg:")))
+            let log = h.log();
+            log[from..]
+                .split_once("schedule read")
+                .is_some_and(|(_, after)| after.contains("looked at the schedule"))
         },
         || h.log(),
     )
     .await;
+    let log = h.log();
+    let looks: Vec<&str> = log
+        .lines()
+        .filter(|line| line.contains("looked at the schedule"))
+        .collect();
+    assert!(
+        looks.iter().all(|line| line.contains(" due=0 ")),
+        "a refused job fell due: {looks:#?}"
+    );
+    assert!(
+        !h.mock
+            .model_requests()
+            .iter()
+            .any(|r| r.user_prompts().iter().any(|p| p.contains("[reminder-bg:"))),
+        "a refused job reached the model"
+    );
     assert!(h.sandbox.data_dir.join("reminders/wide.md").exists());
     let log = h.log();
     assert!(

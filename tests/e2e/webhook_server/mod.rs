@@ -329,19 +329,21 @@ async fn signed_specs_take_each_fresh_signature_once() {
 async fn shutdown_finishes_requests_in_flight_and_refuses_new_ones_whk_1() {
     let mut server = Running::start(4).await;
     let body = r#"{"repo": "r", "status": "success"}"#;
+    // `expect: 100-continue`: the server answers `100 Continue` once the handler starts
+    // reading the body, which shows the request is in flight before shutdown begins.
     let head = format!(
         "POST /hook/github-ci HTTP/1.1\r\nhost: {}\r\nauthorization: {BEARER}\r\n\
-         content-type: application/json\r\ncontent-length: {}\r\n\r\n",
+         content-type: application/json\r\ncontent-length: {}\r\n\
+         expect: 100-continue\r\n\r\n",
         server.addr,
         body.len()
     );
     let mut in_flight = raw_http::open(server.addr, &head).await;
+    let go_on = raw_http::read_response(&mut in_flight).await;
+    assert_eq!(go_on.status, 100, "{go_on:?}");
     tokio::io::AsyncWriteExt::write_all(&mut in_flight, &body.as_bytes()[..10])
         .await
         .unwrap();
-    // Room for the server task to accept the connection and start reading its body: the
-    // accept happens inside axum, with nothing to see from out here.
-    tokio::time::sleep(Duration::from_millis(100)).await;
     server.stop.take().unwrap().send(()).unwrap();
     let refused = support::wait::until_async(Duration::from_secs(5), || async {
         tokio::net::TcpStream::connect(server.addr)

@@ -9,6 +9,9 @@ use serde_json::json;
 use super::{Hooks, script};
 use crate::support::{cli::CliSandbox, mock_api::Reply, wait};
 
+/// What the bot logs each time it has looked at the requests waiting for the budget.
+const LOOKED: &str = "looked at the webhook requests waiting for the budget";
+
 #[tokio::test]
 async fn requests_over_the_budget_wait_and_run_once_it_allows() {
     let sandbox = CliSandbox::new();
@@ -32,28 +35,48 @@ async fn requests_over_the_budget_wait_and_run_once_it_allows() {
                 && m.content.contains("webhook requests wait")
         })
         .await;
-    // Nothing is spent on them: no screening, no run, and the notice comes once.
-    wait::assert_quiet_for(
-        "a screening, a run or a second notice",
-        Duration::from_secs(3),
-        || {
-            !hooks.screenings().is_empty()
-                || !hooks.runs_of("ci").is_empty()
-                || hooks
-                    .h
-                    .bot_messages()
-                    .iter()
-                    .filter(|m| m.content.contains("reaches today's budget"))
-                    .count()
-                    > 1
-        },
+    // Nothing is spent on them: no screening, no run, and the notice comes once. Each
+    // request's handling keeps it waiting and ends; the watcher that lets waiting requests go
+    // looks at them every second (here) and has looked twice more since both waited; a turn
+    // of the owner's after that is still answered.
+    let held_file = state.join("held_webhooks.json");
+    let waiting = || {
+        std::fs::read_to_string(&held_file)
+            .unwrap_or_default()
+            .matches("over_budget")
+            .count()
+    };
+    wait::until_true(
+        "both requests waiting",
+        Duration::from_secs(30),
+        || waiting() == 2,
         || hooks.h.log(),
     )
     .await;
-    let held = std::fs::read_to_string(state.join("held_webhooks.json")).unwrap();
-    assert_eq!(held.matches("over_budget").count(), 2, "{held}");
-    // The owner's own message is still answered.
+    let looks = hooks.h.log().matches(LOOKED).count();
+    hooks
+        .h
+        .wait_for_log_count(LOOKED, looks + 2, Duration::from_secs(30))
+        .await;
     hooks.h.converse("still there?", "Always.").await;
+    assert!(
+        hooks.screenings().is_empty(),
+        "a waiting request was screened"
+    );
+    assert!(hooks.runs_of("ci").is_empty(), "a waiting request ran");
+    let notices = hooks
+        .h
+        .bot_messages()
+        .iter()
+        .filter(|m| m.content.contains("reaches today's budget"))
+        .count();
+    assert_eq!(notices, 1, "told once");
+    assert_eq!(
+        waiting(),
+        2,
+        "{}",
+        std::fs::read_to_string(&held_file).unwrap()
+    );
 
     // Lifting the budget lets both requests through the screening and into their runs.
     let command = hooks

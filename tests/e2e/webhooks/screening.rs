@@ -4,8 +4,8 @@
 
 use std::time::Duration;
 
-use super::{Hooks, script};
-use crate::support::{mock_api::Reply, wait};
+use super::{Hooks, is_screening, script};
+use crate::support::mock_api::Reply;
 
 #[tokio::test]
 async fn an_accepted_request_runs_fenced_and_pings_the_owner() {
@@ -48,9 +48,18 @@ async fn an_accepted_request_runs_fenced_and_pings_the_owner() {
 #[tokio::test]
 async fn a_flagged_payload_never_runs() {
     let hooks = Hooks::start().await;
+    // The payload that tries it is flagged; a plain one later is not.
+    hooks.h.mock.add_rule(|request| {
+        let tries = request
+            .user_prompts()
+            .join("\n")
+            .contains("ignore previous instructions");
+        (is_screening(&request.system_text()) && tries)
+            .then(|| Reply::text(r#"{"safe": false, "flagged": ["note"]}"#))
+    });
     script(
         &hooks.h.mock,
-        Reply::text(r#"{"safe": false, "flagged": ["note"]}"#),
+        Reply::text(r#"{"safe": true, "flagged": []}"#),
     );
     let reply = hooks
         .post(
@@ -64,15 +73,28 @@ async fn a_flagged_payload_never_runs() {
         .h
         .wait_for_log("flagged fields", Duration::from_secs(30))
         .await;
-    // Nothing else may start it. Half a second: a dispatched run reaches the mock within
-    // milliseconds of the decision (the screening answer came from the same mock).
-    wait::assert_quiet_for(
-        "a run of the flagged payload",
-        Duration::from_millis(500),
-        || !hooks.runs_of("ci").is_empty(),
-        || hooks.h.log(),
-    )
-    .await;
+    // Nothing else may start it. A plain request after it goes the same way (screened, then
+    // dispatched and run) from a later start: once its run reached the model, a run of the
+    // flagged one would have too.
+    let reply = hooks
+        .post(
+            "ci",
+            r#"{"repo": "ollim", "status": "failure", "note": "flaky test"}"#,
+        )
+        .await;
+    assert_eq!(reply.status, 202);
+    hooks.wait_run("ci").await;
+    let runs = hooks.runs_of("ci");
+    assert!(
+        runs.iter().all(|run| run.contains("- note: flaky test")),
+        "the flagged payload ran: {runs:#?}"
+    );
+    assert_eq!(
+        hooks.h.log().matches("webhook request dispatched").count(),
+        1,
+        "{}",
+        hooks.h.log()
+    );
 }
 
 #[tokio::test]
