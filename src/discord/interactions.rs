@@ -196,9 +196,8 @@ impl Bot {
         prompt: String,
         owner: Option<SessionOwning>,
     ) {
-        if self.session.is_busy() {
-            self.session.interrupt();
-        }
+        self.session
+            .interrupt_in(self.addressed_in(component.channel_id));
         let here = TurnPlace::AskedIn(ReplyPlace(component.channel_id.get()));
         let outcome = match owner {
             Some((session_id, recorded_at, origin)) => {

@@ -2,6 +2,7 @@
 //!
 //! All of it runs under the session lock, so a fork changes hands between turns only.
 
+use crate::front_end::Branch;
 use std::sync::Arc;
 
 use super::{
@@ -176,7 +177,7 @@ impl MainSession {
             newest_update_at_start: self.services.pending.peek().last().map(|u| u.ts),
             ..ForkFacts::default()
         };
-        self.set_live(Some(&client));
+        self.set_live(Branch::Fork, Some(&client));
         // Where it is from the home channel, the fork gets a thread of its own (CHN-6).
         let thread_topic = match &origin {
             SessionOrigin::Background { job, .. } => Some(job.clone()),
@@ -358,7 +359,7 @@ impl MainSession {
                 &fork.origin,
             );
         }
-        self.set_live(state.client.as_ref());
+        self.set_live(Branch::Fork, None);
         fork.cli.disconnect().await;
     }
 
