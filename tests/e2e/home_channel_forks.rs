@@ -202,7 +202,7 @@ async fn the_agents_fork_from_the_channel_opens_a_thread_and_exit_closes_it() {
 }
 
 /// CHN-6, CHN-7: with pings in the home channel, a reply to a background run's ping resumes
-/// that run in a thread named after it; Report from the thread queues the summary for main,
+/// that run in a thread named after what the job is (its first line here, issue 41); Report from the thread queues the summary for main,
 /// posts the outcome in the channel and archives the thread.
 #[tokio::test]
 async fn a_reply_to_a_background_ping_opens_a_thread_and_report_closes_it() {
@@ -246,6 +246,10 @@ async fn a_reply_to_a_background_ping_opens_a_thread_and_report_closes_it() {
         .channel_reply(h.owner(), home, "make it a long one", ping.id)
         .await;
     let thread = the_thread(&h, home).await;
+    assert_eq!(
+        thread.name, "stretch",
+        "named after what the job is, not its id"
+    );
     let entry = bot_message_in(&h, thread.id, "with the resumed run's embed", |m| {
         m.embeds
             .first()

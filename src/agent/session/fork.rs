@@ -180,7 +180,9 @@ impl MainSession {
         self.set_live(Branch::Fork, Some(&client));
         // Where it is from the home channel, the fork gets a thread of its own (CHN-6).
         let thread_topic = match &origin {
-            SessionOrigin::Background { job, .. } => Some(job.clone()),
+            SessionOrigin::Background { job, title, .. } => {
+                Some(title.clone().unwrap_or_else(|| job.clone()))
+            }
             SessionOrigin::Owner => topic.clone(),
         };
         let beside_main = self.front_end.fork_opened(thread_topic).await;
@@ -196,9 +198,9 @@ impl MainSession {
             main_meanwhile: Vec::new(),
         };
         let embed = match &fork.origin {
-            SessionOrigin::Background { job, allowed_tools } => {
-                resumed_run_embed(job, allowed_tools)
-            }
+            SessionOrigin::Background {
+                job, allowed_tools, ..
+            } => resumed_run_embed(job, allowed_tools),
             SessionOrigin::Owner => entry_embed(topic.as_deref(), note),
         };
         self.install_fork(state, fork, facts);
