@@ -349,6 +349,13 @@ impl EventHandler for Handler {
         bot.recheck_home_readers(Some(new.id)).await;
     }
 
+    async fn thread_update(&self, _ctx: Context, _old: Option<GuildChannel>, new: GuildChannel) {
+        let Some(bot) = self.bot() else { return };
+        if new.thread_metadata.is_some_and(|meta| meta.archived) {
+            bot.fork_thread_archived(new.id).await;
+        }
+    }
+
     async fn guild_role_update(&self, _ctx: Context, _old: Option<Role>, _new: Role) {
         let Some(bot) = self.bot() else { return };
         bot.recheck_home_readers(None).await;

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use serenity::{
-    all::{CommandInteraction, ComponentInteraction, Context, Interaction},
+    all::{ChannelId, CommandInteraction, ComponentInteraction, Context, Interaction},
     builder::{
         CreateInteractionResponse, CreateInteractionResponseFollowup,
         CreateInteractionResponseMessage,
@@ -165,6 +165,22 @@ impl Bot {
                 .await?;
         }
         Ok(())
+    }
+
+    /// The open fork's thread was archived by someone (the bot archives it only after it
+    /// closed the fork, issue 41 §1): the fork ends as Exit would, its outcome in the channel.
+    pub(crate) async fn fork_thread_archived(&self, thread: ChannelId) {
+        if self.places.fork_thread() != Some(thread) {
+            return;
+        }
+        tracing::info!(%thread, "the fork's thread was archived; the fork ends");
+        if let Err(error) = self
+            .session
+            .fork_button(ExitAction::Exit, TurnPlace::Conversation)
+            .await
+        {
+            tracing::info!(%error, "the archived thread's fork was already closed");
+        }
     }
 
     /// The live fork session that sent `message_id`, unless it is the main session now.

@@ -14,7 +14,7 @@ use crate::support::{
 };
 
 /// Waits for the one thread of `channel`.
-async fn the_thread(h: &BotHarness, channel: u64) -> FakeThread {
+pub(crate) async fn the_thread(h: &BotHarness, channel: u64) -> FakeThread {
     wait::eventually(
         "a thread in the home channel",
         Duration::from_secs(20),
@@ -25,7 +25,7 @@ async fn the_thread(h: &BotHarness, channel: u64) -> FakeThread {
 }
 
 /// Waits until `thread` is archived.
-async fn archived(h: &BotHarness, thread: u64) {
+pub(crate) async fn archived(h: &BotHarness, thread: u64) {
     wait::until_true(
         "the thread archived",
         Duration::from_secs(10),
@@ -36,7 +36,7 @@ async fn archived(h: &BotHarness, thread: u64) {
 }
 
 /// The fork's entry embed with its exit buttons, in the thread.
-async fn entry_embed(h: &BotHarness, thread: u64) -> FakeMessage {
+pub(crate) async fn entry_embed(h: &BotHarness, thread: u64) -> FakeMessage {
     bot_message_in(h, thread, "with the fork's entry embed", |m| {
         m.embeds
             .first()
@@ -271,96 +271,5 @@ async fn a_reply_to_a_background_ping_opens_a_thread_and_report_closes_it() {
     })
     .await;
     archived(&h, thread.id).await;
-    h.terminate().await;
-}
-
-/// MSG-3, CHN-6 (issue 41 §1): while the fork's long reply streams in its thread, the owner
-/// writes in the channel; the fork's reply is not cut short, and the channel's line is
-/// answered in the channel. A new line in the thread still cuts the fork's own reply short.
-#[tokio::test]
-async fn a_line_in_the_channel_does_not_cut_the_forks_reply_short() {
-    let mut h = BotHarness::start().await;
-    h.greeted().await;
-    let home = server(&h, 0).private;
-    make_home(&h, home).await;
-    let words = |tag: &str| -> Vec<String> { (0..30).map(|i| format!("{tag}{i} ")).collect() };
-    let (essay, rewrite) = (words("essay"), words("draft"));
-    let (essay_reply, rewrite_reply) = (essay.clone(), rewrite.clone());
-    h.mock.add_rule(move |request| {
-        let prompt = request.last_user_text()?;
-        let chunks = if prompt.contains("write the long essay") {
-            essay_reply.clone()
-        } else if prompt.contains("now rewrite it") {
-            rewrite_reply.clone()
-        } else if prompt.contains("add oat milk") {
-            return Some(Reply::text("Groceries noted."));
-        } else if prompt.contains("shorter, please") {
-            return Some(Reply::text("Short it is."));
-        } else {
-            return None;
-        };
-        Some(Reply::text_chunks(chunks, Duration::from_millis(100)))
-    });
-    h.mock.push(Reply::text("Fork open: essay."));
-    h.discord
-        .slash_in(
-            h.owner(),
-            home,
-            "fork",
-            json!([{"name": "topic", "type": 3, "value": "essay"}]),
-        )
-        .await;
-    let thread = the_thread(&h, home).await.id;
-    bot_message_in(&h, thread, "with the fork's first reply", |m| {
-        m.content == "Fork open: essay."
-    })
-    .await;
-
-    h.discord
-        .channel_message(h.owner(), thread, "write the long essay")
-        .await;
-    bot_message_in(&h, thread, "with the essay streaming", |m| {
-        m.content.contains("essay2")
-    })
-    .await;
-    h.discord
-        .channel_message(h.owner(), home, "add oat milk to groceries")
-        .await;
-    let whole = essay.concat();
-    bot_message_in(&h, thread, "with the whole essay", |m| {
-        m.content.trim() == whole.trim()
-    })
-    .await;
-    bot_message_in(&h, home, "with main's answer", |m| {
-        m.content == "Groceries noted."
-    })
-    .await;
-
-    // A line in the thread is addressed to the fork: it cuts the fork's reply short.
-    h.discord
-        .channel_message(h.owner(), thread, "now rewrite it")
-        .await;
-    bot_message_in(&h, thread, "with the rewrite streaming", |m| {
-        m.content.contains("draft2")
-    })
-    .await;
-    h.discord
-        .channel_message(h.owner(), thread, "shorter, please")
-        .await;
-    bot_message_in(&h, thread, "with the answer to the second line", |m| {
-        m.content == "Short it is."
-    })
-    .await;
-    let rewrites: Vec<String> = h
-        .discord
-        .channel_messages(thread)
-        .into_iter()
-        .filter(|m| m.content.contains("draft0"))
-        .map(|m| m.content)
-        .collect();
-    assert!(
-        rewrites.iter().all(|text| !text.contains("draft29")),
-        "the rewrite was cut short: {rewrites:?}"
-    );
     h.terminate().await;
 }
