@@ -8,7 +8,10 @@ use serde_json::json;
 
 use crate::home_channel::{bot_message_in, make_home, server};
 use crate::home_channel_forks::{archived, entry_embed, the_thread};
-use crate::support::{bot::BotHarness, mock_api::Reply};
+use crate::support::{bot::BotHarness, fake_discord::FakeOverwrite, mock_api::Reply};
+
+/// Discord's Create Private Threads permission bit.
+const CREATE_PRIVATE_THREADS: u64 = 1 << 36;
 
 /// MSG-3, CHN-6 (issue 41 §1): while the fork's long reply streams in its thread, the owner
 /// writes in the channel; the fork's reply is not cut short, and the channel's line is
@@ -143,5 +146,65 @@ async fn a_thread_archived_by_hand_ends_its_fork() {
         !last.all_text().contains("[fork-started]"),
         "main's turn runs in main's session"
     );
+    h.terminate().await;
+}
+
+/// Issue 41 §1: with `/config fork_threads private`, a fork opened in the home channel gets a
+/// private thread with the owner added to it, and talks there as in a public one.
+#[tokio::test]
+async fn a_private_fork_thread_has_the_owner_in_it() {
+    let mut h = BotHarness::start().await;
+    h.greeted().await;
+    let home = server(&h, 0).private;
+    make_home(&h, home).await;
+    // The server's default roles let the bot make public threads only: the owner grants it
+    // private ones in the channel.
+    let bot = h.discord.config().bot_user_id;
+    let mut overwrites = h.discord.overwrites(home).unwrap();
+    overwrites.push(FakeOverwrite::member(bot, CREATE_PRIVATE_THREADS, 0));
+    h.discord.set_overwrites(home, overwrites).await;
+    let set = h
+        .discord
+        .slash_in(
+            h.owner(),
+            home,
+            "config",
+            json!([
+                {"name": "key", "type": 3, "value": "fork_threads"},
+                {"name": "value", "type": 3, "value": "private"},
+            ]),
+        )
+        .await;
+    let answer = h.discord.wait_for_callback(set).await;
+    assert!(
+        answer.to_string().contains("private"),
+        "the setting is confirmed: {answer}"
+    );
+    h.mock.push(Reply::text("Fork open: health."));
+    h.discord
+        .slash_in(
+            h.owner(),
+            home,
+            "fork",
+            json!([{"name": "topic", "type": 3, "value": "health"}]),
+        )
+        .await;
+    let thread = the_thread(&h, home).await;
+    assert_eq!(thread.kind, 12, "a private thread");
+    bot_message_in(&h, thread.id, "with the fork's first reply", |m| {
+        m.content == "Fork open: health."
+    })
+    .await;
+    // The owner is added before anything is posted in it.
+    let members = h.discord.thread(thread.id).unwrap().members;
+    assert!(members.contains(&h.owner()), "{members:?}");
+    h.mock.push(Reply::text("Noted, privately."));
+    h.discord
+        .channel_message(h.owner(), thread.id, "my blood test is on Friday")
+        .await;
+    bot_message_in(&h, thread.id, "with the fork's answer", |m| {
+        m.content == "Noted, privately."
+    })
+    .await;
     h.terminate().await;
 }
