@@ -32,6 +32,7 @@ use crate::{
         clicks::reaction_approval::Approvals,
         client::{build_client, run_client},
         front_end::{Audience, DiscordFrontEnd},
+        owner::OwnerGate,
         places::Places,
     },
     front_end::FrontEnd,
@@ -169,10 +170,11 @@ async fn run_daemon(
     reach.connect(Arc::clone(&http), Arc::clone(&places));
     let approvals = Arc::new(Approvals::default());
     let inquiries = Arc::new(services.inquiries.clone());
+    let owner = Arc::new(OwnerGate::default());
     let front_end_for = |audience| {
         Arc::new(DiscordFrontEnd::new(
             Arc::clone(&http),
-            Arc::clone(&places),
+            (Arc::clone(&places), Arc::clone(&owner)),
             audience,
             Arc::clone(&approvals),
             Arc::clone(&inquiries),
@@ -230,7 +232,7 @@ async fn run_daemon(
     webhooks.watch_waiting(services.config.scheduler_sync);
     let bot = Arc::new(Bot::new(
         http,
-        places,
+        (places, owner),
         session,
         Arc::clone(&services),
         approvals,

@@ -48,6 +48,7 @@ fn record_messages(
     let origin = SessionOrigin::Background {
         job: source_of(&job.tag).map_or_else(|| job.tag.to_string(), |s| s.to_string()),
         allowed_tools: allowed_tools.to_vec(),
+        title: Some(job.title()),
     };
     let session = RecordedSession {
         id: id.as_str(),

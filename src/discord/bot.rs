@@ -58,7 +58,7 @@ pub(crate) struct SeenMessages {
 /// Everything the Discord side shares.
 pub struct Bot {
     pub(crate) http: Arc<Http>,
-    pub(crate) owner: OwnerGate,
+    pub(crate) owner: Arc<OwnerGate>,
     /// The owner's DM, the home channel, and where the conversation is shown now.
     pub(crate) places: Arc<Places>,
     /// Who the owner was last told can read the home channel (CHN-3).
@@ -95,7 +95,7 @@ impl Bot {
     /// The shared state of a bot that is about to connect.
     pub fn new(
         http: Arc<Http>,
-        places: Arc<Places>,
+        (places, owner): (Arc<Places>, Arc<OwnerGate>),
         session: Arc<MainSession>,
         services: Arc<Services>,
         approvals: Arc<Approvals>,
@@ -104,7 +104,7 @@ impl Bot {
         let updater = Arc::new(Updater::from_env(&services.data_dir));
         Self {
             http,
-            owner: OwnerGate::default(),
+            owner,
             places,
             told_readers: ToldReaders::default(),
             session,
@@ -349,6 +349,13 @@ impl EventHandler for Handler {
     async fn channel_update(&self, _ctx: Context, _old: Option<GuildChannel>, new: GuildChannel) {
         let Some(bot) = self.bot() else { return };
         bot.recheck_home_readers(Some(new.id)).await;
+    }
+
+    async fn thread_update(&self, _ctx: Context, _old: Option<GuildChannel>, new: GuildChannel) {
+        let Some(bot) = self.bot() else { return };
+        if new.thread_metadata.is_some_and(|meta| meta.archived) {
+            bot.fork_thread_archived(new.id).await;
+        }
     }
 
     async fn guild_role_update(&self, _ctx: Context, _old: Option<Role>, _new: Role) {

@@ -9,6 +9,7 @@
 //! it judges each role as if a member held that role alone, and names the roles that could
 //! read: the owner knows who holds them.
 
+use crate::config::runtime::ThreadKind;
 use serenity::model::{
     channel::{PermissionOverwrite, PermissionOverwriteType},
     guild::Role,
@@ -158,23 +159,34 @@ pub const NEEDED: [(Permissions, &str); 8] = [
     (Permissions::ATTACH_FILES, "Attach Files"),
 ];
 
-/// The needed permissions `granted` lacks, by name (none when it holds `ADMINISTRATOR`).
-pub fn missing(granted: Permissions) -> Vec<&'static str> {
+/// The needed permissions `granted` lacks, by name (none when it holds `ADMINISTRATOR`), where
+/// forks get `threads` (private ones need Create Private Threads instead, issue 41 §1).
+pub fn missing(granted: Permissions, threads: ThreadKind) -> Vec<&'static str> {
     if granted.contains(Permissions::ADMINISTRATOR) {
         return Vec::new();
     }
     NEEDED
         .iter()
+        .map(|&(needed, name)| match threads {
+            ThreadKind::Private if needed == Permissions::CREATE_PUBLIC_THREADS => (
+                Permissions::CREATE_PRIVATE_THREADS,
+                "Create Private Threads",
+            ),
+            ThreadKind::Public | ThreadKind::Private => (needed, name),
+        })
         .filter(|(needed, _)| !granted.contains(*needed))
-        .map(|(_, name)| *name)
+        .map(|(_, name)| name)
         .collect()
 }
 
-/// Every needed permission as one number, for the invite link's `permissions=`.
+/// Every needed permission as one number, for the invite link's `permissions=`: private
+/// fork threads included, so `fork_threads private` needs no new invite.
 pub fn invite_permissions() -> u64 {
     NEEDED
         .iter()
-        .fold(Permissions::empty(), |all, (needed, _)| all | *needed)
+        .fold(Permissions::CREATE_PRIVATE_THREADS, |all, (needed, _)| {
+            all | *needed
+        })
         .bits()
 }
 

@@ -1,6 +1,7 @@
 use serde_json::json;
 
 use super::*;
+use crate::config::runtime::ThreadKind;
 
 const GUILD: u64 = 500;
 const OWNER: u64 = 1;
@@ -125,10 +126,10 @@ fn roles_members_admins_and_the_server_owner_are_named() {
 
 #[test]
 fn the_missing_permissions_are_named_and_the_invite_asks_for_all() {
-    assert!(missing(Permissions::ADMINISTRATOR).is_empty());
+    assert!(missing(Permissions::ADMINISTRATOR, ThreadKind::Private).is_empty());
     let granted = VIEW | Permissions::SEND_MESSAGES | Permissions::READ_MESSAGE_HISTORY;
     assert_eq!(
-        missing(granted),
+        missing(granted, ThreadKind::Public),
         [
             "Send Messages in Threads",
             "Create Public Threads",
@@ -137,8 +138,17 @@ fn the_missing_permissions_are_named_and_the_invite_asks_for_all() {
             "Attach Files"
         ]
     );
+    let private = missing(
+        granted | Permissions::CREATE_PUBLIC_THREADS,
+        ThreadKind::Private,
+    );
+    assert!(private.contains(&"Create Private Threads"), "{private:?}");
     let all = Permissions::from_bits_truncate(invite_permissions());
-    assert!(missing(all).is_empty());
+    assert!(missing(all, ThreadKind::Public).is_empty());
+    assert!(
+        missing(all, ThreadKind::Private).is_empty(),
+        "either kind works"
+    );
     assert!(!all.contains(Permissions::ADMINISTRATOR));
 }
 

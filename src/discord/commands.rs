@@ -174,7 +174,8 @@ impl Bot {
         match command.data.name.as_str() {
             "fork" => return self.fork_command(command).await,
             "interrupt" => {
-                self.session.interrupt();
+                self.session
+                    .interrupt_in(self.addressed_in(command.channel_id));
                 with_rate_limit_retries(|| command.defer_ephemeral(&self.http)).await?;
                 return with_rate_limit_retries(|| command.delete_response(&self.http)).await;
             }

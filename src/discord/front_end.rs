@@ -19,11 +19,13 @@ use super::{
     clicks::reaction_approval::Approvals,
     embeds::embed_message,
     http_sink::HttpSink,
+    owner::OwnerGate,
     places::Places,
     streamer::{StreamOptions, stream_turn},
 };
 use crate::{
     claude::BoxFuture,
+    config::runtime::ThreadKind,
     domain::embed::Embed,
     front_end::{Approval, Branch, FrontEnd, FrontEndError, TurnEvent, TurnPlace},
     state::inquiries::InquiryStore,
@@ -43,6 +45,8 @@ pub enum Audience {
 pub struct DiscordFrontEnd {
     http: Arc<Http>,
     places: Arc<Places>,
+    /// The owner, added to a private fork thread.
+    owner: Arc<OwnerGate>,
     audience: Audience,
     approvals: Arc<Approvals>,
     inquiries: Arc<InquiryStore>,
@@ -52,7 +56,7 @@ impl DiscordFrontEnd {
     /// A front end for `audience`, posting once the owner's places are known.
     pub fn new(
         http: Arc<Http>,
-        places: Arc<Places>,
+        (places, owner): (Arc<Places>, Arc<OwnerGate>),
         audience: Audience,
         approvals: Arc<Approvals>,
         inquiries: Arc<InquiryStore>,
@@ -60,6 +64,7 @@ impl DiscordFrontEnd {
         Self {
             http,
             places,
+            owner,
             audience,
             approvals,
             inquiries,
@@ -139,7 +144,22 @@ impl FrontEnd for DiscordFrontEnd {
                 return false;
             }
             let Some(home) = home else { return false };
-            match open_thread(&self.http, home, topic.as_deref()).await {
+            let kind = self.places.fork_threads();
+            match open_thread(&self.http, home, topic.as_deref(), kind).await {
+                Ok(thread) if kind == ThreadKind::Private => {
+                    // Only members read a private thread: the owner is added before anything
+                    // is posted in it.
+                    let owner = self.owner.owner();
+                    if let Some(owner) = owner
+                        && let Err(error) =
+                            with_rate_limit_retries(|| thread.add_thread_member(&self.http, owner))
+                                .await
+                    {
+                        tracing::warn!(%error, "could not add the owner to the fork's private thread");
+                    }
+                    self.places.open_fork_thread(thread);
+                    true
+                }
                 Ok(thread) => {
                     self.places.open_fork_thread(thread);
                     true
@@ -214,9 +234,13 @@ async fn open_thread(
     http: &Http,
     home: ChannelId,
     topic: Option<&str>,
+    kind: ThreadKind,
 ) -> Result<ChannelId, serenity::Error> {
     let create = CreateThread::new(thread_name(topic))
-        .kind(ChannelType::PublicThread)
+        .kind(match kind {
+            ThreadKind::Public => ChannelType::PublicThread,
+            ThreadKind::Private => ChannelType::PrivateThread,
+        })
         .auto_archive_duration(AutoArchiveDuration::OneDay);
     let thread = with_rate_limit_retries(|| home.create_thread(http, create.clone())).await?;
     Ok(thread.id)

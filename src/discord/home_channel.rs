@@ -4,6 +4,8 @@
 //! start-up so a channel that is gone or closed to the bot is said, not silently ignored.
 
 use parking_lot::Mutex;
+
+use crate::config::runtime::ThreadKind;
 use serenity::{
     builder::CreateMessage,
     http::Http,
@@ -57,6 +59,7 @@ pub async fn standing(
     http: &Http,
     channel: ChannelId,
     owner: UserId,
+    threads: ThreadKind,
 ) -> Result<Standing, HomeError> {
     let Channel::Guild(channel) = with_rate_limit_retries(|| channel.to_channel(http)).await?
     else {
@@ -79,7 +82,7 @@ pub async fn standing(
     let granted = guild.user_permissions_in(&channel, &member);
     Ok(Standing {
         readers,
-        missing: missing(granted),
+        missing: missing(granted, threads),
     })
 }
 
@@ -110,7 +113,7 @@ impl Bot {
         let (Some(home), Some(owner)) = (self.places.home(), self.owner.owner()) else {
             return;
         };
-        match standing(&self.http, home, owner).await {
+        match standing(&self.http, home, owner, self.places.fork_threads()).await {
             Ok(standing) => {
                 if let Some(line) = standing.missing_line() {
                     self.say_in(home, &line).await;
@@ -139,7 +142,7 @@ impl Bot {
         if changed.is_some_and(|channel| channel != home) {
             return;
         }
-        let standing = match standing(&self.http, home, owner).await {
+        let standing = match standing(&self.http, home, owner, self.places.fork_threads()).await {
             Ok(standing) => standing,
             Err(error) => {
                 tracing::warn!(%error, %home, "could not re-read the home channel's permissions");

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use base64::Engine;
 use serenity::model::{
     channel::{Message, ReactionType},
-    id::MessageId,
+    id::{ChannelId, MessageId},
 };
 
 use self::{
@@ -33,7 +33,7 @@ use crate::{
         turn::context_usage::{context_tokens, context_warning},
     },
     claude::{ClaudeError, ImageAttachment, SessionId},
-    front_end::{ReplyPlace, TurnPlace},
+    front_end::{Branch, ReplyPlace, TurnPlace},
     state::{
         fork_messages::ForkLookup,
         unfinished::{Work, excerpt},
@@ -68,6 +68,17 @@ impl Bot {
         self.is_accepting() && self.door_of(message).is_ok() && self.first_sighting(message.id)
     }
 
+    /// The conversation a message, click or command in `channel` is addressed to (issue 41
+    /// §1): a fork's thread addresses that fork; the DM and the home channel address main, or
+    /// the open fork when it has no thread of its own (a fork opened in the DM, IFK-1).
+    pub(crate) fn addressed_in(&self, channel: ChannelId) -> Branch {
+        match self.places.fork_thread() {
+            Some(thread) if thread == channel => Branch::Fork,
+            None if self.session.in_fork() => Branch::Fork,
+            Some(_) | None => Branch::Main,
+        }
+    }
+
     /// Handles one owner message end to end, answering where it was written.
     pub(crate) async fn handle_message(self: &Arc<Self>, message: Message) {
         tracing::debug!(target: "ollim_bot::latency", id = %message.id, "owner message received");
@@ -86,10 +97,10 @@ impl Bot {
         {
             tracing::debug!(%error, "could not add the 👀 reaction");
         }
-        if self.session.is_busy() {
-            // MSG-3: a new message cuts the reply in progress short (not during compaction).
-            self.session.interrupt();
-        }
+        // MSG-3: a new message cuts short the reply in progress of the conversation it is
+        // addressed to, and no other (not during compaction).
+        self.session
+            .interrupt_in(self.addressed_in(message.channel_id));
         let ticket = self.services.unfinished.begin(Work::Reply {
             excerpt: excerpt(&message.content),
         });

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use serenity::{
-    all::{CommandInteraction, ComponentInteraction, Context, Interaction},
+    all::{ChannelId, CommandInteraction, ComponentInteraction, Context, Interaction},
     builder::{
         CreateInteractionResponse, CreateInteractionResponseFollowup,
         CreateInteractionResponseMessage,
@@ -167,6 +167,22 @@ impl Bot {
         Ok(())
     }
 
+    /// The open fork's thread was archived by someone (the bot archives it only after it
+    /// closed the fork, issue 41 §1): the fork ends as Exit would, its outcome in the channel.
+    pub(crate) async fn fork_thread_archived(&self, thread: ChannelId) {
+        if self.places.fork_thread() != Some(thread) {
+            return;
+        }
+        tracing::info!(%thread, "the fork's thread was archived; the fork ends");
+        if let Err(error) = self
+            .session
+            .fork_button(ExitAction::Exit, TurnPlace::Conversation)
+            .await
+        {
+            tracing::info!(%error, "the archived thread's fork was already closed");
+        }
+    }
+
     /// The live fork session that sent `message_id`, unless it is the main session now.
     fn fork_owning(&self, message_id: u64) -> Option<SessionOwning> {
         let ForkLookup::Live {
@@ -196,9 +212,8 @@ impl Bot {
         prompt: String,
         owner: Option<SessionOwning>,
     ) {
-        if self.session.is_busy() {
-            self.session.interrupt();
-        }
+        self.session
+            .interrupt_in(self.addressed_in(component.channel_id));
         let here = TurnPlace::AskedIn(ReplyPlace(component.channel_id.get()));
         let outcome = match owner {
             Some((session_id, recorded_at, origin)) => {

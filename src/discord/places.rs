@@ -12,7 +12,7 @@ use parking_lot::Mutex;
 use serenity::model::id::ChannelId;
 
 use crate::{
-    config::runtime::{NotifyPlace, RuntimeSettings},
+    config::runtime::{NotifyPlace, RuntimeSettings, ThreadKind},
     front_end::{Branch, TurnPlace},
 };
 
@@ -49,6 +49,11 @@ impl Places {
     /// Records the owner's DM channel (the first one learnt wins).
     pub fn learn_dm(&self, channel: ChannelId) {
         let _ = self.dm.set(channel);
+    }
+
+    /// The kind of thread a fork in the home channel gets (`fork_threads`, issue 41 §1).
+    pub fn fork_threads(&self) -> ThreadKind {
+        self.runtime.current().fork_threads
     }
 
     /// The home channel, when one is set.

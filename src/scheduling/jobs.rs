@@ -63,6 +63,7 @@ pub fn routine_job(routine: &Routine, schedule_text: Option<String>) -> BgJob {
         routine.message.clone(),
     );
     job.session = session_of(routine.run);
+    job.description = Some(routine.description.clone());
     job.options = routine.options.clone();
     job.approval = Some(routine.approval_scope());
     job.schedule_text = schedule_text;
@@ -81,6 +82,7 @@ pub fn reminder_job(
         reminder.message.clone(),
     );
     job.session = session_of(reminder.run);
+    job.description = Some(reminder.description.clone());
     job.options = reminder.options.clone();
     job.approval = Some(reminder.approval_scope());
     job.marker = late.map(late_marker);

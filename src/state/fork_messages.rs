@@ -54,6 +54,10 @@ pub enum SessionOrigin {
         job: String,
         /// The run's `--allowedTools`.
         allowed_tools: Vec<String>,
+        /// What the job is, for the owner (its description or its first line): the name of
+        /// the thread it is resumed in (issue 41 §1). Absent in records from before.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        title: Option<String>,
     },
 }
 
@@ -64,6 +68,7 @@ impl SessionOrigin {
         Self::Background {
             job: "an earlier run".to_owned(),
             allowed_tools: Vec::new(),
+            title: None,
         }
     }
 }

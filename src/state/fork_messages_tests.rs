@@ -102,6 +102,7 @@ fn origins_round_trip_and_a_missing_one_is_the_safe_reading() {
     let run = SessionOrigin::Background {
         job: "routine:mail".to_owned(),
         allowed_tools: vec!["Read(./**.md)".to_owned()],
+        title: Some("Sort the mail".to_owned()),
     };
     let session = RecordedSession {
         id: "sess_bg",

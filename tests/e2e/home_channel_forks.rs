@@ -14,7 +14,7 @@ use crate::support::{
 };
 
 /// Waits for the one thread of `channel`.
-async fn the_thread(h: &BotHarness, channel: u64) -> FakeThread {
+pub(crate) async fn the_thread(h: &BotHarness, channel: u64) -> FakeThread {
     wait::eventually(
         "a thread in the home channel",
         Duration::from_secs(20),
@@ -25,7 +25,7 @@ async fn the_thread(h: &BotHarness, channel: u64) -> FakeThread {
 }
 
 /// Waits until `thread` is archived.
-async fn archived(h: &BotHarness, thread: u64) {
+pub(crate) async fn archived(h: &BotHarness, thread: u64) {
     wait::until_true(
         "the thread archived",
         Duration::from_secs(10),
@@ -36,7 +36,7 @@ async fn archived(h: &BotHarness, thread: u64) {
 }
 
 /// The fork's entry embed with its exit buttons, in the thread.
-async fn entry_embed(h: &BotHarness, thread: u64) -> FakeMessage {
+pub(crate) async fn entry_embed(h: &BotHarness, thread: u64) -> FakeMessage {
     bot_message_in(h, thread, "with the fork's entry embed", |m| {
         m.embeds
             .first()
@@ -202,7 +202,7 @@ async fn the_agents_fork_from_the_channel_opens_a_thread_and_exit_closes_it() {
 }
 
 /// CHN-6, CHN-7: with pings in the home channel, a reply to a background run's ping resumes
-/// that run in a thread named after it; Report from the thread queues the summary for main,
+/// that run in a thread named after what the job is (its first line here, issue 41); Report from the thread queues the summary for main,
 /// posts the outcome in the channel and archives the thread.
 #[tokio::test]
 async fn a_reply_to_a_background_ping_opens_a_thread_and_report_closes_it() {
@@ -246,6 +246,10 @@ async fn a_reply_to_a_background_ping_opens_a_thread_and_report_closes_it() {
         .channel_reply(h.owner(), home, "make it a long one", ping.id)
         .await;
     let thread = the_thread(&h, home).await;
+    assert_eq!(
+        thread.name, "stretch",
+        "named after what the job is, not its id"
+    );
     let entry = bot_message_in(&h, thread.id, "with the resumed run's embed", |m| {
         m.embeds
             .first()

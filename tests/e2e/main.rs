@@ -37,6 +37,7 @@ mod doctor_keys;
 mod driver;
 mod fake_discord_smoke;
 mod file_mention;
+mod fork_threads;
 mod forks;
 mod gateway_faults;
 mod google_auth_discord;

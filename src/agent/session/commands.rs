@@ -6,6 +6,7 @@ use super::{
     DISCONNECT_GRACE, MainSession, MainState, StartFor, Target, cli_permission_mode,
     fork_cli::ForkCli,
 };
+use crate::front_end::Branch;
 use crate::{
     agent::{
         AgentError,
@@ -361,7 +362,7 @@ impl MainSession {
         let client = self
             .resume_fork_cli(fork, resume, StartUp::TurnFirst)
             .await?;
-        self.set_live(Some(&client));
+        self.set_live(Branch::Fork, Some(&client));
         let old = std::mem::replace(&mut fork.cli, ForkCli::Up(Box::new(client)));
         old.disconnect().await;
         Ok(())

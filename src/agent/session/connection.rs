@@ -1,6 +1,7 @@
 //! The main session's CLI connection: started lazily, resumed from `sessions.json`, replaced
 //! when it died (SES-1, SES-2, SES-18), and the handle interrupts go through.
 
+use crate::front_end::Branch;
 use std::{sync::Arc, time::Duration};
 
 use super::{DISCONNECT_GRACE, LiveClient, MainSession, MainState};
@@ -27,9 +28,7 @@ pub(super) enum StartFor<'a> {
 
 impl MainSession {
     pub(super) fn take_client(&self, state: &mut MainState) -> Option<ClaudeClient> {
-        if !state.fork.is_open() {
-            self.set_live(None);
-        }
+        self.set_live(Branch::Main, None);
         state.client.take()
     }
 
@@ -111,19 +110,32 @@ impl MainSession {
         if client.session_id() != resume_id.as_ref() {
             state.turns_since_compaction = 0;
         }
-        if !state.fork.is_open() {
-            self.set_live(Some(&client));
-        }
+        self.set_live(Branch::Main, Some(&client));
         state.client = Some(client);
         state.offered = offered;
         Ok(())
     }
 
-    /// Points interrupts at `client` (the fork's while one is open, else main's).
-    pub(super) fn set_live(&self, client: Option<&ClaudeClient>) {
-        *self.live.lock() = client.map(|client| LiveClient {
+    /// Points interrupts addressed to `branch` at `client`.
+    pub(super) fn set_live(&self, branch: Branch, client: Option<&ClaudeClient>) {
+        *self.live.lock().of(branch) = client.map(|client| LiveClient {
             handle: client.handle(),
             pid: client.pid(),
         });
+    }
+
+    /// Marks `branch`'s reply as the one in progress until the guard drops.
+    pub(super) fn replying(&self, branch: Branch) -> Replying<'_> {
+        self.live.lock().replying = Some(branch);
+        Replying(self)
+    }
+}
+
+/// While alive, a reply is in progress ([`MainSession::replying`]).
+pub(super) struct Replying<'a>(&'a MainSession);
+
+impl Drop for Replying<'_> {
+    fn drop(&mut self) {
+        self.0.live.lock().replying = None;
     }
 }

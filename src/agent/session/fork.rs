@@ -2,6 +2,7 @@
 //!
 //! All of it runs under the session lock, so a fork changes hands between turns only.
 
+use crate::front_end::Branch;
 use std::sync::Arc;
 
 use super::{
@@ -176,10 +177,12 @@ impl MainSession {
             newest_update_at_start: self.services.pending.peek().last().map(|u| u.ts),
             ..ForkFacts::default()
         };
-        self.set_live(Some(&client));
+        self.set_live(Branch::Fork, Some(&client));
         // Where it is from the home channel, the fork gets a thread of its own (CHN-6).
         let thread_topic = match &origin {
-            SessionOrigin::Background { job, .. } => Some(job.clone()),
+            SessionOrigin::Background { job, title, .. } => {
+                Some(title.clone().unwrap_or_else(|| job.clone()))
+            }
             SessionOrigin::Owner => topic.clone(),
         };
         let beside_main = self.front_end.fork_opened(thread_topic).await;
@@ -195,9 +198,9 @@ impl MainSession {
             main_meanwhile: Vec::new(),
         };
         let embed = match &fork.origin {
-            SessionOrigin::Background { job, allowed_tools } => {
-                resumed_run_embed(job, allowed_tools)
-            }
+            SessionOrigin::Background {
+                job, allowed_tools, ..
+            } => resumed_run_embed(job, allowed_tools),
             SessionOrigin::Owner => entry_embed(topic.as_deref(), note),
         };
         self.install_fork(state, fork, facts);
@@ -358,7 +361,7 @@ impl MainSession {
                 &fork.origin,
             );
         }
-        self.set_live(state.client.as_ref());
+        self.set_live(Branch::Fork, None);
         fork.cli.disconnect().await;
     }
 

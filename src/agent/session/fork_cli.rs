@@ -3,6 +3,7 @@
 //! in its place) starts it again on that session, with the fork's own model, thinking,
 //! permission mode and tools, so the fork goes on where it was.
 
+use crate::front_end::Branch;
 use std::sync::Arc;
 
 use super::{DISCONNECT_GRACE, MainSession, MainState, fork::ActiveFork};
@@ -82,7 +83,7 @@ impl MainSession {
             return Ok(());
         };
         let client = self.resume_fork_cli(fork, resume.clone(), start_up).await?;
-        self.set_live(Some(&client));
+        self.set_live(Branch::Fork, Some(&client));
         fork.cli = ForkCli::Up(Box::new(client));
         Ok(())
     }
@@ -131,7 +132,7 @@ impl MainSession {
             return false;
         }
         let running = std::mem::replace(&mut fork.cli, ForkCli::Asleep(id));
-        self.set_live(None);
+        self.set_live(Branch::Fork, None);
         running.disconnect().await;
         tracing::info!(
             idle_secs = limit.as_secs(),

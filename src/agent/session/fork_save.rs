@@ -2,6 +2,7 @@
 //! reconnecting, and what main said beside a fork with a thread of its own is carried over.
 
 use super::{DISCONNECT_GRACE, MainSession, MainState, fork::ActiveFork};
+use crate::front_end::Branch;
 use crate::{claude::SessionId, mcp::ToolScope};
 
 impl MainSession {
@@ -31,7 +32,8 @@ impl MainSession {
         // An asleep fork's session is resumed by main's next turn (REST-3).
         let old = std::mem::replace(&mut state.client, fork.cli.into_client());
         state.turns_since_compaction = 0;
-        self.set_live(state.client.as_ref());
+        self.set_live(Branch::Fork, None);
+        self.set_live(Branch::Main, state.client.as_ref());
         if let Some(old) = old {
             old.disconnect(DISCONNECT_GRACE).await;
         }

@@ -2,8 +2,9 @@
 //! lock (SES-1…14, SES-18, CTX-1/2/5/6, AGT-6, AGT-14…17).
 //!
 //! Every turn, `/compact`, `/cost` and `/clear` takes the lock, so conversations are strictly
-//! one at a time. Interrupting never takes it: it goes through a [`ClientHandle`] kept beside
-//! the lock, so a new message can cut a reply short.
+//! one at a time. Interrupting never takes it: it goes through the [`ClientHandle`] of each
+//! conversation's CLI, kept beside the lock, so a new message can cut short the reply of the
+//! conversation it is addressed to, and only that one (issue 41 §1).
 
 use std::{
     sync::{
@@ -38,7 +39,7 @@ use crate::agent::{
     permissions::{live_rules::LiveRules, policy::PermissionState},
     turn::TurnReport,
 };
-use crate::front_end::{CurrentTurn, FrontEnd, TurnPlace, TurnSink};
+use crate::front_end::{Branch, CurrentTurn, FrontEnd, TurnPlace, TurnSink};
 use crate::services::Services;
 use crate::{
     claude::{ClaudeClient, ClientHandle, ImageAttachment, PermissionMode, Thinking},
@@ -105,10 +106,28 @@ struct MainState {
     fork: fork::ForkSlot,
 }
 
-/// The client interrupts go to, with its OS process id, taken together when it becomes live.
+/// A conversation's client as interrupts reach it, with its OS process id, taken together
+/// when it becomes live.
 struct LiveClient {
     handle: ClientHandle,
     pid: Option<u32>,
+}
+
+/// The live client of each conversation, and which of them is replying now.
+#[derive(Default)]
+struct LiveClients {
+    main: Option<LiveClient>,
+    fork: Option<LiveClient>,
+    replying: Option<Branch>,
+}
+
+impl LiveClients {
+    fn of(&mut self, branch: Branch) -> &mut Option<LiveClient> {
+        match branch {
+            Branch::Main => &mut self.main,
+            Branch::Fork => &mut self.fork,
+        }
+    }
 }
 
 /// Who a turn's prompt comes from; owner messages count as activity in a fork (IFK-11/17).
@@ -127,8 +146,8 @@ pub struct MainSession {
     permissions: Arc<PermissionState>,
     turn: CurrentTurn,
     state: AsyncMutex<MainState>,
-    /// The client interrupts go to: the fork's while one is open, else main's.
-    live: Mutex<Option<LiveClient>>,
+    /// Each conversation's client, as interrupts reach it.
+    live: Mutex<LiveClients>,
     compacting: AtomicBool,
     fork_control: Arc<ForkControl>,
     main_scope: Arc<ScopeCell>,
@@ -164,7 +183,7 @@ impl MainSession {
                 last_input_tokens: None,
                 fork: fork::ForkSlot::default(),
             }),
-            live: Mutex::new(None),
+            live: Mutex::default(),
             compacting: AtomicBool::new(false),
             fork_control: Arc::new(ForkControl::default()),
             main_scope: Arc::new(ScopeCell::new(ToolScope::Main)),
@@ -203,14 +222,29 @@ impl MainSession {
         .await
     }
 
-    /// Interrupts the reply in progress, without waiting (AGT-14). Ignored while compacting.
-    /// Returns whether an interrupt was sent.
+    /// Interrupts the reply in progress, whichever conversation's, without waiting (AGT-14).
+    /// Ignored while compacting. Returns whether an interrupt was sent.
     pub fn interrupt(&self) -> bool {
+        let replying = self.live.lock().replying;
+        replying.is_some_and(|branch| self.interrupt_in(branch))
+    }
+
+    /// Interrupts `branch`'s reply if it is the one in progress (MSG-3): a message addressed to
+    /// one conversation never cuts another's reply short (issue 41 §1). Ignored while
+    /// compacting. Returns whether an interrupt was sent.
+    pub fn interrupt_in(&self, branch: Branch) -> bool {
         if self.compacting.load(Ordering::Relaxed) {
             return false;
         }
+        let handle = {
+            let mut live = self.live.lock();
+            if live.replying != Some(branch) {
+                return false;
+            }
+            live.of(branch).as_ref().map(|live| live.handle.clone())
+        };
+        // Approvals wait only inside the reply in progress: they are that reply's.
         self.front_end.cancel_approvals();
-        let handle = self.live.lock().as_ref().map(|live| live.handle.clone());
         handle.is_some_and(|handle| handle.interrupt_nowait().is_ok())
     }
 
@@ -229,9 +263,9 @@ impl MainSession {
         self.state.lock().await.settings.clone()
     }
 
-    /// The OS process id of the connected CLI, if any.
+    /// The OS process id of the main conversation's connected CLI, if any.
     pub fn cli_pid(&self) -> Option<u32> {
-        self.live.lock().as_ref().and_then(|live| live.pid)
+        self.live.lock().main.as_ref().and_then(|live| live.pid)
     }
 
     /// Ends the CLI cleanly, waiting for the turn in progress (callers bound this with a timeout).

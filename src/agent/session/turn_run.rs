@@ -169,7 +169,8 @@ impl MainSession {
         branch: Branch,
     ) -> Result<TurnReport, ClaudeError> {
         let client = state.client_on(branch).ok_or(ClaudeError::Closed)?;
-        self.set_live(Some(client));
+        self.set_live(branch, Some(client));
+        let _replying = self.replying(branch);
         client.send(content)?;
         tracing::debug!(target: "ollim_bot::latency", "prompt written to the CLI");
         run_turn(

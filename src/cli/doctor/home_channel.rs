@@ -29,8 +29,8 @@ pub(super) async fn home_channel_checks(launch: &Launch, data_dir: &DataDir) -> 
         .var("OLLIM_HOME_CHANNEL")
         .as_deref()
         .and_then(channel_id);
-    let setting = RuntimeConfig::load(&data_dir.config_file()).home_channel;
-    let Some(home) = setting.channel(from_env) else {
+    let runtime = RuntimeConfig::load(&data_dir.config_file());
+    let Some(home) = runtime.home_channel.channel(from_env) else {
         return Vec::new();
     };
     let home = ChannelId::new(home);
@@ -48,7 +48,9 @@ pub(super) async fn home_channel_checks(launch: &Launch, data_dir: &DataDir) -> 
         let Some(owner) = owner else {
             return Ok(None);
         };
-        standing(&http, home, owner).await.map(Some)
+        standing(&http, home, owner, runtime.fork_threads)
+            .await
+            .map(Some)
     };
     match tokio::time::timeout(TIMEOUT, read).await {
         Err(_) => vec![Check::warn(

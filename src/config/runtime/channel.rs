@@ -82,3 +82,35 @@ pub(crate) fn parse_notify(raw: &str) -> Result<NotifyPlace, &'static str> {
         _ => Err(NOTIFY_ERROR),
     }
 }
+
+/// Error text for a bad thread kind.
+pub(crate) const THREADS_ERROR: &str = "must be public or private";
+
+/// What kind of thread a fork opened in the home channel gets (issue 41 §1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ThreadKind {
+    /// Anyone who can read the channel can read it.
+    #[default]
+    Public,
+    /// Only those added to it (the bot adds the owner) and moderators can read it.
+    Private,
+}
+
+impl ThreadKind {
+    /// `public` or `private`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Public => "public",
+            Self::Private => "private",
+        }
+    }
+}
+
+/// `public` or `private` (case-insensitive).
+pub(crate) fn parse_threads(raw: &str) -> Result<ThreadKind, &'static str> {
+    match raw.trim().to_ascii_lowercase().as_str() {
+        "public" => Ok(ThreadKind::Public),
+        "private" => Ok(ThreadKind::Private),
+        _ => Err(THREADS_ERROR),
+    }
+}

@@ -41,6 +41,7 @@ impl RuntimeConfig {
                 };
             }
             ConfigKey::NotifyIn => self.notify_in.as_str().to_owned(),
+            ConfigKey::ForkThreads => self.fork_threads.as_str().to_owned(),
             ConfigKey::QuietHours => self
                 .quiet_hours
                 .map_or_else(|| "off".to_owned(), |window| window.to_string()),

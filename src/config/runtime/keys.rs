@@ -42,6 +42,9 @@ pub enum ConfigKey {
     HomeChannel,
     /// `notify_in`: where pings, embeds and notices go, `dm` (default) or `home` (CHN-5).
     NotifyIn,
+    /// `fork_threads`: whether a fork's thread in the home channel is `public` (default) or
+    /// `private` (issue 41 §1).
+    ForkThreads,
     /// `quiet_hours`: a daily window when background pings wait for a digest (issue 28 §2);
     /// set with `/quiet`, off by default.
     QuietHours,
@@ -55,7 +58,7 @@ pub enum ConfigKey {
 
 impl ConfigKey {
     /// Every key, in display order.
-    pub const ALL: [Self; 20] = [
+    pub const ALL: [Self; 21] = [
         Self::ModelMain,
         Self::ModelFork,
         Self::ThinkingMain,
@@ -73,6 +76,7 @@ impl ConfigKey {
         Self::GoogleTaskList,
         Self::HomeChannel,
         Self::NotifyIn,
+        Self::ForkThreads,
         Self::QuietHours,
         Self::QuietWhenBusy,
         Self::CliIdleMinutes,
@@ -80,7 +84,7 @@ impl ConfigKey {
 
     /// The keys offered by the `/config key` dropdown (all but the Google keys and the home
     /// channel, which `/home` sets where it is; CFG-5).
-    pub const DROPDOWN: [Self; 16] = [
+    pub const DROPDOWN: [Self; 17] = [
         Self::ModelMain,
         Self::ModelFork,
         Self::ThinkingMain,
@@ -95,6 +99,7 @@ impl ConfigKey {
         Self::AutoUpdateInterval,
         Self::AutoUpdateHour,
         Self::NotifyIn,
+        Self::ForkThreads,
         Self::QuietWhenBusy,
         Self::CliIdleMinutes,
     ];
@@ -119,6 +124,7 @@ impl ConfigKey {
             Self::GoogleTaskList => "google_task_list",
             Self::HomeChannel => "home_channel",
             Self::NotifyIn => "notify_in",
+            Self::ForkThreads => "fork_threads",
             Self::QuietHours => "quiet_hours",
             Self::QuietWhenBusy => "quiet_when_busy",
             Self::CliIdleMinutes => "cli_idle_minutes",
@@ -177,6 +183,7 @@ impl ConfigKey {
             Self::GoogleTaskList => "Google Tasks list to use",
             Self::HomeChannel => "Server channel I answer you in besides the DM",
             Self::NotifyIn => "Where pings, embeds and notices go",
+            Self::ForkThreads => "Whether a fork's thread in the home channel is private",
             Self::QuietHours => "Daily quiet time: background pings wait for one digest",
             Self::QuietWhenBusy => "Busy Google Calendar events count as quiet time",
             Self::CliIdleMinutes => "Minutes with nothing to do before Claude's CLI sleeps",
@@ -202,6 +209,7 @@ impl ConfigKey {
             Self::GoogleTaskList => "a task list id (blank = @default)",
             Self::HomeChannel => "a channel id / off (run /home in the channel to set it)",
             Self::NotifyIn => "dm / home",
+            Self::ForkThreads => "public / private",
             Self::QuietHours => "22:00-08:00 / off (or /quiet)",
             Self::CliIdleMinutes => "<minutes> / 0 (never)",
         }
@@ -218,7 +226,7 @@ impl ConfigKey {
     }
 
     /// The `/config key` slash-option choices as `(name, value)`: display name, `snake_case` name.
-    pub fn choices() -> [(&'static str, &'static str); 16] {
+    pub fn choices() -> [(&'static str, &'static str); 17] {
         Self::DROPDOWN.map(|key| (key.display_name(), key.name()))
     }
 }

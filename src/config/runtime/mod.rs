@@ -29,12 +29,12 @@ use crate::claude::{PermissionMode, Thinking};
 use crate::domain::quiet_hours::QuietWindow;
 use crate::state::{StateError, state_file::StateFile};
 
-pub use channel::{HomeSetting, NotifyPlace, channel_id};
+pub use channel::{HomeSetting, NotifyPlace, ThreadKind, channel_id};
 pub use keys::ConfigKey;
 pub use settings::RuntimeSettings;
 pub use thinking::{THINKING_PRESETS, thinking_choice_name, thinking_from_choice, thinking_label};
 
-use channel::{parse_channel, parse_notify};
+use channel::{parse_channel, parse_notify, parse_threads};
 pub use json::ConfigFile;
 use json::{keep_unknown, raw_from_json};
 use keys::{
@@ -80,6 +80,8 @@ pub struct RuntimeConfig {
     pub home_channel: HomeSetting,
     /// Where the bot reaches out on its own (CHN-5).
     pub notify_in: NotifyPlace,
+    /// The kind of thread a fork in the home channel gets (issue 41 §1).
+    pub fork_threads: ThreadKind,
     /// The daily quiet window, in the owner's zone; `None` = off (issue 28 §2).
     pub quiet_hours: Option<QuietWindow>,
     /// Whether busy events of the owner's Google calendars count as quiet time (QUI-5).
@@ -124,6 +126,7 @@ impl Default for RuntimeConfig {
             google_task_list: DEFAULT_TASK_LIST.to_owned(),
             home_channel: HomeSetting::Unchosen,
             notify_in: NotifyPlace::Dm,
+            fork_threads: ThreadKind::Public,
             quiet_hours: None,
             quiet_when_busy: false,
             cli_idle_minutes: DEFAULT_CLI_IDLE_MINUTES,
@@ -205,6 +208,7 @@ impl RuntimeConfig {
             ConfigKey::GoogleTaskList => self.google_task_list = parse_task_list(raw),
             ConfigKey::HomeChannel => self.home_channel = parse_channel(raw)?,
             ConfigKey::NotifyIn => self.notify_in = parse_notify(raw)?,
+            ConfigKey::ForkThreads => self.fork_threads = parse_threads(raw)?,
             ConfigKey::QuietHours => self.quiet_hours = parse_quiet(raw)?,
             ConfigKey::QuietWhenBusy => self.quiet_when_busy = parse_bool(raw)?,
             ConfigKey::CliIdleMinutes => self.cli_idle_minutes = parse_minutes_or_never(raw)?,
@@ -316,6 +320,7 @@ impl RuntimeConfig {
                 HomeSetting::Channel(id) => Value::String(id.to_string()),
             },
             ConfigKey::NotifyIn => Value::from(self.notify_in.as_str()),
+            ConfigKey::ForkThreads => Value::from(self.fork_threads.as_str()),
             ConfigKey::QuietHours => self
                 .quiet_hours
                 .map_or(Value::Null, |window| Value::String(window.to_string())),

@@ -46,6 +46,7 @@ fn keys_names_and_order() {
             "google_task_list",
             "home_channel",
             "notify_in",
+            "fork_threads",
             "quiet_hours",
             "quiet_when_busy",
             "cli_idle_minutes",
@@ -207,6 +208,7 @@ fn renders_defaults() {
 **google_task_list**: @default (default)
 **home_channel**: (none)
 **notify_in**: dm (default)
+**fork_threads**: public (default)
 **quiet_hours**: off (default)
 **quiet_when_busy**: off (default)
 **cli_idle_minutes**: 10m (default)";
@@ -234,6 +236,7 @@ fn renders_changed_values() {
         (ConfigKey::GoogleTaskList, "list1"),
         (ConfigKey::HomeChannel, "1234567890123456789"),
         (ConfigKey::NotifyIn, "Home"),
+        (ConfigKey::ForkThreads, "Private"),
         (ConfigKey::QuietHours, "10pm-7am"),
         (ConfigKey::QuietWhenBusy, "on"),
         (ConfigKey::CliIdleMinutes, "never"),
@@ -264,6 +267,7 @@ fn renders_changed_values() {
             "list1",
             "<#1234567890123456789>",
             "home",
+            "private",
             "22:00–07:00",
             "on",
             "never"

@@ -70,9 +70,7 @@ impl Bot {
     /// Sends the `setup` skill to the main session (or the open fork), interrupting a reply
     /// in progress as a new message would; the conversation follows in `here`.
     async fn run_setup(&self, arguments: &str, here: ChannelId) -> Result<(), String> {
-        if self.session.is_busy() {
-            self.session.interrupt();
-        }
+        self.session.interrupt_in(self.addressed_in(here));
         // The approved skills are installed as the CLI starts (BOX-2): a click right after
         // start-up can come before that, so the start is waited for first.
         if let Err(error) = self.session.connect().await {

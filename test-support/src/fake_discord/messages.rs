@@ -45,6 +45,7 @@ pub(super) fn route(inner: &mut Inner, req: &Req) -> Option<Reply> {
         (method @ ("PUT" | "DELETE"), ["thread-members", "@me"]) => {
             threads::join(inner, ch, method == "PUT")
         }
+        ("PUT", ["thread-members", user]) => threads::add_member(inner, ch, user),
         ("POST", ["typing"]) => Reply::no_content(),
         ("POST", ["messages"])
             if in_guild && inner.channel_permissions(bot, ch) & send_permission(inner, ch) == 0 =>

@@ -89,6 +89,8 @@ pub struct FakeThread {
     pub locked: bool,
     /// Channel type: 11 public thread, 12 private thread.
     pub kind: u8,
+    /// Its members: the creator, the bot when it joined, users added or who posted.
+    pub members: Vec<u64>,
 }
 
 pub(super) struct GuildState {
@@ -154,6 +156,7 @@ impl ThreadState {
             archived: self.archived,
             locked: self.locked,
             kind: self.kind,
+            members: self.members.clone(),
         }
     }
 }

@@ -260,6 +260,34 @@ pub(super) fn join(inner: &mut Inner, ch: u64, joining: bool) -> Reply {
     Reply::no_content()
 }
 
+/// `PUT /channels/{thread}/thread-members/{user}`: the bot adds a member of the guild (to a
+/// private thread only when it is a member itself). 400 50083 for an archived thread.
+pub(super) fn add_member(inner: &mut Inner, ch: u64, user: &str) -> Reply {
+    let bot = inner.cfg.bot_user_id;
+    let Ok(user) = user.parse::<u64>() else {
+        return Reply::error(404, "Unknown User", 10013);
+    };
+    let in_guild = inner
+        .guild_of(ch)
+        .is_some_and(|guild| inner.is_member(guild, user));
+    let Some(t) = inner.thread_mut(ch) else {
+        return Reply::error(400, "Cannot execute action on this channel type", 50024);
+    };
+    if t.archived {
+        return thread_archived();
+    }
+    if !in_guild {
+        return Reply::error(404, "Unknown Member", 10007);
+    }
+    if t.kind == 12 && !t.members.contains(&bot) {
+        return Reply::error(403, "Missing Access", 50001);
+    }
+    if !t.members.contains(&user) {
+        t.members.push(user);
+    }
+    Reply::no_content()
+}
+
 /// `PATCH /channels/{thread}`: `name`, `archived`, `locked`, `auto_archive_duration`,
 /// `invitable`; dispatches `THREAD_UPDATE`. `None` when `ch` is not a thread.
 pub(super) fn patch(inner: &mut Inner, req: &Req, ch: u64) -> Option<Reply> {
