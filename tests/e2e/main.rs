@@ -49,6 +49,7 @@ mod history;
 mod home_channel;
 mod home_channel_forks;
 mod home_channel_parity;
+mod home_channel_settings;
 mod kill;
 mod live_policy;
 mod mock_api_smoke;
