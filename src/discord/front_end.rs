@@ -146,21 +146,17 @@ impl FrontEnd for DiscordFrontEnd {
             let Some(home) = home else { return false };
             let kind = self.places.fork_threads();
             match open_thread(&self.http, home, topic.as_deref(), kind).await {
-                Ok(thread) if kind == ThreadKind::Private => {
+                Ok(thread) => {
                     // Only members read a private thread: the owner is added before anything
                     // is posted in it.
-                    let owner = self.owner.owner();
-                    if let Some(owner) = owner
+                    if kind == ThreadKind::Private
+                        && let Some(owner) = self.owner.owner()
                         && let Err(error) =
                             with_rate_limit_retries(|| thread.add_thread_member(&self.http, owner))
                                 .await
                     {
                         tracing::warn!(%error, "could not add the owner to the fork's private thread");
                     }
-                    self.places.open_fork_thread(thread);
-                    true
-                }
-                Ok(thread) => {
                     self.places.open_fork_thread(thread);
                     true
                 }

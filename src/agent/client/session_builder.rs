@@ -97,9 +97,8 @@ pub async fn connect_session(
         SessionKind::Interactive { .. } => Starter::Owner,
         SessionKind::Background { .. } | SessionKind::AnswerOnly => Starter::Background,
     };
-    let clock = &description.services.clock;
+    let clock = description.services.clock.clone();
     gate.admit(starter, clock.instant())?;
-    let clock = clock.clone();
     let outcome = start_session(description, options).await;
     let now = clock.instant();
     let transition = match &outcome {

@@ -14,6 +14,7 @@ mod json;
 mod keys;
 mod settings;
 mod thinking;
+mod values;
 
 #[cfg(test)]
 mod settings_tests;
