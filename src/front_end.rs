@@ -129,6 +129,13 @@ pub trait FrontEnd: Send + Sync {
         let _ = (place, branch);
     }
 
+    /// A front end for an interactive fork about to open, where the front end gives each
+    /// fork a place of its own (a Discord thread, issue 41 §1); `None`: the fork's output goes
+    /// where main's does, through this one.
+    fn fork_side(&self) -> Option<std::sync::Arc<dyn FrontEnd>> {
+        None
+    }
+
     /// An interactive fork about `topic` just opened where the conversation is. Returns
     /// whether the fork got a place of its own (a Discord thread, CHN-6): then the main
     /// conversation stays reachable beside it. Front ends without one return `false`.

@@ -263,6 +263,20 @@ fn add_reminder(data_dir: &DataDir, tz: Tz, now: DateTime<Utc>, add: ReminderAdd
     };
     reminder.options.skills = add.skills;
     reminder.until_done = until_done;
+    // The owner's approval is recorded before the file is written: the daemon reads the file
+    // as soon as it lands and would otherwise ask about tools already approved here.
+    let approval_line = reminder.options.tools.allowed().and_then(|tools| {
+        let source = Source::Reminder(reminder.id.clone());
+        // The version of the reminder as the scheduler will read it back.
+        let read_back = crate::scheduling::files::parse_reminder(
+            &crate::scheduling::files::render_reminder(&reminder),
+            tz,
+        )
+        .unwrap_or_else(|_| reminder.clone());
+        let scope = read_back.approval_scope();
+        let declared = (&source, Some(scope.version()));
+        record_declared(data_dir, declared, tools, Invoker::from_env())
+    });
     match write_reminder(data_dir, &reminder, Commit::Now) {
         Ok(_) => {
             println!(
@@ -271,20 +285,8 @@ fn add_reminder(data_dir: &DataDir, tz: Tz, now: DateTime<Utc>, add: ReminderAdd
                 schedule(&reminder, tz),
                 summary(&reminder)
             );
-            if let Some(tools) = reminder.options.tools.allowed() {
-                let source = Source::Reminder(reminder.id.clone());
-                // The version of the reminder as the scheduler will read it back.
-                let read_back = crate::scheduling::files::parse_reminder(
-                    &crate::scheduling::files::render_reminder(&reminder),
-                    tz,
-                )
-                .unwrap_or_else(|_| reminder.clone());
-                let scope = read_back.approval_scope();
-                let declared = (&source, Some(scope.version()));
-                if let Some(line) = record_declared(data_dir, declared, tools, Invoker::from_env())
-                {
-                    println!("{line}");
-                }
+            if let Some(line) = approval_line {
+                println!("{line}");
             }
             0
         }

@@ -20,7 +20,6 @@ use serenity::{
         Role, TypingStartEvent,
     },
     async_trait,
-    builder::GetMessages,
     http::Http,
     model::id::MessageId,
 };
@@ -33,7 +32,6 @@ use super::{
     home_channel::ToldReaders,
     owner::OwnerGate,
     places::Places,
-    rate_limit::with_rate_limit_retries,
     reconnects::Reconnects,
 };
 use crate::{
@@ -45,12 +43,10 @@ use crate::{
 const SEEN_CAPACITY: usize = 512;
 /// How many DMs are held while the owner is still unknown.
 const EARLY_CAPACITY: usize = 20;
-/// How long the catch-up after a reconnect leaves the gateway to deliver a DM it fetched.
-const BACKFILL_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
 
 #[derive(Default)]
 pub(crate) struct SeenMessages {
-    ids: HashSet<MessageId>,
+    pub(crate) ids: HashSet<MessageId>,
     order: VecDeque<MessageId>,
     pub(crate) newest: Option<MessageId>,
 }
@@ -218,7 +214,7 @@ impl Bot {
         let held = std::mem::take(&mut *self.early.lock());
         for message in held.into_iter().filter(|m| self.accepts(m)) {
             let bot = Arc::clone(self);
-            let span = tracing::info_span!("dm_turn", message = %message.id);
+            let span = self.turn_span(&message);
             self.work
                 .spawn(async move { bot.handle_message(message).await }.instrument(span));
         }
@@ -227,64 +223,6 @@ impl Bot {
     pub(crate) fn seen(&self) -> MutexGuard<'_, SeenMessages> {
         self.seen.lock()
     }
-
-    /// Answers owner DMs that arrived while the gateway was away (after a resume or a
-    /// re-identify), oldest first; ones already handled are skipped.
-    async fn backfill(self: &Arc<Self>) {
-        let (Some(channel), Some(after)) = (self.places.dm(), self.newest_seen()) else {
-            return;
-        };
-        let missed = match with_rate_limit_retries(|| {
-            channel.messages(&self.http, GetMessages::new().after(after).limit(50))
-        })
-        .await
-        {
-            Ok(messages) => messages,
-            Err(error) => {
-                tracing::warn!(%error, "could not fetch DMs missed during the reconnect");
-                return;
-            }
-        };
-        let candidates: Vec<Message> = missed
-            .into_iter()
-            .filter(|m| !self.seen().ids.contains(&m.id))
-            .collect();
-        if candidates.is_empty() {
-            return;
-        }
-        // A DM sent just as the gateway came back still arrives as an event: give it a moment,
-        // so only the ones that never will are taken here (and counted as missed).
-        tokio::time::sleep(BACKFILL_GRACE).await;
-        let mut missed: Vec<Message> = candidates.into_iter().filter(|m| self.accepts(m)).collect();
-        if missed.is_empty() {
-            return;
-        }
-        missed.sort_by_key(|m| m.id);
-        // Told once, before the late answers: their messages were not answered when sent.
-        let note = missed_note(missed.len());
-        if let Err(error) = with_rate_limit_retries(|| channel.say(&self.http, &note)).await {
-            tracing::warn!(%error, "could not tell the owner about the missed DMs");
-        }
-        for message in missed {
-            tracing::info!(id = %message.id, "answering a DM missed during the reconnect");
-            let bot = Arc::clone(self);
-            let span = tracing::info_span!("dm_turn", message = %message.id);
-            self.work
-                .spawn(async move { bot.handle_message(message).await }.instrument(span));
-        }
-    }
-}
-
-/// What the owner is told when DMs sent while the gateway was away are answered late.
-pub(crate) fn missed_note(count: usize) -> String {
-    let (what, them) = if count == 1 {
-        ("a message".to_owned(), "it")
-    } else {
-        (format!("{count} messages"), "them")
-    };
-    format!(
-        "-# i lost my connection to Discord for a while and missed {what} from you — answering {them} now."
-    )
 }
 
 /// The serenity event handler: routes gateway events to the bot (bound once the client that
@@ -341,8 +279,9 @@ impl EventHandler for Handler {
             return;
         }
         let worker = Arc::clone(&bot);
+        let span = bot.turn_span(&message);
         bot.work
-            .track_future(async move { worker.handle_message(message).await })
+            .track_future(async move { worker.handle_message(message).await }.instrument(span))
             .await;
     }
 

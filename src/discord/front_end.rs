@@ -5,6 +5,8 @@
 use super::rate_limit::with_rate_limit_retries;
 use std::{path::PathBuf, sync::Arc};
 
+use parking_lot::Mutex;
+
 use serenity::{
     builder::{CreateAttachment, CreateMessage, CreateThread, EditThread},
     http::Http,
@@ -34,8 +36,11 @@ use crate::{
 /// Whose output a front end carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Audience {
-    /// The main conversation's (its turns, forks and tools): shown where it is now.
+    /// The main conversation's (its turns and tools): shown where it is now.
     Conversation,
+    /// One interactive fork's: in its thread while that is open, else where the conversation
+    /// is (a fork opened in the DM). Made by the conversation's front end for each fork.
+    Fork,
     /// Background runs' and webhooks' (pings, embeds, grant questions): where the owner wants
     /// unasked messages.
     Unasked,
@@ -50,6 +55,8 @@ pub struct DiscordFrontEnd {
     audience: Audience,
     approvals: Arc<Approvals>,
     inquiries: Arc<InquiryStore>,
+    /// A fork's front end: the thread it opened, if any.
+    thread: Mutex<Option<ChannelId>>,
 }
 
 impl DiscordFrontEnd {
@@ -68,15 +75,23 @@ impl DiscordFrontEnd {
             audience,
             approvals,
             inquiries,
+            thread: Mutex::new(None),
         }
     }
 
     fn channel(&self) -> Result<ChannelId, FrontEndError> {
         match self.audience {
             Audience::Conversation => self.places.conversation(),
+            Audience::Fork => self.open_thread().or_else(|| self.places.conversation()),
             Audience::Unasked => self.places.unasked(),
         }
         .ok_or_else(|| FrontEndError("no active channel".to_owned()))
+    }
+
+    /// A fork's front end: its thread, while it is open.
+    fn open_thread(&self) -> Option<ChannelId> {
+        let own = (*self.thread.lock())?;
+        (self.places.fork_thread() == Some(own)).then_some(own)
     }
 }
 
@@ -129,15 +144,30 @@ impl FrontEnd for DiscordFrontEnd {
     }
 
     fn answer_in(&self, place: TurnPlace, branch: Branch) {
-        if self.audience == Audience::Conversation {
-            self.places.answer_in(place, branch);
+        match self.audience {
+            Audience::Conversation => self.places.answer_in(place, branch),
+            // A fork in its thread always answers there.
+            Audience::Fork if self.open_thread().is_none() => self.places.answer_in(place, branch),
+            Audience::Fork | Audience::Unasked => {}
         }
+    }
+
+    fn fork_side(&self) -> Option<Arc<dyn FrontEnd>> {
+        (self.audience == Audience::Conversation).then(|| {
+            Arc::new(Self::new(
+                Arc::clone(&self.http),
+                (Arc::clone(&self.places), Arc::clone(&self.owner)),
+                Audience::Fork,
+                Arc::clone(&self.approvals),
+                Arc::clone(&self.inquiries),
+            )) as Arc<dyn FrontEnd>
+        })
     }
 
     fn fork_opened(&self, topic: Option<String>) -> BoxFuture<'_, bool> {
         Box::pin(async move {
             let home = self.places.home();
-            if self.audience != Audience::Conversation
+            if self.audience != Audience::Fork
                 || home.is_none()
                 || self.places.conversation() != home
             {
@@ -158,6 +188,7 @@ impl FrontEnd for DiscordFrontEnd {
                         tracing::warn!(%error, "could not add the owner to the fork's private thread");
                     }
                     self.places.open_fork_thread(thread);
+                    *self.thread.lock() = Some(thread);
                     true
                 }
                 Err(error) => {
@@ -174,9 +205,10 @@ impl FrontEnd for DiscordFrontEnd {
 
     fn fork_closing(&self) -> BoxFuture<'_, ()> {
         Box::pin(async move {
-            let Some(thread) = self.places.close_fork_thread() else {
+            let Some(thread) = self.open_thread() else {
                 return;
             };
+            self.places.close_fork_thread();
             let archive = EditThread::new().archived(true);
             if let Err(error) =
                 with_rate_limit_retries(|| thread.edit_thread(&self.http, archive.clone())).await
@@ -209,7 +241,15 @@ impl FrontEnd for DiscordFrontEnd {
     }
 
     fn cancel_approvals(&self) {
-        self.approvals.cancel_all();
+        // Each conversation withdraws its own questions only (issue 41 §1).
+        let fork_thread = self.places.fork_thread();
+        match (self.audience, self.open_thread()) {
+            (Audience::Fork, Some(thread)) => self.approvals.cancel_where(|at| at == thread),
+            (Audience::Conversation | Audience::Fork, _) => {
+                self.approvals.cancel_where(|at| Some(at) != fork_thread);
+            }
+            (Audience::Unasked, _) => self.approvals.cancel_all(),
+        }
     }
 }
 

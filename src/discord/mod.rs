@@ -19,6 +19,7 @@
 //!   [`channel_privacy`]: who else can read the home channel and which permissions the bot
 //!   lacks there; [`home_channel`]: reading that from Discord and telling the owner.
 
+mod backfill;
 pub mod bot;
 pub mod channel_privacy;
 pub mod clicks;

@@ -76,46 +76,39 @@ impl Places {
         *self.fork_thread.lock()
     }
 
-    /// The fork opened in the home channel lives in `thread` from now on.
+    /// The fork opened in the home channel lives in `thread` from now on; main's
+    /// conversation stays where it is (issue 41 §1).
     pub fn open_fork_thread(&self, thread: ChannelId) {
         *self.fork_thread.lock() = Some(thread);
-        *self.conversation.lock() = Some(thread);
     }
 
-    /// The fork's thread is done with: the conversation goes back to the home channel.
-    /// Returns the thread.
+    /// The fork's thread is done with: its outcome goes to the home channel, beside the
+    /// thread (CHN-7). Returns the thread.
     pub fn close_fork_thread(&self) -> Option<ChannelId> {
         let thread = self.fork_thread.lock().take()?;
-        let mut conversation = self.conversation.lock();
-        if *conversation == Some(thread) {
-            *conversation = self.home();
+        if let Some(home) = self.home() {
+            *self.conversation.lock() = Some(home);
         }
         Some(thread)
     }
 
-    /// Where the conversation is shown now: where its last turn went, else where unasked
-    /// messages go. A home channel unset since, or a fork thread closed, is left for the
+    /// Where main's conversation (or a fork without a thread) is shown now: where its last
+    /// turn went, else where unasked messages go. A home channel unset since is left for the
     /// place unasked messages go.
     pub fn conversation(&self) -> Option<ChannelId> {
         let current = *self.conversation.lock();
         match current {
-            Some(channel)
-                if [self.dm(), self.home(), self.fork_thread()].contains(&Some(channel)) =>
-            {
-                Some(channel)
-            }
+            Some(channel) if [self.dm(), self.home()].contains(&Some(channel)) => Some(channel),
             _ => self.unasked(),
         }
     }
 
-    /// Moves the conversation to where the next turn's output goes: a fork with a thread
-    /// always answers there, the main conversation never does.
+    /// Moves the conversation to where the next turn's output goes. A fork with a thread
+    /// answers there through a front end of its own and moves nothing; main never answers in
+    /// a fork's thread.
     pub fn answer_in(&self, place: TurnPlace, branch: Branch) {
         let thread = self.fork_thread();
-        if branch == Branch::Fork
-            && let Some(thread) = thread
-        {
-            *self.conversation.lock() = Some(thread);
+        if branch == Branch::Fork && thread.is_some() {
             return;
         }
         let mut conversation = self.conversation.lock();
@@ -198,18 +191,19 @@ mod tests {
     }
 
     #[test]
-    fn a_fork_thread_takes_the_fork_and_gives_main_back_to_the_channel() {
+    fn a_fork_thread_leaves_main_where_it_is_and_gives_the_outcome_to_the_channel() {
         let (_dir, places) = places(&[("home_channel", "77")]);
         places.answer_in(TurnPlace::AskedIn(ReplyPlace(77)), Branch::Main);
         places.open_fork_thread(ChannelId::new(90));
-        assert_eq!(places.conversation(), Some(ChannelId::new(90)));
-        // The owner writes in the channel: main answers there; the fork's idle check-in, asked
-        // nowhere, still goes to its thread.
-        places.answer_in(TurnPlace::AskedIn(ReplyPlace(77)), Branch::Main);
         assert_eq!(places.conversation(), Some(ChannelId::new(77)));
+        // The owner moves to the DM: main answers there; the fork's turns move nothing.
+        places.answer_in(TurnPlace::AskedIn(ReplyPlace(5)), Branch::Main);
         places.answer_in(TurnPlace::Conversation, Branch::Fork);
-        assert_eq!(places.conversation(), Some(ChannelId::new(90)));
-        places.answer_in(TurnPlace::Conversation, Branch::Fork);
+        assert_eq!(places.conversation(), Some(ChannelId::new(5)));
+        // Main never answers in the thread, even asked there.
+        places.answer_in(TurnPlace::AskedIn(ReplyPlace(90)), Branch::Main);
+        assert_eq!(places.conversation(), Some(ChannelId::new(77)));
+        places.answer_in(TurnPlace::AskedIn(ReplyPlace(5)), Branch::Main);
         assert_eq!(places.close_fork_thread(), Some(ChannelId::new(90)));
         assert_eq!(places.conversation(), Some(ChannelId::new(77)));
         // A message queued in the closed thread is not answered there.

@@ -5,40 +5,53 @@
 use std::time::Duration;
 
 use serde_json::json;
+use tokio_util::sync::CancellationToken;
 
 use crate::home_channel::{bot_message_in, make_home, server};
 use crate::home_channel_forks::{archived, entry_embed, the_thread};
-use crate::support::{bot::BotHarness, fake_discord::FakeOverwrite, mock_api::Reply};
+use crate::support::{
+    bot::BotHarness,
+    fake_discord::{FakeConfig, FakeOverwrite},
+    mock_api::Reply,
+};
 
 /// Discord's Create Private Threads permission bit.
 const CREATE_PRIVATE_THREADS: u64 = 1 << 36;
 
-/// MSG-3, CHN-6 (issue 41 §1): while the fork's long reply streams in its thread, the owner
-/// writes in the channel; the fork's reply is not cut short, and the channel's line is
-/// answered in the channel. A new line in the thread still cuts the fork's own reply short.
+/// MSG-3, CHN-6 (issue 41 §1): the channel and the fork's thread are two conversations. While
+/// the fork's long reply is still streaming in its thread, a line in the channel is answered
+/// in the channel at once, and the fork's reply is not cut short; the same the other way
+/// round. A new line in the thread still cuts the fork's own reply short.
 #[tokio::test]
-async fn a_line_in_the_channel_does_not_cut_the_forks_reply_short() {
+#[allow(clippy::too_many_lines)] // one story: both directions, then the fork's own interrupt
+async fn the_channel_and_a_forks_thread_answer_side_by_side() {
     let mut h = BotHarness::start().await;
     h.greeted().await;
     let home = server(&h, 0).private;
     make_home(&h, home).await;
     let words = |tag: &str| -> Vec<String> { (0..30).map(|i| format!("{tag}{i} ")).collect() };
-    let (essay, rewrite) = (words("essay"), words("draft"));
-    let (essay_reply, rewrite_reply) = (essay.clone(), rewrite.clone());
+    let (essay, week, rewrite) = (words("essay"), words("week"), words("draft"));
+    let (essay_go, week_go) = (CancellationToken::new(), CancellationToken::new());
+    let (essay_reply, week_reply, rewrite_reply) = (essay.clone(), week.clone(), rewrite.clone());
+    let (essay_hold, week_hold) = (essay_go.clone(), week_go.clone());
     h.mock.add_rule(move |request| {
         let prompt = request.last_user_text()?;
-        let chunks = if prompt.contains("write the long essay") {
-            essay_reply.clone()
+        let fast = |chunks: &Vec<String>| Reply::text_chunks(chunks.clone(), Duration::ZERO);
+        Some(if prompt.contains("write the long essay") {
+            fast(&essay_reply).held_after(5, essay_hold.clone())
+        } else if prompt.contains("plan my week") {
+            fast(&week_reply).held_after(5, week_hold.clone())
         } else if prompt.contains("now rewrite it") {
-            rewrite_reply.clone()
+            Reply::text_chunks(rewrite_reply.clone(), Duration::from_millis(100))
         } else if prompt.contains("add oat milk") {
-            return Some(Reply::text("Groceries noted."));
+            Reply::text("Groceries noted.")
+        } else if prompt.contains("which title") {
+            Reply::text("The second title.")
         } else if prompt.contains("shorter, please") {
-            return Some(Reply::text("Short it is."));
+            Reply::text("Short it is.")
         } else {
             return None;
-        };
-        Some(Reply::text_chunks(chunks, Duration::from_millis(100)))
+        })
     });
     h.mock.push(Reply::text("Fork open: essay."));
     h.discord
@@ -55,23 +68,50 @@ async fn a_line_in_the_channel_does_not_cut_the_forks_reply_short() {
     })
     .await;
 
+    // The fork's reply is held mid-stream; the channel's line is answered meanwhile.
     h.discord
         .channel_message(h.owner(), thread, "write the long essay")
         .await;
     bot_message_in(&h, thread, "with the essay streaming", |m| {
-        m.content.contains("essay2")
+        m.content.contains("essay4")
     })
     .await;
     h.discord
         .channel_message(h.owner(), home, "add oat milk to groceries")
         .await;
+    bot_message_in(&h, home, "with main's answer while the fork streams", |m| {
+        m.content == "Groceries noted."
+    })
+    .await;
+
+    // Main's reply is held mid-stream; the thread's line is answered meanwhile.
+    h.discord
+        .channel_message(h.owner(), home, "plan my week")
+        .await;
+    bot_message_in(&h, home, "with main's plan streaming", |m| {
+        m.content.contains("week4")
+    })
+    .await;
+    essay_go.cancel();
     let whole = essay.concat();
-    bot_message_in(&h, thread, "with the whole essay", |m| {
+    bot_message_in(&h, thread, "with the whole essay, not cut short", |m| {
         m.content.trim() == whole.trim()
     })
     .await;
-    bot_message_in(&h, home, "with main's answer", |m| {
-        m.content == "Groceries noted."
+    h.discord
+        .channel_message(h.owner(), thread, "which title is better?")
+        .await;
+    bot_message_in(
+        &h,
+        thread,
+        "with the fork's answer while main streams",
+        |m| m.content == "The second title.",
+    )
+    .await;
+    week_go.cancel();
+    let whole = week.concat();
+    bot_message_in(&h, home, "with main's whole plan, not cut short", |m| {
+        m.content.trim() == whole.trim()
     })
     .await;
 
@@ -206,5 +246,100 @@ async fn a_private_fork_thread_has_the_owner_in_it() {
         m.content == "Noted, privately."
     })
     .await;
+    h.terminate().await;
+}
+
+/// MSG-1, CHN-6 (issue 41 §1): what the owner wrote in the home channel and in the fork's
+/// thread while the gateway was away is answered once each, where it was written, after a
+/// note there that it is late.
+#[tokio::test]
+async fn what_was_written_in_the_channel_and_the_thread_while_away_is_answered_once() {
+    let config = FakeConfig {
+        heartbeat_interval_ms: 1_000,
+        wait_timeout: Duration::from_secs(30),
+        ..FakeConfig::default()
+    };
+    let mut h = BotHarness::start_with(config, &[]).await;
+    h.greeted().await;
+    let home = server(&h, 0).private;
+    make_home(&h, home).await;
+    h.mock.push(Reply::text("Fork open: trip."));
+    h.discord
+        .slash_in(
+            h.owner(),
+            home,
+            "fork",
+            json!([{"name": "topic", "type": 3, "value": "trip"}]),
+        )
+        .await;
+    let thread = the_thread(&h, home).await.id;
+    bot_message_in(&h, thread, "with the fork's first reply", |m| {
+        m.content == "Fork open: trip."
+    })
+    .await;
+    h.mock.add_rule(|request| {
+        let prompt = request.last_user_text()?;
+        if prompt.contains("book the train") {
+            Some(Reply::text("Train noted in the fork."))
+        } else if prompt.contains("buy stamps") {
+            Some(Reply::text("Stamps noted in main."))
+        } else {
+            None
+        }
+    });
+
+    let identifies = h.discord.identify_count();
+    h.discord.invalid_session(false).await;
+    // Written while the bot has no session: Discord never delivers them as events.
+    h.discord
+        .channel_message_offline(h.owner(), home, "buy stamps");
+    h.discord
+        .channel_message_offline(h.owner(), thread, "book the train");
+    h.discord
+        .wait_for_gateway(|g| g.identifies.len() > identifies)
+        .await;
+    bot_message_in(&h, home, "with main's late answer", |m| {
+        m.content == "Stamps noted in main."
+    })
+    .await;
+    bot_message_in(&h, thread, "with the fork's late answer", |m| {
+        m.content == "Train noted in the fork."
+    })
+    .await;
+
+    // A later line in each place is a barrier: nothing more of the gap is answered.
+    h.mock.push(Reply::text("Later in main."));
+    h.discord
+        .channel_message(h.owner(), home, "anything else?")
+        .await;
+    bot_message_in(&h, home, "with a later answer", |m| {
+        m.content == "Later in main."
+    })
+    .await;
+    h.mock.push(Reply::text("Later in the fork."));
+    h.discord
+        .channel_message(h.owner(), thread, "and here?")
+        .await;
+    bot_message_in(&h, thread, "with a later answer", |m| {
+        m.content == "Later in the fork."
+    })
+    .await;
+    for (place, answer) in [
+        (home, "Stamps noted in main."),
+        (thread, "Train noted in the fork."),
+    ] {
+        let said = h.discord.channel_messages(place);
+        let answers = said.iter().filter(|m| m.content == answer).count();
+        let notes = said
+            .iter()
+            .filter(|m| m.content.contains("lost my connection to Discord"))
+            .count();
+        assert_eq!(
+            (answers, notes),
+            (1, 1),
+            "in {place}: {said:?}\n{}",
+            h.log()
+        );
+    }
     h.terminate().await;
 }

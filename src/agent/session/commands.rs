@@ -3,7 +3,7 @@
 //! [`Command`] the same way for Discord and the terminal.
 
 use super::{
-    DISCONNECT_GRACE, MainSession, MainState, StartFor, Target, cli_permission_mode,
+    DISCONNECT_GRACE, Held, MainSession, StartFor, Target, cli_permission_mode, fork::ForkSlot,
     fork_cli::ForkCli,
 };
 use crate::front_end::Branch;
@@ -166,7 +166,7 @@ impl MainSession {
     /// Compacts the conversation (`/compact [instructions]`) and returns the stats line (SES-13).
     pub async fn compact(&self, instructions: Option<&str>) -> Result<String, AgentError> {
         let mut state = self.state.lock().await;
-        if state.fork.is_open() {
+        if self.in_fork() {
             return Err(AgentError::Compaction("exit fork first.".to_owned()));
         }
         self.ensure_connected(&mut state, StartFor::Command).await?;
@@ -174,10 +174,12 @@ impl MainSession {
             Some(instructions) => format!("/compact {instructions}"),
             None => "/compact".to_owned(),
         };
-        let branch = state.branch(Target::Active);
-        let outcome = self
-            .run_once(&mut state, &UserContent::Text(command), branch)
-            .await;
+        let content = UserContent::Text(command);
+        let turn = state.turn.clone();
+        let outcome = match state.client.as_mut() {
+            Some(client) => self.run_once(client, &turn, &content, Branch::Main).await,
+            None => Err(crate::claude::ClaudeError::Closed),
+        };
         let report = self.finish_turn(&mut state, outcome).await?;
         let Some(seen) = report.compaction else {
             let why = report.command_output.join("\n");
@@ -213,18 +215,29 @@ impl MainSession {
 
     /// Passes `/cost` to the CLI and returns its text (AGT-15).
     async fn session_cost(&self) -> Result<String, AgentError> {
-        let mut state = self.state.lock().await;
-        if state.fork.is_open() {
-            self.ensure_fork_connected(&mut state, StartUp::TurnFirst)
-                .await?;
-        } else {
-            self.ensure_connected(&mut state, StartFor::Command).await?;
-        }
-        let branch = state.branch(Target::Active);
-        let outcome = self
-            .run_once(&mut state, &UserContent::Text("/cost".to_owned()), branch)
-            .await;
-        let report = self.finish_turn(&mut state, outcome).await?;
+        let content = UserContent::Text("/cost".to_owned());
+        let report = match self.hold(Target::Active).await {
+            Held::Main(mut state) => {
+                self.ensure_connected(&mut state, StartFor::Command).await?;
+                let turn = state.turn.clone();
+                let outcome = match state.client.as_mut() {
+                    Some(client) => self.run_once(client, &turn, &content, Branch::Main).await,
+                    None => Err(crate::claude::ClaudeError::Closed),
+                };
+                self.finish_turn(&mut state, outcome).await?
+            }
+            Held::Fork(mut slot) => {
+                self.ensure_fork_connected(&mut slot, StartUp::TurnFirst)
+                    .await?;
+                let fork = slot.get_mut().ok_or(crate::claude::ClaudeError::Closed)?;
+                let turn = fork.turn.clone();
+                let client = fork
+                    .cli
+                    .client_mut()
+                    .ok_or(crate::claude::ClaudeError::Closed)?;
+                self.run_once(client, &turn, &content, Branch::Fork).await?
+            }
+        };
         // The command's own output is the last block: a resumed session replays earlier
         // commands' output first (issue 24 §8).
         let own = report
@@ -254,7 +267,9 @@ impl MainSession {
         self.permissions.reset();
         self.interrupt();
         let mut state = self.state.lock().await;
-        let discarded = self.discard_fork(&mut state).await;
+        let mut slot = self.fork.lock().await;
+        let discarded = self.discard_fork(&mut state, &mut slot).await;
+        drop(slot);
         let client = self.take_client(&mut state);
         self.services.sessions.clear()?;
         if let Some(client) = client {
@@ -277,7 +292,9 @@ impl MainSession {
     /// An open fork is discarded first (IFK-21).
     pub async fn set_thinking(&self, thinking: Thinking) -> Result<(), AgentError> {
         let mut state = self.state.lock().await;
-        self.discard_fork(&mut state).await;
+        let mut slot = self.fork.lock().await;
+        self.discard_fork(&mut state, &mut slot).await;
+        drop(slot);
         state.settings.thinking = thinking;
         if let Some(client) = self.take_client(&mut state) {
             client.disconnect(DISCONNECT_GRACE).await;
@@ -296,10 +313,11 @@ impl MainSession {
         self.permissions
             .set_dont_ask(mode == PermissionMode::DontAsk);
         let mut state = self.state.lock().await;
-        if state.fork.is_open() && offer_changes(was_dont_ask, mode == PermissionMode::DontAsk) {
-            return self.reoffer_fork(&mut state, mode).await;
+        let mut slot = self.fork.lock().await;
+        if slot.is_open() && offer_changes(was_dont_ask, mode == PermissionMode::DontAsk) {
+            return self.reoffer_fork(&mut slot, mode).await;
         }
-        if let Some(fork) = state.fork.get_mut() {
+        if let Some(fork) = slot.get_mut() {
             // Kept with the fork, so a sleeping fork wakes in it (REST-3).
             fork.settings.permission_mode = mode;
             if let Some(client) = fork.cli.client() {
@@ -310,6 +328,7 @@ impl MainSession {
             }
             return Ok(());
         }
+        drop(slot);
         state.settings.permission_mode = mode;
         if offer_changes(was_dont_ask, mode == PermissionMode::DontAsk)
             && let Some(client) = self.take_client(&mut state)
@@ -341,10 +360,10 @@ impl MainSession {
     /// session id yet, only the running client's mode changes.
     pub(super) async fn reoffer_fork(
         &self,
-        state: &mut MainState,
+        slot: &mut ForkSlot,
         mode: PermissionMode,
     ) -> Result<(), AgentError> {
-        let Some(fork) = state.fork.get_mut() else {
+        let Some(fork) = slot.get_mut() else {
             return Ok(());
         };
         fork.settings.permission_mode = mode;

@@ -81,7 +81,7 @@ impl MainSession {
             services: &self.services,
             front_end: &self.front_end,
             permissions: &self.permissions,
-            turn: &self.turn,
+            turn: &state.turn,
             settings: &state.settings,
             fork_control: &self.fork_control,
             chain: &self.chain,
@@ -118,7 +118,7 @@ impl MainSession {
 
     /// Points interrupts addressed to `branch` at `client`.
     pub(super) fn set_live(&self, branch: Branch, client: Option<&ClaudeClient>) {
-        *self.live.lock().of(branch) = client.map(|client| LiveClient {
+        self.live.lock().of(branch).client = client.map(|client| LiveClient {
             handle: client.handle(),
             pid: client.pid(),
         });
@@ -126,16 +126,19 @@ impl MainSession {
 
     /// Marks `branch`'s reply as the one in progress until the guard drops.
     pub(super) fn replying(&self, branch: Branch) -> Replying<'_> {
-        self.live.lock().replying = Some(branch);
-        Replying(self)
+        self.live.lock().of(branch).replying = true;
+        Replying(self, branch)
     }
 }
 
-/// While alive, a reply is in progress ([`MainSession::replying`]).
-pub(super) struct Replying<'a>(&'a MainSession);
+/// While alive, `branch`'s reply is in progress ([`MainSession::replying`]).
+pub(super) struct Replying<'a>(&'a MainSession, Branch);
 
 impl Drop for Replying<'_> {
     fn drop(&mut self) {
-        self.0.live.lock().replying = None;
+        let mut live = self.0.live.lock();
+        let side = live.of(self.1);
+        side.replying = false;
+        side.compacting = false;
     }
 }

@@ -1,9 +1,10 @@
 //! Whole exchanges: a turn rendered by the front end, then every fork transition it asked for
-//! (IFK-2, IFK-3, IFK-6, IFK-10, IFK-11, RPL-1, BTN-4), all under the session lock.
+//! (IFK-2, IFK-3, IFK-6, IFK-10, IFK-11, RPL-1, BTN-4): each turn under its conversation's
+//! lock, each transition under main's and then the fork's.
 
 use tokio::sync::mpsc;
 
-use super::{MainSession, MainState, Prompt, PromptSource, Target, fork::ForkStart};
+use super::{Held, MainSession, Prompt, PromptSource, Target, fork::ForkStart};
 use crate::{
     agent::interactive_fork::{
         IDLE_NOTE, IdleStep, REPORT_BUTTON_PROMPT, escalated_idle_prompt, idle_prompt,
@@ -34,11 +35,12 @@ impl MainSession {
     /// One owner exchange: the turn (in the open fork, else in main), rendered by the front
     /// end, then any fork entry or exit it asked for. Returns the owner turn's report.
     pub async fn exchange(&self, prompt: Prompt) -> Result<TurnReport, AgentError> {
-        let mut state = self.state.lock().await;
+        let mut held = self.hold(Target::Active).await;
         let report = self
-            .rendered_turn(&mut state, prompt, PromptSource::Owner, Target::Active)
+            .rendered_turn(&mut held, prompt, PromptSource::Owner)
             .await;
-        self.settle(&mut state).await;
+        drop(held);
+        self.settle().await;
         report
     }
 
@@ -46,12 +48,12 @@ impl MainSession {
     /// channel): main's while the open fork has a place of its own (a thread, CHN-6), else
     /// like [`Self::exchange`].
     pub async fn exchange_from_main(&self, prompt: Prompt) -> Result<TurnReport, AgentError> {
-        let mut state = self.state.lock().await;
-        let target = beside_the_fork(&state);
+        let mut held = self.hold(Target::MainDoor).await;
         let report = self
-            .rendered_turn(&mut state, prompt, PromptSource::Owner, target)
+            .rendered_turn(&mut held, prompt, PromptSource::Owner)
             .await;
-        self.settle(&mut state).await;
+        drop(held);
+        self.settle().await;
         report
     }
 
@@ -60,22 +62,21 @@ impl MainSession {
     /// reminder is available to `follow_up_chain` for the duration of the turn (REM-8), and
     /// so are the tools the owner granted the job (issue 23 §4).
     pub async fn scheduled(&self, job: ForegroundJob) -> Result<TurnReport, AgentError> {
-        let mut state = self.state.lock().await;
+        let mut held = self.hold(Target::MainDoor).await;
         self.chain.set(job.chain);
         // The job's own tools, for its turn only (issue 23 §4).
         let grant = self.live_rules.grant_job_turn(job.granted);
-        let target = beside_the_fork(&state);
         let report = self
             .rendered_turn(
-                &mut state,
+                &mut held,
                 Prompt::text(job.prompt).answered_in(TurnPlace::Unasked),
                 PromptSource::System,
-                target,
             )
             .await;
         drop(grant);
         self.chain.set(None);
-        self.settle(&mut state).await;
+        drop(held);
+        self.settle().await;
         report
     }
 
@@ -87,30 +88,28 @@ impl MainSession {
         place: TurnPlace,
     ) -> Result<(), ForkCommandError> {
         let mut state = self.state.lock().await;
-        if state.fork.is_open() {
+        let mut slot = self.fork.lock().await;
+        if slot.is_open() {
             return Err(ForkCommandError::AlreadyInFork);
         }
         let idle = self.services.runtime.current().fork_idle_timeout;
         let prompt = started_prompt(topic.as_deref());
         // The fork opens where the command was run (a thread there, in the home channel).
         self.front_end.answer_in(place, Branch::Main);
-        self.open_fork(
-            &mut state,
-            ForkStart::Branch {
-                topic,
-                idle_timeout_minutes: idle,
-            },
-        )
-        .await?;
+        let start = ForkStart::Branch {
+            topic,
+            idle_timeout_minutes: idle,
+        };
+        self.open_fork(&mut state, &mut slot, start).await?;
+        drop(state);
         let outcome = self
             .rendered_turn(
-                &mut state,
+                &mut Held::Fork(slot),
                 Prompt::text(prompt).answered_in(place),
                 PromptSource::System,
-                Target::Active,
             )
             .await;
-        self.settle(&mut state).await;
+        self.settle().await;
         outcome.map(drop).map_err(ForkCommandError::from)
     }
 
@@ -123,16 +122,18 @@ impl MainSession {
         prompt: Prompt,
     ) -> Result<TurnReport, ForkCommandError> {
         let mut state = self.state.lock().await;
-        if state.fork.is_open() {
+        let mut slot = self.fork.lock().await;
+        if slot.is_open() {
             return Err(ForkCommandError::AlreadyInFork);
         }
         self.front_end.answer_in(prompt.place, Branch::Main);
-        self.open_fork(&mut state, ForkStart::Resume { session_id, origin })
-            .await?;
+        let start = ForkStart::Resume { session_id, origin };
+        self.open_fork(&mut state, &mut slot, start).await?;
+        drop(state);
         let report = self
-            .rendered_turn(&mut state, prompt, PromptSource::Owner, Target::Active)
+            .rendered_turn(&mut Held::Fork(slot), prompt, PromptSource::Owner)
             .await;
-        self.settle(&mut state).await;
+        self.settle().await;
         Ok(report?)
     }
 
@@ -143,19 +144,17 @@ impl MainSession {
         action: ExitAction,
         place: TurnPlace,
     ) -> Result<(), ForkCommandError> {
-        let mut state = self.state.lock().await;
-        if !state.fork.is_open() {
+        let slot = self.fork.lock().await;
+        if !slot.is_open() {
             return Err(ForkCommandError::NoFork);
         }
-        self.front_end.answer_in(place, Branch::Fork);
         let summary = if action == ExitAction::Report {
             let started = self.services.clock.now();
             let outcome = self
                 .rendered_turn(
-                    &mut state,
-                    Prompt::text(REPORT_BUTTON_PROMPT),
+                    &mut Held::Fork(slot),
+                    Prompt::text(REPORT_BUTTON_PROMPT).answered_in(place),
                     PromptSource::Owner,
-                    Target::Active,
                 )
                 .await;
             if let Err(error) = outcome {
@@ -172,22 +171,29 @@ impl MainSession {
                 .map(|update| update.message);
             Some(written.unwrap_or_else(|| "no summary reported".to_owned()))
         } else {
+            drop(slot);
             None
         };
-        if state.fork.is_open() {
-            self.close_fork(&mut state, action, summary).await;
+        let mut state = self.state.lock().await;
+        let mut slot = self.fork.lock().await;
+        if slot.is_open() {
+            self.front_end_of(Branch::Fork)
+                .answer_in(place, Branch::Fork);
+            self.close_fork(&mut state, &mut slot, action, summary)
+                .await;
         }
-        self.settle(&mut state).await;
+        drop((state, slot));
+        self.settle().await;
         Ok(())
     }
 
-    /// The idle check (IFK-11, IFK-12): run every minute; skipped while a turn is running,
-    /// since the owner is then active anyway.
+    /// The idle check (IFK-11, IFK-12): run every minute; skipped while a fork turn is
+    /// running, since the owner is then active anyway.
     pub async fn check_idle(&self) {
-        let Ok(mut state) = self.state.try_lock() else {
+        let Ok(slot) = self.fork.try_lock() else {
             return;
         };
-        let Some(fork) = state.fork.get() else {
+        let Some(fork) = slot.get() else {
             return;
         };
         let minutes = fork.idle.timeout_minutes();
@@ -195,9 +201,9 @@ impl MainSession {
             IdleStep::Wait => return,
             IdleStep::CheckIn => {
                 // In the fork's own place (its thread), whatever main did last (CHN-6).
-                self.front_end
-                    .answer_in(TurnPlace::Conversation, Branch::Fork);
-                match self.front_end.send_text(IDLE_NOTE.to_owned()).await {
+                let front_end = self.front_end_of(Branch::Fork);
+                front_end.answer_in(TurnPlace::Conversation, Branch::Fork);
+                match front_end.send_text(IDLE_NOTE.to_owned()).await {
                     Ok(id) => self.fork_control.note_message_opt(id),
                     Err(error) => tracing::warn!(%error, "could not post the idle note"),
                 }
@@ -210,52 +216,60 @@ impl MainSession {
                 escalated_idle_prompt(minutes)
             }
         };
+        let mut held = Held::Fork(slot);
         let outcome = self
-            .rendered_turn(
-                &mut state,
-                Prompt::text(prompt),
-                PromptSource::System,
-                Target::Active,
-            )
+            .rendered_turn(&mut held, Prompt::text(prompt), PromptSource::System)
             .await;
         if let Err(error) = outcome {
             tracing::warn!(%error, "the idle check-in failed");
         }
-        if let Some(fork) = state.fork.get_mut() {
+        if let Held::Fork(slot) = &mut held
+            && let Some(fork) = slot.get_mut()
+        {
             fork.idle.checked_in(self.services.clock.instant());
         }
-        self.settle(&mut state).await;
+        drop(held);
+        self.settle().await;
     }
 
-    /// Runs one turn with the front end rendering it, and records the fork's messages.
+    /// Runs one turn on the held conversation with its front end rendering it, and records
+    /// the fork's messages.
     pub(super) async fn rendered_turn(
         &self,
-        state: &mut MainState,
+        held: &mut Held<'_>,
         prompt: Prompt,
         source: PromptSource,
-        target: Target,
     ) -> Result<TurnReport, AgentError> {
-        self.front_end.answer_in(prompt.place, state.branch(target));
+        let branch = held.branch();
+        let front_end = self.front_end_of(branch);
+        front_end.answer_in(prompt.place, branch);
         let (events, rendered) = mpsc::unbounded_channel();
-        let render = self.front_end.render_turn(rendered);
-        let turn = self.turn_locked(state, prompt, events, source, target);
+        let render = front_end.render_turn(rendered);
+        let turn = self.turn_held(held, prompt, events, source);
         let (report, message_ids) = tokio::join!(turn, render);
-        self.record_fork_messages(state, message_ids);
+        if let Held::Fork(slot) = held {
+            self.record_fork_messages(slot, message_ids);
+        }
         report
     }
 
     /// Acts on what the last turn asked for until nothing is left: exits first, then a fork
-    /// entry with its first reply; a fork whose CLI died is closed.
-    async fn settle(&self, state: &mut MainState) {
+    /// entry with its first reply; a fork whose CLI died is closed. Takes main's lock, then
+    /// the fork's, only when there is something to do.
+    async fn settle(&self) {
         for _ in 0..8 {
-            if let Some(action) = self.fork_control.take_exit()
-                && state.fork.is_open()
-            {
-                self.close_fork(state, action, None).await;
+            if let Some(action) = self.fork_control.take_exit() {
+                let mut state = self.state.lock().await;
+                let mut slot = self.fork.lock().await;
+                if slot.is_open() {
+                    self.close_fork(&mut state, &mut slot, action, None).await;
+                }
                 continue;
             }
             if let Some(request) = self.fork_control.take_enter() {
-                if state.fork.is_open() {
+                let mut state = self.state.lock().await;
+                let mut slot = self.fork.lock().await;
+                if slot.is_open() {
                     continue;
                 }
                 let topic = request.topic.clone();
@@ -263,37 +277,37 @@ impl MainSession {
                     topic: request.topic,
                     idle_timeout_minutes: request.idle_timeout_minutes,
                 };
-                if let Err(error) = self.open_fork(state, start).await {
+                if let Err(error) = self.open_fork(&mut state, &mut slot, start).await {
                     tracing::warn!(%error, "could not open the fork");
                     let text = format!("could not open the fork: {error}");
                     let _ = self.front_end.send_text(text).await;
                     return;
                 }
+                drop(state);
                 let prompt = Prompt::text(started_prompt(topic.as_deref()));
                 if let Err(error) = self
-                    .rendered_turn(state, prompt, PromptSource::System, Target::Active)
+                    .rendered_turn(&mut Held::Fork(slot), prompt, PromptSource::System)
                     .await
                 {
                     tracing::warn!(%error, "the fork's first turn failed");
                 }
                 continue;
             }
-            if state.fork.get().is_some_and(|fork| fork.cli.is_lost()) {
-                let note = Some("the fork's connection was lost.".to_owned());
-                self.close_fork(state, ExitAction::Exit, note).await;
+            let lost = self
+                .fork
+                .try_lock()
+                .is_ok_and(|slot| slot.get().is_some_and(|fork| fork.cli.is_lost()));
+            if lost {
+                let mut state = self.state.lock().await;
+                let mut slot = self.fork.lock().await;
+                if slot.get().is_some_and(|fork| fork.cli.is_lost()) {
+                    let note = Some("the fork's connection was lost.".to_owned());
+                    self.close_fork(&mut state, &mut slot, ExitAction::Exit, note)
+                        .await;
+                }
             }
             return;
         }
         tracing::warn!("too many fork transitions in one exchange; stopping here");
-    }
-}
-
-/// Where a turn from a door of the main conversation goes: main while the open fork has a
-/// place of its own, else the open fork (IFK-1) or main.
-pub(super) fn beside_the_fork(state: &MainState) -> Target {
-    if state.fork.get().is_some_and(|fork| fork.beside_main) {
-        Target::Main
-    } else {
-        Target::Active
     }
 }

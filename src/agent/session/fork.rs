@@ -1,13 +1,14 @@
 //! Opening, running and closing the interactive fork (IFK-1…21, SES-8, SES-10, SES-16).
 //!
-//! All of it runs under the session lock, so a fork changes hands between turns only.
+//! Opening and closing run under main's lock and then the fork's, so a fork changes hands
+//! between turns only; the fork's turns take its lock alone (issue 41 §1).
 
-use crate::front_end::Branch;
-use std::sync::Arc;
+use std::sync::{Arc, atomic::Ordering};
 
 use super::{
     MainSession, MainSettings, MainState, fork_cli::ForkCli, fork_save::saved_description,
 };
+use crate::front_end::{Branch, CurrentTurn, FrontEnd};
 use crate::{
     agent::interactive_fork::{
         IdleClock, NOTHING_TO_SAVE, entry_embed, exit_embed, resumed_run_embed,
@@ -17,13 +18,10 @@ use crate::{
         client::main_client::{ClientTools, MainClientParts},
         turn::context_usage::HAIKU_CONTEXT_LIMIT,
     },
-    claude::{ClaudeError, PermissionMode, SessionId, StartUp},
+    claude::{PermissionMode, SessionId, StartUp},
     domain::fork_control::{ExitAction, ForkBegin, ForkFacts},
     mcp::{ToolScope, availability::ScopeCell},
-    state::{
-        fork_messages::{RecordedSession, SessionOrigin},
-        history::SessionEventKind,
-    },
+    state::fork_messages::SessionOrigin,
 };
 
 /// The half of the open interactive fork that needs the session lock. Its other half, the
@@ -37,19 +35,17 @@ pub(super) struct ActiveFork {
     /// The scope cell its tools read; switched to main when the fork is saved (SES-10).
     pub(super) scope: Arc<ScopeCell>,
     /// Whether `interactive_fork` was logged for it yet (SES-8).
-    logged: bool,
+    pub(super) logged: bool,
     pub(super) idle: IdleClock,
     /// Model, thinking and permission mode its client runs with.
     pub(super) settings: MainSettings,
     /// Whose session it is: the main session's tools or a background run's (issue 23 §4).
     pub(super) origin: SessionOrigin,
-    /// The fork has a place of its own (a Discord thread), so main stays reachable (CHN-6).
-    pub(super) beside_main: bool,
-    /// What happened in main meanwhile, one line per exchange, for a Save (CHN-7).
-    pub(super) main_meanwhile: Vec<String>,
+    /// The sink its client's callbacks emit into while a fork turn runs.
+    pub(super) turn: CurrentTurn,
 }
 
-/// Where the open fork's locked half is kept in [`MainState`]. Only
+/// Where the open fork's locked half is kept, behind the fork's lock. Only
 /// [`MainSession::install_fork`] and [`MainSession::remove_fork`] fill or empty it, and they
 /// open and close the switchboard's facts in the same step, so the session's view (this slot)
 /// and the tools' view ([`MainSession::in_fork`]) never disagree (IFK-1).
@@ -109,25 +105,11 @@ impl MainSession {
     pub(super) async fn open_fork(
         &self,
         state: &mut MainState,
+        slot: &mut ForkSlot,
         start: ForkStart,
     ) -> Result<(), AgentError> {
         let runtime = self.services.runtime.current();
-        let mut model = runtime.model_fork.clone().or(state.settings.model.clone());
-        let mut note = None;
-        let is_haiku = model.as_deref().is_some_and(|m| m.contains("haiku"));
-        if is_haiku
-            && state
-                .last_input_tokens
-                .is_some_and(|t| t > HAIKU_CONTEXT_LIMIT)
-        {
-            model = Some("sonnet".to_owned());
-            note = Some("context exceeds haiku limit — using sonnet");
-        }
-        let settings = MainSettings {
-            model,
-            thinking: runtime.thinking_fork,
-            permission_mode: state.settings.permission_mode,
-        };
+        let (settings, note) = fork_settings(state, &runtime);
         let fork_settings = settings.clone();
         let main_at_start = self.services.sessions.load();
         let (resume, fork_session, topic, idle_minutes, origin) = match start {
@@ -157,11 +139,17 @@ impl MainSession {
         let origin = origin.unwrap_or(SessionOrigin::Owner);
         let scope = Arc::new(ScopeCell::new(ToolScope::InteractiveFork));
         let tools = self.tools_of(&origin);
+        // Its output goes to a place of its own where the front end has one per fork.
+        let front_end = self
+            .front_end
+            .fork_side()
+            .unwrap_or_else(|| Arc::clone(&self.front_end));
+        let turn = CurrentTurn::default();
         let parts = MainClientParts {
             services: &self.services,
-            front_end: &self.front_end,
+            front_end: &front_end,
             permissions: &self.permissions,
-            turn: &self.turn,
+            turn: &turn,
             settings: &settings,
             fork_control: &self.fork_control,
             chain: &self.chain,
@@ -185,7 +173,7 @@ impl MainSession {
             }
             SessionOrigin::Owner => topic.clone(),
         };
-        let beside_main = self.front_end.fork_opened(thread_topic).await;
+        let beside_main = front_end.fork_opened(thread_topic).await;
         let fork = ActiveFork {
             cli: ForkCli::Up(Box::new(client)),
             last_active: self.services.clock.instant(),
@@ -194,8 +182,7 @@ impl MainSession {
             idle: IdleClock::new(idle_minutes, self.services.clock.instant()),
             settings: fork_settings,
             origin,
-            beside_main,
-            main_meanwhile: Vec::new(),
+            turn,
         };
         let embed = match &fork.origin {
             SessionOrigin::Background {
@@ -203,72 +190,12 @@ impl MainSession {
             } => resumed_run_embed(job, allowed_tools),
             SessionOrigin::Owner => entry_embed(topic.as_deref(), note),
         };
-        self.install_fork(state, fork, facts);
-        match self.front_end.send_embed(embed).await {
+        self.install_fork(slot, fork, facts, (front_end.clone(), beside_main));
+        match front_end.send_embed(embed).await {
             Ok(id) => self.fork_control.note_message_opt(id),
             Err(error) => tracing::warn!(%error, "could not post the fork entry embed"),
         }
         Ok(())
-    }
-
-    /// After a fork turn: log `interactive_fork` once (SES-8) and record the fork's messages
-    /// for reply tracking (SES-16). A dead fork client is reported like a main one.
-    pub(super) fn finish_fork_turn(
-        &self,
-        state: &mut MainState,
-        outcome: Result<crate::agent::TurnReport, ClaudeError>,
-    ) -> Result<crate::agent::TurnReport, AgentError> {
-        let Some(fork) = state.fork.get_mut() else {
-            return outcome.map_err(AgentError::from);
-        };
-        if let Some(id) = fork.cli.session_id().cloned()
-            && !fork.logged
-        {
-            fork.logged = true;
-            let parent = self
-                .fork_control
-                .main_session_at_start()
-                .and_then(|id| SessionId::parse(&id).ok());
-            self.services
-                .sessions
-                .log(&id, SessionEventKind::InteractiveFork, parent.as_ref())?;
-        }
-        Ok(outcome?)
-    }
-
-    /// Records the fork's sent messages under its session id (SES-16), once that id is known.
-    pub(super) fn record_fork_messages(&self, state: &MainState, extra: Vec<u64>) {
-        let Some(fork) = state.fork.get() else {
-            return;
-        };
-        for id in extra {
-            self.fork_control.note_message(id);
-        }
-        let Some(session) = fork.cli.session_id() else {
-            return;
-        };
-        let ids = self.fork_control.take_messages();
-        let parent = self.fork_control.main_session_at_start();
-        self.record_messages(&ids, session, parent.as_deref(), &fork.origin);
-    }
-
-    /// Writes `ids` to `fork_messages.json` under the fork's session (SES-16), with its
-    /// origin, so a reply resumes it with the same tools (issue 23 §4).
-    fn record_messages(
-        &self,
-        ids: &[u64],
-        session: &SessionId,
-        parent: Option<&str>,
-        origin: &SessionOrigin,
-    ) {
-        let session = RecordedSession {
-            id: session.as_str(),
-            parent,
-            origin,
-        };
-        if let Err(error) = self.services.fork_messages.record(ids, &session) {
-            tracing::warn!(%error, "could not record the fork's messages");
-        }
     }
 
     /// The tools a fork of `origin` runs with: the main session's for the owner's own, the
@@ -282,19 +209,32 @@ impl MainSession {
         }
     }
 
-    /// Opens a fork: its locked half into the slot, its facts onto the switchboard. With
-    /// [`Self::remove_fork`], the only code that changes whether a fork is open (IFK-1).
-    fn install_fork(&self, state: &mut MainState, fork: ActiveFork, facts: ForkFacts) {
+    /// Opens a fork: its locked half into the slot, its facts onto the switchboard, its front
+    /// end and whether it has a place of its own beside the locks. With
+    /// [`Self::remove_fork`], the only code that changes whether a fork is open (IFK-1). Runs
+    /// under both locks.
+    fn install_fork(
+        &self,
+        slot: &mut ForkSlot,
+        fork: ActiveFork,
+        facts: ForkFacts,
+        (front_end, beside_main): (Arc<dyn FrontEnd>, bool),
+    ) {
+        self.meanwhile.lock().clear();
+        *self.fork_front_end.lock() = front_end;
+        self.beside_main.store(beside_main, Ordering::Release);
         self.fork_control.fork_opened(facts);
-        state.fork.0 = Some(fork);
+        slot.0 = Some(fork);
     }
 
-    /// Closes the open fork, both halves at once: returns its locked half and its facts (with
-    /// the messages not recorded yet, SES-16), or `None` if no fork was open.
-    pub(super) fn remove_fork(&self, state: &mut MainState) -> Option<(ActiveFork, ForkFacts)> {
-        let fork = state.fork.0.take()?;
+    /// Closes the open fork, both halves at once: returns its locked half, its facts (with
+    /// the messages not recorded yet, SES-16) and whether it had a place of its own, or `None`
+    /// if no fork was open. Runs under both locks.
+    pub(super) fn remove_fork(&self, slot: &mut ForkSlot) -> Option<(ActiveFork, ForkFacts, bool)> {
+        let fork = slot.0.take()?;
         let facts = self.fork_control.fork_closed().unwrap_or_default();
-        Some((fork, facts))
+        let beside_main = self.beside_main.swap(false, Ordering::AcqRel);
+        Some((fork, facts, beside_main))
     }
 
     /// Ends the open fork: saved (promoted to main, SES-10), reported or discarded; posts the
@@ -302,19 +242,19 @@ impl MainSession {
     pub(super) async fn close_fork(
         &self,
         state: &mut MainState,
+        slot: &mut ForkSlot,
         action: ExitAction,
         summary: Option<String>,
     ) {
-        let Some((fork_id, beside_main, meanwhile)) = state.fork.get_mut().map(|fork| {
-            let meanwhile = std::mem::take(&mut fork.main_meanwhile);
-            (fork.cli.session_id().cloned(), fork.beside_main, meanwhile)
-        }) else {
+        let Some(fork_id) = slot.get().map(|fork| fork.cli.session_id().cloned()) else {
             return;
         };
-        self.front_end.cancel_approvals();
-        if beside_main {
+        let meanwhile = std::mem::take(&mut *self.meanwhile.lock());
+        let fork_front_end = self.front_end_of(Branch::Fork);
+        fork_front_end.cancel_approvals();
+        if self.beside_main.load(Ordering::Acquire) {
             // The outcome goes to the channel; the thread is archived (CHN-7).
-            self.front_end.fork_closing().await;
+            fork_front_end.fork_closing().await;
         }
         let (shown, description, keep_client) = match (action, fork_id.clone()) {
             (ExitAction::Save, Some(id)) => {
@@ -343,7 +283,7 @@ impl MainSession {
             Ok(id) => self.fork_control.note_message_opt(*id),
             Err(error) => tracing::warn!(%error, "could not post the fork exit embed"),
         }
-        let Some((fork, facts)) = self.remove_fork(state) else {
+        let Some((fork, facts, _)) = self.remove_fork(slot) else {
             return;
         };
         self.permissions
@@ -367,11 +307,36 @@ impl MainSession {
 
     /// Discards an open fork without a turn (`/clear`, `/thinking`, IFK-15, IFK-21). Returns
     /// whether one was open.
-    pub(super) async fn discard_fork(&self, state: &mut MainState) -> bool {
-        if !state.fork.is_open() {
+    pub(super) async fn discard_fork(&self, state: &mut MainState, slot: &mut ForkSlot) -> bool {
+        if !slot.is_open() {
             return false;
         }
-        self.close_fork(state, ExitAction::Exit, None).await;
+        self.close_fork(state, slot, ExitAction::Exit, None).await;
         true
     }
+}
+
+/// The settings a fork runs with (IFK-16): the fork's model and thinking where set, else
+/// main's; a haiku fork of a context too big for haiku runs on sonnet, with the note saying so.
+fn fork_settings(
+    state: &MainState,
+    runtime: &crate::config::runtime::RuntimeConfig,
+) -> (MainSettings, Option<&'static str>) {
+    let mut model = runtime.model_fork.clone().or(state.settings.model.clone());
+    let mut note = None;
+    let is_haiku = model.as_deref().is_some_and(|m| m.contains("haiku"));
+    if is_haiku
+        && state
+            .last_input_tokens
+            .is_some_and(|t| t > HAIKU_CONTEXT_LIMIT)
+    {
+        model = Some("sonnet".to_owned());
+        note = Some("context exceeds haiku limit — using sonnet");
+    }
+    let settings = MainSettings {
+        model,
+        thinking: runtime.thinking_fork,
+        permission_mode: state.settings.permission_mode,
+    };
+    (settings, note)
 }

@@ -6,7 +6,10 @@
 use crate::front_end::Branch;
 use std::sync::Arc;
 
-use super::{DISCONNECT_GRACE, MainSession, MainState, fork::ActiveFork};
+use super::{
+    DISCONNECT_GRACE, MainSession,
+    fork::{ActiveFork, ForkSlot},
+};
 use crate::{
     agent::{AgentError, client::main_client::MainClientParts},
     claude::{ClaudeClient, SessionId, StartUp},
@@ -72,10 +75,10 @@ impl MainSession {
     /// settings and tools (REST-3). `start_up`: for a turn, or ahead of one (REST-2).
     pub(super) async fn ensure_fork_connected(
         &self,
-        state: &mut MainState,
+        slot: &mut ForkSlot,
         start_up: StartUp,
     ) -> Result<(), AgentError> {
-        let Some(fork) = state.fork.get_mut() else {
+        let Some(fork) = slot.get_mut() else {
             return Ok(());
         };
         fork.touch(self.services.clock.instant());
@@ -96,11 +99,12 @@ impl MainSession {
         start_up: StartUp,
     ) -> Result<ClaudeClient, AgentError> {
         let tools = self.tools_of(&fork.origin);
+        let front_end = self.front_end_of(Branch::Fork);
         let parts = MainClientParts {
             services: &self.services,
-            front_end: &self.front_end,
+            front_end: &front_end,
             permissions: &self.permissions,
-            turn: &self.turn,
+            turn: &fork.turn,
             settings: &fork.settings,
             fork_control: &self.fork_control,
             chain: &self.chain,
@@ -116,10 +120,10 @@ impl MainSession {
     /// is known (a fork's branch gets its id at its first turn). Returns whether it was stopped.
     pub(super) async fn sleep_fork_if_idle(
         &self,
-        state: &mut MainState,
+        slot: &mut ForkSlot,
         limit: std::time::Duration,
     ) -> bool {
-        let Some(fork) = state.fork.get_mut() else {
+        let Some(fork) = slot.get_mut() else {
             return false;
         };
         if fork.idle_for(self.services.clock.instant()) < limit {

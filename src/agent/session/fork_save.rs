@@ -31,6 +31,8 @@ impl MainSession {
         fork.scope.set(ToolScope::Main);
         // An asleep fork's session is resumed by main's next turn (REST-3).
         let old = std::mem::replace(&mut state.client, fork.cli.into_client());
+        // The promoted client's callbacks emit into the fork's sink: main's turns use it now.
+        state.turn = fork.turn;
         state.turns_since_compaction = 0;
         self.set_live(Branch::Fork, None);
         self.set_live(Branch::Main, state.client.as_ref());

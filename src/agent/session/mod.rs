@@ -1,16 +1,16 @@
-//! The main session: one persistent Claude conversation, resumed across restarts, behind one
-//! lock (SES-1…14, SES-18, CTX-1/2/5/6, AGT-6, AGT-14…17).
+//! The main session: one persistent Claude conversation, resumed across restarts (SES-1…14,
+//! SES-18, CTX-1/2/5/6, AGT-6, AGT-14…17), and the interactive fork open beside it.
 //!
-//! Every turn, `/compact`, `/cost` and `/clear` takes the lock, so conversations are strictly
-//! one at a time. Interrupting never takes it: it goes through the [`ClientHandle`] of each
-//! conversation's CLI, kept beside the lock, so a new message can cut short the reply of the
-//! conversation it is addressed to, and only that one (issue 41 §1).
+//! Each conversation has a lock of its own (issue 41 §1): main's turns, `/compact` and the
+//! settings take main's; the open fork's turns take the fork's; what changes both (opening,
+//! saving or ending a fork, `/clear`, `/thinking`) takes main's first, then the fork's, and
+//! nothing holds the fork's lock while it waits for main's. A fork with a thread of its own
+//! answers there while main answers in the channel, each in its own time. Interrupting takes
+//! no lock: it goes through the [`ClientHandle`] of each conversation's CLI, kept beside the
+//! locks, so a new message cuts short the reply of the conversation it is addressed to only.
 
 use std::{
-    sync::{
-        Arc,
-        atomic::{AtomicBool, Ordering},
-    },
+    sync::{Arc, atomic::AtomicBool},
     time::Duration,
 };
 
@@ -23,6 +23,7 @@ mod connection;
 mod exchange;
 mod fork;
 mod fork_cli;
+mod fork_record;
 mod fork_save;
 mod rest;
 mod turn_run;
@@ -31,7 +32,7 @@ use connection::StartFor;
 pub use exchange::ForkCommandError;
 pub use fork::ForkStart;
 pub use rest::WakeAt;
-use turn_run::Target;
+use turn_run::{Held, Target};
 
 use crate::agent::{
     AgentError,
@@ -95,6 +96,9 @@ pub struct MainSettings {
 
 struct MainState {
     client: Option<ClaudeClient>,
+    /// The sink main's client's callbacks emit into while a main turn runs (a saved fork's
+    /// client brings its own along).
+    turn: CurrentTurn,
     /// The built-in tools main's client was offered (`None`: the CLI's default set).
     offered: Option<Vec<String>>,
     settings: MainSettings,
@@ -102,8 +106,6 @@ struct MainState {
     turns_since_compaction: usize,
     /// Context size of the main session's last turn (IFK-16).
     last_input_tokens: Option<u64>,
-    /// The open interactive fork's locked half; while it is open every turn goes to it (IFK-1).
-    fork: fork::ForkSlot,
 }
 
 /// A conversation's client as interrupts reach it, with its OS process id, taken together
@@ -113,16 +115,24 @@ struct LiveClient {
     pid: Option<u32>,
 }
 
-/// The live client of each conversation, and which of them is replying now.
+/// One conversation as interrupts see it: its live client, whether it is replying now, and
+/// whether its CLI is compacting (interrupts are ignored then, AGT-14).
+#[derive(Default)]
+struct LiveSide {
+    client: Option<LiveClient>,
+    replying: bool,
+    compacting: bool,
+}
+
+/// Main's and the open fork's [`LiveSide`].
 #[derive(Default)]
 struct LiveClients {
-    main: Option<LiveClient>,
-    fork: Option<LiveClient>,
-    replying: Option<Branch>,
+    main: LiveSide,
+    fork: LiveSide,
 }
 
 impl LiveClients {
-    fn of(&mut self, branch: Branch) -> &mut Option<LiveClient> {
+    fn of(&mut self, branch: Branch) -> &mut LiveSide {
         match branch {
             Branch::Main => &mut self.main,
             Branch::Fork => &mut self.fork,
@@ -144,11 +154,20 @@ pub struct MainSession {
     services: Arc<Services>,
     front_end: Arc<dyn FrontEnd>,
     permissions: Arc<PermissionState>,
-    turn: CurrentTurn,
+    /// Main's lock.
     state: AsyncMutex<MainState>,
+    /// The open interactive fork's lock; taken after main's when both are needed (IFK-1).
+    fork: AsyncMutex<fork::ForkSlot>,
     /// Each conversation's client, as interrupts reach it.
     live: Mutex<LiveClients>,
-    compacting: AtomicBool,
+    /// The open fork has a place of its own (a Discord thread), so main stays reachable beside
+    /// it (CHN-6). Set and cleared with the fork, under both locks.
+    beside_main: AtomicBool,
+    /// What main said beside such a fork, one line per exchange, for a Save (CHN-7).
+    meanwhile: Mutex<Vec<String>>,
+    /// Where the open (or last) fork's output goes: a front end of its own where the front end
+    /// has one per fork (a Discord thread's), else main's.
+    fork_front_end: Mutex<Arc<dyn FrontEnd>>,
     fork_control: Arc<ForkControl>,
     main_scope: Arc<ScopeCell>,
     chain: Arc<ChainSlot>,
@@ -170,21 +189,24 @@ impl MainSession {
         let dont_ask = settings.permission_mode == PermissionMode::DontAsk;
         let live_rules = Arc::new(LiveRules::new(Arc::clone(&services.tool_policy)));
         let last_active = Mutex::new(services.clock.instant());
+        let fork_front_end = Mutex::new(Arc::clone(&front_end));
         Self {
             services,
             front_end,
             permissions: Arc::new(PermissionState::new(dont_ask)),
-            turn: CurrentTurn::default(),
             state: AsyncMutex::new(MainState {
                 client: None,
+                turn: CurrentTurn::default(),
                 offered: None,
                 settings,
                 turns_since_compaction: 0,
                 last_input_tokens: None,
-                fork: fork::ForkSlot::default(),
             }),
+            fork: AsyncMutex::default(),
             live: Mutex::default(),
-            compacting: AtomicBool::new(false),
+            beside_main: AtomicBool::new(false),
+            meanwhile: Mutex::default(),
+            fork_front_end,
             fork_control: Arc::new(ForkControl::default()),
             main_scope: Arc::new(ScopeCell::new(ToolScope::Main)),
             chain: Arc::new(ChainSlot::default()),
@@ -211,46 +233,47 @@ impl MainSession {
     /// peeked in a fork (CTX-3). Waits for any turn in progress first; fork transitions the
     /// turn asks for are left for [`Self::exchange`].
     pub async fn send(&self, prompt: Prompt, sink: TurnSink) -> Result<TurnReport, AgentError> {
-        let mut state = self.state.lock().await;
-        self.turn_locked(
-            &mut state,
-            prompt,
-            sink,
-            PromptSource::Owner,
-            Target::Active,
-        )
-        .await
+        let mut held = self.hold(Target::Active).await;
+        self.turn_held(&mut held, prompt, sink, PromptSource::Owner)
+            .await
     }
 
-    /// Interrupts the reply in progress, whichever conversation's, without waiting (AGT-14).
+    /// Interrupts every reply in progress, whichever conversation's, without waiting (AGT-14).
     /// Ignored while compacting. Returns whether an interrupt was sent.
     pub fn interrupt(&self) -> bool {
-        let replying = self.live.lock().replying;
-        replying.is_some_and(|branch| self.interrupt_in(branch))
+        let main = self.interrupt_in(Branch::Main);
+        let fork = self.interrupt_in(Branch::Fork);
+        main || fork
     }
 
     /// Interrupts `branch`'s reply if it is the one in progress (MSG-3): a message addressed to
     /// one conversation never cuts another's reply short (issue 41 §1). Ignored while
     /// compacting. Returns whether an interrupt was sent.
     pub fn interrupt_in(&self, branch: Branch) -> bool {
-        if self.compacting.load(Ordering::Relaxed) {
-            return false;
-        }
         let handle = {
             let mut live = self.live.lock();
-            if live.replying != Some(branch) {
+            let side = live.of(branch);
+            if !side.replying || side.compacting {
                 return false;
             }
-            live.of(branch).as_ref().map(|live| live.handle.clone())
+            side.client.as_ref().map(|live| live.handle.clone())
         };
         // Approvals wait only inside the reply in progress: they are that reply's.
-        self.front_end.cancel_approvals();
+        self.front_end_of(branch).cancel_approvals();
         handle.is_some_and(|handle| handle.interrupt_nowait().is_ok())
     }
 
-    /// Whether a turn (or another locked operation) is in progress.
+    /// Whether a turn (or another locked operation) is in progress, in main or the fork.
     pub fn is_busy(&self) -> bool {
-        self.state.try_lock().is_err()
+        self.state.try_lock().is_err() || self.fork.try_lock().is_err()
+    }
+
+    /// Where `branch`'s output goes.
+    fn front_end_of(&self, branch: Branch) -> Arc<dyn FrontEnd> {
+        match branch {
+            Branch::Main => Arc::clone(&self.front_end),
+            Branch::Fork => Arc::clone(&self.fork_front_end.lock()),
+        }
     }
 
     /// The fork switchboard shared with this session's tools.
@@ -265,16 +288,22 @@ impl MainSession {
 
     /// The OS process id of the main conversation's connected CLI, if any.
     pub fn cli_pid(&self) -> Option<u32> {
-        self.live.lock().main.as_ref().and_then(|live| live.pid)
+        self.live
+            .lock()
+            .main
+            .client
+            .as_ref()
+            .and_then(|live| live.pid)
     }
 
     /// Ends the CLI cleanly, waiting for the turn in progress (callers bound this with a timeout).
     pub async fn shutdown(&self) {
         let mut state = self.state.lock().await;
-        if let Some((fork, _)) = self.remove_fork(&mut state) {
-            if fork.beside_main {
+        let mut slot = self.fork.lock().await;
+        if let Some((fork, _, beside_main)) = self.remove_fork(&mut slot) {
+            if beside_main {
                 // A fork does not outlive the process: its thread is archived (CHN-7).
-                self.front_end.fork_closing().await;
+                self.front_end_of(Branch::Fork).fork_closing().await;
             }
             fork.cli.disconnect().await;
         }

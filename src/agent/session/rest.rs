@@ -8,7 +8,7 @@
 
 use std::time::Duration;
 
-use super::{DISCONNECT_GRACE, MainSession, StartFor, Target, exchange::beside_the_fork};
+use super::{DISCONNECT_GRACE, MainSession, StartFor, Target};
 use crate::{
     claude::{ClaudeClient, ClientHandle, StartUp},
     front_end::Branch,
@@ -46,10 +46,13 @@ impl MainSession {
         let Some(limit) = self.idle_limit() else {
             return false;
         };
-        let Ok(mut state) = self.state.try_lock() else {
-            return false;
+        let fork_slept = match self.fork.try_lock() {
+            Ok(mut slot) => self.sleep_fork_if_idle(&mut slot, limit).await,
+            Err(_) => false,
         };
-        let fork_slept = self.sleep_fork_if_idle(&mut state, limit).await;
+        let Ok(mut state) = self.state.try_lock() else {
+            return fork_slept;
+        };
         let idle = self
             .services
             .clock
@@ -74,17 +77,17 @@ impl MainSession {
     /// way (which starts it itself). Once started, the CLI prepares a first request, so the
     /// message's turn finds that work done.
     pub async fn wake(&self, at: WakeAt) {
+        let target = match at {
+            WakeAt::ForkThread => Target::Active,
+            WakeAt::MainDoor => Target::MainDoor,
+        };
         let handle = {
-            let Ok(mut state) = self.state.try_lock() else {
-                return;
-            };
-            let target = match at {
-                WakeAt::ForkThread => Target::Active,
-                WakeAt::MainDoor => beside_the_fork(&state),
-            };
-            match state.branch(target) {
+            match self.branch_for(target) {
                 Branch::Fork => {
-                    let Some(fork) = state.fork.get_mut() else {
+                    let Ok(mut slot) = self.fork.try_lock() else {
+                        return;
+                    };
+                    let Some(fork) = slot.get_mut() else {
                         return;
                     };
                     fork.touch(self.services.clock.instant());
@@ -93,20 +96,21 @@ impl MainSession {
                     }
                     tracing::info!("the owner is about to say something; waking the fork's CLI");
                     if let Err(error) = self
-                        .ensure_fork_connected(&mut state, StartUp::WorkFirst)
+                        .ensure_fork_connected(&mut slot, StartUp::WorkFirst)
                         .await
                     {
                         // The message's own turn tries again and tells the owner if it fails.
                         tracing::warn!(%error, "could not wake the fork's CLI");
                         return;
                     }
-                    state
-                        .fork
-                        .get()
+                    slot.get()
                         .and_then(|fork| fork.cli.client())
                         .map(ClaudeClient::handle)
                 }
                 Branch::Main => {
+                    let Ok(mut state) = self.state.try_lock() else {
+                        return;
+                    };
                     self.touch();
                     if state
                         .client

@@ -1,13 +1,18 @@
-//! Running one turn under the session lock (SES-4, SES-14, SES-18, CTX-2, CTX-3): on the open
-//! fork or on main, with pending updates consumed on main and peeked in a fork, the CLI's
-//! auto-compaction retried once, and a dead client dropped so the next turn resumes.
+//! Running one turn on a conversation under its own lock (SES-4, SES-14, SES-18, CTX-2,
+//! CTX-3, issue 41 §1): on main, with pending updates consumed, or on the open fork, with them
+//! only peeked; the CLI's auto-compaction retried once, and a dead client dropped so the next
+//! turn resumes.
 //!
 //! A fork with a place of its own (a Discord thread, CHN-6) leaves main reachable beside it:
-//! a turn may then target main while the fork is open.
+//! a message from a door of main then goes to main while the fork answers in its thread.
 
 use std::{sync::atomic::Ordering, time::Duration};
 
-use super::{CATCHING_UP_NOTE, MainSession, MainState, Prompt, PromptSource, StartFor};
+use tokio::sync::MutexGuard;
+
+use super::{
+    CATCHING_UP_NOTE, MainSession, MainState, Prompt, PromptSource, StartFor, fork::ForkSlot,
+};
 use crate::{
     agent::{
         AgentError,
@@ -20,108 +25,118 @@ use crate::{
         },
     },
     claude::{ClaudeClient, ClaudeError, StartUp, UserContent},
-    front_end::{Branch, TurnEvent, TurnSink},
+    front_end::{Branch, CurrentTurn, TurnEvent, TurnSink},
     state::{history::SessionEventKind, sessions::SaveOutcome, unfinished::excerpt},
     usage::UsageKind,
 };
 
-/// Which side a turn is meant for.
+/// Where a turn is addressed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Target {
-    /// The open fork if there is one, else main (IFK-1).
+    /// The open fork if there is one, else main (IFK-1): the fork's thread, the terminal.
     Active,
-    /// Main, even while a fork with a place of its own is open (CHN-6).
-    Main,
+    /// A door of main (the DM, the home channel): main while the open fork has a place of its
+    /// own (CHN-6), else like [`Target::Active`].
+    MainDoor,
 }
 
-impl MainState {
-    /// The side `target` lands on now.
-    pub(super) fn branch(&self, target: Target) -> Branch {
-        if target == Target::Active && self.fork.is_open() {
-            Branch::Fork
-        } else {
-            Branch::Main
-        }
-    }
+/// The lock of the one conversation a turn runs on.
+pub(super) enum Held<'a> {
+    /// Main's.
+    Main(MutexGuard<'a, MainState>),
+    /// The open fork's (a fork is open while it is held).
+    Fork(MutexGuard<'a, ForkSlot>),
+}
 
-    /// The client of `branch`.
-    pub(super) fn client_on(&mut self, branch: Branch) -> Option<&mut ClaudeClient> {
-        match branch {
-            Branch::Fork => self.fork.get_mut().and_then(|fork| fork.cli.client_mut()),
-            Branch::Main => self.client.as_mut(),
+impl Held<'_> {
+    /// The conversation held.
+    pub(super) fn branch(&self) -> Branch {
+        match self {
+            Held::Main(_) => Branch::Main,
+            Held::Fork(_) => Branch::Fork,
         }
     }
 }
 
 impl MainSession {
-    /// Runs one turn for `prompt` on the side `target` lands on, streaming events to `sink`.
-    pub(super) async fn turn_locked(
+    /// The conversation `target` lands on now; stable while main's lock is held, since a fork
+    /// opens and closes under it.
+    pub(super) fn branch_for(&self, target: Target) -> Branch {
+        if !self.in_fork() {
+            return Branch::Main;
+        }
+        match target {
+            Target::MainDoor if self.beside_main.load(Ordering::Acquire) => Branch::Main,
+            Target::MainDoor | Target::Active => Branch::Fork,
+        }
+    }
+
+    /// Takes the lock of the conversation `target` lands on, and only that one: a fork's
+    /// turn never waits for main's, nor main's for the fork's. Where the fork opened or ended
+    /// while it waited, it asks again.
+    pub(super) async fn hold(&self, target: Target) -> Held<'_> {
+        loop {
+            if self.branch_for(target) == Branch::Fork {
+                let fork = self.fork.lock().await;
+                if fork.is_open() && self.branch_for(target) == Branch::Fork {
+                    return Held::Fork(fork);
+                }
+                continue;
+            }
+            let main = self.state.lock().await;
+            if self.branch_for(target) == Branch::Main {
+                return Held::Main(main);
+            }
+        }
+    }
+
+    /// Runs one turn for `prompt` on the held conversation, streaming events to `sink`.
+    pub(super) async fn turn_held(
+        &self,
+        held: &mut Held<'_>,
+        prompt: Prompt,
+        sink: TurnSink,
+        source: PromptSource,
+    ) -> Result<TurnReport, AgentError> {
+        match held {
+            Held::Main(state) => self.main_turn(state, prompt, sink).await,
+            Held::Fork(slot) => self.fork_turn(slot, prompt, sink, source).await,
+        }
+    }
+
+    /// A turn of main: pending updates consumed (CTX-2), the session id saved after it.
+    async fn main_turn(
         &self,
         state: &mut MainState,
         prompt: Prompt,
         sink: TurnSink,
-        source: PromptSource,
-        target: Target,
     ) -> Result<TurnReport, AgentError> {
-        let branch = state.branch(target);
-        let in_fork = branch == Branch::Fork;
-        if in_fork {
-            self.ensure_fork_connected(state, StartUp::TurnFirst)
-                .await?;
-        } else {
-            self.ensure_connected(state, StartFor::Turn(&sink)).await?;
-        }
-        let (updates, view) = if in_fork {
-            (self.services.pending.peek(), UpdatesView::Peek)
-        } else {
-            let popped = self.services.pending.pop().unwrap_or_else(|error| {
-                tracing::warn!(%error, "could not read pending updates");
-                Vec::new()
-            });
-            (popped, UpdatesView::Consume)
-        };
-        if !in_fork && !updates.is_empty() {
+        self.ensure_connected(state, StartFor::Turn(&sink)).await?;
+        let updates = self.services.pending.pop().unwrap_or_else(|error| {
+            tracing::warn!(%error, "could not read pending updates");
+            Vec::new()
+        });
+        if !updates.is_empty() {
             let _ = sink.send(TurnEvent::Notice(CATCHING_UP_NOTE.to_owned()));
         }
-        if let (Some(fork), PromptSource::Owner, true) = (state.fork.get_mut(), source, in_fork) {
-            fork.idle.owner_activity(self.services.clock.instant());
-            self.fork_control.owner_spoke();
-        }
-        let now = self
-            .services
-            .clock
-            .now()
-            .with_timezone(&self.services.config.timezone);
-        let text = compose_prompt(&prompt.text, now, &updates, view);
-        let content = UserContent::with_images(&text, &prompt.images);
-        self.turn.begin(sink);
-        let outcome = self
-            .run_with_compaction_retry(state, &content, branch)
-            .await;
-        self.turn.end();
-        // The idle time counts from the end of the reply (issue 29).
-        match state.fork.get_mut().filter(|_| in_fork) {
-            Some(fork) => fork.touch(self.services.clock.instant()),
-            None => self.touch(),
-        }
-        if let Ok(report) = &outcome {
-            let kind = if in_fork {
-                UsageKind::Fork
-            } else {
-                UsageKind::Main
-            };
-            let record = usage_record(kind, None, &report.result, self.services.clock.now());
-            for record in with_subagents(record, &report.subagents) {
-                self.services.usage.record(record);
+        let content = self.content(&prompt, &updates, UpdatesView::Consume);
+        let turn = state.turn.clone();
+        turn.begin(sink);
+        let outcome = match state.client.as_mut() {
+            Some(client) => {
+                self.run_with_compaction_retry(client, &turn, &content, Branch::Main)
+                    .await
             }
-        }
-        if in_fork {
-            return self.finish_fork_turn(state, outcome);
-        }
+            None => Err(ClaudeError::Closed),
+        };
+        turn.end();
+        // The idle time counts from the end of the reply (issue 29).
+        self.touch();
+        self.record_usage(UsageKind::Main, &outcome);
         let report = self.finish_turn(state, outcome).await?;
-        if let Some(fork) = state.fork.get_mut() {
+        if self.in_fork() && self.beside_main.load(Ordering::Acquire) {
             // Main went on beside the fork's thread: kept for a Save (CHN-7).
-            fork.main_meanwhile.push(format!(
+            self.meanwhile.lock().push(format!(
                 "{} said: {} — you answered: {}",
                 self.services.config.user_name,
                 excerpt(&prompt.text),
@@ -136,47 +151,110 @@ impl MainSession {
         Ok(report)
     }
 
+    /// A turn of the open fork: pending updates only peeked (CTX-3); the owner's prompts count
+    /// as activity (IFK-11, IFK-17).
+    async fn fork_turn(
+        &self,
+        slot: &mut ForkSlot,
+        prompt: Prompt,
+        sink: TurnSink,
+        source: PromptSource,
+    ) -> Result<TurnReport, AgentError> {
+        self.ensure_fork_connected(slot, StartUp::TurnFirst).await?;
+        let updates = self.services.pending.peek();
+        let Some(fork) = slot.get_mut() else {
+            return Err(ClaudeError::Closed.into());
+        };
+        if source == PromptSource::Owner {
+            fork.idle.owner_activity(self.services.clock.instant());
+            self.fork_control.owner_spoke();
+        }
+        let content = self.content(&prompt, &updates, UpdatesView::Peek);
+        let turn = fork.turn.clone();
+        turn.begin(sink);
+        let outcome = match fork.cli.client_mut() {
+            Some(client) => {
+                self.run_with_compaction_retry(client, &turn, &content, Branch::Fork)
+                    .await
+            }
+            None => Err(ClaudeError::Closed),
+        };
+        turn.end();
+        fork.touch(self.services.clock.instant());
+        self.record_usage(UsageKind::Fork, &outcome);
+        self.finish_fork_turn(slot, outcome)
+    }
+
+    /// The prompt as the CLI gets it: the owner's text with the time and updates (CTX-2/3),
+    /// images first.
+    fn content(
+        &self,
+        prompt: &Prompt,
+        updates: &[crate::state::pending::PendingUpdate],
+        view: UpdatesView,
+    ) -> UserContent {
+        let now = self
+            .services
+            .clock
+            .now()
+            .with_timezone(&self.services.config.timezone);
+        let text = compose_prompt(&prompt.text, now, updates, view);
+        UserContent::with_images(&text, &prompt.images)
+    }
+
+    /// Books a finished turn's spend, its subagents' with it.
+    fn record_usage(&self, kind: UsageKind, outcome: &Result<TurnReport, ClaudeError>) {
+        if let Ok(report) = outcome {
+            let record = usage_record(kind, None, &report.result, self.services.clock.now());
+            for record in with_subagents(record, &report.subagents) {
+                self.services.usage.record(record);
+            }
+        }
+    }
+
     async fn run_with_compaction_retry(
         &self,
-        state: &mut MainState,
+        client: &mut ClaudeClient,
+        turn: &CurrentTurn,
         content: &UserContent,
         branch: Branch,
     ) -> Result<TurnReport, ClaudeError> {
-        let report = self.run_once(state, content, branch).await?;
+        let report = self.run_once(client, turn, content, branch).await?;
         let unanswered_auto_compaction = report
             .compaction
             .as_ref()
             .is_some_and(|c| c.trigger == "auto" && !report.answered_after_compaction);
-        if unanswered_auto_compaction
-            && !report.result.was_interrupted()
-            && !self.fork_control.enter_requested()
-        {
+        let cut_for_fork = branch == Branch::Main && self.fork_control.enter_requested();
+        if unanswered_auto_compaction && !report.result.was_interrupted() && !cut_for_fork {
             // SES-14: the CLI compacted and ended the turn without answering; ask again once.
             tracing::info!("auto-compaction ended the turn unanswered; sending the message again");
-            let mut retry = self.run_once(state, content, branch).await?;
+            let mut retry = self.run_once(client, turn, content, branch).await?;
             retry.compaction = report.compaction;
             return Ok(retry);
         }
         Ok(report)
     }
 
-    /// Sends `content` to `branch`'s client and runs the turn; interrupts go to that client
-    /// meanwhile.
+    /// Sends `content` to `branch`'s client and runs the turn; interrupts addressed to
+    /// `branch` go to that client meanwhile.
     pub(super) async fn run_once(
         &self,
-        state: &mut MainState,
+        client: &mut ClaudeClient,
+        turn: &CurrentTurn,
         content: &UserContent,
         branch: Branch,
     ) -> Result<TurnReport, ClaudeError> {
-        let client = state.client_on(branch).ok_or(ClaudeError::Closed)?;
         self.set_live(branch, Some(client));
         let _replying = self.replying(branch);
         client.send(content)?;
         tracing::debug!(target: "ollim_bot::latency", "prompt written to the CLI");
         run_turn(
             client,
-            &self.turn,
-            &MainTurnObserver(self),
+            turn,
+            &TurnWatch {
+                session: self,
+                branch,
+            },
             Some(self.services.config.turn_idle_limit),
         )
         .await
@@ -217,16 +295,20 @@ impl MainSession {
     }
 }
 
-/// How the main session watches its turns: it remembers compaction (interrupts are ignored
-/// meanwhile, AGT-14) and cuts a turn short when the agent asked to enter a fork (AGT-18).
-struct MainTurnObserver<'a>(&'a MainSession);
+/// How a conversation watches its turns: it remembers compaction (interrupts are ignored
+/// meanwhile, AGT-14), and main's turn is cut short when the agent asked to enter a fork
+/// (AGT-18).
+struct TurnWatch<'a> {
+    session: &'a MainSession,
+    branch: Branch,
+}
 
-impl TurnObserver for MainTurnObserver<'_> {
+impl TurnObserver for TurnWatch<'_> {
     fn compacting(&self, active: bool) {
-        self.0.compacting.store(active, Ordering::Relaxed);
+        self.session.live.lock().of(self.branch).compacting = active;
     }
 
     fn fork_requested(&self) -> bool {
-        self.0.fork_control.enter_requested()
+        self.branch == Branch::Main && self.session.fork_control.enter_requested()
     }
 }

@@ -38,8 +38,8 @@ pub struct Approvals {
 
 #[derive(Default)]
 struct Pending {
-    /// The questions waiting for an answer.
-    open: HashMap<MessageId, oneshot::Sender<Approval>>,
+    /// The questions waiting for an answer, with the channel each was asked in.
+    open: HashMap<MessageId, (ChannelId, oneshot::Sender<Approval>)>,
     /// Owner reactions to messages that were no open question when they came, with when:
     /// one may be the answer to a question whose post hasn't come back yet.
     early: HashMap<MessageId, (tokio::time::Instant, Approval)>,
@@ -76,7 +76,7 @@ impl Approvals {
                 return Approval::Deny;
             }
         };
-        let answer_rx = self.register(message.id);
+        let answer_rx = self.register(channel, message.id);
         for emoji in [ALLOW, DENY, ALWAYS] {
             let reaction = ReactionType::Unicode(emoji.to_owned());
             if let Err(error) =
@@ -111,7 +111,7 @@ impl Approvals {
 
     /// Opens the question `message` asks; the receiver gets its answer, at once when the
     /// owner reacted before the post came back.
-    fn register(&self, message: MessageId) -> oneshot::Receiver<Approval> {
+    fn register(&self, channel: ChannelId, message: MessageId) -> oneshot::Receiver<Approval> {
         let (answer_tx, answer_rx) = oneshot::channel();
         let mut pending = self.lock();
         match pending.early.remove(&message) {
@@ -119,7 +119,7 @@ impl Approvals {
                 let _ = answer_tx.send(approval);
             }
             None => {
-                pending.open.insert(message, answer_tx);
+                pending.open.insert(message, (channel, answer_tx));
             }
         }
         answer_rx
@@ -131,7 +131,7 @@ impl Approvals {
     pub fn answer(&self, message: MessageId, emoji: &str) -> bool {
         let approval = approval_for_emoji(emoji);
         let mut pending = self.lock();
-        if let Some(answer) = pending.open.remove(&message) {
+        if let Some((_, answer)) = pending.open.remove(&message) {
             return answer.send(approval).is_ok();
         }
         let now = tokio::time::Instant::now();
@@ -147,6 +147,14 @@ impl Approvals {
         let mut pending = self.lock();
         pending.open.clear();
         pending.early.clear();
+    }
+
+    /// Withdraws the open questions asked in a channel `asked_in` picks (PRM-6): one
+    /// conversation's, leaving another's waiting (issue 41 §1).
+    pub fn cancel_where(&self, asked_in: impl Fn(ChannelId) -> bool) {
+        self.lock()
+            .open
+            .retain(|_, (channel, _)| !asked_in(*channel));
     }
 
     fn lock(&self) -> parking_lot::MutexGuard<'_, Pending> {
@@ -177,7 +185,10 @@ mod tests {
     async fn cancel_all_withdraws_open_questions() {
         let approvals = Approvals::default();
         let (tx, rx) = oneshot::channel();
-        approvals.lock().open.insert(MessageId::new(5), tx);
+        approvals
+            .lock()
+            .open
+            .insert(MessageId::new(5), (ChannelId::new(1), tx));
         approvals.cancel_all();
         assert!(rx.await.is_err());
         assert!(!approvals.answer(MessageId::new(5), "✅"));
@@ -191,9 +202,9 @@ mod tests {
         let question = MessageId::new(7);
         assert!(!approvals.answer(question, ALWAYS));
         assert!(!approvals.answer(MessageId::new(8), ALLOW));
-        let answer = approvals.register(question);
+        let answer = approvals.register(ChannelId::new(1), question);
         assert_eq!(answer.await.unwrap(), Approval::AllowAlways);
-        let later = approvals.register(MessageId::new(9));
+        let later = approvals.register(ChannelId::new(1), MessageId::new(9));
         assert!(approvals.answer(MessageId::new(9), DENY));
         assert_eq!(later.await.unwrap(), Approval::Deny);
     }

@@ -6,7 +6,7 @@
 
 use serde_json::{Value, json};
 
-use super::inject::{FakeAttachment, command_interaction, post_as_user};
+use super::inject::{FakeAttachment, command_interaction, post_as_user, store_as_user};
 use super::json::sid;
 use super::model::{FakeThread, Place};
 use super::state::{INTENT_GUILDS, Inner, now_ms};
@@ -31,6 +31,19 @@ impl FakeDiscord {
     pub async fn channel_message(&self, user: u64, channel: u64, content: &str) -> u64 {
         self.member_message("channel_message", user, channel, content, Vec::new(), None)
             .await
+    }
+
+    /// `user` writes `content` in `channel` while the bot has no gateway session: stored
+    /// only, so the bot sees it through REST, never as an event. Returns the message id.
+    pub fn channel_message_offline(&self, user: u64, channel: u64, content: &str) -> u64 {
+        let what = "channel_message_offline";
+        let id = {
+            let mut inner = self.shared.lock();
+            check_member_channel(&inner, what, user, channel);
+            store_as_user(&mut inner, what, user, channel, content, Vec::new(), None)
+        };
+        self.shared.notify();
+        id
     }
 
     /// Like [`channel_message`](Self::channel_message), replying to `referenced` (a

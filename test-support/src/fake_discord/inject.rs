@@ -300,6 +300,22 @@ pub(super) fn post_as_user(
     files: Vec<FakeAttachment>,
     reference: Option<u64>,
 ) -> u64 {
+    let id = store_as_user(inner, what, user, ch, content, files, reference);
+    dispatch_message(inner, "MESSAGE_CREATE", ch, id);
+    id
+}
+
+/// Stores `user`'s message in `ch` without telling the gateway (a message written while the
+/// bot is away). Returns its id.
+pub(super) fn store_as_user(
+    inner: &mut Inner,
+    what: &str,
+    user: u64,
+    ch: u64,
+    content: &str,
+    files: Vec<FakeAttachment>,
+    reference: Option<u64>,
+) -> u64 {
     if let Some(r) = reference {
         assert!(
             inner.message(ch, r).is_some(),
@@ -354,7 +370,6 @@ pub(super) fn post_as_user(
         deleted: false,
         interaction_id: None,
     });
-    dispatch_message(inner, "MESSAGE_CREATE", ch, id);
     id
 }
 

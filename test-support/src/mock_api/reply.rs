@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
 
 #[derive(Clone, Debug)]
 enum Block {
@@ -22,6 +23,8 @@ pub struct Reply {
     pub(super) error: Option<(u16, String, String)>,
     pub(super) chunk_delay: Duration,
     pub(super) initial_delay: Duration,
+    /// Holds the stream after this many content deltas until the token is cancelled.
+    pub(super) hold: Option<(usize, CancellationToken)>,
     input_tokens: u64,
 }
 
@@ -36,6 +39,7 @@ impl Reply {
             error: None,
             chunk_delay: Duration::ZERO,
             initial_delay: Duration::ZERO,
+            hold: None,
             input_tokens: 100,
         }
     }
@@ -107,6 +111,13 @@ impl Reply {
     /// Sleeps this long before the first byte of the body (headers go out at once).
     pub fn with_initial_delay(mut self, delay: Duration) -> Self {
         self.initial_delay = delay;
+        self
+    }
+
+    /// Streams `deltas` content deltas, then waits until `release` is cancelled before the
+    /// rest: a reply that is provably still streaming while a test does something else.
+    pub fn held_after(mut self, deltas: usize, release: CancellationToken) -> Self {
+        self.hold = Some((deltas, release));
         self
     }
 

@@ -187,11 +187,22 @@ async fn respond(
     tokio::spawn(async move {
         let mut delay = reply.initial_delay;
         let mut first_delta = true;
+        let mut deltas = 0;
         for data in events {
             let is_delta = data["type"] == "content_block_delta";
             if is_delta && !std::mem::replace(&mut first_delta, false) {
                 delay = reply.chunk_delay;
             }
+            if let Some((after, release)) = &reply.hold
+                && is_delta
+                && deltas == *after
+            {
+                tokio::select! {
+                    () = release.cancelled() => {}
+                    () = shared.cancel.cancelled() => return,
+                }
+            }
+            deltas += usize::from(is_delta);
             if !delay.is_zero() {
                 tokio::select! {
                     () = tokio::time::sleep(std::mem::take(&mut delay)) => {}
