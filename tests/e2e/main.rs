@@ -70,6 +70,7 @@ mod session;
 mod setup;
 mod state_faults;
 mod subagents;
+mod thread_parity;
 mod tool_offer;
 mod tool_policy;
 mod transcript_replay;

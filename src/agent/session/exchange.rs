@@ -187,12 +187,11 @@ impl MainSession {
         Ok(())
     }
 
-    /// The idle check (IFK-11, IFK-12): run every minute; skipped while a fork turn is
-    /// running, since the owner is then active anyway.
+    /// The idle check (IFK-11, IFK-12): run every minute. It waits for a fork turn or a stop
+    /// of the fork's CLI in progress rather than skip the minute: after a turn the owner's
+    /// activity is fresh and nothing is due; after a stop the check-in wakes the CLI.
     pub async fn check_idle(&self) {
-        let Ok(slot) = self.fork.try_lock() else {
-            return;
-        };
+        let slot = self.fork.lock().await;
         let Some(fork) = slot.get() else {
             return;
         };

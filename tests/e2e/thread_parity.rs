@@ -1,0 +1,211 @@
+//! What works in the DM works in the home channel and in a fork's thread (issue 41 §1), through
+//! the real bot, serenity and CLI against the fake Discord's server: tool approvals by reaction
+//! in each, an interrupt withdrawing only its own conversation's question, an image in the
+//! thread, the thread's sleeping CLI woken by typing there, and the fork's idle check-in in its
+//! thread.
+
+use std::time::Duration;
+
+use base64::Engine;
+use serde_json::json;
+
+use super::cli_rest::{asleep, awake, start};
+use crate::home_channel::{bot_message_in, make_home, server};
+use crate::home_channel_forks::the_thread;
+use crate::support::{
+    bot::BotHarness,
+    fake_discord::{FakeAttachment, FakeMessage},
+    mock_api::Reply,
+};
+
+/// `/fork <topic>` in `home`, answered with `first` in its new thread. Returns the thread.
+async fn fork_in(h: &BotHarness, home: u64, topic: &str, first: &str) -> u64 {
+    h.mock.push(Reply::text(first));
+    h.discord
+        .slash_in(
+            h.owner(),
+            home,
+            "fork",
+            json!([{"name": "topic", "type": 3, "value": topic}]),
+        )
+        .await;
+    let thread = the_thread(h, home).await.id;
+    bot_message_in(h, thread, "with the fork's first reply", |m| {
+        m.content == first
+    })
+    .await;
+    thread
+}
+
+/// The approval question for a `touch notes/<name>` in `channel`.
+async fn question(h: &BotHarness, channel: u64, name: &str) -> FakeMessage {
+    let asked = format!("`Bash(touch notes/{name}");
+    bot_message_in(h, channel, "with the approval question", |m| {
+        m.content.starts_with(&asked)
+    })
+    .await
+}
+
+/// PRM-4, PRM-6, MSG-3 (issue 41 §1): the channel and the thread each ask for their own tool
+/// approvals, answered by reaction; a new line in the thread withdraws the thread's question
+/// and leaves the channel's waiting.
+#[tokio::test]
+async fn approvals_in_the_channel_and_the_thread_are_each_their_own() {
+    let mut h = BotHarness::start().await;
+    h.greeted().await;
+    let home = server(&h, 0).private;
+    make_home(&h, home).await;
+    let set = h
+        .discord
+        .slash_in(
+            h.owner(),
+            home,
+            "permissions",
+            json!([{"name": "mode", "type": 3, "value": "default"}]),
+        )
+        .await;
+    h.discord.wait_for_callback(set).await;
+    let thread = fork_in(&h, home, "files", "Fork open: files.").await;
+    h.mock.add_rule(|request| {
+        let prompt = request.last_user_text().unwrap_or_default();
+        let touch = |name: &str| {
+            let command = format!("touch notes/{name} && echo made");
+            Reply::tool_use("Bash", json!({ "command": command }))
+        };
+        if prompt.contains("never mind") {
+            return Some(Reply::text("Okay, dropped it."));
+        }
+        if !request.tool_results().is_empty() {
+            let text = request.all_text();
+            return Some(Reply::text(if text.contains("make the main file") {
+                "Main file made."
+            } else {
+                "Fork file made."
+            }));
+        }
+        if prompt.contains("make the fork file") {
+            Some(touch("fork.txt"))
+        } else if prompt.contains("make the main file") {
+            Some(touch("main.txt"))
+        } else {
+            None
+        }
+    });
+
+    h.discord
+        .channel_message(h.owner(), thread, "make the fork file")
+        .await;
+    let in_thread = question(&h, thread, "fork.txt").await;
+    h.discord
+        .channel_message(h.owner(), home, "make the main file")
+        .await;
+    let in_channel = question(&h, home, "main.txt").await;
+    // A new line in the thread: the thread's question goes, the channel's stays.
+    h.discord
+        .channel_message(h.owner(), thread, "never mind")
+        .await;
+    bot_message_in(&h, thread, "with the answer to the new line", |m| {
+        m.content == "Okay, dropped it."
+    })
+    .await;
+    let thread_says = h.discord.channel_messages(thread);
+    assert!(
+        thread_says.iter().all(|m| m.id != in_thread.id),
+        "the thread's question was withdrawn: {thread_says:?}"
+    );
+    h.discord.react(h.owner(), home, in_channel.id, "✅").await;
+    bot_message_in(&h, home, "with main's reply after the approval", |m| {
+        m.content.ends_with("Main file made.")
+    })
+    .await;
+    let data = h.sandbox.data_dir.clone();
+    assert!(data.join("notes/main.txt").exists());
+    assert!(
+        !data.join("notes/fork.txt").exists(),
+        "the withdrawn tool ran"
+    );
+
+    // Asked again in the thread, approved there by reaction.
+    h.discord
+        .channel_message(h.owner(), thread, "make the fork file after all")
+        .await;
+    let again = question(&h, thread, "fork.txt").await;
+    h.discord.react(h.owner(), thread, again.id, "✅").await;
+    bot_message_in(
+        &h,
+        thread,
+        "with the fork's reply after the approval",
+        |m| m.content.ends_with("Fork file made."),
+    )
+    .await;
+    assert!(data.join("notes/fork.txt").exists());
+    h.terminate().await;
+}
+
+/// MSG-4, REST-1, REST-2, IFK-11, CHN-6 (issue 41 §1): the thread's CLI sleeps and the owner's
+/// typing in the thread wakes it; an image written there reaches the fork as an image; the
+/// fork's idle check-in comes in its thread, not in the channel.
+#[tokio::test]
+async fn the_thread_wakes_by_typing_takes_images_and_checks_in_there() {
+    let mut h = start().await;
+    let home = server(&h, 0).private;
+    make_home(&h, home).await;
+    let thread = fork_in(&h, home, "photos", "Fork open: photos.").await;
+    asleep(&h).await;
+    h.wait_for_log("the fork's CLI is asleep", Duration::from_secs(30))
+        .await;
+
+    h.discord.typing_in(h.owner(), thread).await;
+    awake(&h, "the fork's CLI woken by typing in its thread").await;
+    h.wait_for_log("waking the fork's CLI", Duration::from_secs(30))
+        .await;
+    let png = base64::engine::general_purpose::STANDARD
+        .decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==")
+        .unwrap();
+    h.mock.push(Reply::text("A tiny picture."));
+    h.discord
+        .channel_message_with_attachments(
+            h.owner(),
+            thread,
+            "what is this?",
+            vec![FakeAttachment::new("dot.png", "image/png", png)],
+        )
+        .await;
+    bot_message_in(&h, thread, "with the fork's answer", |m| {
+        m.content == "A tiny picture."
+    })
+    .await;
+    let request = h.mock.main_requests().pop().expect("the fork's request");
+    assert!(
+        request
+            .body
+            .to_string()
+            .contains("\"media_type\":\"image/png\""),
+        "{}",
+        request.summary()
+    );
+
+    h.mock.add_rule(|request| {
+        let prompt = request.last_user_text()?;
+        prompt
+            .contains("[fork-timeout]")
+            .then(|| Reply::text("Still on the photos?"))
+    });
+    h.sandbox.advance_clock(Duration::from_secs(11 * 60));
+    bot_message_in(&h, thread, "with the idle note", |m| {
+        m.content.contains("fork idle")
+    })
+    .await;
+    bot_message_in(&h, thread, "with the check-in", |m| {
+        m.content == "Still on the photos?"
+    })
+    .await;
+    let channel = h.discord.channel_messages(home);
+    assert!(
+        channel
+            .iter()
+            .all(|m| !m.content.contains("fork idle") && m.content != "Still on the photos?"),
+        "the check-in went to the channel: {channel:?}"
+    );
+    h.terminate().await;
+}
