@@ -29,9 +29,8 @@ pub mod session;
 pub mod setup;
 pub mod turn;
 
-pub use session::{
-    ForkCommandError, ForkStart, MainSession, MainSettings, Prompt, PromptSource, WakeAt,
-};
+pub use client::main_client::MainSettings;
+pub use session::{ForkCommandError, ForkStart, MainSession, Prompt, PromptSource, WakeAt};
 pub use setup::data_dir::{OpenedServices, open_services};
 pub use turn::TurnReport;
 

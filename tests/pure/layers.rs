@@ -53,7 +53,7 @@ fn top_level_modules(src: &Path) -> BTreeSet<String> {
 }
 
 /// The non-test `.rs` files of a top-level module.
-fn module_files(src: &Path, module: &str) -> Vec<PathBuf> {
+pub(crate) fn module_files(src: &Path, module: &str) -> Vec<PathBuf> {
     let file = src.join(format!("{module}.rs"));
     let mut files = if file.is_file() {
         vec![file]
@@ -74,7 +74,7 @@ fn module_files(src: &Path, module: &str) -> Vec<PathBuf> {
 
 /// `text` with comments and `#[cfg(test)] mod … { … }` blocks blanked out (newlines kept, so
 /// byte offsets still give line numbers).
-fn code_only(text: &str) -> Vec<u8> {
+pub(crate) fn code_only(text: &str) -> Vec<u8> {
     let mut bytes = text.as_bytes().to_vec();
     let blank = |bytes: &mut Vec<u8>, from: usize, to: usize| {
         for byte in &mut bytes[from..to] {

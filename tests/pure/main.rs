@@ -1,5 +1,6 @@
 //! The tests that need no CLI, no fakes and no binary, one test binary: generated input for
-//! every parser, the import layering of `src/` against `docs/architecture.md`, and the
+//! every parser, the import layering of `src/` against `docs/architecture.md` (and no circle
+//! between sibling folders), and the
 //! behaviour index `docs/behaviour.md` against the IDs the code names, and where the process
 //! environment is read.
 
@@ -8,4 +9,5 @@ mod behaviour_places;
 mod environment_reads;
 mod layers;
 mod parsers_proptest;
+mod sibling_circles;
 mod source_tree;

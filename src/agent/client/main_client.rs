@@ -12,10 +12,12 @@ use crate::agent::{
     AgentError,
     permissions::{live_rules::LiveRules, policy::PermissionState},
     prompt::system_prompt::{SystemPromptInputs, build_system_prompt},
-    session::{MainSettings, cli_permission_mode},
 };
 use crate::{
-    claude::{ClaudeClient, ClientOptions, McpServerConfig, SessionId, StartUp, SystemPrompt},
+    claude::{
+        ClaudeClient, ClientOptions, McpServerConfig, PermissionMode, SessionId, StartUp,
+        SystemPrompt, Thinking,
+    },
     domain::fork_control::ForkControl,
     front_end::{CurrentTurn, FrontEnd},
     mcp::availability::ScopeCell,
@@ -23,6 +25,25 @@ use crate::{
     scheduling::chain::ChainSlot,
     services::Services,
 };
+
+/// The settings of the main session's or a fork's client that can change at run time.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MainSettings {
+    /// Model alias or name; `None` = the CLI's default.
+    pub model: Option<String>,
+    /// Thinking mode.
+    pub thinking: Thinking,
+    /// Permission mode (`dontAsk` is enforced by the bot, AGT-6).
+    pub permission_mode: PermissionMode,
+}
+
+/// The mode the CLI runs in: `dontAsk` is enforced by the bot's own callback (AGT-6).
+pub(crate) fn cli_permission_mode(mode: PermissionMode) -> PermissionMode {
+    match mode {
+        PermissionMode::DontAsk => PermissionMode::Default,
+        other => other,
+    }
+}
 
 /// The tools an owner-facing client runs with.
 #[derive(Clone)]

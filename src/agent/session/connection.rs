@@ -4,7 +4,7 @@
 use crate::front_end::Branch;
 use std::{sync::Arc, time::Duration};
 
-use super::{DISCONNECT_GRACE, LiveClient, MainSession, MainState};
+use super::{DISCONNECT_GRACE, LiveClient, MainSession, MainState, Phase};
 use crate::{
     agent::{
         AgentError,
@@ -126,7 +126,7 @@ impl MainSession {
 
     /// Marks `branch`'s reply as the one in progress until the guard drops.
     pub(super) fn replying(&self, branch: Branch) -> Replying<'_> {
-        self.live.lock().of(branch).replying = true;
+        self.live.lock().of(branch).phase = Phase::Replying;
         Replying(self, branch)
     }
 }
@@ -136,9 +136,6 @@ pub(super) struct Replying<'a>(&'a MainSession, Branch);
 
 impl Drop for Replying<'_> {
     fn drop(&mut self) {
-        let mut live = self.0.live.lock();
-        let side = live.of(self.1);
-        side.replying = false;
-        side.compacting = false;
+        self.0.live.lock().of(self.1).phase = Phase::Idle;
     }
 }

@@ -36,14 +36,14 @@ use turn_run::{Held, Target};
 
 use crate::agent::{
     AgentError,
-    client::main_client::ClientTools,
+    client::main_client::{ClientTools, MainSettings, cli_permission_mode},
     permissions::{live_rules::LiveRules, policy::PermissionState},
     turn::TurnReport,
 };
 use crate::front_end::{Branch, CurrentTurn, FrontEnd, TurnPlace, TurnSink};
 use crate::services::Services;
 use crate::{
-    claude::{ClaudeClient, ClientHandle, ImageAttachment, PermissionMode, Thinking},
+    claude::{ClaudeClient, ClientHandle, ImageAttachment, PermissionMode},
     domain::fork_control::ForkControl,
     mcp::{ToolScope, availability::ScopeCell},
     scheduling::chain::ChainSlot,
@@ -83,17 +83,6 @@ impl Prompt {
     }
 }
 
-/// Session settings that can change at run time.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MainSettings {
-    /// Model alias or name; `None` = the CLI's default.
-    pub model: Option<String>,
-    /// Thinking mode.
-    pub thinking: Thinking,
-    /// Permission mode (`dontAsk` is enforced by the bot, AGT-6).
-    pub permission_mode: PermissionMode,
-}
-
 struct MainState {
     client: Option<ClaudeClient>,
     /// The sink main's client's callbacks emit into while a main turn runs (a saved fork's
@@ -115,13 +104,23 @@ struct LiveClient {
     pid: Option<u32>,
 }
 
-/// One conversation as interrupts see it: its live client, whether it is replying now, and
-/// whether its CLI is compacting (interrupts are ignored then, AGT-14).
+/// Where a conversation's reply is, as interrupts see it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+enum Phase {
+    /// No reply in progress: nothing to interrupt.
+    #[default]
+    Idle,
+    /// A reply is in progress: an interrupt cuts it short.
+    Replying,
+    /// The CLI is compacting inside the reply: interrupts are ignored (AGT-14).
+    Compacting,
+}
+
+/// One conversation as interrupts see it: its live client and where its reply is.
 #[derive(Default)]
 struct LiveSide {
     client: Option<LiveClient>,
-    replying: bool,
-    compacting: bool,
+    phase: Phase,
 }
 
 /// Main's and the open fork's [`LiveSide`].
@@ -253,7 +252,7 @@ impl MainSession {
         let handle = {
             let mut live = self.live.lock();
             let side = live.of(branch);
-            if !side.replying || side.compacting {
+            if side.phase != Phase::Replying {
                 return false;
             }
             side.client.as_ref().map(|live| live.handle.clone())
@@ -310,13 +309,5 @@ impl MainSession {
         if let Some(client) = self.take_client(&mut state) {
             client.disconnect(DISCONNECT_GRACE).await;
         }
-    }
-}
-
-/// The mode the CLI runs in: `dontAsk` is enforced by the bot's own callback (AGT-6).
-pub fn cli_permission_mode(mode: PermissionMode) -> PermissionMode {
-    match mode {
-        PermissionMode::DontAsk => PermissionMode::Default,
-        other => other,
     }
 }

@@ -11,7 +11,7 @@ use std::{sync::atomic::Ordering, time::Duration};
 use tokio::sync::MutexGuard;
 
 use super::{
-    CATCHING_UP_NOTE, MainSession, MainState, Prompt, PromptSource, StartFor, fork::ForkSlot,
+    CATCHING_UP_NOTE, MainSession, MainState, Phase, Prompt, PromptSource, StartFor, fork::ForkSlot,
 };
 use crate::{
     agent::{
@@ -305,7 +305,16 @@ struct TurnWatch<'a> {
 
 impl TurnObserver for TurnWatch<'_> {
     fn compacting(&self, active: bool) {
-        self.session.live.lock().of(self.branch).compacting = active;
+        let mut live = self.session.live.lock();
+        let side = live.of(self.branch);
+        // Only inside a reply: a late frame after it ended leaves the conversation idle.
+        if side.phase != Phase::Idle {
+            side.phase = if active {
+                Phase::Compacting
+            } else {
+                Phase::Replying
+            };
+        }
     }
 
     fn fork_requested(&self) -> bool {
