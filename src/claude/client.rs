@@ -134,6 +134,12 @@ impl ClientHandle {
     pub fn is_closed(&self) -> bool {
         self.connection.is_closed()
     }
+
+    /// Serves what the CLI sends under `span` from now on (`None`: under the span that
+    /// connected it): the turn a long-lived client answers now, not the click that started it.
+    pub fn serve_under(&self, span: Option<tracing::Span>) {
+        self.connection.serve_under(span);
+    }
 }
 
 /// One connected Claude Code CLI process.

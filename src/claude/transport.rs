@@ -42,6 +42,9 @@ pub(crate) struct Connection {
     pending: Mutex<Pending>,
     pub(super) handlers_in_flight: Mutex<HashMap<String, AbortHandle>>,
     counter: AtomicU64,
+    /// The span of the work the CLI serves now (a turn), when it is not the one that
+    /// connected it: frames are routed, and requests served, under it.
+    serving: Mutex<Option<tracing::Span>>,
 }
 
 /// The tasks behind a connection; aborted when the owner drops it.
@@ -89,6 +92,7 @@ where
         pending: Mutex::new(Pending::default()),
         handlers_in_flight: Mutex::new(HashMap::new()),
         counter: AtomicU64::new(0),
+        serving: Mutex::new(None),
     });
     // The tasks carry the span of whoever connected (a turn, a fire, a run), so what the CLI
     // does shows under the work that started it.
@@ -114,6 +118,12 @@ where
 }
 
 impl Connection {
+    /// Routes what the CLI sends from now on under `span` (`None`: the span that connected
+    /// it), so a turn's tool calls and approvals log under the turn (issue 41 §2).
+    pub(crate) fn serve_under(&self, span: Option<tracing::Span>) {
+        *self.serving.lock() = span;
+    }
+
     /// Queues one JSON line for stdin.
     pub(crate) fn send_json(&self, value: &Value) -> Result<(), ClaudeError> {
         self.lines
@@ -254,7 +264,13 @@ async fn read_lines<R: AsyncBufRead + Unpin>(
             continue;
         }
         match serde_json::from_slice::<Value>(text) {
-            Ok(frame) => route(frame, &connection, &handlers, &messages),
+            Ok(frame) => {
+                let serving = connection.serving.lock().clone();
+                match serving {
+                    Some(span) => span.in_scope(|| route(frame, &connection, &handlers, &messages)),
+                    None => route(frame, &connection, &handlers, &messages),
+                }
+            }
             Err(error) => tracing::warn!(%error, "skipping an unparsable stdout line"),
         }
     }

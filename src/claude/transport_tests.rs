@@ -56,3 +56,45 @@ async fn the_reader_logs_under_the_span_that_connected() {
         .unwrap_or_else(|| panic!("{log}"));
     assert!(line.contains("turn{id=7}"), "{line}");
 }
+
+/// Issue 41 §2: what a long-lived client's CLI sends during a turn is served under that
+/// turn's span, and under the connecting span again once the turn is over.
+#[tokio::test]
+async fn frames_are_served_under_the_turn_they_belong_to() {
+    let captured = Captured::default();
+    let subscriber = tracing_subscriber::fmt()
+        .with_writer(captured.clone())
+        .with_max_level(tracing::Level::DEBUG)
+        .with_ansi(false)
+        .finish();
+    let _guard = tracing::subscriber::set_default(subscriber);
+    let (mut cli_stdout, stdout) = tokio::io::duplex(1024);
+    let (stdin, _cli_stdin) = tokio::io::duplex(1024);
+    let connected = tracing::info_span!("click", id = 1);
+    let (connection, _messages, mut tasks) =
+        connected.in_scope(|| start(stdout, stdin, ControlHandlers::default()));
+    let request = b"{\"type\":\"control_request\",\"request\":{\"subtype\":\"can_use_tool\"}}\n";
+    connection.serve_under(Some(tracing::info_span!("thread_turn", id = 8)));
+    cli_stdout.write_all(request).await.unwrap();
+    let logged =
+        |captured: &Captured| String::from_utf8(captured.0.lock().unwrap().clone()).unwrap();
+    while !logged(&captured).contains("control request without a request_id") {
+        tokio::task::yield_now().await;
+    }
+    connection.serve_under(None);
+    cli_stdout.write_all(request).await.unwrap();
+    drop(cli_stdout);
+    tasks.reader_finished().await;
+    let log = logged(&captured);
+    let lines: Vec<&str> = log
+        .lines()
+        .filter(|line| line.contains("control request without a request_id"))
+        .collect();
+    assert_eq!(lines.len(), 2, "{log}");
+    assert!(lines[0].contains("thread_turn{id=8}"), "{}", lines[0]);
+    assert!(
+        lines[1].contains("click{id=1}") && !lines[1].contains("thread_turn"),
+        "{}",
+        lines[1]
+    );
+}

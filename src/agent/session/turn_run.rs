@@ -246,6 +246,10 @@ impl MainSession {
     ) -> Result<TurnReport, ClaudeError> {
         self.set_live(branch, Some(client));
         let _replying = self.replying(branch);
+        // What the CLI does for this turn (tool calls, approvals) logs under the turn.
+        let handle = client.handle();
+        handle.serve_under(Some(tracing::Span::current()));
+        let _served = ServedTurn(handle);
         client.send(content)?;
         tracing::debug!(target: "ollim_bot::latency", "prompt written to the CLI");
         run_turn(
@@ -319,5 +323,14 @@ impl TurnObserver for TurnWatch<'_> {
 
     fn fork_requested(&self) -> bool {
         self.branch == Branch::Main && self.session.fork_control.enter_requested()
+    }
+}
+
+/// Puts a client back to serving under the span that connected it when a turn ends.
+struct ServedTurn(crate::claude::ClientHandle);
+
+impl Drop for ServedTurn {
+    fn drop(&mut self) {
+        self.0.serve_under(None);
     }
 }
