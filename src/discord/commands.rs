@@ -258,7 +258,8 @@ impl Bot {
     /// first reply follow in the DM.
     async fn fork_command(&self, command: &CommandInteraction) -> Result<(), serenity::Error> {
         if self.session.in_fork() {
-            return reply_ephemeral(&self.http, command, "already in a fork.").await;
+            let text = self.already_forked();
+            return reply_ephemeral(&self.http, command, &text).await;
         }
         with_rate_limit_retries(|| command.defer_ephemeral(&self.http)).await?;
         let topic = option(command, "topic")
@@ -270,7 +271,7 @@ impl Bot {
         if let Err(error) = self.session.open_fork_command(topic, here).await {
             tracing::warn!(%error, "/fork failed");
             let text = match error {
-                ForkCommandError::AlreadyInFork => "already in a fork.".to_owned(),
+                ForkCommandError::AlreadyInFork => self.already_forked(),
                 other => format!("could not open the fork: {other}"),
             };
             let follow_up = CreateInteractionResponseFollowup::new()
@@ -280,6 +281,17 @@ impl Bot {
                 .await?;
         }
         Ok(())
+    }
+
+    /// Why `/fork` opened nothing: one fork at a time, and where the open one is.
+    fn already_forked(&self) -> String {
+        match self.places.fork_thread() {
+            Some(thread) => format!(
+                "already in a fork, in <#{thread}>: one fork at a time — end it there (Save, \
+                 Report or Exit, or archive the thread) to open another."
+            ),
+            None => "already in a fork.".to_owned(),
+        }
     }
 
     /// `/ping-budget [capacity] [refill_rate]` (PNG-8, PNG-9).

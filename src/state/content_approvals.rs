@@ -179,6 +179,7 @@ impl ContentApprovals {
             let stored = self.file.read()?;
             match stored.requests.get(id) {
                 None => return Ok(ContentOutcome::NotPending),
+                Some(r) if r.message_id.is_none() => return Ok(ContentOutcome::NotPostedYet),
                 Some(r) if r.message_id != Some(message_id) => {
                     return Ok(ContentOutcome::WrongMessage);
                 }

@@ -106,6 +106,9 @@ pub enum DecideOutcome<R = ApprovalRequest> {
     NotPending,
     /// The click came from another message than the one the bot posted for this request.
     WrongMessage,
+    /// The bot's post of the request is still on its way, so the click can't be matched to
+    /// it yet (an owner quicker than the post's answer).
+    NotPostedYet,
 }
 
 #[derive(Debug, Default, Serialize, Deserialize)]
@@ -233,6 +236,9 @@ impl ToolApprovals {
         self.file.update(|stored| {
             match stored.requests.get(id) {
                 None => return DecideOutcome::NotPending,
+                Some(request) if request.message_id.is_none() => {
+                    return DecideOutcome::NotPostedYet;
+                }
                 Some(request) if request.message_id != Some(message_id) => {
                     return DecideOutcome::WrongMessage;
                 }

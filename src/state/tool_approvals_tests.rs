@@ -25,6 +25,11 @@ fn a_request_is_asked_once_and_answered_only_from_its_message() {
         None,
         "already asked"
     );
+    assert_eq!(
+        store.decide(&id, true, 42).unwrap(),
+        DecideOutcome::NotPostedYet,
+        "a click quicker than the post waits for it"
+    );
     store.set_message(&id, 42).unwrap();
     assert_eq!(
         store.decide(&id, true, 7).unwrap(),

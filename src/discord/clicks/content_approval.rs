@@ -7,6 +7,7 @@ use serenity::{
     builder::{CreateInteractionResponse, CreateInteractionResponseMessage},
 };
 
+use super::tool_approval::once_posted;
 use crate::discord::{bot::Bot, rate_limit::with_rate_limit_retries};
 
 impl Bot {
@@ -18,10 +19,9 @@ impl Bot {
         request_id: &str,
         approve: bool,
     ) -> Result<(), serenity::Error> {
-        let outcome =
-            self.services
-                .content_approvals
-                .decide(request_id, approve, component.message.id.get());
+        let approvals = &self.services.content_approvals;
+        let message = component.message.id.get();
+        let outcome = once_posted(|| approvals.decide(request_id, approve, message)).await;
         let Some(request) = self.decided(component, request_id, outcome).await? else {
             return Ok(());
         };

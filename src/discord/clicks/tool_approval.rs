@@ -18,10 +18,9 @@ impl Bot {
         request_id: &str,
         approve: bool,
     ) -> Result<(), serenity::Error> {
-        let outcome =
-            self.services
-                .tool_approvals
-                .decide(request_id, approve, component.message.id.get());
+        let approvals = &self.services.tool_approvals;
+        let message = component.message.id.get();
+        let outcome = once_posted(|| approvals.decide(request_id, approve, message)).await;
         let Some(request) = self.decided(component, request_id, outcome).await? else {
             return Ok(());
         };
@@ -57,6 +56,7 @@ impl Bot {
         let answer = match outcome {
             Ok(DecideOutcome::Decided(request)) => return Ok(Some(request)),
             Ok(DecideOutcome::NotPending) => "this request was already answered or replaced.",
+            Ok(DecideOutcome::NotPostedYet) => "one moment — I'm still posting that; click again.",
             Ok(DecideOutcome::WrongMessage) => {
                 tracing::warn!(
                     request_id,
@@ -71,5 +71,26 @@ impl Bot {
         };
         self.ephemeral(component, answer).await?;
         Ok(None)
+    }
+}
+
+/// How long a click waits for the bot's own post of its request to come back (a few Discord
+/// round trips).
+const POST_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// Decides with `decide`, waiting while the request's message is still being posted: a click
+/// can come before the bot learnt the id of the message it posted.
+pub(crate) async fn once_posted<R>(
+    decide: impl Fn() -> Result<DecideOutcome<R>, crate::state::StateError>,
+) -> Result<DecideOutcome<R>, crate::state::StateError> {
+    // A few-second UI race window, on the system clock (issue 40 §2).
+    let until = tokio::time::Instant::now() + POST_WAIT;
+    loop {
+        match decide() {
+            Ok(DecideOutcome::NotPostedYet) if tokio::time::Instant::now() < until => {
+                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            }
+            other => return other,
+        }
     }
 }
