@@ -1,8 +1,8 @@
 //! The channel-agnostic session runtime. The front ends reach the owner through
 //! `front_end::FrontEnd`; everything here is the same for Discord and the terminal.
 //!
-//! - [`session`]: the main session behind one lock, its commands, connection, exchange (a turn
-//!   and the fork transitions it asked for) and the interactive fork it may hold;
+//! - [`session`]: the main session and the interactive fork beside it, each behind its own
+//!   lock; its commands, connection, exchange (a turn and the fork transitions it asked for);
 //!   [`interactive_fork`]: the fork's embeds, prompts and idle clock.
 //! - [`turn`]: streaming one turn from CLI frames to `TurnEvent`s, with the tool labels, the
 //!   API-failure line and the context-usage warning it shows.

@@ -8,7 +8,7 @@ use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
 use crate::home_channel::{bot_message_in, make_home, server};
-use crate::home_channel_forks::{archived, entry_embed, the_thread};
+use crate::home_channel_forks::{archived, entry_embed, fork_in};
 use crate::support::{
     bot::BotHarness,
     fake_discord::{FakeConfig, FakeOverwrite},
@@ -53,20 +53,7 @@ async fn the_channel_and_a_forks_thread_answer_side_by_side() {
             return None;
         })
     });
-    h.mock.push(Reply::text("Fork open: essay."));
-    h.discord
-        .slash_in(
-            h.owner(),
-            home,
-            "fork",
-            json!([{"name": "topic", "type": 3, "value": "essay"}]),
-        )
-        .await;
-    let thread = the_thread(&h, home).await.id;
-    bot_message_in(&h, thread, "with the fork's first reply", |m| {
-        m.content == "Fork open: essay."
-    })
-    .await;
+    let thread = fork_in(&h, home, "essay", "Fork open: essay.").await.id;
 
     // The fork's reply is held mid-stream; the channel's line is answered meanwhile.
     h.discord
@@ -152,16 +139,7 @@ async fn a_thread_archived_by_hand_ends_its_fork() {
     h.greeted().await;
     let home = server(&h, 0).private;
     make_home(&h, home).await;
-    h.mock.push(Reply::text("Fork open: errands."));
-    h.discord
-        .slash_in(
-            h.owner(),
-            home,
-            "fork",
-            json!([{"name": "topic", "type": 3, "value": "errands"}]),
-        )
-        .await;
-    let thread = the_thread(&h, home).await;
+    let thread = fork_in(&h, home, "errands", "Fork open: errands.").await;
     entry_embed(&h, thread.id).await;
     // One fork at a time: a second `/fork` is told where the open one is.
     let again = h.discord.slash_in(h.owner(), home, "fork", json!([])).await;
@@ -227,21 +205,8 @@ async fn a_private_fork_thread_has_the_owner_in_it() {
         answer.to_string().contains("private"),
         "the setting is confirmed: {answer}"
     );
-    h.mock.push(Reply::text("Fork open: health."));
-    h.discord
-        .slash_in(
-            h.owner(),
-            home,
-            "fork",
-            json!([{"name": "topic", "type": 3, "value": "health"}]),
-        )
-        .await;
-    let thread = the_thread(&h, home).await;
+    let thread = fork_in(&h, home, "health", "Fork open: health.").await;
     assert_eq!(thread.kind, 12, "a private thread");
-    bot_message_in(&h, thread.id, "with the fork's first reply", |m| {
-        m.content == "Fork open: health."
-    })
-    .await;
     // The owner is added before anything is posted in it.
     let members = h.discord.thread(thread.id).unwrap().members;
     assert!(members.contains(&h.owner()), "{members:?}");
@@ -270,20 +235,7 @@ async fn what_was_written_in_the_channel_and_the_thread_while_away_is_answered_o
     h.greeted().await;
     let home = server(&h, 0).private;
     make_home(&h, home).await;
-    h.mock.push(Reply::text("Fork open: trip."));
-    h.discord
-        .slash_in(
-            h.owner(),
-            home,
-            "fork",
-            json!([{"name": "topic", "type": 3, "value": "trip"}]),
-        )
-        .await;
-    let thread = the_thread(&h, home).await.id;
-    bot_message_in(&h, thread, "with the fork's first reply", |m| {
-        m.content == "Fork open: trip."
-    })
-    .await;
+    let thread = fork_in(&h, home, "trip", "Fork open: trip.").await.id;
     h.mock.add_rule(|request| {
         let prompt = request.last_user_text()?;
         if prompt.contains("book the train") {

@@ -24,6 +24,25 @@ pub(crate) async fn the_thread(h: &BotHarness, channel: u64) -> FakeThread {
     .await
 }
 
+/// `/fork <topic>` in `home`, answered with `first` in its new thread. Returns the thread.
+pub(crate) async fn fork_in(h: &BotHarness, home: u64, topic: &str, first: &str) -> FakeThread {
+    h.mock.push(Reply::text(first));
+    h.discord
+        .slash_in(
+            h.owner(),
+            home,
+            "fork",
+            json!([{"name": "topic", "type": 3, "value": topic}]),
+        )
+        .await;
+    let thread = the_thread(h, home).await;
+    bot_message_in(h, thread.id, "with the fork's first reply", |m| {
+        m.content == first
+    })
+    .await;
+    thread
+}
+
 /// Waits until `thread` is archived.
 pub(crate) async fn archived(h: &BotHarness, thread: u64) {
     wait::until_true(
@@ -56,22 +75,9 @@ async fn slash_fork_opens_a_thread_beside_main_and_save_keeps_both() {
     let home = place.private;
     make_home(&h, home).await;
 
-    h.mock.push(Reply::text("Fork open: taxes."));
-    h.discord
-        .slash_in(
-            h.owner(),
-            home,
-            "fork",
-            json!([{"name": "topic", "type": 3, "value": "taxes"}]),
-        )
-        .await;
-    let thread = the_thread(&h, home).await;
+    let thread = fork_in(&h, home, "taxes", "Fork open: taxes.").await;
     assert_eq!(thread.name, "taxes");
     let entry = entry_embed(&h, thread.id).await;
-    bot_message_in(&h, thread.id, "with the fork's first reply", |m| {
-        m.content == "Fork open: taxes."
-    })
-    .await;
 
     // The thread talks to the fork: its answer lands in the thread.
     h.mock.push(Reply::text("Yes, the desk counts."));

@@ -11,31 +11,12 @@ use serde_json::json;
 
 use super::cli_rest::{asleep, awake, start};
 use crate::home_channel::{bot_message_in, make_home, server};
-use crate::home_channel_forks::the_thread;
+use crate::home_channel_forks::fork_in;
 use crate::support::{
     bot::BotHarness,
     fake_discord::{FakeAttachment, FakeMessage},
     mock_api::Reply,
 };
-
-/// `/fork <topic>` in `home`, answered with `first` in its new thread. Returns the thread.
-async fn fork_in(h: &BotHarness, home: u64, topic: &str, first: &str) -> u64 {
-    h.mock.push(Reply::text(first));
-    h.discord
-        .slash_in(
-            h.owner(),
-            home,
-            "fork",
-            json!([{"name": "topic", "type": 3, "value": topic}]),
-        )
-        .await;
-    let thread = the_thread(h, home).await.id;
-    bot_message_in(h, thread, "with the fork's first reply", |m| {
-        m.content == first
-    })
-    .await;
-    thread
-}
 
 /// The approval question for a `touch notes/<name>` in `channel`.
 async fn question(h: &BotHarness, channel: u64, name: &str) -> FakeMessage {
@@ -65,7 +46,7 @@ async fn approvals_in_the_channel_and_the_thread_are_each_their_own() {
         )
         .await;
     h.discord.wait_for_callback(set).await;
-    let thread = fork_in(&h, home, "files", "Fork open: files.").await;
+    let thread = fork_in(&h, home, "files", "Fork open: files.").await.id;
     h.mock.add_rule(|request| {
         let prompt = request.last_user_text().unwrap_or_default();
         let touch = |name: &str| {
@@ -150,7 +131,7 @@ async fn the_thread_wakes_by_typing_takes_images_and_checks_in_there() {
     let mut h = start().await;
     let home = server(&h, 0).private;
     make_home(&h, home).await;
-    let thread = fork_in(&h, home, "photos", "Fork open: photos.").await;
+    let thread = fork_in(&h, home, "photos", "Fork open: photos.").await.id;
     asleep(&h).await;
     h.wait_for_log("the fork's CLI is asleep", Duration::from_secs(30))
         .await;

@@ -25,7 +25,7 @@ const EXIT_FORK_FIRST: &str = "exit fork first.";
 
 impl MainSession {
     /// Runs a session command and answers it in the Discord wording (SLC-1, 2, 3, 5, 6, 8,
-    /// 10, 15). `/compact` and `/cost` run a CLI turn under the session lock.
+    /// 10, 15). `/compact` and `/cost` run a CLI turn under the lock of the conversation they are for.
     pub async fn run_command(&self, command: Command) -> CommandReply {
         match command {
             Command::Clear => match self.clear().await {

@@ -24,7 +24,7 @@ use crate::{
     state::fork_messages::SessionOrigin,
 };
 
-/// The half of the open interactive fork that needs the session lock. Its other half, the
+/// The half of the open interactive fork behind the fork's lock. Its other half, the
 /// facts the tools read without the lock (owner turns, resumed, main at start, newest update
 /// at start, unrecorded messages), lives only in [`ForkControl`](crate::domain::fork_control).
 pub(super) struct ActiveFork {

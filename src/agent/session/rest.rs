@@ -2,9 +2,10 @@
 //! stopped cleanly with nothing to do for `cli_idle_minutes`, their session ids kept, so the
 //! next turn resumes the same conversation with the same settings; the owner starting to type
 //! (or a click) starts the one their message will go to, ahead of it. Stops and starts take
-//! the session lock, so a stop and a message never cross: the message waits for the stop, then
-//! its turn starts the CLI as any turn does, resuming the kept session with the settings the
-//! session holds (REST-3); `/clear`, `/compact` and `/model` start it the same way (REST-4).
+//! the lock of the conversation whose CLI it is, so a stop and a message never cross: the
+//! message waits for the stop, then its turn starts the CLI as any turn does, resuming the
+//! kept session with the settings the session holds (REST-3); `/clear`, `/compact` and
+//! `/model` start it the same way (REST-4).
 
 use std::time::Duration;
 
