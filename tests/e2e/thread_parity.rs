@@ -1,22 +1,26 @@
 //! What works in the DM works in the home channel and in a fork's thread (issue 41 §1), through
 //! the real bot, serenity and CLI against the fake Discord's server: tool approvals by reaction
 //! in each, an interrupt withdrawing only its own conversation's question, an image in the
-//! thread, the thread's sleeping CLI woken by typing there, and the fork's idle check-in in its
-//! thread.
+//! thread, the thread's sleeping CLI woken by typing there, the fork's idle check-in in its
+//! thread, a job's approval button in the channel and `/interrupt` in the thread.
 
 use std::time::Duration;
 
 use base64::Engine;
 use serde_json::json;
 
+use tokio_util::sync::CancellationToken;
+
 use super::cli_rest::{asleep, awake, start};
-use crate::home_channel::{bot_message_in, make_home, server};
+use crate::home_channel::{bot_message_in, make_home, notify_in_home, server};
 use crate::home_channel_forks::fork_in;
 use crate::support::{
     bot::BotHarness,
+    cli::CliSandbox,
     fake_discord::{FakeAttachment, FakeMessage},
     mock_api::Reply,
 };
+use crate::tool_policy::{approval_embed_for, write_reminder_due};
 
 /// The approval question for a `touch notes/<name>` in `channel`.
 async fn question(h: &BotHarness, channel: u64, name: &str) -> FakeMessage {
@@ -188,5 +192,86 @@ async fn the_thread_wakes_by_typing_takes_images_and_checks_in_there() {
             .all(|m| !m.content.contains("fork idle") && m.content != "Still on the photos?"),
         "the check-in went to the channel: {channel:?}"
     );
+    h.terminate().await;
+}
+
+/// CHN-5, MSG-3 (issue 41 §1): with unasked messages in the home channel, a job's tool approval
+/// is asked there and its button answers it there; `/interrupt` in the fork's thread stops the
+/// fork's reply and leaves main's, streaming in the channel at the same time, whole.
+#[tokio::test]
+async fn a_button_and_interrupt_work_in_the_channel_and_the_thread() {
+    let mut h = BotHarness::greeted_fast_sync(CliSandbox::new()).await;
+    let home = server(&h, 0).private;
+    make_home(&h, home).await;
+    notify_in_home(&h, home).await;
+    let tools = "allowed-tools: [\"Bash(echo held-marker *)\"]\n";
+    write_reminder_due(
+        &h,
+        "laundry",
+        "2099-01-01T09:00:00Z",
+        tools,
+        "Check the laundry.",
+    );
+    let embed = bot_message_in(&h, home, "with the tool approval", |m| {
+        approval_embed_for(m, "laundry")
+    })
+    .await;
+    let click = h
+        .discord
+        .click_button(
+            h.owner(),
+            home,
+            embed.id,
+            &embed.button_id("act:tools_approve:"),
+        )
+        .await;
+    let answer = h.discord.wait_for_callback(click).await.to_string();
+    assert!(answer.contains("approved"), "{answer}");
+
+    let thread = fork_in(&h, home, "stories", "Fork open: stories.").await.id;
+    let words = |tag: &str| -> Vec<String> { (0..20).map(|i| format!("{tag}{i} ")).collect() };
+    let plan = words("plan");
+    let (story_go, plan_go) = (CancellationToken::new(), CancellationToken::new());
+    let (story_hold, plan_hold, plan_reply) = (story_go.clone(), plan_go.clone(), plan.clone());
+    h.mock.add_rule(move |request| {
+        let prompt = request.last_user_text()?;
+        let fast = |chunks: Vec<String>| Reply::text_chunks(chunks, Duration::ZERO);
+        if prompt.contains("tell me a long story") {
+            Some(fast(words("story")).held_after(3, story_hold.clone()))
+        } else if prompt.contains("plan the day") {
+            Some(fast(plan_reply.clone()).held_after(3, plan_hold.clone()))
+        } else {
+            None
+        }
+    });
+    let story = h
+        .discord
+        .channel_message(h.owner(), thread, "tell me a long story")
+        .await;
+    bot_message_in(&h, thread, "with the story streaming", |m| {
+        m.content.contains("story2")
+    })
+    .await;
+    h.discord
+        .channel_message(h.owner(), home, "plan the day")
+        .await;
+    bot_message_in(&h, home, "with the plan streaming", |m| {
+        m.content.contains("plan2")
+    })
+    .await;
+    let interrupt = h
+        .discord
+        .slash_in(h.owner(), thread, "interrupt", json!([]))
+        .await;
+    h.discord.wait_for_callback(interrupt).await;
+    // The story is never released: only the interrupt ends its turn.
+    h.wait_turn_over(story).await;
+    plan_go.cancel();
+    let whole = plan.concat();
+    bot_message_in(&h, home, "with main's whole plan", |m| {
+        m.content.trim() == whole.trim()
+    })
+    .await;
+    drop(story_go);
     h.terminate().await;
 }
