@@ -202,11 +202,13 @@ impl Bot {
             _ => None,
         }));
         let parsed = session_command::parse(&command.data.name, &args);
+        // For the conversation it was given in: in the channel beside a fork's thread, main's.
+        let branch = self.addressed_in(command.channel_id);
         match parsed {
             Ok(parsed) if parsed.is_slow() => {
                 let charted = matches!(parsed, session_command::Command::Cost);
                 with_rate_limit_retries(|| command.defer(&self.http)).await?;
-                let reply = self.session.run_command(parsed).await;
+                let reply = self.session.run_command_in(parsed, branch).await;
                 let mut edit = EditInteractionResponse::new().content(reply.text());
                 if charted && let Some(png) = self.spend_chart().await {
                     edit = edit.new_attachment(CreateAttachment::bytes(png, SPEND_CHART));
@@ -216,7 +218,7 @@ impl Bot {
                     .map(drop)
             }
             Ok(parsed) => {
-                let reply = self.session.run_command(parsed).await;
+                let reply = self.session.run_command_in(parsed, branch).await;
                 reply_ephemeral(&self.http, command, reply.text()).await
             }
             Err(error) => reply_ephemeral(&self.http, command, error.to_string()).await,

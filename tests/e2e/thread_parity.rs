@@ -275,3 +275,62 @@ async fn a_button_and_interrupt_work_in_the_channel_and_the_thread() {
     drop(story_go);
     h.terminate().await;
 }
+
+/// SLC-5, SLC-6, IFK-21 (issue 41 §1): a session command is for the conversation it is given
+/// in: beside a fork's thread, `/model` and `/thinking` in the channel change main and leave
+/// the fork open; in the thread they are refused as in any fork.
+#[tokio::test]
+async fn commands_in_the_channel_are_mains_and_in_the_thread_the_forks() {
+    let mut h = BotHarness::start().await;
+    h.greeted().await;
+    let home = server(&h, 0).private;
+    make_home(&h, home).await;
+    let thread = fork_in(&h, home, "budget", "Fork open: budget.").await.id;
+    let command = |channel: u64, name: &'static str, value: &'static str| {
+        let key = if name == "model" { "name" } else { "mode" };
+        let discord = &h.discord;
+        let owner = h.owner();
+        async move {
+            let sent = discord
+                .slash_in(
+                    owner,
+                    channel,
+                    name,
+                    json!([{"name": key, "type": 3, "value": value}]),
+                )
+                .await;
+            discord.wait_for_callback(sent).await.to_string()
+        }
+    };
+    let in_thread = command(thread, "model", "haiku").await;
+    assert!(in_thread.contains("exit fork first"), "{in_thread}");
+    let in_channel = command(home, "model", "haiku").await;
+    assert!(in_channel.contains("switched to haiku"), "{in_channel}");
+    let in_channel = command(home, "thinking", "off").await;
+    assert!(in_channel.contains("thinking: off"), "{in_channel}");
+
+    // The fork is still open in its thread, and main runs on the new model.
+    h.mock.push(Reply::text("Still here in the fork."));
+    h.discord
+        .channel_message(h.owner(), thread, "still with me?")
+        .await;
+    bot_message_in(&h, thread, "with the fork's answer", |m| {
+        m.content == "Still here in the fork."
+    })
+    .await;
+    h.mock.push(Reply::text("Main on haiku."));
+    h.discord
+        .channel_message(h.owner(), home, "which model now?")
+        .await;
+    bot_message_in(&h, home, "with main's answer", |m| {
+        m.content == "Main on haiku."
+    })
+    .await;
+    let main = h.mock.main_requests().pop().expect("main's request");
+    assert!(
+        main.model().is_some_and(|model| model.contains("haiku")),
+        "{}",
+        main.summary()
+    );
+    h.terminate().await;
+}

@@ -1,9 +1,9 @@
-//! The main session's commands: `/compact`, `/cost`, `/clear`, and live changes of model,
-//! thinking and permission mode; [`MainSession::run_command`] answers a parsed
-//! [`Command`] the same way for Discord and the terminal.
+//! The main session's commands: `/clear` and live changes of model, thinking and permission
+//! mode (`/compact` and `/cost` are in `slow_commands`); [`MainSession::run_command`] answers a
+//! parsed [`Command`] the same way for Discord and the terminal.
 
 use super::{
-    DISCONNECT_GRACE, Held, MainSession, StartFor, Target, cli_permission_mode, fork::ForkSlot,
+    DISCONNECT_GRACE, MainSession, StartFor, Target, cli_permission_mode, fork::ForkSlot,
     fork_cli::ForkCli,
 };
 use crate::front_end::Branch;
@@ -12,21 +12,27 @@ use crate::{
         AgentError,
         client::tool_offer::offer_changes,
         command::{Command, CommandReply, ConfigRequest},
-        compaction::{self, stats_line},
     },
-    claude::{PermissionMode, StartUp, Thinking, UserContent, find_model},
+    claude::{PermissionMode, StartUp, Thinking, find_model},
     config::runtime::{ConfigKey, ConfigUpdateError, RuntimeConfig, thinking_choice_name},
     domain::model_name::check_model,
-    usage::report::ledger_report,
 };
 
 /// The refusal of `/model` and `/thinking` while a fork is open (SLC-5, SLC-6).
 const EXIT_FORK_FIRST: &str = "exit fork first.";
 
 impl MainSession {
-    /// Runs a session command and answers it in the Discord wording (SLC-1, 2, 3, 5, 6, 8,
-    /// 10, 15). `/compact` and `/cost` run a CLI turn under the lock of the conversation they are for.
+    /// Runs a session command for the conversation the owner is in (the open fork if there
+    /// is one, else main) and answers it in the Discord wording (SLC-1, 2, 3, 5, 6, 8, 10, 15).
     pub async fn run_command(&self, command: Command) -> CommandReply {
+        self.run_command_in(command, self.branch_for(Target::Active))
+            .await
+    }
+
+    /// Runs a session command for `branch`, the conversation it was given in (issue 41 §1: in
+    /// the channel beside a fork's thread, main's). `/compact` and `/cost` run a CLI turn under
+    /// that conversation's lock.
+    pub async fn run_command_in(&self, command: Command, branch: Branch) -> CommandReply {
         match command {
             Command::Clear => match self.clear().await {
                 Ok(false) => CommandReply::Done("conversation cleared. fresh start.".to_owned()),
@@ -34,10 +40,10 @@ impl MainSession {
                 Err(error) => CommandReply::Failed(format!("could not clear: {error}")),
             },
             Command::Compact { instructions } => {
-                replied(self.compact(instructions.as_deref()).await)
+                replied(self.compact_on(instructions.as_deref(), branch).await)
             }
-            Command::Cost => replied(self.cost().await),
-            Command::Model(_) | Command::Thinking(_) if self.in_fork() => {
+            Command::Cost => replied(self.cost_on(branch).await),
+            Command::Model(_) | Command::Thinking(_) if branch == Branch::Fork => {
                 CommandReply::Failed(EXIT_FORK_FIRST.to_owned())
             }
             Command::Model(None) => {
@@ -84,7 +90,7 @@ impl MainSession {
                 let mode = self.settings().await.permission_mode;
                 CommandReply::Done(format!("permissions: {}.", mode.as_str()))
             }
-            Command::Permissions(Some(mode)) => match self.set_permission_mode(mode).await {
+            Command::Permissions(Some(mode)) => match self.permission_mode_on(mode, branch).await {
                 Ok(()) => CommandReply::Done(format!("permissions: {}.", mode.as_str())),
                 Err(error) => {
                     CommandReply::Failed(format!("could not change permissions: {error}"))
@@ -163,102 +169,6 @@ impl MainSession {
         }
     }
 
-    /// Compacts the conversation (`/compact [instructions]`) and returns the stats line (SES-13).
-    pub async fn compact(&self, instructions: Option<&str>) -> Result<String, AgentError> {
-        let mut state = self.state.lock().await;
-        if self.in_fork() {
-            return Err(AgentError::Compaction("exit fork first.".to_owned()));
-        }
-        self.ensure_connected(&mut state, StartFor::Command).await?;
-        let command = match instructions.map(str::trim).filter(|i| !i.is_empty()) {
-            Some(instructions) => format!("/compact {instructions}"),
-            None => "/compact".to_owned(),
-        };
-        let content = UserContent::Text(command);
-        let turn = state.turn.clone();
-        let outcome = match state.client.as_mut() {
-            Some(client) => self.run_once(client, &turn, &content, Branch::Main).await,
-            None => Err(crate::claude::ClaudeError::Closed),
-        };
-        let report = self.finish_turn(&mut state, outcome).await?;
-        let Some(seen) = report.compaction else {
-            let why = report.command_output.join("\n");
-            let why = if why.is_empty() {
-                report.result.error_summary()
-            } else {
-                why
-            };
-            return Err(AgentError::Compaction(why));
-        };
-        let turns = Some(state.turns_since_compaction);
-        state.turns_since_compaction = 0;
-        let history = self.services.sessions.history();
-        let age = compaction::session_age(
-            history.last_created_at(),
-            crate::state::stored_time_in(self.services.clock.now(), self.services.config.timezone),
-        );
-        Ok(stats_line(turns, age, seen.pre_tokens))
-    }
-
-    /// `/cost`: the CLI's line for the current session (AGT-15), then the ledger's today, 7
-    /// and 30 days (USE-3).
-    pub async fn cost(&self) -> Result<String, AgentError> {
-        let session = self.session_cost().await?;
-        self.services.usage.flush().await;
-        let spend = ledger_report(
-            &self.services.data_dir.usage_dir(),
-            self.services.clock.now(),
-            self.services.config.timezone,
-        );
-        Ok(format!("{session}\n\n{spend}"))
-    }
-
-    /// Passes `/cost` to the CLI and returns its text (AGT-15).
-    async fn session_cost(&self) -> Result<String, AgentError> {
-        let content = UserContent::Text("/cost".to_owned());
-        let report = match self.hold(Target::Active).await {
-            Held::Main(mut state) => {
-                self.ensure_connected(&mut state, StartFor::Command).await?;
-                let turn = state.turn.clone();
-                let outcome = match state.client.as_mut() {
-                    Some(client) => self.run_once(client, &turn, &content, Branch::Main).await,
-                    None => Err(crate::claude::ClaudeError::Closed),
-                };
-                self.finish_turn(&mut state, outcome).await?
-            }
-            Held::Fork(mut slot) => {
-                self.ensure_fork_connected(&mut slot, StartUp::TurnFirst)
-                    .await?;
-                let fork = slot.get_mut().ok_or(crate::claude::ClaudeError::Closed)?;
-                let turn = fork.turn.clone();
-                let client = fork
-                    .cli
-                    .client_mut()
-                    .ok_or(crate::claude::ClaudeError::Closed)?;
-                self.run_once(client, &turn, &content, Branch::Fork).await?
-            }
-        };
-        // The command's own output is the last block: a resumed session replays earlier
-        // commands' output first (issue 24 §8).
-        let own = report
-            .command_output
-            .into_iter()
-            .rev()
-            .find(|part| !part.trim().is_empty());
-        let text = own
-            .into_iter()
-            .chain(Some(report.text).filter(|text| !text.is_empty()))
-            .collect::<Vec<_>>()
-            .join("\n")
-            .trim()
-            .to_owned();
-        Ok(if text.is_empty() {
-            "done.".to_owned()
-        } else {
-            text
-        })
-    }
-
     /// Forgets the conversation (`/clear`): session allowances reset, an open fork discarded
     /// with its exit embed, `cleared` logged, the CLI stopped, `sessions.json` deleted; the
     /// next message starts fresh (SES-5, SES-11, SES-18, IFK-15). Returns whether a fork was
@@ -292,9 +202,12 @@ impl MainSession {
     /// An open fork is discarded first (IFK-21).
     pub async fn set_thinking(&self, thinking: Thinking) -> Result<(), AgentError> {
         let mut state = self.state.lock().await;
-        let mut slot = self.fork.lock().await;
-        self.discard_fork(&mut state, &mut slot).await;
-        drop(slot);
+        if !self.beside_main.load(std::sync::atomic::Ordering::Acquire) {
+            // A fork in the conversation's own place ends (IFK-21); one in a thread of its own
+            // goes on beside main.
+            let mut slot = self.fork.lock().await;
+            self.discard_fork(&mut state, &mut slot).await;
+        }
         state.settings.thinking = thinking;
         if let Some(client) = self.take_client(&mut state) {
             client.disconnect(DISCONNECT_GRACE).await;
@@ -309,15 +222,27 @@ impl MainSession {
     /// so it is offered what the new mode permits (issue 17): main's at the next turn, an open
     /// fork's at once.
     pub async fn set_permission_mode(&self, mode: PermissionMode) -> Result<(), AgentError> {
+        self.permission_mode_on(mode, self.branch_for(Target::Active))
+            .await
+    }
+
+    /// [`Self::set_permission_mode`] given in `branch`: the open fork's when given there, else
+    /// main's.
+    async fn permission_mode_on(
+        &self,
+        mode: PermissionMode,
+        branch: Branch,
+    ) -> Result<(), AgentError> {
         let was_dont_ask = self.permissions.dont_ask();
         self.permissions
             .set_dont_ask(mode == PermissionMode::DontAsk);
         let mut state = self.state.lock().await;
         let mut slot = self.fork.lock().await;
-        if slot.is_open() && offer_changes(was_dont_ask, mode == PermissionMode::DontAsk) {
+        let in_fork = branch == Branch::Fork && slot.is_open();
+        if in_fork && offer_changes(was_dont_ask, mode == PermissionMode::DontAsk) {
             return self.reoffer_fork(&mut slot, mode).await;
         }
-        if let Some(fork) = slot.get_mut() {
+        if let Some(fork) = slot.get_mut().filter(|_| in_fork) {
             // Kept with the fork, so a sleeping fork wakes in it (REST-3).
             fork.settings.permission_mode = mode;
             if let Some(client) = fork.cli.client() {

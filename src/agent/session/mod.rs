@@ -26,6 +26,7 @@ mod fork_cli;
 mod fork_record;
 mod fork_save;
 mod rest;
+mod slow_commands;
 mod turn_run;
 
 use connection::StartFor;
