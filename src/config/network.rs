@@ -52,7 +52,10 @@ impl UpstreamProxy {
         }
         let host = url.host_str()?;
         let port = url.port_or_known_default()?;
+        // A URL's user and password are percent-encoded only: a `+` is a plus, not a space
+        // as in a form, so it is kept as one (`%2B`) before the form decoder reads the rest.
         let decode = |text: &str| {
+            let text = text.replace('+', "%2B");
             url::form_urlencoded::parse(format!("x={text}").as_bytes())
                 .next()
                 .map(|(_, value)| value.into_owned())
@@ -127,6 +130,8 @@ mod tests {
         let bare = read(&[("http_proxy", "proxy.corp:8080")]).unwrap();
         assert_eq!(bare.authority, "proxy.corp:8080");
         assert_eq!(bare.credentials, None);
+        let plus = read(&[("HTTPS_PROXY", "http://me+you:a+b%2Bc@proxy.corp:3128")]).unwrap();
+        assert_eq!(plus.credentials.as_deref(), Some("me+you:a+b+c"));
         assert!(read(&[("HTTPS_PROXY", "socks5://proxy.corp:1080")]).is_none());
         let all = read(&[("HTTPS_PROXY", "http://p:1"), ("no_proxy", "*")]).unwrap();
         assert!(!all.applies_to("anything.example"));
