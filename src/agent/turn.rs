@@ -38,6 +38,9 @@ pub struct TurnReport {
     pub command_output: Vec<String>,
     /// What the subagents that finished inside the turn used (USE-1).
     pub subagents: Vec<SubagentReport>,
+    /// The model the conversation's client was set to for the turn (`None`: the CLI's
+    /// default), for the context warning; filled by the session.
+    pub model: Option<String>,
 }
 
 /// What the code around a turn learns while it streams, and may ask it to stop for.

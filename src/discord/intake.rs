@@ -118,8 +118,9 @@ impl Bot {
             && report.compaction.is_none()
             && let Some(usage) = &report.result.usage
         {
-            let model = self.session.settings().await.model;
-            if let Some(warning) = context_warning(context_tokens(usage), model.as_deref())
+            // The model of the conversation that answered, read from its report: a thread's
+            // turn never waits for main's lock for it.
+            if let Some(warning) = context_warning(context_tokens(usage), report.model.as_deref())
                 && let Err(error) =
                     with_rate_limit_retries(|| message.channel_id.say(&self.http, &warning)).await
             {

@@ -276,9 +276,10 @@ async fn a_button_and_interrupt_work_in_the_channel_and_the_thread() {
     h.terminate().await;
 }
 
-/// SLC-5, SLC-6, IFK-21 (issue 41 §1): a session command is for the conversation it is given
-/// in: beside a fork's thread, `/model` and `/thinking` in the channel change main and leave
-/// the fork open; in the thread they are refused as in any fork.
+/// SLC-5, SLC-6, IFK-21, STR-11 (issue 41 §1): a session command is for the conversation it is
+/// given in: beside a fork's thread, `/model` and `/thinking` in the channel change main and
+/// leave the fork open; in the thread they are refused as in any fork. The context warning
+/// follows each conversation's own model.
 #[tokio::test]
 async fn commands_in_the_channel_are_mains_and_in_the_thread_the_forks() {
     let mut h = BotHarness::start().await;
@@ -309,8 +310,10 @@ async fn commands_in_the_channel_are_mains_and_in_the_thread_the_forks() {
     let in_channel = command(home, "thinking", "off").await;
     assert!(in_channel.contains("thinking: off"), "{in_channel}");
 
-    // The fork is still open in its thread, and main runs on the new model.
-    h.mock.push(Reply::text("Still here in the fork."));
+    // The fork is still open in its thread, and main runs on the new model; each turn's
+    // context warning is judged by its own conversation's model (the fork's isn't haiku).
+    h.mock
+        .push(Reply::text("Still here in the fork.").with_input_tokens(150_000));
     h.discord
         .channel_message(h.owner(), thread, "still with me?")
         .await;
@@ -318,7 +321,8 @@ async fn commands_in_the_channel_are_mains_and_in_the_thread_the_forks() {
         m.content == "Still here in the fork."
     })
     .await;
-    h.mock.push(Reply::text("Main on haiku."));
+    h.mock
+        .push(Reply::text("Main on haiku.").with_input_tokens(150_000));
     h.discord
         .channel_message(h.owner(), home, "which model now?")
         .await;
@@ -326,6 +330,15 @@ async fn commands_in_the_channel_are_mains_and_in_the_thread_the_forks() {
         m.content == "Main on haiku."
     })
     .await;
+    bot_message_in(&h, home, "with main's context warning", |m| {
+        m.content == "-# *context: 75% (150k) — consider /compact*"
+    })
+    .await;
+    let thread_says = h.discord.channel_messages(thread);
+    assert!(
+        thread_says.iter().all(|m| !m.content.contains("context:")),
+        "the fork's context was judged by main's model: {thread_says:?}"
+    );
     let main = h.mock.main_requests().pop().expect("main's request");
     assert!(
         main.model().is_some_and(|model| model.contains("haiku")),

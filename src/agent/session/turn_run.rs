@@ -130,6 +130,10 @@ impl MainSession {
             None => Err(ClaudeError::Closed),
         };
         turn.end();
+        let outcome = outcome.map(|report| TurnReport {
+            model: state.settings.model.clone(),
+            ..report
+        });
         // The idle time counts from the end of the reply (issue 29).
         self.touch();
         self.record_usage(UsageKind::Main, &outcome);
@@ -180,6 +184,10 @@ impl MainSession {
             None => Err(ClaudeError::Closed),
         };
         turn.end();
+        let outcome = outcome.map(|report| TurnReport {
+            model: fork.settings.model.clone(),
+            ..report
+        });
         fork.touch(self.services.clock.instant());
         self.record_usage(UsageKind::Fork, &outcome);
         self.finish_fork_turn(slot, outcome)

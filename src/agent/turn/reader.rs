@@ -279,6 +279,7 @@ impl<'a> TurnReader<'a> {
             answered_after_compaction,
             command_output: std::mem::take(&mut self.command_output),
             subagents: std::mem::take(&mut self.subagents),
+            model: None,
         }
     }
 
