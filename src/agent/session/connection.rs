@@ -84,7 +84,7 @@ impl MainSession {
             turn: &state.turn,
             settings: &state.settings,
             fork_control: &self.fork_control,
-            chain: &self.chain,
+            chain: &state.chain,
             scope: Arc::clone(&self.main_scope),
             fork_session: false,
             tools: &self.main_tools,

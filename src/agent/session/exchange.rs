@@ -2,6 +2,8 @@
 //! (IFK-2, IFK-3, IFK-6, IFK-10, IFK-11, RPL-1, BTN-4): each turn under its conversation's
 //! lock, each transition under main's and then the fork's.
 
+use std::sync::Arc;
+
 use tokio::sync::mpsc;
 
 use super::{Held, MainSession, Prompt, PromptSource, Target, fork::ForkStart};
@@ -63,7 +65,15 @@ impl MainSession {
     /// so are the tools the owner granted the job (issue 23 §4).
     pub async fn scheduled(&self, job: ForegroundJob) -> Result<TurnReport, AgentError> {
         let mut held = self.hold(Target::MainDoor).await;
-        self.chain.set(job.chain);
+        // The chain is the running conversation's: a fork turn beside it never sees it.
+        let chain = match &held {
+            Held::Main(state) => Arc::clone(&state.chain),
+            Held::Fork(slot) => match slot.get() {
+                Some(fork) => Arc::clone(&fork.chain),
+                None => Arc::default(),
+            },
+        };
+        chain.set(job.chain);
         // The job's own tools, for its turn only (issue 23 §4).
         let grant = self.live_rules.grant_job_turn(job.granted);
         let report = self
@@ -74,7 +84,7 @@ impl MainSession {
             )
             .await;
         drop(grant);
-        self.chain.set(None);
+        chain.set(None);
         drop(held);
         self.settle().await;
         report

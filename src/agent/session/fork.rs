@@ -9,6 +9,7 @@ use super::{
     MainSession, MainSettings, MainState, fork_cli::ForkCli, fork_save::saved_description,
 };
 use crate::front_end::{Branch, CurrentTurn, FrontEnd};
+use crate::scheduling::chain::ChainSlot;
 use crate::{
     agent::interactive_fork::{
         IdleClock, NOTHING_TO_SAVE, entry_embed, exit_embed, resumed_run_embed,
@@ -43,6 +44,8 @@ pub(super) struct ActiveFork {
     pub(super) origin: SessionOrigin,
     /// The sink its client's callbacks emit into while a fork turn runs.
     pub(super) turn: CurrentTurn,
+    /// The chain reminder a foreground fire in the fork is running (REM-8).
+    pub(super) chain: Arc<ChainSlot>,
 }
 
 /// Where the open fork's locked half is kept, behind the fork's lock. Only
@@ -145,6 +148,7 @@ impl MainSession {
             .fork_side()
             .unwrap_or_else(|| Arc::clone(&self.front_end));
         let turn = CurrentTurn::default();
+        let chain = Arc::new(ChainSlot::default());
         let parts = MainClientParts {
             services: &self.services,
             front_end: &front_end,
@@ -152,7 +156,7 @@ impl MainSession {
             turn: &turn,
             settings: &settings,
             fork_control: &self.fork_control,
-            chain: &self.chain,
+            chain: &chain,
             scope: Arc::clone(&scope),
             fork_session,
             tools: &tools,
@@ -183,6 +187,7 @@ impl MainSession {
             settings: fork_settings,
             origin,
             turn,
+            chain,
         };
         let embed = match &fork.origin {
             SessionOrigin::Background {

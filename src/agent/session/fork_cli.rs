@@ -107,7 +107,7 @@ impl MainSession {
             turn: &fork.turn,
             settings: &fork.settings,
             fork_control: &self.fork_control,
-            chain: &self.chain,
+            chain: &fork.chain,
             scope: Arc::clone(&fork.scope),
             fork_session: false,
             tools: &tools,

@@ -33,6 +33,7 @@ impl MainSession {
         let old = std::mem::replace(&mut state.client, fork.cli.into_client());
         // The promoted client's callbacks emit into the fork's sink: main's turns use it now.
         state.turn = fork.turn;
+        state.chain = fork.chain;
         state.turns_since_compaction = 0;
         self.set_live(Branch::Fork, None);
         self.set_live(Branch::Main, state.client.as_ref());

@@ -89,6 +89,9 @@ struct MainState {
     /// The sink main's client's callbacks emit into while a main turn runs (a saved fork's
     /// client brings its own along).
     turn: CurrentTurn,
+    /// The chain reminder a foreground fire on main is running, for `follow_up_chain`
+    /// (REM-8); like the sink, a saved fork's client brings its own.
+    chain: Arc<ChainSlot>,
     /// The built-in tools main's client was offered (`None`: the CLI's default set).
     offered: Option<Vec<String>>,
     settings: MainSettings,
@@ -170,7 +173,6 @@ pub struct MainSession {
     fork_front_end: Mutex<Arc<dyn FrontEnd>>,
     fork_control: Arc<ForkControl>,
     main_scope: Arc<ScopeCell>,
-    chain: Arc<ChainSlot>,
     /// The main session's tool set with its live rules (issue 23 §4).
     main_tools: ClientTools,
     live_rules: Arc<LiveRules>,
@@ -197,6 +199,7 @@ impl MainSession {
             state: AsyncMutex::new(MainState {
                 client: None,
                 turn: CurrentTurn::default(),
+                chain: Arc::default(),
                 offered: None,
                 settings,
                 turns_since_compaction: 0,
@@ -209,7 +212,6 @@ impl MainSession {
             fork_front_end,
             fork_control: Arc::new(ForkControl::default()),
             main_scope: Arc::new(ScopeCell::new(ToolScope::Main)),
-            chain: Arc::new(ChainSlot::default()),
             main_tools: ClientTools::Main(Arc::clone(&live_rules)),
             live_rules,
             last_active,
