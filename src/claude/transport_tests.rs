@@ -11,6 +11,12 @@ use super::*;
 #[derive(Clone, Default)]
 struct Captured(Arc<Mutex<Vec<u8>>>);
 
+impl Captured {
+    fn text(&self) -> String {
+        String::from_utf8(self.0.lock().unwrap().clone()).unwrap()
+    }
+}
+
 impl Write for Captured {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         self.0.lock().unwrap().extend_from_slice(buf);
@@ -30,17 +36,22 @@ impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for Captured {
     }
 }
 
-/// Issue 25 §4: the reader task logs under the span of whoever connected (a turn, a fire, a
-/// run), not detached from it.
-#[tokio::test]
-async fn the_reader_logs_under_the_span_that_connected() {
+/// A debug log for this thread, read back through the sink, until the guard drops.
+fn captured_log() -> (Captured, tracing::subscriber::DefaultGuard) {
     let captured = Captured::default();
     let subscriber = tracing_subscriber::fmt()
         .with_writer(captured.clone())
         .with_max_level(tracing::Level::DEBUG)
         .with_ansi(false)
         .finish();
-    let _guard = tracing::subscriber::set_default(subscriber);
+    (captured, tracing::subscriber::set_default(subscriber))
+}
+
+/// Issue 25 §4: the reader task logs under the span of whoever connected (a turn, a fire, a
+/// run), not detached from it.
+#[tokio::test]
+async fn the_reader_logs_under_the_span_that_connected() {
+    let (captured, _guard) = captured_log();
     let (mut cli_stdout, stdout) = tokio::io::duplex(1024);
     let (stdin, _cli_stdin) = tokio::io::duplex(1024);
     let span = tracing::info_span!("turn", id = 7);
@@ -49,7 +60,7 @@ async fn the_reader_logs_under_the_span_that_connected() {
     cli_stdout.write_all(b"not json\n").await.unwrap();
     drop(cli_stdout);
     tasks.reader_finished().await;
-    let log = String::from_utf8(captured.0.lock().unwrap().clone()).unwrap();
+    let log = captured.text();
     let line = log
         .lines()
         .find(|line| line.contains("skipping a non-JSON stdout line"))
@@ -61,13 +72,7 @@ async fn the_reader_logs_under_the_span_that_connected() {
 /// turn's span, and under the connecting span again once the turn is over.
 #[tokio::test]
 async fn frames_are_served_under_the_turn_they_belong_to() {
-    let captured = Captured::default();
-    let subscriber = tracing_subscriber::fmt()
-        .with_writer(captured.clone())
-        .with_max_level(tracing::Level::DEBUG)
-        .with_ansi(false)
-        .finish();
-    let _guard = tracing::subscriber::set_default(subscriber);
+    let (captured, _guard) = captured_log();
     let (mut cli_stdout, stdout) = tokio::io::duplex(1024);
     let (stdin, _cli_stdin) = tokio::io::duplex(1024);
     let connected = tracing::info_span!("click", id = 1);
@@ -76,16 +81,17 @@ async fn frames_are_served_under_the_turn_they_belong_to() {
     let request = b"{\"type\":\"control_request\",\"request\":{\"subtype\":\"can_use_tool\"}}\n";
     connection.serve_under(Some(tracing::info_span!("thread_turn", id = 8)));
     cli_stdout.write_all(request).await.unwrap();
-    let logged =
-        |captured: &Captured| String::from_utf8(captured.0.lock().unwrap().clone()).unwrap();
-    while !logged(&captured).contains("control request without a request_id") {
+    while !captured
+        .text()
+        .contains("control request without a request_id")
+    {
         tokio::task::yield_now().await;
     }
     connection.serve_under(None);
     cli_stdout.write_all(request).await.unwrap();
     drop(cli_stdout);
     tasks.reader_finished().await;
-    let log = logged(&captured);
+    let log = captured.text();
     let lines: Vec<&str> = log
         .lines()
         .filter(|line| line.contains("control request without a request_id"))

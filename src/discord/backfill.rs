@@ -2,7 +2,7 @@
 //! the gateway was away, in the DM, the home channel and the open fork's thread, is answered
 //! once, oldest first, each where it was written, after a note there saying it is late.
 
-use std::sync::Arc;
+use std::{collections::HashMap, sync::Arc};
 
 use serenity::{
     builder::GetMessages,
@@ -46,13 +46,14 @@ impl Bot {
         tokio::time::sleep(BACKFILL_GRACE).await;
         let mut missed: Vec<Message> = candidates.into_iter().filter(|m| self.accepts(m)).collect();
         missed.sort_by_key(|m| m.id);
-        let mut told = Vec::new();
-        for message in missed.clone() {
+        let mut untold: HashMap<ChannelId, usize> = HashMap::new();
+        for message in &missed {
+            *untold.entry(message.channel_id).or_default() += 1;
+        }
+        for message in missed {
             let channel = message.channel_id;
-            if !told.contains(&channel) {
-                told.push(channel);
+            if let Some(count) = untold.remove(&channel) {
                 // Told once per place, before the late answers there.
-                let count = missed.iter().filter(|m| m.channel_id == channel).count();
                 let note = missed_note(count);
                 if let Err(error) = with_rate_limit_retries(|| channel.say(&self.http, &note)).await
                 {

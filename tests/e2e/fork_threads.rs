@@ -7,7 +7,7 @@ use std::time::Duration;
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
-use crate::home_channel::{bot_message_in, make_home, server};
+use crate::home_channel::{bot_message_in, converse_in, make_home, server};
 use crate::home_channel_forks::{archived, entry_embed, fork_in};
 use crate::support::{
     bot::BotHarness,
@@ -161,11 +161,7 @@ async fn a_thread_archived_by_hand_ends_its_fork() {
         outcome.embeds
     );
     archived(&h, thread.id).await;
-    h.mock.push(Reply::text("Back in main."));
-    h.discord
-        .channel_message(h.owner(), home, "anything else?")
-        .await;
-    bot_message_in(&h, home, "from main", |m| m.content == "Back in main.").await;
+    converse_in(&h, home, "anything else?", "Back in main.").await;
     let last = h.mock.main_requests().pop().unwrap();
     assert!(
         !last.all_text().contains("[fork-started]"),
@@ -210,13 +206,12 @@ async fn a_private_fork_thread_has_the_owner_in_it() {
     // The owner is added before anything is posted in it.
     let members = h.discord.thread(thread.id).unwrap().members;
     assert!(members.contains(&h.owner()), "{members:?}");
-    h.mock.push(Reply::text("Noted, privately."));
-    h.discord
-        .channel_message(h.owner(), thread.id, "my blood test is on Friday")
-        .await;
-    bot_message_in(&h, thread.id, "with the fork's answer", |m| {
-        m.content == "Noted, privately."
-    })
+    converse_in(
+        &h,
+        thread.id,
+        "my blood test is on Friday",
+        "Noted, privately.",
+    )
     .await;
     h.terminate().await;
 }
@@ -267,22 +262,8 @@ async fn what_was_written_in_the_channel_and_the_thread_while_away_is_answered_o
     .await;
 
     // A later line in each place is a barrier: nothing more of the gap is answered.
-    h.mock.push(Reply::text("Later in main."));
-    h.discord
-        .channel_message(h.owner(), home, "anything else?")
-        .await;
-    bot_message_in(&h, home, "with a later answer", |m| {
-        m.content == "Later in main."
-    })
-    .await;
-    h.mock.push(Reply::text("Later in the fork."));
-    h.discord
-        .channel_message(h.owner(), thread, "and here?")
-        .await;
-    bot_message_in(&h, thread, "with a later answer", |m| {
-        m.content == "Later in the fork."
-    })
-    .await;
+    converse_in(&h, home, "anything else?", "Later in main.").await;
+    converse_in(&h, thread, "and here?", "Later in the fork.").await;
     for (place, answer) in [
         (home, "Stamps noted in main."),
         (thread, "Train noted in the fork."),

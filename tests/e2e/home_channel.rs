@@ -48,6 +48,19 @@ pub(crate) fn server(h: &BotHarness, bot_overwrite_deny: u64) -> Server {
     }
 }
 
+/// The owner writes `said` in `channel` and the model answers `answer`: waits for that answer
+/// there and returns it (the DM's `BotHarness::converse`, in a channel or thread).
+pub(crate) async fn converse_in(
+    h: &BotHarness,
+    channel: u64,
+    said: &str,
+    answer: &str,
+) -> FakeMessage {
+    h.mock.push(Reply::text(answer));
+    h.discord.channel_message(h.owner(), channel, said).await;
+    bot_message_in(h, channel, "with the answer", |m| m.content == answer).await
+}
+
 /// Runs `/home` in `channel` and returns the bot's answer there.
 pub(crate) async fn make_home(h: &BotHarness, channel: u64) -> FakeMessage {
     let command = h

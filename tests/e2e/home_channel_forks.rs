@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use crate::home_channel::{bot_message_in, make_home, notify_in_home, server};
+use crate::home_channel::{bot_message_in, converse_in, make_home, notify_in_home, server};
 use crate::support::{
     bot::BotHarness,
     fake_discord::{FakeMessage, FakeThread},
@@ -80,24 +80,16 @@ async fn slash_fork_opens_a_thread_beside_main_and_save_keeps_both() {
     let entry = entry_embed(&h, thread.id).await;
 
     // The thread talks to the fork: its answer lands in the thread.
-    h.mock.push(Reply::text("Yes, the desk counts."));
-    h.discord
-        .channel_message(h.owner(), thread.id, "can I deduct the desk?")
-        .await;
-    bot_message_in(&h, thread.id, "with the fork's answer", |m| {
-        m.content == "Yes, the desk counts."
-    })
+    converse_in(
+        &h,
+        thread.id,
+        "can I deduct the desk?",
+        "Yes, the desk counts.",
+    )
     .await;
 
     // The channel talks to main, beside the fork.
-    h.mock.push(Reply::text("Groceries noted."));
-    h.discord
-        .channel_message(h.owner(), home, "add oat milk to groceries")
-        .await;
-    bot_message_in(&h, home, "with main's answer", |m| {
-        m.content == "Groceries noted."
-    })
-    .await;
+    converse_in(&h, home, "add oat milk to groceries", "Groceries noted.").await;
     let main_turn = h.mock.main_requests().pop().unwrap();
     assert!(
         !main_turn.all_text().contains("can I deduct the desk?"),
@@ -124,11 +116,7 @@ async fn slash_fork_opens_a_thread_beside_main_and_save_keeps_both() {
     archived(&h, thread.id).await;
 
     // The saved conversation hears what main said meanwhile.
-    h.mock.push(Reply::text("Both noted."));
-    h.discord
-        .channel_message(h.owner(), home, "what did we settle?")
-        .await;
-    bot_message_in(&h, home, "after the save", |m| m.content == "Both noted.").await;
+    converse_in(&h, home, "what did we settle?", "Both noted.").await;
     let next = h.mock.main_requests().pop().unwrap();
     let text = next.all_text();
     assert!(
@@ -199,11 +187,7 @@ async fn the_agents_fork_from_the_channel_opens_a_thread_and_exit_closes_it() {
     .await;
     archived(&h, thread.id).await;
     // After the fork, the thread reaches nothing; the channel is main again.
-    h.mock.push(Reply::text("Back in main."));
-    h.discord
-        .channel_message(h.owner(), home, "anything else?")
-        .await;
-    bot_message_in(&h, home, "from main", |m| m.content == "Back in main.").await;
+    converse_in(&h, home, "anything else?", "Back in main.").await;
     h.terminate().await;
 }
 

@@ -3,7 +3,9 @@
 
 use serde_json::json;
 
-use crate::home_channel::{bot_message_in, ephemeral_text, make_home, notify_in_home, server};
+use crate::home_channel::{
+    bot_message_in, converse_in, ephemeral_text, make_home, notify_in_home, server,
+};
 use crate::support::{
     bot::BotHarness,
     cli::CliSandbox,
@@ -64,14 +66,7 @@ async fn unasked_messages_go_where_the_owner_chose_and_survive_a_restart() {
         m.content.contains("i'm back")
     })
     .await;
-    h.mock.push(Reply::text("Still here."));
-    h.discord
-        .channel_message(h.owner(), place.private, "still there?")
-        .await;
-    bot_message_in(&h, place.private, "after the restart", |m| {
-        m.content == "Still here."
-    })
-    .await;
+    converse_in(&h, place.private, "still there?", "Still here.").await;
     // The button from before the restart still reaches the agent, in the channel.
     h.mock.push(Reply::text("Evening planned."));
     let button = embed.custom_ids()[0].clone();

@@ -120,23 +120,12 @@ impl MainSession {
             let _ = sink.send(TurnEvent::Notice(CATCHING_UP_NOTE.to_owned()));
         }
         let content = self.content(&prompt, &updates, UpdatesView::Consume);
+        let model = state.settings.model.clone();
         let turn = state.turn.clone();
-        turn.begin(sink);
-        let outcome = match state.client.as_mut() {
-            Some(client) => {
-                self.run_with_compaction_retry(client, &turn, &content, Branch::Main)
-                    .await
-            }
-            None => Err(ClaudeError::Closed),
-        };
-        turn.end();
-        let outcome = outcome.map(|report| TurnReport {
-            model: state.settings.model.clone(),
-            ..report
-        });
+        let on = (state.client.as_mut(), Branch::Main);
+        let outcome = self.streamed(on, &turn, sink, &content, model).await;
         // The idle time counts from the end of the reply (issue 29).
         self.touch();
-        self.record_usage(UsageKind::Main, &outcome);
         let report = self.finish_turn(state, outcome).await?;
         if self.in_fork() && self.beside_main.load(Ordering::Acquire) {
             // Main went on beside the fork's thread: kept for a Save (CHN-7).
@@ -174,23 +163,40 @@ impl MainSession {
             self.fork_control.owner_spoke();
         }
         let content = self.content(&prompt, &updates, UpdatesView::Peek);
+        let model = fork.settings.model.clone();
         let turn = fork.turn.clone();
+        let on = (fork.cli.client_mut(), Branch::Fork);
+        let outcome = self.streamed(on, &turn, sink, &content, model).await;
+        fork.touch(self.services.clock.instant());
+        self.finish_fork_turn(slot, outcome)
+    }
+
+    /// Runs `content` on `branch`'s client with its events going to `sink` meanwhile, and
+    /// books the spend; the report names `model`, the one the client was set to.
+    async fn streamed(
+        &self,
+        (client, branch): (Option<&mut ClaudeClient>, Branch),
+        turn: &CurrentTurn,
+        sink: TurnSink,
+        content: &UserContent,
+        model: Option<String>,
+    ) -> Result<TurnReport, ClaudeError> {
         turn.begin(sink);
-        let outcome = match fork.cli.client_mut() {
+        let outcome = match client {
             Some(client) => {
-                self.run_with_compaction_retry(client, &turn, &content, Branch::Fork)
+                self.run_with_compaction_retry(client, turn, content, branch)
                     .await
             }
             None => Err(ClaudeError::Closed),
         };
         turn.end();
-        let outcome = outcome.map(|report| TurnReport {
-            model: fork.settings.model.clone(),
-            ..report
-        });
-        fork.touch(self.services.clock.instant());
-        self.record_usage(UsageKind::Fork, &outcome);
-        self.finish_fork_turn(slot, outcome)
+        let outcome = outcome.map(|report| TurnReport { model, ..report });
+        let kind = match branch {
+            Branch::Main => UsageKind::Main,
+            Branch::Fork => UsageKind::Fork,
+        };
+        self.record_usage(kind, &outcome);
+        outcome
     }
 
     /// The prompt as the CLI gets it: the owner's text with the time and updates (CTX-2/3),
