@@ -9,6 +9,8 @@ use tokio::sync::mpsc::{self, UnboundedReceiver};
 
 use crate::{claude::BoxFuture, domain::embed::Embed};
 
+pub use crate::domain::fork_control::ForkId;
+
 /// Something that happened during a turn, in order, for the front end to render.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -78,8 +80,8 @@ pub enum TurnPlace {
 pub enum Branch {
     /// The main conversation.
     Main,
-    /// The open interactive fork.
-    Fork,
+    /// An open interactive fork.
+    Fork(ForkId),
 }
 
 /// The sending half of a turn's event stream.
@@ -129,18 +131,21 @@ pub trait FrontEnd: Send + Sync {
         let _ = (place, branch);
     }
 
-    /// A front end for an interactive fork about to open, where the front end gives each
-    /// fork a place of its own (a Discord thread, issue 41 §1); `None`: the fork's output goes
-    /// where main's does, through this one.
-    fn fork_side(&self) -> Option<std::sync::Arc<dyn FrontEnd>> {
+    /// A front end for the interactive fork `fork`, about to open, where the front end gives
+    /// each fork a place of its own (a Discord thread, issue 41 §1); `None`: the fork's output
+    /// goes where main's does, through this one.
+    fn fork_side(&self, fork: ForkId) -> Option<std::sync::Arc<dyn FrontEnd>> {
+        let _ = fork;
         None
     }
 
     /// An interactive fork about `topic` just opened where the conversation is. Returns
     /// whether the fork got a place of its own (a Discord thread, CHN-6): then the main
     /// conversation stays reachable beside it. Front ends without one return `false`.
-    fn fork_opened(&self, topic: Option<String>) -> BoxFuture<'_, bool> {
-        let _ = topic;
+    /// `alone`: no other fork is open, so without a place of its own it runs where the
+    /// conversation is; else it needs one, and does not start without it.
+    fn fork_opened(&self, topic: Option<String>, alone: bool) -> BoxFuture<'_, bool> {
+        let _ = (topic, alone);
         Box::pin(async { false })
     }
 

@@ -30,7 +30,7 @@ pub mod setup;
 pub mod turn;
 
 pub use client::main_client::MainSettings;
-pub use session::{ForkCommandError, ForkStart, MainSession, Prompt, PromptSource, WakeAt};
+pub use session::{ForkCommandError, ForkStart, MainSession, NoRoom, Prompt, PromptSource, Target};
 pub use setup::data_dir::{OpenedServices, open_services};
 pub use turn::TurnReport;
 

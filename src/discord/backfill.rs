@@ -1,5 +1,5 @@
 //! Catching up after a gateway reconnect (issue 16, issue 41 §1): what the owner wrote while
-//! the gateway was away, in the DM, the home channel and the open fork's thread, is answered
+//! the gateway was away, in the DM, the home channel and the open forks' threads, is answered
 //! once, oldest first, each where it was written, after a note there saying it is late.
 
 use std::{collections::HashMap, sync::Arc};
@@ -29,13 +29,10 @@ impl Bot {
         let Some(after) = self.newest_seen() else {
             return;
         };
-        let places = [
-            self.places.dm(),
-            self.places.home(),
-            self.places.fork_thread(),
-        ];
+        let doors = [self.places.dm(), self.places.home()].into_iter().flatten();
+        let places = doors.chain(self.places.open_threads());
         let mut candidates = Vec::new();
-        for channel in places.into_iter().flatten() {
+        for channel in places {
             candidates.extend(self.fetch_unseen(channel, after).await);
         }
         if candidates.is_empty() {

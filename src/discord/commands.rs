@@ -32,10 +32,11 @@ pub const SPEND_CHART: &str = "spend.png";
 const CHART_DAYS: u32 = 30;
 use crate::{
     agent::{
-        ForkCommandError,
+        ForkCommandError, NoRoom,
         command::{self as session_command, CommandArgs},
     },
     config::runtime::{ConfigKey, THINKING_PRESETS},
+    domain::fork_control::MAX_FORKS,
     front_end::{ReplyPlace, TurnPlace},
     usage::chart::ledger_chart,
 };
@@ -259,8 +260,16 @@ impl Bot {
     /// `/fork [topic]` (IFK-2): the deferred reply is removed; the entry embed and the fork's
     /// first reply follow in the DM.
     async fn fork_command(&self, command: &CommandInteraction) -> Result<(), serenity::Error> {
-        if self.session.in_fork() {
-            let text = self.already_forked();
+        // Beside an open fork only in a thread of its own, which only the home channel (or a
+        // fork's thread there) gives.
+        let here = command.channel_id;
+        let threadless = Some(here) != self.places.home() && self.places.fork_in(here).is_none();
+        let room = match self.session.fork_room() {
+            Ok(()) if threadless && self.session.in_fork() => Err(NoRoom::NeedsThread),
+            other => other,
+        };
+        if let Err(no_room) = room {
+            let text = self.no_room(no_room);
             return reply_ephemeral(&self.http, command, &text).await;
         }
         with_rate_limit_retries(|| command.defer_ephemeral(&self.http)).await?;
@@ -273,7 +282,7 @@ impl Bot {
         if let Err(error) = self.session.open_fork_command(topic, here).await {
             tracing::warn!(%error, "/fork failed");
             let text = match error {
-                ForkCommandError::AlreadyInFork => self.already_forked(),
+                ForkCommandError::NoRoom(no_room) => self.no_room(no_room),
                 other => format!("could not open the fork: {other}"),
             };
             let follow_up = CreateInteractionResponseFollowup::new()
@@ -285,14 +294,24 @@ impl Bot {
         Ok(())
     }
 
-    /// Why `/fork` opened nothing: one fork at a time, and where the open one is.
-    fn already_forked(&self) -> String {
-        match self.places.fork_thread() {
-            Some(thread) => format!(
-                "already in a fork, in <#{thread}>: one fork at a time — end it there (Save, \
-                 Report or Exit, or archive the thread) to open another."
+    /// Why `/fork` opened nothing (issue 41 §1), with where the open forks are.
+    fn no_room(&self, no_room: NoRoom) -> String {
+        let threads = self.places.open_threads();
+        let listed = threads
+            .iter()
+            .map(|thread| format!("<#{thread}>"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        match no_room {
+            NoRoom::Full => format!(
+                "{MAX_FORKS} forks are open already ({listed}): end one there (Save, Report or \
+                 Exit, or archive its thread) to open another."
             ),
-            None => "already in a fork.".to_owned(),
+            NoRoom::NeedsThread if !threads.is_empty() => format!(
+                "a fork is open in {listed}; another beside it needs a thread of its own: run \
+                 `/fork` in the home channel."
+            ),
+            other => other.owner_text().to_owned(),
         }
     }
 

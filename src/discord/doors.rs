@@ -1,6 +1,6 @@
 //! Which door a message came through, and whether it reaches the agent at all (CHN-1, CHN-2,
-//! CHN-4, CHN-6): the owner's DM and the home channel both lead to the main conversation, the
-//! thread that holds the open fork leads to that fork, and everything else — another member,
+//! CHN-4, CHN-6): the owner's DM and the home channel both lead to the main conversation, a
+//! thread that holds an open fork leads to that fork, and everything else — another member,
 //! a bot, another channel, a thread that holds no fork — reaches nothing.
 //!
 //! Channel ids are unique across Discord, so a channel's id alone says whether it is the home
@@ -25,7 +25,7 @@ pub enum Door {
     Dm,
     /// The home channel: the main conversation too.
     HomeChannel,
-    /// The thread of the home channel that holds the open fork: that fork.
+    /// A thread of the home channel that holds an open fork: that fork.
     ForkThread(ChannelId),
 }
 
@@ -37,7 +37,7 @@ pub enum Closed {
     /// A bot wrote it (the bot itself included).
     ByABot,
     /// It was posted in a server channel or thread that is neither the home channel nor the
-    /// open fork's thread (or no home channel is set).
+    /// thread of an open fork (or no home channel is set).
     OtherChannel,
 }
 
@@ -52,13 +52,13 @@ pub enum Author {
     Bot,
 }
 
-/// The door `place` is, for a message by `author`, given the home channel and the open fork's
-/// thread (each when there is one).
+/// The door `place` is, for a message by `author`, given the home channel (when there is one)
+/// and the open forks' threads.
 pub fn door(
     author: Author,
     place: Place,
     home: Option<ChannelId>,
-    fork_thread: Option<ChannelId>,
+    fork_threads: &[ChannelId],
 ) -> Result<Door, Closed> {
     match author {
         Author::Bot => return Err(Closed::ByABot),
@@ -68,7 +68,7 @@ pub fn door(
     match place {
         Place::Dm(_) => Ok(Door::Dm),
         Place::Server(channel) if Some(channel) == home => Ok(Door::HomeChannel),
-        Place::Server(channel) if Some(channel) == fork_thread => Ok(Door::ForkThread(channel)),
+        Place::Server(channel) if fork_threads.contains(&channel) => Ok(Door::ForkThread(channel)),
         Place::Server(_) => Err(Closed::OtherChannel),
     }
 }
@@ -82,9 +82,10 @@ mod tests {
     const OTHER: ChannelId = ChannelId::new(21);
     const FORK_THREAD: ChannelId = ChannelId::new(30);
     const OLD_THREAD: ChannelId = ChannelId::new(31);
+    const SECOND_THREAD: ChannelId = ChannelId::new(32);
 
     fn owner_at(place: Place, home: Option<ChannelId>) -> Result<Door, Closed> {
-        door(Author::Owner, place, home, Some(FORK_THREAD))
+        door(Author::Owner, place, home, &[FORK_THREAD, SECOND_THREAD])
     }
 
     #[test]
@@ -95,16 +96,18 @@ mod tests {
             owner_at(Place::Server(HOME), Some(HOME)),
             Ok(Door::HomeChannel)
         );
-        assert_eq!(
-            owner_at(Place::Server(FORK_THREAD), Some(HOME)),
-            Ok(Door::ForkThread(FORK_THREAD))
-        );
+        for thread in [FORK_THREAD, SECOND_THREAD] {
+            assert_eq!(
+                owner_at(Place::Server(thread), Some(HOME)),
+                Ok(Door::ForkThread(thread))
+            );
+        }
     }
 
     #[test]
     fn everything_else_reaches_nothing() {
         assert_eq!(
-            door(Author::Owner, Place::Server(HOME), None, None),
+            door(Author::Owner, Place::Server(HOME), None, &[]),
             Err(Closed::OtherChannel)
         );
         for channel in [OTHER, OLD_THREAD] {
@@ -118,10 +121,7 @@ mod tests {
             (Author::Bot, Closed::ByABot),
         ] {
             for place in [Place::Server(HOME), Place::Server(FORK_THREAD), DM] {
-                assert_eq!(
-                    door(author, place, Some(HOME), Some(FORK_THREAD)),
-                    Err(closed)
-                );
+                assert_eq!(door(author, place, Some(HOME), &[FORK_THREAD]), Err(closed));
             }
         }
     }

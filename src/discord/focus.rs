@@ -203,7 +203,7 @@ impl Bot {
     async fn focus_turn(&self, text: String, place: TurnPlace) {
         if let Err(error) = self
             .session
-            .exchange_from_main(Prompt::text(text).answered_in(place))
+            .exchange(Prompt::text(text).answered_in(place))
             .await
         {
             tracing::warn!(%error, "the focus session's turn failed");

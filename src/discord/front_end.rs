@@ -29,7 +29,7 @@ use crate::{
     claude::BoxFuture,
     config::runtime::ThreadKind,
     domain::embed::Embed,
-    front_end::{Approval, Branch, FrontEnd, FrontEndError, TurnEvent, TurnPlace},
+    front_end::{Approval, Branch, ForkId, FrontEnd, FrontEndError, TurnEvent, TurnPlace},
     state::inquiries::InquiryStore,
 };
 
@@ -40,7 +40,7 @@ pub enum Audience {
     Conversation,
     /// One interactive fork's: in its thread while that is open, else where the conversation
     /// is (a fork opened in the DM). Made by the conversation's front end for each fork.
-    Fork,
+    Fork(ForkId),
     /// Background runs' and webhooks' (pings, embeds, grant questions): where the owner wants
     /// unasked messages.
     Unasked,
@@ -82,7 +82,7 @@ impl DiscordFrontEnd {
     fn channel(&self) -> Result<ChannelId, FrontEndError> {
         match self.audience {
             Audience::Conversation => self.places.conversation(),
-            Audience::Fork => self.open_thread().or_else(|| self.places.conversation()),
+            Audience::Fork(_) => self.open_thread().or_else(|| self.places.conversation()),
             Audience::Unasked => self.places.unasked(),
         }
         .ok_or_else(|| FrontEndError("no active channel".to_owned()))
@@ -90,8 +90,11 @@ impl DiscordFrontEnd {
 
     /// A fork's front end: its thread, while it is open.
     fn open_thread(&self) -> Option<ChannelId> {
+        let Audience::Fork(fork) = self.audience else {
+            return None;
+        };
         let own = (*self.thread.lock())?;
-        (self.places.fork_thread() == Some(own)).then_some(own)
+        (self.places.fork_thread(fork) == Some(own)).then_some(own)
     }
 }
 
@@ -147,34 +150,36 @@ impl FrontEnd for DiscordFrontEnd {
         match self.audience {
             Audience::Conversation => self.places.answer_in(place, branch),
             // A fork in its thread always answers there.
-            Audience::Fork if self.open_thread().is_none() => self.places.answer_in(place, branch),
-            Audience::Fork | Audience::Unasked => {}
+            Audience::Fork(_) if self.open_thread().is_none() => {
+                self.places.answer_in(place, branch);
+            }
+            Audience::Fork(_) | Audience::Unasked => {}
         }
     }
 
-    fn fork_side(&self) -> Option<Arc<dyn FrontEnd>> {
+    fn fork_side(&self, fork: ForkId) -> Option<Arc<dyn FrontEnd>> {
         (self.audience == Audience::Conversation).then(|| {
             Arc::new(Self::new(
                 Arc::clone(&self.http),
                 (Arc::clone(&self.places), Arc::clone(&self.owner)),
-                Audience::Fork,
+                Audience::Fork(fork),
                 Arc::clone(&self.approvals),
                 Arc::clone(&self.inquiries),
             )) as Arc<dyn FrontEnd>
         })
     }
 
-    fn fork_opened(&self, topic: Option<String>) -> BoxFuture<'_, bool> {
+    fn fork_opened(&self, topic: Option<String>, alone: bool) -> BoxFuture<'_, bool> {
         Box::pin(async move {
+            let Audience::Fork(fork) = self.audience else {
+                return false;
+            };
             let home = self.places.home();
-            if self.audience != Audience::Fork
-                || home.is_none()
-                || self.places.conversation() != home
-            {
+            if home.is_none() || self.places.conversation() != home {
                 return false;
             }
             let Some(home) = home else { return false };
-            let kind = self.places.fork_threads();
+            let kind = self.places.thread_kind();
             match open_thread(&self.http, home, topic.as_deref(), kind).await {
                 Ok(thread) => {
                     // Only members read a private thread: the owner is added before anything
@@ -187,15 +192,22 @@ impl FrontEnd for DiscordFrontEnd {
                     {
                         tracing::warn!(%error, "could not add the owner to the fork's private thread");
                     }
-                    self.places.open_fork_thread(thread);
+                    self.places.open_fork_thread(fork, thread);
                     *self.thread.lock() = Some(thread);
                     true
                 }
                 Err(error) => {
-                    tracing::warn!(%error, "could not open a thread for the fork; it runs in the channel");
-                    let note = format!(
-                        "-# I couldn't open a thread for this fork ({error}), so it runs here."
-                    );
+                    tracing::warn!(%error, alone, "could not open a thread for the fork");
+                    let note = if alone {
+                        format!(
+                            "-# I couldn't open a thread for this fork ({error}), so it runs here."
+                        )
+                    } else {
+                        format!(
+                            "-# I couldn't open a thread for this fork ({error}), and another \
+                             fork is open, so it didn't start."
+                        )
+                    };
                     let _ = with_rate_limit_retries(|| home.say(&self.http, &note)).await;
                     false
                 }
@@ -205,10 +217,10 @@ impl FrontEnd for DiscordFrontEnd {
 
     fn fork_closing(&self) -> BoxFuture<'_, ()> {
         Box::pin(async move {
-            let Some(thread) = self.open_thread() else {
+            let (Audience::Fork(fork), Some(thread)) = (self.audience, self.open_thread()) else {
                 return;
             };
-            self.places.close_fork_thread();
+            self.places.close_fork_thread(fork);
             let archive = EditThread::new().archived(true);
             if let Err(error) =
                 with_rate_limit_retries(|| thread.edit_thread(&self.http, archive.clone())).await
@@ -242,11 +254,11 @@ impl FrontEnd for DiscordFrontEnd {
 
     fn cancel_approvals(&self) {
         // Each conversation withdraws its own questions only (issue 41 §1).
-        let fork_thread = self.places.fork_thread();
+        let threads = self.places.open_threads();
         match (self.audience, self.open_thread()) {
-            (Audience::Fork, Some(thread)) => self.approvals.cancel_where(|at| at == thread),
-            (Audience::Conversation | Audience::Fork, _) => {
-                self.approvals.cancel_where(|at| Some(at) != fork_thread);
+            (Audience::Fork(_), Some(thread)) => self.approvals.cancel_where(|at| at == thread),
+            (Audience::Conversation | Audience::Fork(_), _) => {
+                self.approvals.cancel_where(|at| !threads.contains(&at));
             }
             (Audience::Unasked, _) => self.approvals.cancel_all(),
         }

@@ -113,7 +113,7 @@ impl Bot {
         let (Some(home), Some(owner)) = (self.places.home(), self.owner.owner()) else {
             return;
         };
-        match standing(&self.http, home, owner, self.places.fork_threads()).await {
+        match standing(&self.http, home, owner, self.places.thread_kind()).await {
             Ok(standing) => {
                 if let Some(line) = standing.missing_line() {
                     self.say_in(home, &line).await;
@@ -142,7 +142,7 @@ impl Bot {
         if changed.is_some_and(|channel| channel != home) {
             return;
         }
-        let standing = match standing(&self.http, home, owner, self.places.fork_threads()).await {
+        let standing = match standing(&self.http, home, owner, self.places.thread_kind()).await {
             Ok(standing) => standing,
             Err(error) => {
                 tracing::warn!(%error, %home, "could not re-read the home channel's permissions");

@@ -28,7 +28,7 @@ use super::{
 use crate::{
     agent::interactive_fork::{ALREADY_IN_FORK_NOTE, EXPIRED_NOTE, reply_resume_prompt},
     agent::{
-        AgentError, ForkCommandError, Prompt, TurnReport,
+        AgentError, ForkCommandError, NoRoom, Prompt, Target, TurnReport,
         prompt::context::relative_age,
         turn::context_usage::{context_tokens, context_warning},
     },
@@ -59,7 +59,12 @@ impl Bot {
             None => Place::Dm(message.channel_id),
             Some(_) => Place::Server(message.channel_id),
         };
-        door(author, place, self.places.home(), self.places.fork_thread())
+        door(
+            author,
+            place,
+            self.places.home(),
+            &self.places.open_threads(),
+        )
     }
 
     /// Whether `message` is the owner's, came through one of the doors, and was not handled by
@@ -68,15 +73,19 @@ impl Bot {
         self.is_accepting() && self.door_of(message).is_ok() && self.first_sighting(message.id)
     }
 
-    /// The conversation a message, click or command in `channel` is addressed to (issue 41
-    /// §1): a fork's thread addresses that fork; the DM and the home channel address main, or
-    /// the open fork when it has no thread of its own (a fork opened in the DM, IFK-1).
+    /// Where a message, click or command in `channel` is addressed (issue 41 §1): a fork's
+    /// thread to that fork; anywhere else to main's door.
+    pub(crate) fn target_of(&self, channel: ChannelId) -> Target {
+        self.places
+            .fork_in(channel)
+            .map_or(Target::MainDoor, Target::Fork)
+    }
+
+    /// The conversation a message, click or command in `channel` reaches now: a fork's thread
+    /// that fork; the DM and the home channel main, or the fork without a thread of its own
+    /// while one is open (a fork opened in the DM, IFK-1).
     pub(crate) fn addressed_in(&self, channel: ChannelId) -> Branch {
-        match self.places.fork_thread() {
-            Some(thread) if thread == channel => Branch::Fork,
-            None if self.session.in_fork() => Branch::Fork,
-            Some(_) | None => Branch::Main,
-        }
+        self.session.branch_for(self.target_of(channel))
     }
 
     /// Handles one owner message end to end, answering where it was written.
@@ -170,12 +179,13 @@ impl Bot {
     async fn answer(&self, message: &Message) -> Result<TurnReport, AgentError> {
         let here = TurnPlace::AskedIn(ReplyPlace(message.channel_id.get()));
         let prompt = self.prompt_for(message).await.answered_in(here);
-        if matches!(self.door_of(message), Ok(Door::ForkThread(_))) {
-            // The fork's thread talks to the fork (CHN-6).
-            return self.session.exchange(prompt).await;
+        if let Ok(Door::ForkThread(thread)) = self.door_of(message) {
+            // A fork's thread talks to that fork (CHN-6).
+            let target = self.target_of(thread);
+            return self.session.exchange_in(target, prompt).await;
         }
         let Some(referenced) = message.referenced_message.as_deref() else {
-            return self.session.exchange_from_main(prompt).await;
+            return self.session.exchange(prompt).await;
         };
         let quoted = |prompt: Prompt| Prompt {
             text: prepend_quote(quote_reply(&quoted_source(referenced)), &prompt.text),
@@ -189,9 +199,9 @@ impl Bot {
                 origin,
                 ..
             } if current_main.as_ref().map(SessionId::as_str) != Some(fork_session_id.as_str()) => {
-                if self.session.in_fork() {
-                    self.note(message, ALREADY_IN_FORK_NOTE).await;
-                    return self.session.exchange_from_main(quoted(prompt)).await;
+                if let Err(no_room) = self.session.fork_room() {
+                    self.note(message, &no_room_note(no_room)).await;
+                    return self.session.exchange(quoted(prompt)).await;
                 }
                 #[allow(clippy::cast_possible_truncation)]
                 // whole seconds of an age; `as` saturates
@@ -204,22 +214,26 @@ impl Bot {
                 };
                 let Ok(session_id) = SessionId::parse(&fork_session_id) else {
                     tracing::warn!(fork_session_id, "a fork record holds an invalid session id");
-                    return self.session.exchange_from_main(quoted(prompt)).await;
+                    return self.session.exchange(quoted(prompt)).await;
                 };
                 match self.session.resume_fork(session_id, origin, resume).await {
                     Ok(report) => Ok(report),
                     Err(ForkCommandError::Agent(error)) => Err(error),
+                    Err(ForkCommandError::NoRoom(no_room)) => {
+                        self.note(message, &no_room_note(no_room)).await;
+                        self.session.exchange(quoted(prompt)).await
+                    }
                     Err(error) => {
                         tracing::info!(%error, "could not resume the fork; answering in place");
-                        self.session.exchange_from_main(quoted(prompt)).await
+                        self.session.exchange(quoted(prompt)).await
                     }
                 }
             }
             ForkLookup::Expired => {
                 self.note(message, EXPIRED_NOTE).await;
-                self.session.exchange_from_main(quoted(prompt)).await
+                self.session.exchange(quoted(prompt)).await
             }
-            _ => self.session.exchange_from_main(quoted(prompt)).await,
+            _ => self.session.exchange(quoted(prompt)).await,
         }
     }
 
@@ -280,6 +294,19 @@ impl Bot {
         if seen.newest.is_none_or(|newest| id > newest) {
             seen.newest = Some(id);
         }
+    }
+}
+
+/// What a reply to a fork's message says when no fork can open for it (RPL-1, issue 41 §1).
+fn no_room_note(no_room: NoRoom) -> String {
+    match no_room {
+        NoRoom::InPlaceOpen => ALREADY_IN_FORK_NOTE.to_owned(),
+        NoRoom::Full => {
+            "-# three forks are open already — reply added as context instead.".to_owned()
+        }
+        NoRoom::NeedsThread => "-# a fork is open, and one beside it needs a thread of the home \
+                                channel — reply added as context here instead."
+            .to_owned(),
     }
 }
 

@@ -23,7 +23,7 @@ use crate::{
     agent::{ForkCommandError, Prompt, prompt::context::relative_age},
     claude::SessionId,
     domain::fork_control::ExitAction,
-    front_end::{ReplyPlace, TurnPlace},
+    front_end::{Branch, ReplyPlace, TurnPlace},
     state::fork_messages::{ForkLookup, SessionOrigin},
 };
 
@@ -72,7 +72,7 @@ impl Bot {
         if command.guild_id.is_none()
             || command.data.name == "home"
             || Some(command.channel_id) == home
-            || Some(command.channel_id) == self.places.fork_thread()
+            || self.places.fork_in(command.channel_id).is_some()
         {
             return None;
         }
@@ -104,8 +104,10 @@ impl Bot {
             }
             ButtonAction::AgentInquiry { inquiry_id } => {
                 let owner = self.fork_owning(component.message.id.get());
-                if owner.is_some() && self.session.in_fork() {
-                    return self.ephemeral(component, "already in a fork.").await;
+                if owner.is_some()
+                    && let Err(no_room) = self.session.fork_room()
+                {
+                    return self.ephemeral(component, no_room.owner_text()).await;
                 }
                 match self.inquiries.pop(&inquiry_id) {
                     Some(prompt) => {
@@ -146,18 +148,20 @@ impl Bot {
         }
     }
 
-    /// A fork entry embed button (IFK-10): checked before and again under the lock.
+    /// A fork entry embed button (IFK-10), for the fork whose place it was clicked in:
+    /// checked before and again under the lock.
     async fn fork_click(
         &self,
         component: &ComponentInteraction,
         exit: ExitAction,
     ) -> Result<(), serenity::Error> {
-        if !self.session.in_fork() {
+        let branch = self.addressed_in(component.channel_id);
+        if branch == Branch::Main {
             return self.ephemeral(component, "no active fork.").await;
         }
         with_rate_limit_retries(|| component.defer(&self.http)).await?;
         let here = TurnPlace::AskedIn(ReplyPlace(component.channel_id.get()));
-        if let Err(error) = self.session.fork_button(exit, here).await {
+        if let Err(error) = self.session.fork_button(exit, here, branch).await {
             let follow_up = CreateInteractionResponseFollowup::new()
                 .content(error.to_string())
                 .ephemeral(true);
@@ -167,16 +171,21 @@ impl Bot {
         Ok(())
     }
 
-    /// The open fork's thread was archived by someone (the bot archives it only after it
-    /// closed the fork, issue 41 §1): the fork ends as Exit would, its outcome in the channel.
+    /// An open fork's thread was archived by someone (the bot archives it only after it
+    /// closed the fork, issue 41 §1): that fork ends as Exit would, its outcome in the
+    /// channel.
     pub(crate) async fn fork_thread_archived(&self, thread: ChannelId) {
-        if self.places.fork_thread() != Some(thread) {
+        let Some(fork) = self.places.fork_in(thread) else {
             return;
-        }
+        };
         tracing::info!(%thread, "the fork's thread was archived; the fork ends");
         if let Err(error) = self
             .session
-            .fork_button(ExitAction::Exit, TurnPlace::Conversation)
+            .fork_button(
+                ExitAction::Exit,
+                TurnPlace::Conversation,
+                Branch::Fork(fork),
+            )
             .await
         {
             tracing::info!(%error, "the archived thread's fork was already closed");
@@ -246,8 +255,8 @@ impl Bot {
         }
     }
 
-    /// `[button] <prompt>` in the conversation the button's message belongs to: the fork's
-    /// thread talks to the fork, anywhere else to main beside it (CHN-6).
+    /// `[button] <prompt>` in the conversation the button's message belongs to: a fork's
+    /// thread talks to that fork, anywhere else to main beside it (CHN-6).
     async fn button_turn(
         &self,
         component: &ComponentInteraction,
@@ -255,11 +264,8 @@ impl Bot {
         here: TurnPlace,
     ) -> Result<crate::agent::TurnReport, crate::agent::AgentError> {
         let prompt = Prompt::text(format!("[button] {prompt}")).answered_in(here);
-        if Some(component.channel_id) == self.places.fork_thread() {
-            self.session.exchange(prompt).await
-        } else {
-            self.session.exchange_from_main(prompt).await
-        }
+        let target = self.target_of(component.channel_id);
+        self.session.exchange_in(target, prompt).await
     }
 
     pub(super) async fn ephemeral(

@@ -1,10 +1,10 @@
 //! Where the bot talks with the owner (CHN-1, CHN-5, CHN-6): their DM, the home channel when
-//! one is set, the thread of a fork opened there, and which of them the conversation is shown
-//! in now.
+//! one is set, the threads of the forks opened there, and which of them the conversation is
+//! shown in now.
 //!
 //! The home channel and where unasked messages go are settings (`home_channel`, `notify_in`
 //! in `state/config.json`), read from there each time; only the DM channel (learnt at
-//! start-up), the open fork's thread and the conversation's current place live here.
+//! start-up), the open forks' threads and the conversation's current place live here.
 
 use std::sync::{Arc, OnceLock};
 
@@ -13,7 +13,7 @@ use serenity::model::id::ChannelId;
 
 use crate::{
     config::runtime::{NotifyPlace, RuntimeSettings, ThreadKind},
-    front_end::{Branch, TurnPlace},
+    front_end::{Branch, ForkId, TurnPlace},
 };
 
 /// The owner's places, shared by the front ends, the intake and the notices.
@@ -24,8 +24,8 @@ pub struct Places {
     home_from_env: Option<u64>,
     /// Where the conversation's last turn was shown; `None` until the first one.
     conversation: Mutex<Option<ChannelId>>,
-    /// The thread of the fork open in the home channel, if there is one.
-    fork_thread: Mutex<Option<ChannelId>>,
+    /// The threads of the forks open in the home channel, each with its fork.
+    fork_threads: Mutex<Vec<(ForkId, ChannelId)>>,
 }
 
 impl Places {
@@ -37,7 +37,7 @@ impl Places {
             runtime,
             home_from_env,
             conversation: Mutex::new(None),
-            fork_thread: Mutex::new(None),
+            fork_threads: Mutex::default(),
         }
     }
 
@@ -52,7 +52,7 @@ impl Places {
     }
 
     /// The kind of thread a fork in the home channel gets (`fork_threads`, issue 41 §1).
-    pub fn fork_threads(&self) -> ThreadKind {
+    pub fn thread_kind(&self) -> ThreadKind {
         self.runtime.current().fork_threads
     }
 
@@ -71,21 +71,45 @@ impl Places {
         }
     }
 
-    /// The open fork's thread, if the fork has one.
-    pub fn fork_thread(&self) -> Option<ChannelId> {
-        *self.fork_thread.lock()
+    /// `fork`'s thread, while it has one.
+    pub fn fork_thread(&self, fork: ForkId) -> Option<ChannelId> {
+        self.fork_threads
+            .lock()
+            .iter()
+            .find_map(|(id, thread)| (*id == fork).then_some(*thread))
     }
 
-    /// The fork opened in the home channel lives in `thread` from now on; main's
+    /// The fork whose thread `channel` is, if it is one.
+    pub fn fork_in(&self, channel: ChannelId) -> Option<ForkId> {
+        self.fork_threads
+            .lock()
+            .iter()
+            .find_map(|(id, thread)| (*thread == channel).then_some(*id))
+    }
+
+    /// The open forks' threads, oldest first.
+    pub fn open_threads(&self) -> Vec<ChannelId> {
+        self.fork_threads
+            .lock()
+            .iter()
+            .map(|(_, thread)| *thread)
+            .collect()
+    }
+
+    /// `fork`, opened in the home channel, lives in `thread` from now on; main's
     /// conversation stays where it is (issue 41 §1).
-    pub fn open_fork_thread(&self, thread: ChannelId) {
-        *self.fork_thread.lock() = Some(thread);
+    pub fn open_fork_thread(&self, fork: ForkId, thread: ChannelId) {
+        self.fork_threads.lock().push((fork, thread));
     }
 
-    /// The fork's thread is done with: its outcome goes to the home channel, beside the
+    /// `fork`'s thread is done with: its outcome goes to the home channel, beside the
     /// thread (CHN-7). Returns the thread.
-    pub fn close_fork_thread(&self) -> Option<ChannelId> {
-        let thread = self.fork_thread.lock().take()?;
+    pub fn close_fork_thread(&self, fork: ForkId) -> Option<ChannelId> {
+        let thread = {
+            let mut threads = self.fork_threads.lock();
+            let at = threads.iter().position(|(id, _)| *id == fork)?;
+            threads.remove(at).1
+        };
         if let Some(home) = self.home() {
             *self.conversation.lock() = Some(home);
         }
@@ -104,11 +128,12 @@ impl Places {
     }
 
     /// Moves the conversation to where the next turn's output goes. A fork with a thread
-    /// answers there through a front end of its own and moves nothing; main never answers in
-    /// a fork's thread.
+    /// answers there through a front end of its own and moves nothing; main (and a fork
+    /// without a thread) never answers in a fork's thread.
     pub fn answer_in(&self, place: TurnPlace, branch: Branch) {
-        let thread = self.fork_thread();
-        if branch == Branch::Fork && thread.is_some() {
+        if let Branch::Fork(fork) = branch
+            && self.fork_thread(fork).is_some()
+        {
             return;
         }
         let mut conversation = self.conversation.lock();
@@ -117,10 +142,9 @@ impl Places {
             TurnPlace::Unasked => self.unasked(),
             TurnPlace::Conversation => *conversation,
         };
-        let next = if branch == Branch::Main && next.is_some() && next == thread {
-            self.home()
-        } else {
-            next
+        let next = match next {
+            Some(channel) if self.fork_in(channel).is_some() => self.home(),
+            other => other,
         };
         if next.is_some() {
             *conversation = next;
@@ -193,18 +217,23 @@ mod tests {
     #[test]
     fn a_fork_thread_leaves_main_where_it_is_and_gives_the_outcome_to_the_channel() {
         let (_dir, places) = places(&[("home_channel", "77")]);
+        let (fork, other) = (ForkId(1), ForkId(2));
         places.answer_in(TurnPlace::AskedIn(ReplyPlace(77)), Branch::Main);
-        places.open_fork_thread(ChannelId::new(90));
+        places.open_fork_thread(fork, ChannelId::new(90));
+        places.open_fork_thread(other, ChannelId::new(91));
+        assert_eq!(places.fork_in(ChannelId::new(91)), Some(other));
         assert_eq!(places.conversation(), Some(ChannelId::new(77)));
-        // The owner moves to the DM: main answers there; the fork's turns move nothing.
+        // The owner moves to the DM: main answers there; the forks' turns move nothing.
         places.answer_in(TurnPlace::AskedIn(ReplyPlace(5)), Branch::Main);
-        places.answer_in(TurnPlace::Conversation, Branch::Fork);
+        places.answer_in(TurnPlace::Conversation, Branch::Fork(fork));
+        places.answer_in(TurnPlace::AskedIn(ReplyPlace(91)), Branch::Fork(other));
         assert_eq!(places.conversation(), Some(ChannelId::new(5)));
         // Main never answers in the thread, even asked there.
         places.answer_in(TurnPlace::AskedIn(ReplyPlace(90)), Branch::Main);
         assert_eq!(places.conversation(), Some(ChannelId::new(77)));
         places.answer_in(TurnPlace::AskedIn(ReplyPlace(5)), Branch::Main);
-        assert_eq!(places.close_fork_thread(), Some(ChannelId::new(90)));
+        assert_eq!(places.close_fork_thread(fork), Some(ChannelId::new(90)));
+        assert_eq!(places.open_threads(), vec![ChannelId::new(91)]);
         assert_eq!(places.conversation(), Some(ChannelId::new(77)));
         // A message queued in the closed thread is not answered there.
         places.answer_in(TurnPlace::AskedIn(ReplyPlace(90)), Branch::Main);

@@ -9,7 +9,7 @@ use super::{
     bot::Bot,
     doors::{Author, Door, Place, door},
 };
-use crate::agent::WakeAt;
+use crate::agent::Target;
 
 impl Bot {
     /// `TYPING_START`: wakes the CLI when it is the owner, somewhere the bot listens.
@@ -45,15 +45,10 @@ impl Bot {
             None => Place::Dm(channel),
             Some(_) => Place::Server(channel),
         };
-        let here = door(
-            Author::Owner,
-            place,
-            self.places.home(),
-            self.places.fork_thread(),
-        );
-        match here {
-            Ok(Door::ForkThread(_)) => self.session.wake(WakeAt::ForkThread).await,
-            Ok(Door::Dm | Door::HomeChannel) => self.session.wake(WakeAt::MainDoor).await,
+        let threads = self.places.open_threads();
+        match door(Author::Owner, place, self.places.home(), &threads) {
+            Ok(Door::ForkThread(thread)) => self.session.wake(self.target_of(thread)).await,
+            Ok(Door::Dm | Door::HomeChannel) => self.session.wake(Target::MainDoor).await,
             Err(_) => {}
         }
     }

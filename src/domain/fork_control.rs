@@ -1,15 +1,73 @@
 //! The shared switchboard between the `discord` tools and the session that runs them: what the
-//! agent asked for during a turn (enter a fork, leave one) and the facts about the open
-//! interactive fork that the tools check (IFK-3, IFK-6, IFK-17, IFK-19).
+//! agent asked for during a turn (enter a fork, leave one) and the facts about each open
+//! interactive fork that the tools check (IFK-3, IFK-6, IFK-17, IFK-19), each fork by its id.
 //!
-//! Tools run while the session lock is held by the turn that called them, so they never take
-//! that lock; they leave requests here, and the session acts on them after the turn.
+//! Tools run while the lock of their conversation is held by the turn that called them, so
+//! they never take it; they leave requests here, and the session acts on them after the turn.
 //!
-//! The facts here are the only copy: the session keeps under its lock just what needs the
-//! lock (the fork's client), and opens and closes both halves together (IFK-1).
+//! The facts here are the only copy: the session keeps under each fork's lock just what needs
+//! the lock (its client), and opens and closes both halves together (IFK-1).
+//!
+//! Several forks may be open at once, each in a place of its own (a thread of the home
+//! channel, issue 41 §1), up to [`MAX_FORKS`]; a fork without a place of its own (one opened
+//! in the DM) is the only fork while it is open: the main conversation's doors lead to it.
 
 use chrono::{DateTime, FixedOffset};
 use parking_lot::{Mutex, MutexGuard};
+
+/// How many interactive forks may be open at once, each in a thread of its own (issue 41 §1).
+pub const MAX_FORKS: usize = 3;
+
+/// One interactive fork, for as long as the process runs: ids are never reused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ForkId(pub u64);
+
+/// Why no other fork may open now (issue 41 §1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoRoom {
+    /// A fork without a place of its own is open: the conversation is in it.
+    InPlaceOpen,
+    /// [`MAX_FORKS`] forks are open.
+    Full,
+    /// Another fork is open and this one would have no place of its own (no thread: the DM,
+    /// or the thread could not be made).
+    NeedsThread,
+}
+
+impl NoRoom {
+    /// What the owner reads.
+    pub fn owner_text(self) -> &'static str {
+        match self {
+            Self::InPlaceOpen => "already in a fork.",
+            Self::Full => {
+                "three forks are open already: end one (Save, Report or Exit in its thread, or \
+                 archive the thread) to open another."
+            }
+            Self::NeedsThread => {
+                "another fork is open, and a fork beside it needs a thread of its own: open it \
+                 from the home channel."
+            }
+        }
+    }
+
+    /// The error text the agent reads (the owner is told with where the forks are).
+    pub fn message(self) -> &'static str {
+        match self {
+            Self::InPlaceOpen => {
+                "Error: already in an interactive fork. Use report_updates, exit_fork, or \
+                 save_context to end it first."
+            }
+            Self::Full => {
+                "Error: three forks are open already, each in its thread; the owner ends one \
+                 (Save, Report or Exit there, or by archiving its thread) before another opens."
+            }
+            Self::NeedsThread => {
+                "Error: another fork is open, and a fork beside it needs a thread of the home \
+                 channel of its own; open it from the home channel."
+            }
+        }
+    }
+}
 
 /// An `enter_fork` call waiting for its turn to end (IFK-3).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,8 +133,8 @@ pub enum ForkBegin {
     ResumedRun,
 }
 
-/// What the tools need to know about the open interactive fork, readable without the session
-/// lock. The session reads its start facts from here too; it keeps no copy of them.
+/// What the tools need to know about an open interactive fork, readable without its lock.
+/// The session reads its start facts from here too; it keeps no copy of them.
 #[derive(Debug, Clone, Default)]
 pub struct ForkFacts {
     /// Owner messages sent in the fork; the fork-started prompt is turn 0 (IFK-17).
@@ -90,13 +148,25 @@ pub struct ForkFacts {
     pub newest_update_at_start: Option<DateTime<FixedOffset>>,
     /// Discord messages sent in the fork and not yet recorded (SES-16).
     pub unrecorded_messages: Vec<u64>,
+    /// It has a place of its own (a thread, CHN-6): main stays reachable beside it.
+    pub own_place: bool,
 }
 
 #[derive(Debug, Default)]
 struct ControlState {
     enter: Option<EnterRequest>,
-    exit: Option<ExitAction>,
-    fork: Option<ForkFacts>,
+    /// Exits chosen, one per fork, oldest first.
+    exits: Vec<(ForkId, ExitAction)>,
+    /// The open forks, in the order they opened.
+    forks: Vec<(ForkId, ForkFacts)>,
+}
+
+impl ControlState {
+    fn fork(&mut self, fork: ForkId) -> Option<&mut ForkFacts> {
+        self.forks
+            .iter_mut()
+            .find_map(|(id, facts)| (*id == fork).then_some(facts))
+    }
 }
 
 /// Requests and fork facts shared by one session's clients and their tools.
@@ -125,102 +195,143 @@ impl ForkControl {
         self.lock().enter.take()
     }
 
-    /// Records the exit the agent chose; it happens after the turn (IFK-6).
-    pub fn set_exit(&self, action: ExitAction) {
-        self.lock().exit = Some(action);
-    }
-
-    /// Takes the exit chosen during the last turn.
-    pub fn take_exit(&self) -> Option<ExitAction> {
-        self.lock().exit.take()
-    }
-
-    /// Marks an interactive fork as open.
-    pub fn fork_opened(&self, facts: ForkFacts) {
+    /// Records the exit the agent chose for `fork`; it happens after the turn (IFK-6).
+    pub fn set_exit(&self, fork: ForkId, action: ExitAction) {
         let mut state = self.lock();
-        state.fork = Some(facts);
-        state.exit = None;
+        state.exits.retain(|(id, _)| *id != fork);
+        state.exits.push((fork, action));
     }
 
-    /// Marks the fork as closed and returns its facts, with the messages it sent that were not
-    /// recorded yet; `None` if no fork was open.
-    pub fn fork_closed(&self) -> Option<ForkFacts> {
+    /// Takes the oldest exit chosen, with its fork.
+    pub fn take_exit(&self) -> Option<(ForkId, ExitAction)> {
         let mut state = self.lock();
-        state.exit = None;
-        state.fork.take()
+        (!state.exits.is_empty()).then(|| state.exits.remove(0))
     }
 
-    /// Whether an interactive fork is open.
-    pub fn in_fork(&self) -> bool {
-        self.lock().fork.is_some()
+    /// Takes the exit chosen for `fork`, if any.
+    pub fn take_exit_of(&self, fork: ForkId) -> Option<ExitAction> {
+        let mut state = self.lock();
+        let at = state.exits.iter().position(|(id, _)| *id == fork)?;
+        Some(state.exits.remove(at).1)
     }
 
-    /// Whether the open fork is a background run's session the owner resumed (issue 23 §4).
-    pub fn in_resumed_run(&self) -> bool {
-        self.lock()
-            .fork
-            .as_ref()
-            .is_some_and(|fork| fork.begin == ForkBegin::ResumedRun)
-    }
-
-    /// Counts an owner message in the open fork.
-    pub fn owner_spoke(&self) {
-        if let Some(fork) = self.lock().fork.as_mut() {
-            fork.owner_turns += 1;
+    /// Whether another fork may open now, as far as the open ones say: none without a place of
+    /// its own, fewer than [`MAX_FORKS`].
+    pub fn room(&self) -> Result<(), NoRoom> {
+        let state = self.lock();
+        if state.forks.iter().any(|(_, facts)| !facts.own_place) {
+            Err(NoRoom::InPlaceOpen)
+        } else if state.forks.len() >= MAX_FORKS {
+            Err(NoRoom::Full)
+        } else {
+            Ok(())
         }
     }
 
-    /// The main session id when the open fork began (`None` outside a fork, or when main had
-    /// no session yet).
-    pub fn main_session_at_start(&self) -> Option<String> {
+    /// Marks `fork` as open.
+    pub fn fork_opened(&self, fork: ForkId, facts: ForkFacts) {
+        let mut state = self.lock();
+        state.exits.retain(|(id, _)| *id != fork);
+        state.forks.push((fork, facts));
+    }
+
+    /// Marks `fork` as closed and returns its facts, with the messages it sent that were not
+    /// recorded yet; `None` if it was not open.
+    pub fn fork_closed(&self, fork: ForkId) -> Option<ForkFacts> {
+        let mut state = self.lock();
+        state.exits.retain(|(id, _)| *id != fork);
+        let at = state.forks.iter().position(|(id, _)| *id == fork)?;
+        Some(state.forks.remove(at).1)
+    }
+
+    /// Whether any interactive fork is open.
+    pub fn in_fork(&self) -> bool {
+        !self.lock().forks.is_empty()
+    }
+
+    /// Whether `fork` is open.
+    pub fn is_open(&self, fork: ForkId) -> bool {
+        self.lock().fork(fork).is_some()
+    }
+
+    /// The open forks, in the order they opened.
+    pub fn open_forks(&self) -> Vec<ForkId> {
+        self.lock().forks.iter().map(|(id, _)| *id).collect()
+    }
+
+    /// The open fork without a place of its own, if there is one: the main conversation's
+    /// doors lead to it (IFK-1).
+    pub fn in_place(&self) -> Option<ForkId> {
         self.lock()
-            .fork
-            .as_ref()
-            .and_then(|fork| fork.main_session_at_start.clone())
+            .forks
+            .iter()
+            .find_map(|(id, facts)| (!facts.own_place).then_some(*id))
     }
 
-    /// A copy of the open fork's facts.
-    pub fn facts(&self) -> Option<ForkFacts> {
-        self.lock().fork.clone()
+    /// Whether `fork` is a background run's session the owner resumed (issue 23 §4).
+    pub fn in_resumed_run(&self, fork: ForkId) -> bool {
+        self.lock()
+            .fork(fork)
+            .is_some_and(|facts| facts.begin == ForkBegin::ResumedRun)
     }
 
-    /// Notes a Discord message sent inside the open fork, for reply tracking (SES-16).
-    pub fn note_message(&self, message_id: u64) {
-        if let Some(fork) = self.lock().fork.as_mut() {
-            fork.unrecorded_messages.push(message_id);
+    /// Counts an owner message in `fork`.
+    pub fn owner_spoke(&self, fork: ForkId) {
+        if let Some(facts) = self.lock().fork(fork) {
+            facts.owner_turns += 1;
+        }
+    }
+
+    /// The main session id when `fork` began (`None` when it is not open, or when main had no
+    /// session yet).
+    pub fn main_session_at_start(&self, fork: ForkId) -> Option<String> {
+        self.lock()
+            .fork(fork)
+            .and_then(|facts| facts.main_session_at_start.clone())
+    }
+
+    /// A copy of `fork`'s facts, while it is open.
+    pub fn facts(&self, fork: ForkId) -> Option<ForkFacts> {
+        self.lock().fork(fork).cloned()
+    }
+
+    /// Notes a Discord message sent inside `fork`, for reply tracking (SES-16).
+    pub fn note_message(&self, fork: ForkId, message_id: u64) {
+        if let Some(facts) = self.lock().fork(fork) {
+            facts.unrecorded_messages.push(message_id);
         }
     }
 
     /// [`Self::note_message`] for a send that may not have produced an id.
-    pub fn note_message_opt(&self, message_id: Option<u64>) {
+    pub fn note_message_opt(&self, fork: ForkId, message_id: Option<u64>) {
         if let Some(id) = message_id {
-            self.note_message(id);
+            self.note_message(fork, id);
         }
     }
 
-    /// Takes the messages noted since the last call.
-    pub fn take_messages(&self) -> Vec<u64> {
+    /// Takes the messages noted in `fork` since the last call.
+    pub fn take_messages(&self, fork: ForkId) -> Vec<u64> {
         self.lock()
-            .fork
-            .as_mut()
-            .map(|fork| std::mem::take(&mut fork.unrecorded_messages))
+            .fork(fork)
+            .map(|facts| std::mem::take(&mut facts.unrecorded_messages))
             .unwrap_or_default()
     }
 
-    /// Why saving is refused now, given the current main session id and the newest pending
-    /// update's time (IFK-19).
+    /// Why saving `fork` is refused now, given the current main session id and the newest
+    /// pending update's time (IFK-19).
     pub fn save_blocker(
         &self,
+        fork: ForkId,
         current_main: Option<&str>,
         newest_update: Option<DateTime<FixedOffset>>,
     ) -> Option<SaveBlocker> {
-        let state = self.lock();
-        let fork = state.fork.as_ref()?;
-        if fork.begin != ForkBegin::Branch {
+        let mut state = self.lock();
+        let facts = state.fork(fork)?;
+        if facts.begin != ForkBegin::Branch {
             Some(SaveBlocker::Resumed)
-        } else if fork.main_session_at_start.as_deref() != current_main {
+        } else if facts.main_session_at_start.as_deref() != current_main {
             Some(SaveBlocker::MainChanged)
-        } else if newest_update.is_some() && newest_update > fork.newest_update_at_start {
+        } else if newest_update.is_some() && newest_update > facts.newest_update_at_start {
             Some(SaveBlocker::NewUpdates)
         } else {
             None

@@ -141,13 +141,6 @@ async fn a_thread_archived_by_hand_ends_its_fork() {
     make_home(&h, home).await;
     let thread = fork_in(&h, home, "errands", "Fork open: errands.").await;
     entry_embed(&h, thread.id).await;
-    // One fork at a time: a second `/fork` is told where the open one is.
-    let again = h.discord.slash_in(h.owner(), home, "fork", json!([])).await;
-    let told = h.discord.wait_for_callback(again).await.to_string();
-    assert!(
-        told.contains(&format!("already in a fork, in <#{}>", thread.id)),
-        "{told}"
-    );
     h.discord.archive_thread_as(h.owner(), thread.id).await;
     let outcome = bot_message_in(&h, home, "with the fork's outcome", |m| {
         m.embeds

@@ -4,6 +4,7 @@
 use crate::support;
 
 use ollim_bot::{
+    agent::Target,
     domain::embed::EmbedColor,
     domain::fork_control::ExitAction,
     front_end::TurnPlace,
@@ -229,7 +230,11 @@ async fn buttons_and_slash_fork_exit_directly() {
     assert!(h.session.in_fork());
     assert!(last_prompt(&h).contains("[fork-started]"));
     h.session
-        .fork_button(ExitAction::Exit, TurnPlace::Conversation)
+        .fork_button(
+            ExitAction::Exit,
+            TurnPlace::Conversation,
+            h.session.branch_for(Target::MainDoor),
+        )
         .await
         .unwrap();
     assert!(!h.session.in_fork());
@@ -250,7 +255,11 @@ async fn buttons_and_slash_fork_exit_directly() {
     ));
     h.mock.push(Reply::text("Summary sent."));
     h.session
-        .fork_button(ExitAction::Report, TurnPlace::Conversation)
+        .fork_button(
+            ExitAction::Report,
+            TurnPlace::Conversation,
+            h.session.branch_for(Target::MainDoor),
+        )
         .await
         .unwrap();
     let last = h.front_end.embeds.lock().unwrap().last().cloned().unwrap();
@@ -266,7 +275,11 @@ async fn buttons_and_slash_fork_exit_directly() {
     h.mock.push(Reply::text("A fork reply."));
     h.exchange("one message").await.unwrap();
     h.session
-        .fork_button(ExitAction::Save, TurnPlace::Conversation)
+        .fork_button(
+            ExitAction::Save,
+            TurnPlace::Conversation,
+            h.session.branch_for(Target::MainDoor),
+        )
         .await
         .unwrap();
     assert_eq!(
@@ -276,7 +289,11 @@ async fn buttons_and_slash_fork_exit_directly() {
     assert_ne!(h.stored_session().as_deref(), Some(main_id.as_str()));
     assert!(
         h.session
-            .fork_button(ExitAction::Exit, TurnPlace::Conversation)
+            .fork_button(
+                ExitAction::Exit,
+                TurnPlace::Conversation,
+                h.session.branch_for(Target::MainDoor)
+            )
             .await
             .is_err(),
         "no fork left"

@@ -35,7 +35,16 @@ pub(crate) async fn fork_in(h: &BotHarness, home: u64, topic: &str, first: &str)
             json!([{"name": "topic", "type": 3, "value": topic}]),
         )
         .await;
-    let thread = the_thread(h, home).await;
+    let thread = wait::eventually(
+        "the fork's thread in the home channel",
+        Duration::from_secs(20),
+        || {
+            let threads = h.discord.threads_of(home).into_iter();
+            threads.rev().find(|t| t.name == topic)
+        },
+        || h.log(),
+    )
+    .await;
     bot_message_in(h, thread.id, "with the fork's first reply", |m| {
         m.content == first
     })
@@ -109,7 +118,7 @@ async fn slash_fork_opens_a_thread_beside_main_and_save_keeps_both() {
     assert!(
         outcome.embeds[0]
             .to_string()
-            .contains("the exchange you had in the channel meanwhile is kept"),
+            .contains("the exchange you had meanwhile outside this fork is kept"),
         "{:?}",
         outcome.embeds
     );

@@ -39,6 +39,7 @@ mod fake_discord_smoke;
 mod file_mention;
 mod fork_threads;
 mod forks;
+mod forks_beside;
 mod gateway_faults;
 mod google_auth_discord;
 mod google_buttons;

@@ -18,7 +18,7 @@ use crate::{
         ClaudeClient, ClientOptions, McpServerConfig, PermissionMode, SessionId, StartUp,
         SystemPrompt, Thinking,
     },
-    domain::fork_control::ForkControl,
+    domain::fork_control::{ForkControl, ForkId},
     front_end::{CurrentTurn, FrontEnd},
     mcp::availability::ScopeCell,
     sandbox::{Confinement, Gate, Sandbox},
@@ -64,6 +64,8 @@ pub(crate) struct MainClientParts<'a> {
     pub turn: &'a CurrentTurn,
     pub settings: &'a MainSettings,
     pub fork_control: &'a Arc<ForkControl>,
+    /// The interactive fork it is started for (`None`: main's).
+    pub fork: Option<ForkId>,
     /// The chain reminder a foreground fire is running, for `follow_up_chain` (REM-8).
     pub chain: &'a Arc<ChainSlot>,
     /// The client's scope: main, or an interactive fork (which may later become main).
@@ -126,6 +128,7 @@ impl MainClientParts<'_> {
                 permissions: Arc::clone(self.permissions),
                 turn: self.turn.clone(),
                 fork_control: Arc::clone(self.fork_control),
+                fork: self.fork,
                 scope: Arc::clone(&self.scope),
                 live_rules,
                 offer_rules,

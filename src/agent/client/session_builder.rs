@@ -23,7 +23,7 @@ use crate::{
         ClaudeClient, ClientOptions, ControlHandlers, McpMessageHandler, PermissionHandler,
         SessionId, StartTransition, Starter,
     },
-    domain::fork_control::ForkControl,
+    domain::fork_control::{ForkControl, ForkId},
     front_end::{CurrentTurn, FrontEnd},
     mcp::{
         BgRunState, DiscordTools, McpBridge, ToolContext, ToolScope, ToolSession,
@@ -49,6 +49,8 @@ pub enum SessionKind {
         turn: CurrentTurn,
         /// Requests the fork tools leave for the session.
         fork_control: Arc<ForkControl>,
+        /// The interactive fork it is started for (`None`: main's).
+        fork: Option<ForkId>,
         /// Main or interactive fork.
         scope: Arc<ScopeCell>,
         /// Rules that widen it while it runs (PRM-11, issue 23 §4); `None` for a client
@@ -196,6 +198,7 @@ async fn start_session(
             permissions,
             turn,
             fork_control,
+            fork,
             scope,
             live_rules,
             ..
@@ -212,6 +215,7 @@ async fn start_session(
             let session = ToolSession::Interactive {
                 services: Arc::clone(services),
                 fork_control,
+                fork,
                 chain,
             };
             let hold = HoldDeps {

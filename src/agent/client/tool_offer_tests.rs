@@ -14,6 +14,7 @@ fn interactive(dont_ask: bool) -> (Arc<PermissionState>, SessionKind) {
         permissions: Arc::clone(&permissions),
         turn: CurrentTurn::default(),
         fork_control: Arc::new(ForkControl::default()),
+        fork: None,
         scope: Arc::new(ScopeCell::new(ToolScope::Main)),
         live_rules: None,
         offer_rules: Vec::new(),

@@ -3,8 +3,8 @@
 //! parsed [`Command`] the same way for Discord and the terminal.
 
 use super::{
-    DISCONNECT_GRACE, MainSession, StartFor, Target, cli_permission_mode, fork::ForkSlot,
-    fork_cli::ForkCli,
+    DISCONNECT_GRACE, MainSession, StartFor, Target, cli_permission_mode, fork_cli::ForkCli,
+    fork_registry::HeldFork,
 };
 use crate::front_end::Branch;
 use crate::{
@@ -22,10 +22,11 @@ use crate::{
 const EXIT_FORK_FIRST: &str = "exit fork first.";
 
 impl MainSession {
-    /// Runs a session command for the conversation the owner is in (the open fork if there
-    /// is one, else main) and answers it in the Discord wording (SLC-1, 2, 3, 5, 6, 8, 10, 15).
+    /// Runs a session command given at a door of main (the fork without a place of its own if
+    /// one is open, else main) and answers it in the Discord wording (SLC-1, 2, 3, 5, 6, 8,
+    /// 10, 15).
     pub async fn run_command(&self, command: Command) -> CommandReply {
-        self.run_command_in(command, self.branch_for(Target::Active))
+        self.run_command_in(command, self.branch_for(Target::MainDoor))
             .await
     }
 
@@ -35,15 +36,16 @@ impl MainSession {
     pub async fn run_command_in(&self, command: Command, branch: Branch) -> CommandReply {
         match command {
             Command::Clear => match self.clear().await {
-                Ok(false) => CommandReply::Done("conversation cleared. fresh start.".to_owned()),
-                Ok(true) => CommandReply::Done("fork discarded, conversation cleared.".to_owned()),
+                Ok(0) => CommandReply::Done("conversation cleared. fresh start.".to_owned()),
+                Ok(1) => CommandReply::Done("fork discarded, conversation cleared.".to_owned()),
+                Ok(n) => CommandReply::Done(format!("{n} forks discarded, conversation cleared.")),
                 Err(error) => CommandReply::Failed(format!("could not clear: {error}")),
             },
             Command::Compact { instructions } => {
                 replied(self.compact_on(instructions.as_deref(), branch).await)
             }
             Command::Cost => replied(self.cost_on(branch).await),
-            Command::Model(_) | Command::Thinking(_) if branch == Branch::Fork => {
+            Command::Model(_) | Command::Thinking(_) if branch != Branch::Main => {
                 CommandReply::Failed(EXIT_FORK_FIRST.to_owned())
             }
             Command::Model(None) => {
@@ -171,15 +173,13 @@ impl MainSession {
 
     /// Forgets the conversation (`/clear`): session allowances reset, an open fork discarded
     /// with its exit embed, `cleared` logged, the CLI stopped, `sessions.json` deleted; the
-    /// next message starts fresh (SES-5, SES-11, SES-18, IFK-15). Returns whether a fork was
+    /// next message starts fresh (SES-5, SES-11, SES-18, IFK-15). Returns how many forks were
     /// discarded.
-    pub async fn clear(&self) -> Result<bool, AgentError> {
+    pub async fn clear(&self) -> Result<usize, AgentError> {
         self.permissions.reset();
         self.interrupt();
         let mut state = self.state.lock().await;
-        let mut slot = self.fork.lock().await;
-        let discarded = self.discard_fork(&mut state, &mut slot).await;
-        drop(slot);
+        let discarded = self.discard_forks(&mut state, true).await;
         let client = self.take_client(&mut state);
         self.services.sessions.clear()?;
         if let Some(client) = client {
@@ -202,12 +202,9 @@ impl MainSession {
     /// An open fork is discarded first (IFK-21).
     pub async fn set_thinking(&self, thinking: Thinking) -> Result<(), AgentError> {
         let mut state = self.state.lock().await;
-        if !self.beside_main.load(std::sync::atomic::Ordering::Acquire) {
-            // A fork in the conversation's own place ends (IFK-21); one in a thread of its own
-            // goes on beside main.
-            let mut slot = self.fork.lock().await;
-            self.discard_fork(&mut state, &mut slot).await;
-        }
+        // A fork in the conversation's own place ends (IFK-21); those in threads of their own
+        // go on beside main.
+        self.discard_forks(&mut state, false).await;
         state.settings.thinking = thinking;
         if let Some(client) = self.take_client(&mut state) {
             client.disconnect(DISCONNECT_GRACE).await;
@@ -222,11 +219,11 @@ impl MainSession {
     /// so it is offered what the new mode permits (issue 17): main's at the next turn, an open
     /// fork's at once.
     pub async fn set_permission_mode(&self, mode: PermissionMode) -> Result<(), AgentError> {
-        self.permission_mode_on(mode, self.branch_for(Target::Active))
+        self.permission_mode_on(mode, self.branch_for(Target::MainDoor))
             .await
     }
 
-    /// [`Self::set_permission_mode`] given in `branch`: the open fork's when given there, else
+    /// [`Self::set_permission_mode`] given in `branch`: that fork's when given in one, else
     /// main's.
     async fn permission_mode_on(
         &self,
@@ -237,12 +234,21 @@ impl MainSession {
         self.permissions
             .set_dont_ask(mode == PermissionMode::DontAsk);
         let mut state = self.state.lock().await;
-        let mut slot = self.fork.lock().await;
-        let in_fork = branch == Branch::Fork && slot.is_open();
-        if in_fork && offer_changes(was_dont_ask, mode == PermissionMode::DontAsk) {
-            return self.reoffer_fork(&mut slot, mode).await;
-        }
-        if let Some(fork) = slot.get_mut().filter(|_| in_fork) {
+        let entry = match branch {
+            Branch::Fork(id) => self.forks.get(id),
+            Branch::Main => None,
+        };
+        let held = match &entry {
+            Some(entry) => Some(entry.lock().await),
+            None => None,
+        };
+        if let Some(mut held) = held.filter(|held| held.is_open()) {
+            if offer_changes(was_dont_ask, mode == PermissionMode::DontAsk) {
+                return self.reoffer_fork(&mut held, mode).await;
+            }
+            let Some(fork) = held.get_mut() else {
+                return Ok(());
+            };
             // Kept with the fork, so a sleeping fork wakes in it (REST-3).
             fork.settings.permission_mode = mode;
             if let Some(client) = fork.cli.client() {
@@ -253,7 +259,6 @@ impl MainSession {
             }
             return Ok(());
         }
-        drop(slot);
         state.settings.permission_mode = mode;
         if offer_changes(was_dont_ask, mode == PermissionMode::DontAsk)
             && let Some(client) = self.take_client(&mut state)
@@ -285,10 +290,11 @@ impl MainSession {
     /// session id yet, only the running client's mode changes.
     pub(super) async fn reoffer_fork(
         &self,
-        slot: &mut ForkSlot,
+        held: &mut HeldFork,
         mode: PermissionMode,
     ) -> Result<(), AgentError> {
-        let Some(fork) = slot.get_mut() else {
+        let entry = std::sync::Arc::clone(&held.entry);
+        let Some(fork) = held.get_mut() else {
             return Ok(());
         };
         fork.settings.permission_mode = mode;
@@ -304,9 +310,14 @@ impl MainSession {
             return Ok(());
         }
         let client = self
-            .resume_fork_cli(fork, resume, StartUp::TurnFirst)
+            .resume_fork_cli(
+                fork,
+                (entry.id, &entry.front_end),
+                resume,
+                StartUp::TurnFirst,
+            )
             .await?;
-        self.set_live(Branch::Fork, Some(&client));
+        entry.live.lock().set_client(Some(&client));
         let old = std::mem::replace(&mut fork.cli, ForkCli::Up(Box::new(client)));
         old.disconnect().await;
         Ok(())

@@ -4,7 +4,7 @@
 use crate::front_end::Branch;
 use std::{sync::Arc, time::Duration};
 
-use super::{DISCONNECT_GRACE, LiveClient, MainSession, MainState, Phase};
+use super::{DISCONNECT_GRACE, LiveClient, LiveSide, MainSession, MainState, Phase};
 use crate::{
     agent::{
         AgentError,
@@ -84,6 +84,7 @@ impl MainSession {
             turn: &state.turn,
             settings: &state.settings,
             fork_control: &self.fork_control,
+            fork: None,
             chain: &state.chain,
             scope: Arc::clone(&self.main_scope),
             fork_session: false,
@@ -118,16 +119,23 @@ impl MainSession {
 
     /// Points interrupts addressed to `branch` at `client`.
     pub(super) fn set_live(&self, branch: Branch, client: Option<&ClaudeClient>) {
-        self.live.lock().of(branch).client = client.map(|client| LiveClient {
-            handle: client.handle(),
-            pid: client.pid(),
-        });
+        self.with_live(branch, |side| side.set_client(client));
     }
 
     /// Marks `branch`'s reply as the one in progress until the guard drops.
     pub(super) fn replying(&self, branch: Branch) -> Replying<'_> {
-        self.live.lock().of(branch).phase = Phase::Replying;
+        self.with_live(branch, |side| side.phase = Phase::Replying);
         Replying(self, branch)
+    }
+}
+
+impl LiveSide {
+    /// Points interrupts at `client`.
+    pub(super) fn set_client(&mut self, client: Option<&ClaudeClient>) {
+        self.client = client.map(|client| LiveClient {
+            handle: client.handle(),
+            pid: client.pid(),
+        });
     }
 }
 
@@ -136,6 +144,6 @@ pub(super) struct Replying<'a>(&'a MainSession, Branch);
 
 impl Drop for Replying<'_> {
     fn drop(&mut self) {
-        self.0.live.lock().of(self.1).phase = Phase::Idle;
+        self.0.with_live(self.1, |side| side.phase = Phase::Idle);
     }
 }

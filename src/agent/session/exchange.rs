@@ -1,12 +1,15 @@
 //! Whole exchanges: a turn rendered by the front end, then every fork transition it asked for
 //! (IFK-2, IFK-3, IFK-6, IFK-10, IFK-11, RPL-1, BTN-4): each turn under its conversation's
-//! lock, each transition under main's and then the fork's.
+//! lock, each transition under main's and then that fork's.
 
 use std::sync::Arc;
 
 use tokio::sync::mpsc;
 
-use super::{Held, MainSession, Prompt, PromptSource, Target, fork::ForkStart};
+use super::{
+    Held, MainSession, NoRoom, Prompt, PromptSource, Target, fork::ForkStart,
+    fork_registry::HeldFork,
+};
 use crate::{
     agent::interactive_fork::{
         IDLE_NOTE, IdleStep, REPORT_BUTTON_PROMPT, escalated_idle_prompt, idle_prompt,
@@ -22,9 +25,9 @@ use crate::{
 /// Why a fork command could not run.
 #[derive(Debug, thiserror::Error)]
 pub enum ForkCommandError {
-    /// A fork is already open (`/fork`, resume).
-    #[error("already in a fork.")]
-    AlreadyInFork,
+    /// No other fork may open now (`/fork`, resume, issue 41 §1).
+    #[error("{}", .0.owner_text())]
+    NoRoom(NoRoom),
     /// No fork is open (fork buttons).
     #[error("fork already ended.")]
     NoFork,
@@ -34,23 +37,21 @@ pub enum ForkCommandError {
 }
 
 impl MainSession {
-    /// One owner exchange: the turn (in the open fork, else in main), rendered by the front
-    /// end, then any fork entry or exit it asked for. Returns the owner turn's report.
+    /// One owner exchange through a door of main (the DM, the home channel, the terminal):
+    /// the turn (in main, or in the fork without a place of its own, IFK-1), rendered by the
+    /// front end, then any fork entry or exit it asked for. Returns the owner turn's report.
     pub async fn exchange(&self, prompt: Prompt) -> Result<TurnReport, AgentError> {
-        let mut held = self.hold(Target::Active).await;
-        let report = self
-            .rendered_turn(&mut held, prompt, PromptSource::Owner)
-            .await;
-        drop(held);
-        self.settle().await;
-        report
+        self.exchange_in(Target::MainDoor, prompt).await
     }
 
-    /// An owner exchange that came through a door of the main conversation (the DM, the home
-    /// channel): main's while the open fork has a place of its own (a thread, CHN-6), else
-    /// like [`Self::exchange`].
-    pub async fn exchange_from_main(&self, prompt: Prompt) -> Result<TurnReport, AgentError> {
-        let mut held = self.hold(Target::MainDoor).await;
+    /// [`Self::exchange`] addressed to `target`: a fork's own place (its thread, CHN-6) talks
+    /// to that fork.
+    pub async fn exchange_in(
+        &self,
+        target: Target,
+        prompt: Prompt,
+    ) -> Result<TurnReport, AgentError> {
+        let mut held = self.hold(target).await;
         let report = self
             .rendered_turn(&mut held, prompt, PromptSource::Owner)
             .await;
@@ -68,7 +69,7 @@ impl MainSession {
         // The chain is the running conversation's: a fork turn beside it never sees it.
         let chain = match &held {
             Held::Main(state) => Arc::clone(&state.chain),
-            Held::Fork(slot) => match slot.get() {
+            Held::Fork(fork) => match fork.get() {
                 Some(fork) => Arc::clone(&fork.chain),
                 None => Arc::default(),
             },
@@ -98,10 +99,7 @@ impl MainSession {
         place: TurnPlace,
     ) -> Result<(), ForkCommandError> {
         let mut state = self.state.lock().await;
-        let mut slot = self.fork.lock().await;
-        if slot.is_open() {
-            return Err(ForkCommandError::AlreadyInFork);
-        }
+        self.fork_control.room().map_err(ForkCommandError::NoRoom)?;
         let idle = self.services.runtime.current().fork_idle_timeout;
         let prompt = started_prompt(topic.as_deref());
         // The fork opens where the command was run (a thread there, in the home channel).
@@ -110,11 +108,11 @@ impl MainSession {
             topic,
             idle_timeout_minutes: idle,
         };
-        self.open_fork(&mut state, &mut slot, start).await?;
+        let fork = self.open_fork(&mut state, start).await?;
         drop(state);
         let outcome = self
             .rendered_turn(
-                &mut Held::Fork(slot),
+                &mut Held::Fork(fork),
                 Prompt::text(prompt).answered_in(place),
                 PromptSource::System,
             )
@@ -132,37 +130,42 @@ impl MainSession {
         prompt: Prompt,
     ) -> Result<TurnReport, ForkCommandError> {
         let mut state = self.state.lock().await;
-        let mut slot = self.fork.lock().await;
-        if slot.is_open() {
-            return Err(ForkCommandError::AlreadyInFork);
-        }
+        self.fork_control.room().map_err(ForkCommandError::NoRoom)?;
         self.front_end.answer_in(prompt.place, Branch::Main);
         let start = ForkStart::Resume { session_id, origin };
-        self.open_fork(&mut state, &mut slot, start).await?;
+        let fork = self.open_fork(&mut state, start).await?;
         drop(state);
         let report = self
-            .rendered_turn(&mut Held::Fork(slot), prompt, PromptSource::Owner)
+            .rendered_turn(&mut Held::Fork(fork), prompt, PromptSource::Owner)
             .await;
         self.settle().await;
         Ok(report?)
     }
 
-    /// A click on the fork entry embed's buttons (IFK-10), answered at `place`: Save promotes
+    /// A click on a fork entry embed's buttons (IFK-10), given in `branch` (the fork's thread,
+    /// or main's place for a fork without one) and answered at `place`: Save promotes
     /// directly, Report asks the agent for a summary first, Exit discards.
     pub async fn fork_button(
         &self,
         action: ExitAction,
         place: TurnPlace,
+        branch: Branch,
     ) -> Result<(), ForkCommandError> {
-        let slot = self.fork.lock().await;
-        if !slot.is_open() {
+        let Branch::Fork(id) = branch else {
+            return Err(ForkCommandError::NoFork);
+        };
+        let Some(entry) = self.forks.get(id) else {
+            return Err(ForkCommandError::NoFork);
+        };
+        let held = entry.lock().await;
+        if !held.is_open() {
             return Err(ForkCommandError::NoFork);
         }
         let summary = if action == ExitAction::Report {
             let started = self.services.clock.now();
             let outcome = self
                 .rendered_turn(
-                    &mut Held::Fork(slot),
+                    &mut Held::Fork(held),
                     Prompt::text(REPORT_BUTTON_PROMPT).answered_in(place),
                     PromptSource::Owner,
                 )
@@ -170,7 +173,7 @@ impl MainSession {
             if let Err(error) = outcome {
                 tracing::warn!(%error, "the report turn failed");
             }
-            self.fork_control.take_exit();
+            self.fork_control.take_exit_of(id);
             let written = self
                 .services
                 .pending
@@ -181,28 +184,36 @@ impl MainSession {
                 .map(|update| update.message);
             Some(written.unwrap_or_else(|| "no summary reported".to_owned()))
         } else {
-            drop(slot);
+            drop(held);
             None
         };
         let mut state = self.state.lock().await;
-        let mut slot = self.fork.lock().await;
-        if slot.is_open() {
-            self.front_end_of(Branch::Fork)
-                .answer_in(place, Branch::Fork);
-            self.close_fork(&mut state, &mut slot, action, summary)
+        let mut held = entry.lock().await;
+        if held.is_open() {
+            entry.front_end.answer_in(place, branch);
+            self.close_fork(&mut state, &mut held, action, summary)
                 .await;
         }
-        drop((state, slot));
+        drop((state, held));
         self.settle().await;
         Ok(())
     }
 
-    /// The idle check (IFK-11, IFK-12): run every minute. It waits for a fork turn or a stop
-    /// of the fork's CLI in progress rather than skip the minute: after a turn the owner's
-    /// activity is fresh and nothing is due; after a stop the check-in wakes the CLI.
+    /// The idle check (IFK-11, IFK-12): run every minute, for each open fork. It waits for a
+    /// fork turn or a stop of the fork's CLI in progress rather than skip the minute: after a
+    /// turn the owner's activity is fresh and nothing is due; after a stop the check-in wakes
+    /// the CLI.
     pub async fn check_idle(&self) {
-        let slot = self.fork.lock().await;
-        let Some(fork) = slot.get() else {
+        for entry in self.forks.all() {
+            let held = entry.lock().await;
+            self.check_idle_of(held).await;
+        }
+    }
+
+    /// The idle check of the held fork.
+    async fn check_idle_of(&self, held: HeldFork) {
+        let id = held.id();
+        let Some(fork) = held.get() else {
             return;
         };
         let minutes = fork.idle.timeout_minutes();
@@ -210,10 +221,10 @@ impl MainSession {
             IdleStep::Wait => return,
             IdleStep::CheckIn => {
                 // In the fork's own place (its thread), whatever main did last (CHN-6).
-                let front_end = self.front_end_of(Branch::Fork);
-                front_end.answer_in(TurnPlace::Conversation, Branch::Fork);
+                let front_end = Arc::clone(&held.entry.front_end);
+                front_end.answer_in(TurnPlace::Conversation, Branch::Fork(id));
                 match front_end.send_text(IDLE_NOTE.to_owned()).await {
-                    Ok(id) => self.fork_control.note_message_opt(id),
+                    Ok(message) => self.fork_control.note_message_opt(id, message),
                     Err(error) => tracing::warn!(%error, "could not post the idle note"),
                 }
                 idle_prompt(minutes)
@@ -221,19 +232,19 @@ impl MainSession {
             IdleStep::Escalate => {
                 // The escalation asks the agent to end the fork, which the exit tools allow
                 // only once the owner has spoken (IFK-17): it speaks for the owner here.
-                self.fork_control.owner_spoke();
+                self.fork_control.owner_spoke(id);
                 escalated_idle_prompt(minutes)
             }
         };
-        let mut held = Held::Fork(slot);
+        let mut held = Held::Fork(held);
         let outcome = self
             .rendered_turn(&mut held, Prompt::text(prompt), PromptSource::System)
             .await;
         if let Err(error) = outcome {
             tracing::warn!(%error, "the idle check-in failed");
         }
-        if let Held::Fork(slot) = &mut held
-            && let Some(fork) = slot.get_mut()
+        if let Held::Fork(held) = &mut held
+            && let Some(fork) = held.get_mut()
         {
             fork.idle.checked_in(self.services.clock.instant());
         }
@@ -256,8 +267,8 @@ impl MainSession {
         let render = front_end.render_turn(rendered);
         let turn = self.turn_held(held, prompt, events, source);
         let (report, message_ids) = tokio::join!(turn, render);
-        if let Held::Fork(slot) = held {
-            self.record_fork_messages(slot, message_ids);
+        if let Held::Fork(fork) = held {
+            self.record_fork_messages(fork, message_ids);
         }
         report
     }
@@ -267,56 +278,63 @@ impl MainSession {
     /// the fork's, only when there is something to do.
     async fn settle(&self) {
         for _ in 0..8 {
-            if let Some(action) = self.fork_control.take_exit() {
+            if let Some((id, action)) = self.fork_control.take_exit() {
                 let mut state = self.state.lock().await;
-                let mut slot = self.fork.lock().await;
-                if slot.is_open() {
-                    self.close_fork(&mut state, &mut slot, action, None).await;
+                if let Some(entry) = self.forks.get(id) {
+                    let mut held = entry.lock().await;
+                    self.close_fork(&mut state, &mut held, action, None).await;
                 }
                 continue;
             }
             if let Some(request) = self.fork_control.take_enter() {
-                let mut state = self.state.lock().await;
-                let mut slot = self.fork.lock().await;
-                if slot.is_open() {
-                    continue;
-                }
-                let topic = request.topic.clone();
-                let start = ForkStart::Branch {
-                    topic: request.topic,
-                    idle_timeout_minutes: request.idle_timeout_minutes,
-                };
-                if let Err(error) = self.open_fork(&mut state, &mut slot, start).await {
-                    tracing::warn!(%error, "could not open the fork");
-                    let text = format!("could not open the fork: {error}");
-                    let _ = self.front_end.send_text(text).await;
-                    return;
-                }
-                drop(state);
-                let prompt = Prompt::text(started_prompt(topic.as_deref()));
-                if let Err(error) = self
-                    .rendered_turn(&mut Held::Fork(slot), prompt, PromptSource::System)
-                    .await
-                {
-                    tracing::warn!(%error, "the fork's first turn failed");
-                }
+                self.enter_requested(request).await;
                 continue;
             }
-            let lost = self
-                .fork
-                .try_lock()
-                .is_ok_and(|slot| slot.get().is_some_and(|fork| fork.cli.is_lost()));
-            if lost {
+            for entry in self.forks.all() {
+                let lost = entry
+                    .try_lock()
+                    .is_some_and(|held| held.get().is_some_and(|fork| fork.cli.is_lost()));
+                if !lost {
+                    continue;
+                }
                 let mut state = self.state.lock().await;
-                let mut slot = self.fork.lock().await;
-                if slot.get().is_some_and(|fork| fork.cli.is_lost()) {
+                let mut held = entry.lock().await;
+                if held.get().is_some_and(|fork| fork.cli.is_lost()) {
                     let note = Some("the fork's connection was lost.".to_owned());
-                    self.close_fork(&mut state, &mut slot, ExitAction::Exit, note)
+                    self.close_fork(&mut state, &mut held, ExitAction::Exit, note)
                         .await;
                 }
             }
             return;
         }
         tracing::warn!("too many fork transitions in one exchange; stopping here");
+    }
+
+    /// Opens the fork an `enter_fork` call asked for and runs its first reply (IFK-3); the
+    /// owner hears why where none could open.
+    async fn enter_requested(&self, request: crate::domain::fork_control::EnterRequest) {
+        let mut state = self.state.lock().await;
+        let topic = request.topic.clone();
+        let start = ForkStart::Branch {
+            topic: request.topic,
+            idle_timeout_minutes: request.idle_timeout_minutes,
+        };
+        let fork = match self.open_fork(&mut state, start).await {
+            Ok(fork) => fork,
+            Err(error) => {
+                tracing::warn!(%error, "could not open the fork");
+                let text = format!("could not open the fork: {error}");
+                let _ = self.front_end.send_text(text).await;
+                return;
+            }
+        };
+        drop(state);
+        let prompt = Prompt::text(started_prompt(topic.as_deref()));
+        if let Err(error) = self
+            .rendered_turn(&mut Held::Fork(fork), prompt, PromptSource::System)
+            .await
+        {
+            tracing::warn!(%error, "the fork's first turn failed");
+        }
     }
 }

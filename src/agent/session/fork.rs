@@ -1,21 +1,24 @@
-//! Opening, running and closing the interactive fork (IFK-1…21, SES-8, SES-10, SES-16).
+//! Opening, running and closing interactive forks (IFK-1…21, SES-8, SES-10, SES-16).
 //!
 //! Opening and closing run under main's lock and then the fork's, so a fork changes hands
-//! between turns only; the fork's turns take its lock alone (issue 41 §1).
+//! between turns only; a fork's turns take its lock alone (issue 41 §1). Several forks may be
+//! open, each in a place of its own (a thread); one without a place of its own is the only one.
 
-use std::sync::{Arc, atomic::Ordering};
+use std::sync::Arc;
 
 use super::{
-    MainSession, MainSettings, MainState, fork_cli::ForkCli, fork_save::saved_description,
+    DISCONNECT_GRACE, ForkCommandError, MainSession, MainSettings, MainState, NoRoom,
+    fork_cli::ForkCli,
+    fork_registry::{ForkEntry, HeldFork},
+    fork_save::saved_description,
 };
-use crate::front_end::{Branch, CurrentTurn, FrontEnd};
+use crate::front_end::CurrentTurn;
 use crate::scheduling::chain::ChainSlot;
 use crate::{
     agent::interactive_fork::{
         IdleClock, NOTHING_TO_SAVE, entry_embed, exit_embed, resumed_run_embed,
     },
     agent::{
-        AgentError,
         client::main_client::{ClientTools, MainClientParts},
         turn::context_usage::HAIKU_CONTEXT_LIMIT,
     },
@@ -25,7 +28,7 @@ use crate::{
     state::fork_messages::SessionOrigin,
 };
 
-/// The half of the open interactive fork behind the fork's lock. Its other half, the
+/// The half of an open interactive fork behind its lock. Its other half, the
 /// facts the tools read without the lock (owner turns, resumed, main at start, newest update
 /// at start, unrecorded messages), lives only in [`ForkControl`](crate::domain::fork_control).
 pub(super) struct ActiveFork {
@@ -48,7 +51,7 @@ pub(super) struct ActiveFork {
     pub(super) chain: Arc<ChainSlot>,
 }
 
-/// Where the open fork's locked half is kept, behind the fork's lock. Only
+/// Where an open fork's locked half is kept, behind its lock. Only
 /// [`MainSession::install_fork`] and [`MainSession::remove_fork`] fill or empty it, and they
 /// open and close the switchboard's facts in the same step, so the session's view (this slot)
 /// and the tools' view ([`MainSession::in_fork`]) never disagree (IFK-1).
@@ -104,13 +107,16 @@ pub enum ForkStart {
 }
 
 impl MainSession {
-    /// Opens an interactive fork and posts its entry embed (IFK-2, IFK-3, AGT-11, IFK-16).
+    /// Opens an interactive fork and posts its entry embed (IFK-2, IFK-3, AGT-11, IFK-16), and
+    /// returns it held for its first turn. Refused when no other fork may open (issue 41 §1):
+    /// one without a place of its own is the only one, and three at most have theirs.
     pub(super) async fn open_fork(
         &self,
         state: &mut MainState,
-        slot: &mut ForkSlot,
         start: ForkStart,
-    ) -> Result<(), AgentError> {
+    ) -> Result<HeldFork, ForkCommandError> {
+        self.fork_control.room().map_err(ForkCommandError::NoRoom)?;
+        let alone = !self.fork_control.in_fork();
         let runtime = self.services.runtime.current();
         let (settings, note) = fork_settings(state, &runtime);
         let fork_settings = settings.clone();
@@ -142,11 +148,13 @@ impl MainSession {
         let origin = origin.unwrap_or(SessionOrigin::Owner);
         let scope = Arc::new(ScopeCell::new(ToolScope::InteractiveFork));
         let tools = self.tools_of(&origin);
+        let id = self.forks.next_id();
         // Its output goes to a place of its own where the front end has one per fork.
         let front_end = self
             .front_end
-            .fork_side()
+            .fork_side(id)
             .unwrap_or_else(|| Arc::clone(&self.front_end));
+        let mut held = ForkEntry::opening(id, Arc::clone(&front_end));
         let turn = CurrentTurn::default();
         let chain = Arc::new(ChainSlot::default());
         let parts = MainClientParts {
@@ -156,6 +164,7 @@ impl MainSession {
             turn: &turn,
             settings: &settings,
             fork_control: &self.fork_control,
+            fork: Some(id),
             chain: &chain,
             scope: Arc::clone(&scope),
             fork_session,
@@ -163,13 +172,7 @@ impl MainSession {
             start_up: StartUp::TurnFirst,
         };
         let client = parts.connect(resume).await?;
-        let facts = ForkFacts {
-            begin,
-            main_session_at_start: main_at_start.map(|id| id.as_str().to_owned()),
-            newest_update_at_start: self.services.pending.peek().last().map(|u| u.ts),
-            ..ForkFacts::default()
-        };
-        self.set_live(Branch::Fork, Some(&client));
+        held.entry.live.lock().set_client(Some(&client));
         // Where it is from the home channel, the fork gets a thread of its own (CHN-6).
         let thread_topic = match &origin {
             SessionOrigin::Background { job, title, .. } => {
@@ -177,7 +180,19 @@ impl MainSession {
             }
             SessionOrigin::Owner => topic.clone(),
         };
-        let beside_main = front_end.fork_opened(thread_topic).await;
+        let own_place = front_end.fork_opened(thread_topic, alone).await;
+        if !own_place && !alone {
+            // Beside another fork only in a thread of its own.
+            client.disconnect(DISCONNECT_GRACE).await;
+            return Err(ForkCommandError::NoRoom(NoRoom::NeedsThread));
+        }
+        let facts = ForkFacts {
+            begin,
+            main_session_at_start: main_at_start.map(|id| id.as_str().to_owned()),
+            newest_update_at_start: self.services.pending.peek().last().map(|u| u.ts),
+            own_place,
+            ..ForkFacts::default()
+        };
         let fork = ActiveFork {
             cli: ForkCli::Up(Box::new(client)),
             last_active: self.services.clock.instant(),
@@ -195,12 +210,12 @@ impl MainSession {
             } => resumed_run_embed(job, allowed_tools),
             SessionOrigin::Owner => entry_embed(topic.as_deref(), note),
         };
-        self.install_fork(slot, fork, facts, (front_end.clone(), beside_main));
+        self.install_fork(&mut held, fork, facts);
         match front_end.send_embed(embed).await {
-            Ok(id) => self.fork_control.note_message_opt(id),
+            Ok(message) => self.fork_control.note_message_opt(id, message),
             Err(error) => tracing::warn!(%error, "could not post the fork entry embed"),
         }
-        Ok(())
+        Ok(held)
     }
 
     /// The tools a fork of `origin` runs with: the main session's for the owner's own, the
@@ -214,56 +229,52 @@ impl MainSession {
         }
     }
 
-    /// Opens a fork: its locked half into the slot, its facts onto the switchboard, its front
-    /// end and whether it has a place of its own beside the locks. With
-    /// [`Self::remove_fork`], the only code that changes whether a fork is open (IFK-1). Runs
-    /// under both locks.
-    fn install_fork(
-        &self,
-        slot: &mut ForkSlot,
-        fork: ActiveFork,
-        facts: ForkFacts,
-        (front_end, beside_main): (Arc<dyn FrontEnd>, bool),
-    ) {
-        self.meanwhile.lock().clear();
-        *self.fork_front_end.lock() = front_end;
-        self.beside_main.store(beside_main, Ordering::Release);
-        self.fork_control.fork_opened(facts);
-        slot.0 = Some(fork);
+    /// Opens a fork: its entry into the registry, its facts onto the switchboard, its locked
+    /// half into its slot. With [`Self::remove_fork`], the only code that changes whether a
+    /// fork is open (IFK-1). Runs under main's lock and the fork's.
+    fn install_fork(&self, held: &mut HeldFork, fork: ActiveFork, facts: ForkFacts) {
+        self.forks.insert(Arc::clone(&held.entry));
+        self.fork_control.fork_opened(held.id(), facts);
+        held.0 = Some(fork);
     }
 
-    /// Closes the open fork, both halves at once: returns its locked half, its facts (with
-    /// the messages not recorded yet, SES-16) and whether it had a place of its own, or `None`
-    /// if no fork was open. Runs under both locks.
-    pub(super) fn remove_fork(&self, slot: &mut ForkSlot) -> Option<(ActiveFork, ForkFacts, bool)> {
-        let fork = slot.0.take()?;
-        let facts = self.fork_control.fork_closed().unwrap_or_default();
-        let beside_main = self.beside_main.swap(false, Ordering::AcqRel);
-        Some((fork, facts, beside_main))
+    /// Closes the held fork, every part at once: returns its locked half and its facts (with
+    /// the messages not recorded yet, SES-16), or `None` if it was closed already. Runs under
+    /// main's lock and the fork's.
+    pub(super) fn remove_fork(&self, held: &mut HeldFork) -> Option<(ActiveFork, ForkFacts)> {
+        let fork = held.0.take()?;
+        let facts = self.fork_control.fork_closed(held.id()).unwrap_or_default();
+        self.forks.remove(held.id());
+        Some((fork, facts))
     }
 
-    /// Ends the open fork: saved (promoted to main, SES-10), reported or discarded; posts the
-    /// exit embed and restores the main session's permission mode (IFK-6…9).
+    /// Ends the held fork: saved (promoted to main, SES-10), reported or discarded; posts the
+    /// exit embed where main is and restores the main session's permission mode (IFK-6…9).
     pub(super) async fn close_fork(
         &self,
         state: &mut MainState,
-        slot: &mut ForkSlot,
+        held: &mut HeldFork,
         action: ExitAction,
         summary: Option<String>,
     ) {
-        let Some(fork_id) = slot.get().map(|fork| fork.cli.session_id().cloned()) else {
+        let Some(session_id) = held.get().map(|fork| fork.cli.session_id().cloned()) else {
             return;
         };
-        let meanwhile = std::mem::take(&mut *self.meanwhile.lock());
-        let fork_front_end = self.front_end_of(Branch::Fork);
-        fork_front_end.cancel_approvals();
-        if self.beside_main.load(Ordering::Acquire) {
+        let entry = Arc::clone(&held.entry);
+        let meanwhile = std::mem::take(&mut *entry.meanwhile.lock());
+        entry.front_end.cancel_approvals();
+        if self
+            .fork_control
+            .facts(entry.id)
+            .is_some_and(|f| f.own_place)
+        {
             // The outcome goes to the channel; the thread is archived (CHN-7).
-            fork_front_end.fork_closing().await;
+            entry.front_end.fork_closing().await;
         }
-        let (shown, description, keep_client) = match (action, fork_id.clone()) {
+        let others = self.fork_control.open_forks().len().saturating_sub(1);
+        let (shown, description, keep_client) = match (action, session_id.clone()) {
             (ExitAction::Save, Some(id)) => {
-                let said = saved_description(&meanwhile);
+                let said = saved_description(&meanwhile, others);
                 (ExitAction::Save, Some(said), Some(id))
             }
             (ExitAction::Save, None) => (ExitAction::Exit, Some(NOTHING_TO_SAVE.to_owned()), None),
@@ -285,20 +296,22 @@ impl MainSession {
             .send_embed(exit_embed(shown, description))
             .await;
         match &embed {
-            Ok(id) => self.fork_control.note_message_opt(*id),
+            Ok(message) => self.fork_control.note_message_opt(entry.id, *message),
             Err(error) => tracing::warn!(%error, "could not post the fork exit embed"),
         }
-        let Some((fork, facts, _)) = self.remove_fork(slot) else {
+        let Some((fork, facts)) = self.remove_fork(held) else {
             return;
         };
         self.permissions
             .set_dont_ask(state.settings.permission_mode == PermissionMode::DontAsk);
+        entry.live.lock().set_client(None);
         if let Some(id) = keep_client {
+            self.hand_on_said(&entry);
             self.promote(state, fork, &id).await;
             self.carry_over(&meanwhile);
             return;
         }
-        if let Some(session) = &fork_id {
+        if let Some(session) = &session_id {
             self.record_messages(
                 &facts.unrecorded_messages,
                 session,
@@ -306,18 +319,26 @@ impl MainSession {
                 &fork.origin,
             );
         }
-        self.set_live(Branch::Fork, None);
         fork.cli.disconnect().await;
     }
 
-    /// Discards an open fork without a turn (`/clear`, `/thinking`, IFK-15, IFK-21). Returns
-    /// whether one was open.
-    pub(super) async fn discard_fork(&self, state: &mut MainState, slot: &mut ForkSlot) -> bool {
-        if !slot.is_open() {
-            return false;
+    /// Discards open forks without a turn: every one (`/clear`, IFK-15), or only the one in
+    /// main's own place (`/thinking`, IFK-21; forks in threads of their own go on beside
+    /// main). Returns how many were open.
+    pub(super) async fn discard_forks(&self, state: &mut MainState, every: bool) -> usize {
+        let mut discarded = 0;
+        for entry in self.forks.all() {
+            if !every && self.fork_control.in_place() != Some(entry.id) {
+                continue;
+            }
+            let mut held = entry.lock().await;
+            if held.is_open() {
+                self.close_fork(state, &mut held, ExitAction::Exit, None)
+                    .await;
+                discarded += 1;
+            }
         }
-        self.close_fork(state, slot, ExitAction::Exit, None).await;
-        true
+        discarded
     }
 }
 

@@ -3,13 +3,10 @@
 //! in its place) starts it again on that session, with the fork's own model, thinking,
 //! permission mode and tools, so the fork goes on where it was.
 
-use crate::front_end::Branch;
 use std::sync::Arc;
 
-use super::{
-    DISCONNECT_GRACE, MainSession,
-    fork::{ActiveFork, ForkSlot},
-};
+use super::{DISCONNECT_GRACE, MainSession, fork::ActiveFork, fork_registry::HeldFork};
+use crate::front_end::{ForkId, FrontEnd};
 use crate::{
     agent::{AgentError, client::main_client::MainClientParts},
     claude::{ClaudeClient, SessionId, StartUp},
@@ -71,42 +68,48 @@ impl ForkCli {
 }
 
 impl MainSession {
-    /// Starts the open fork's CLI if it is asleep, resuming its session with the fork's own
+    /// Starts the held fork's CLI if it is asleep, resuming its session with the fork's own
     /// settings and tools (REST-3). `start_up`: for a turn, or ahead of one (REST-2).
     pub(super) async fn ensure_fork_connected(
         &self,
-        slot: &mut ForkSlot,
+        held: &mut HeldFork,
         start_up: StartUp,
     ) -> Result<(), AgentError> {
-        let Some(fork) = slot.get_mut() else {
+        let entry = Arc::clone(&held.entry);
+        let Some(fork) = held.get_mut() else {
             return Ok(());
         };
         fork.touch(self.services.clock.instant());
         let ForkCli::Asleep(resume) = &fork.cli else {
             return Ok(());
         };
-        let client = self.resume_fork_cli(fork, resume.clone(), start_up).await?;
-        self.set_live(Branch::Fork, Some(&client));
+        let on = (entry.id, &entry.front_end);
+        let client = self
+            .resume_fork_cli(fork, on, resume.clone(), start_up)
+            .await?;
+        entry.live.lock().set_client(Some(&client));
         fork.cli = ForkCli::Up(Box::new(client));
         Ok(())
     }
 
-    /// Starts a CLI on the fork's session `resume`, with the fork's own settings and tools.
+    /// Starts a CLI on the fork's session `resume`, with the fork's own settings and tools,
+    /// its output going to `front_end`.
     pub(super) async fn resume_fork_cli(
         &self,
         fork: &ActiveFork,
+        (id, front_end): (ForkId, &Arc<dyn FrontEnd>),
         resume: SessionId,
         start_up: StartUp,
     ) -> Result<ClaudeClient, AgentError> {
         let tools = self.tools_of(&fork.origin);
-        let front_end = self.front_end_of(Branch::Fork);
         let parts = MainClientParts {
             services: &self.services,
-            front_end: &front_end,
+            front_end,
             permissions: &self.permissions,
             turn: &fork.turn,
             settings: &fork.settings,
             fork_control: &self.fork_control,
+            fork: Some(id),
             chain: &fork.chain,
             scope: Arc::clone(&fork.scope),
             fork_session: false,
@@ -116,14 +119,15 @@ impl MainSession {
         parts.connect(Some(resume)).await
     }
 
-    /// Stops the open fork's CLI when it has had nothing to do for `limit` and its session id
+    /// Stops the held fork's CLI when it has had nothing to do for `limit` and its session id
     /// is known (a fork's branch gets its id at its first turn). Returns whether it was stopped.
     pub(super) async fn sleep_fork_if_idle(
         &self,
-        slot: &mut ForkSlot,
+        held: &mut HeldFork,
         limit: std::time::Duration,
     ) -> bool {
-        let Some(fork) = slot.get_mut() else {
+        let entry = Arc::clone(&held.entry);
+        let Some(fork) = held.get_mut() else {
             return false;
         };
         if fork.idle_for(self.services.clock.instant()) < limit {
@@ -136,10 +140,11 @@ impl MainSession {
             return false;
         }
         let running = std::mem::replace(&mut fork.cli, ForkCli::Asleep(id));
-        self.set_live(Branch::Fork, None);
+        entry.live.lock().set_client(None);
         running.disconnect().await;
         tracing::info!(
             idle_secs = limit.as_secs(),
+            fork = entry.id.0,
             "the fork's CLI is asleep until it is needed"
         );
         true

@@ -2,7 +2,7 @@
 //! id, and the messages it sent recorded under that id with its origin, so a reply to one
 //! resumes it with the same tools (issue 23 §4).
 
-use super::{MainSession, fork::ForkSlot};
+use super::{MainSession, fork_registry::HeldFork};
 use crate::{
     agent::AgentError,
     claude::{ClaudeError, SessionId},
@@ -17,10 +17,11 @@ impl MainSession {
     /// for reply tracking (SES-16). A dead fork client is reported like a main one.
     pub(super) fn finish_fork_turn(
         &self,
-        slot: &mut ForkSlot,
+        held: &mut HeldFork,
         outcome: Result<crate::agent::TurnReport, ClaudeError>,
     ) -> Result<crate::agent::TurnReport, AgentError> {
-        let Some(fork) = slot.get_mut() else {
+        let fork_id = held.id();
+        let Some(fork) = held.get_mut() else {
             return outcome.map_err(AgentError::from);
         };
         if let Some(id) = fork.cli.session_id().cloned()
@@ -29,7 +30,7 @@ impl MainSession {
             fork.logged = true;
             let parent = self
                 .fork_control
-                .main_session_at_start()
+                .main_session_at_start(fork_id)
                 .and_then(|id| SessionId::parse(&id).ok());
             self.services
                 .sessions
@@ -39,18 +40,19 @@ impl MainSession {
     }
 
     /// Records the fork's sent messages under its session id (SES-16), once that id is known.
-    pub(super) fn record_fork_messages(&self, slot: &ForkSlot, extra: Vec<u64>) {
-        let Some(fork) = slot.get() else {
+    pub(super) fn record_fork_messages(&self, held: &HeldFork, extra: Vec<u64>) {
+        let fork_id = held.id();
+        let Some(fork) = held.get() else {
             return;
         };
         for id in extra {
-            self.fork_control.note_message(id);
+            self.fork_control.note_message(fork_id, id);
         }
         let Some(session) = fork.cli.session_id() else {
             return;
         };
-        let ids = self.fork_control.take_messages();
-        let parent = self.fork_control.main_session_at_start();
+        let ids = self.fork_control.take_messages(fork_id);
+        let parent = self.fork_control.main_session_at_start(fork_id);
         self.record_messages(&ids, session, parent.as_deref(), &fork.origin);
     }
 

@@ -2,17 +2,15 @@
 //! SES-18, CTX-1/2/5/6, AGT-6, AGT-14…17), and the interactive fork open beside it.
 //!
 //! Each conversation has a lock of its own (issue 41 §1): main's turns, `/compact` and the
-//! settings take main's; the open fork's turns take the fork's; what changes both (opening,
-//! saving or ending a fork, `/clear`, `/thinking`) takes main's first, then the fork's, and
-//! nothing holds the fork's lock while it waits for main's. A fork with a thread of its own
-//! answers there while main answers in the channel, each in its own time. Interrupting takes
-//! no lock: it goes through the [`ClientHandle`] of each conversation's CLI, kept beside the
-//! locks, so a new message cuts short the reply of the conversation it is addressed to only.
+//! settings take main's; each open fork's turns take that fork's; what changes main and a
+//! fork (opening, saving or ending it, `/clear`, `/thinking`) takes main's first, then the
+//! fork's, one fork at a time, and nothing holds a fork's lock while it waits for main's.
+//! Forks with a thread of their own (up to three) answer there while main answers in the
+//! channel, each in its own time. Interrupting takes no lock: it goes through the
+//! [`ClientHandle`] of each conversation's CLI, kept beside the locks, so a new message cuts
+//! short the reply of the conversation it is addressed to only.
 
-use std::{
-    sync::{Arc, atomic::AtomicBool},
-    time::Duration,
-};
+use std::{sync::Arc, time::Duration};
 
 use parking_lot::Mutex;
 
@@ -24,6 +22,7 @@ mod exchange;
 mod fork;
 mod fork_cli;
 mod fork_record;
+mod fork_registry;
 mod fork_save;
 mod rest;
 mod slow_commands;
@@ -32,8 +31,9 @@ mod turn_run;
 use connection::StartFor;
 pub use exchange::ForkCommandError;
 pub use fork::ForkStart;
-pub use rest::WakeAt;
-use turn_run::{Held, Target};
+use fork_registry::Forks;
+use turn_run::Held;
+pub use turn_run::Target;
 
 use crate::agent::{
     AgentError,
@@ -41,6 +41,7 @@ use crate::agent::{
     permissions::{live_rules::LiveRules, policy::PermissionState},
     turn::TurnReport,
 };
+pub use crate::domain::fork_control::NoRoom;
 use crate::front_end::{Branch, CurrentTurn, FrontEnd, TurnPlace, TurnSink};
 use crate::services::Services;
 use crate::{
@@ -127,22 +128,6 @@ struct LiveSide {
     phase: Phase,
 }
 
-/// Main's and the open fork's [`LiveSide`].
-#[derive(Default)]
-struct LiveClients {
-    main: LiveSide,
-    fork: LiveSide,
-}
-
-impl LiveClients {
-    fn of(&mut self, branch: Branch) -> &mut LiveSide {
-        match branch {
-            Branch::Main => &mut self.main,
-            Branch::Fork => &mut self.fork,
-        }
-    }
-}
-
 /// Who a turn's prompt comes from; owner messages count as activity in a fork (IFK-11/17).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PromptSource {
@@ -159,18 +144,11 @@ pub struct MainSession {
     permissions: Arc<PermissionState>,
     /// Main's lock.
     state: AsyncMutex<MainState>,
-    /// The open interactive fork's lock; taken after main's when both are needed (IFK-1).
-    fork: AsyncMutex<fork::ForkSlot>,
-    /// Each conversation's client, as interrupts reach it.
-    live: Mutex<LiveClients>,
-    /// The open fork has a place of its own (a Discord thread), so main stays reachable beside
-    /// it (CHN-6). Set and cleared with the fork, under both locks.
-    beside_main: AtomicBool,
-    /// What main said beside such a fork, one line per exchange, for a Save (CHN-7).
-    meanwhile: Mutex<Vec<String>>,
-    /// Where the open (or last) fork's output goes: a front end of its own where the front end
-    /// has one per fork (a Discord thread's), else main's.
-    fork_front_end: Mutex<Arc<dyn FrontEnd>>,
+    /// Main's client, as interrupts reach it.
+    main_live: Mutex<LiveSide>,
+    /// The open interactive forks, each with its lock, taken after main's when both are
+    /// needed (IFK-1).
+    forks: Forks,
     fork_control: Arc<ForkControl>,
     main_scope: Arc<ScopeCell>,
     /// The main session's tool set with its live rules (issue 23 §4).
@@ -191,7 +169,6 @@ impl MainSession {
         let dont_ask = settings.permission_mode == PermissionMode::DontAsk;
         let live_rules = Arc::new(LiveRules::new(Arc::clone(&services.tool_policy)));
         let last_active = Mutex::new(services.clock.instant());
-        let fork_front_end = Mutex::new(Arc::clone(&front_end));
         Self {
             services,
             front_end,
@@ -205,11 +182,8 @@ impl MainSession {
                 turns_since_compaction: 0,
                 last_input_tokens: None,
             }),
-            fork: AsyncMutex::default(),
-            live: Mutex::default(),
-            beside_main: AtomicBool::new(false),
-            meanwhile: Mutex::default(),
-            fork_front_end,
+            main_live: Mutex::default(),
+            forks: Forks::default(),
             fork_control: Arc::new(ForkControl::default()),
             main_scope: Arc::new(ScopeCell::new(ToolScope::Main)),
             main_tools: ClientTools::Main(Arc::clone(&live_rules)),
@@ -218,10 +192,15 @@ impl MainSession {
         }
     }
 
-    /// Whether an interactive fork is open, readable without waiting for the lock. It agrees
+    /// Whether an interactive fork is open, readable without waiting for a lock. It agrees
     /// with the locked state: a fork is opened and closed on both sides in one step (IFK-1).
     pub fn in_fork(&self) -> bool {
         self.fork_control.in_fork()
+    }
+
+    /// Whether another fork may open now (issue 41 §1); where it opens decides the rest.
+    pub fn fork_room(&self) -> Result<(), NoRoom> {
+        self.fork_control.room()
     }
 
     /// Starts the CLI now, so the first reply does not pay for its start-up.
@@ -230,12 +209,13 @@ impl MainSession {
         self.ensure_connected(&mut state, StartFor::Command).await
     }
 
-    /// Runs one owner turn for `prompt`, streaming events to `sink`, in the open fork if there
-    /// is one, else in the main session. Pending updates are consumed in main (CTX-2) and only
-    /// peeked in a fork (CTX-3). Waits for any turn in progress first; fork transitions the
-    /// turn asks for are left for [`Self::exchange`].
+    /// Runs one owner turn for `prompt`, streaming events to `sink`, through main's door: in
+    /// the fork without a place of its own if one is open, else in the main session. Pending
+    /// updates are consumed in main (CTX-2) and only peeked in a fork (CTX-3). Waits for any
+    /// turn in progress there first; fork transitions the turn asks for are left for
+    /// [`Self::exchange`].
     pub async fn send(&self, prompt: Prompt, sink: TurnSink) -> Result<TurnReport, AgentError> {
-        let mut held = self.hold(Target::Active).await;
+        let mut held = self.hold(Target::MainDoor).await;
         self.turn_held(&mut held, prompt, sink, PromptSource::Owner)
             .await
     }
@@ -244,37 +224,48 @@ impl MainSession {
     /// Ignored while compacting. Returns whether an interrupt was sent.
     pub fn interrupt(&self) -> bool {
         let main = self.interrupt_in(Branch::Main);
-        let fork = self.interrupt_in(Branch::Fork);
-        main || fork
+        let forks = self.forks.all().into_iter().map(|fork| fork.id);
+        forks.fold(main, |sent, fork| {
+            self.interrupt_in(Branch::Fork(fork)) || sent
+        })
     }
 
     /// Interrupts `branch`'s reply if it is the one in progress (MSG-3): a message addressed to
     /// one conversation never cuts another's reply short (issue 41 §1). Ignored while
     /// compacting. Returns whether an interrupt was sent.
     pub fn interrupt_in(&self, branch: Branch) -> bool {
-        let handle = {
-            let mut live = self.live.lock();
-            let side = live.of(branch);
-            if side.phase != Phase::Replying {
-                return false;
-            }
-            side.client.as_ref().map(|live| live.handle.clone())
+        let handle = self.with_live(branch, |side| {
+            (side.phase == Phase::Replying).then(|| side.client.as_ref().map(|l| l.handle.clone()))
+        });
+        let Some(Some(handle)) = handle else {
+            return false;
         };
         // Approvals wait only inside the reply in progress: they are that reply's.
         self.front_end_of(branch).cancel_approvals();
         handle.is_some_and(|handle| handle.interrupt_nowait().is_ok())
     }
 
-    /// Whether a turn (or another locked operation) is in progress, in main or the fork.
+    /// Whether a turn (or another locked operation) is in progress, in main or a fork.
     pub fn is_busy(&self) -> bool {
-        self.state.try_lock().is_err() || self.fork.try_lock().is_err()
+        self.state.try_lock().is_err() || self.forks.all().iter().any(|fork| fork.is_busy())
     }
 
-    /// Where `branch`'s output goes.
+    /// Where `branch`'s output goes (main's place for a fork closed since).
     fn front_end_of(&self, branch: Branch) -> Arc<dyn FrontEnd> {
         match branch {
+            Branch::Fork(id) => self.forks.get(id).map_or_else(
+                || Arc::clone(&self.front_end),
+                |fork| Arc::clone(&fork.front_end),
+            ),
             Branch::Main => Arc::clone(&self.front_end),
-            Branch::Fork => Arc::clone(&self.fork_front_end.lock()),
+        }
+    }
+
+    /// Runs `f` on `branch`'s [`LiveSide`]; `None` for a fork closed since.
+    fn with_live<R>(&self, branch: Branch, f: impl FnOnce(&mut LiveSide) -> R) -> Option<R> {
+        match branch {
+            Branch::Main => Some(f(&mut self.main_live.lock())),
+            Branch::Fork(id) => self.forks.get(id).map(|fork| f(&mut fork.live.lock())),
         }
     }
 
@@ -290,9 +281,8 @@ impl MainSession {
 
     /// The OS process id of the main conversation's connected CLI, if any.
     pub fn cli_pid(&self) -> Option<u32> {
-        self.live
+        self.main_live
             .lock()
-            .main
             .client
             .as_ref()
             .and_then(|live| live.pid)
@@ -301,13 +291,15 @@ impl MainSession {
     /// Ends the CLI cleanly, waiting for the turn in progress (callers bound this with a timeout).
     pub async fn shutdown(&self) {
         let mut state = self.state.lock().await;
-        let mut slot = self.fork.lock().await;
-        if let Some((fork, _, beside_main)) = self.remove_fork(&mut slot) {
-            if beside_main {
-                // A fork does not outlive the process: its thread is archived (CHN-7).
-                self.front_end_of(Branch::Fork).fork_closing().await;
+        for entry in self.forks.all() {
+            let mut held = entry.lock().await;
+            if let Some((fork, facts)) = self.remove_fork(&mut held) {
+                if facts.own_place {
+                    // A fork does not outlive the process: its thread is archived (CHN-7).
+                    entry.front_end.fork_closing().await;
+                }
+                fork.cli.disconnect().await;
             }
-            fork.cli.disconnect().await;
         }
         if let Some(client) = self.take_client(&mut state) {
             client.disconnect(DISCONNECT_GRACE).await;

@@ -1,4 +1,4 @@
-//! The conversation's CLIs at rest (issue 29, REST-1…REST-4): main's, and the open fork's, each
+//! The conversation's CLIs at rest (issue 29, REST-1…REST-4): main's, and each open fork's, each
 //! stopped cleanly with nothing to do for `cli_idle_minutes`, their session ids kept, so the
 //! next turn resumes the same conversation with the same settings; the owner starting to type
 //! (or a click) starts the one their message will go to, ahead of it. Stops and starts take
@@ -18,15 +18,6 @@ use crate::{
 /// How long a woken CLI may take to prepare its first request before we stop waiting for it.
 const WARM_UP_LIMIT: Duration = Duration::from_secs(10);
 
-/// Where the owner is about to say something (REST-2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WakeAt {
-    /// A door of the main conversation: the DM, the home channel, a slash command, a button.
-    MainDoor,
-    /// The open fork's own place (its thread).
-    ForkThread,
-}
-
 impl MainSession {
     /// Notes activity now: main's idle time counts from here.
     pub(super) fn touch(&self) {
@@ -41,16 +32,19 @@ impl MainSession {
         (!limit.is_zero()).then_some(limit)
     }
 
-    /// Stops each CLI (main's, the open fork's, REST-1) that has had nothing to do for the idle
-    /// limit; never while a turn or command holds the session. Returns whether one was stopped.
+    /// Stops each CLI (main's, each open fork's, REST-1) that has had nothing to do for the
+    /// idle limit; never while a turn or command holds its conversation. Returns whether one
+    /// was stopped.
     pub async fn sleep_if_idle(&self) -> bool {
         let Some(limit) = self.idle_limit() else {
             return false;
         };
-        let fork_slept = match self.fork.try_lock() {
-            Ok(mut slot) => self.sleep_fork_if_idle(&mut slot, limit).await,
-            Err(_) => false,
-        };
+        let mut fork_slept = false;
+        for entry in self.forks.all() {
+            if let Some(mut held) = entry.try_lock() {
+                fork_slept |= self.sleep_fork_if_idle(&mut held, limit).await;
+            }
+        }
         let Ok(mut state) = self.state.try_lock() else {
             return fork_slept;
         };
@@ -73,19 +67,16 @@ impl MainSession {
         true
     }
 
-    /// Starts the CLI a message from `at` would go to (REST-2), ahead of it: the owner is typing
-    /// or clicked something. Nothing if it is up (its idle time starts again) or a turn is under
-    /// way (which starts it itself). Once started, the CLI prepares a first request, so the
-    /// message's turn finds that work done.
-    pub async fn wake(&self, at: WakeAt) {
-        let target = match at {
-            WakeAt::ForkThread => Target::Active,
-            WakeAt::MainDoor => Target::MainDoor,
-        };
+    /// Starts the CLI a message addressed to `target` would go to (REST-2), ahead of it: the
+    /// owner is typing or clicked something. Nothing if it is up (its idle time starts again)
+    /// or a turn is under way (which starts it itself). Once started, the CLI prepares a first
+    /// request, so the message's turn finds that work done.
+    pub async fn wake(&self, target: Target) {
         let handle = {
             match self.branch_for(target) {
-                Branch::Fork => {
-                    let Ok(mut slot) = self.fork.try_lock() else {
+                Branch::Fork(id) => {
+                    let Some(mut slot) = self.forks.get(id).and_then(|entry| entry.try_lock())
+                    else {
                         return;
                     };
                     let Some(fork) = slot.get_mut() else {

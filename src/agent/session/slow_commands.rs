@@ -15,7 +15,7 @@ use crate::{
 impl MainSession {
     /// Compacts the conversation (`/compact [instructions]`) and returns the stats line (SES-13).
     pub async fn compact(&self, instructions: Option<&str>) -> Result<String, AgentError> {
-        self.compact_on(instructions, self.branch_for(Target::Active))
+        self.compact_on(instructions, self.branch_for(Target::MainDoor))
             .await
     }
 
@@ -25,7 +25,7 @@ impl MainSession {
         instructions: Option<&str>,
         branch: Branch,
     ) -> Result<String, AgentError> {
-        if branch == Branch::Fork {
+        if branch != Branch::Main {
             return Err(AgentError::Compaction("exit fork first.".to_owned()));
         }
         let mut state = self.state.lock().await;
@@ -63,7 +63,7 @@ impl MainSession {
     /// `/cost`: the CLI's line for the current session (AGT-15), then the ledger's today, 7
     /// and 30 days (USE-3).
     pub async fn cost(&self) -> Result<String, AgentError> {
-        self.cost_on(self.branch_for(Target::Active)).await
+        self.cost_on(self.branch_for(Target::MainDoor)).await
     }
 
     /// `/cost` given in `branch`: that conversation's session line, then the ledger.
@@ -83,7 +83,7 @@ impl MainSession {
         let content = UserContent::Text("/cost".to_owned());
         let target = match branch {
             Branch::Main => Target::MainDoor,
-            Branch::Fork => Target::Active,
+            Branch::Fork(id) => Target::Fork(id),
         };
         let report = match self.hold(target).await {
             Held::Main(mut state) => {
@@ -95,16 +95,18 @@ impl MainSession {
                 };
                 self.finish_turn(&mut state, outcome).await?
             }
-            Held::Fork(mut slot) => {
-                self.ensure_fork_connected(&mut slot, StartUp::TurnFirst)
+            Held::Fork(mut held) => {
+                self.ensure_fork_connected(&mut held, StartUp::TurnFirst)
                     .await?;
-                let fork = slot.get_mut().ok_or(crate::claude::ClaudeError::Closed)?;
+                let id = held.id();
+                let fork = held.get_mut().ok_or(crate::claude::ClaudeError::Closed)?;
                 let turn = fork.turn.clone();
                 let client = fork
                     .cli
                     .client_mut()
                     .ok_or(crate::claude::ClaudeError::Closed)?;
-                self.run_once(client, &turn, &content, Branch::Fork).await?
+                self.run_once(client, &turn, &content, Branch::Fork(id))
+                    .await?
             }
         };
         // The command's own output is the last block: a resumed session replays earlier

@@ -1,17 +1,19 @@
 //! Running one turn on a conversation under its own lock (SES-4, SES-14, SES-18, CTX-2,
-//! CTX-3, issue 41 §1): on main, with pending updates consumed, or on the open fork, with them
+//! CTX-3, issue 41 §1): on main, with pending updates consumed, or on an open fork, with them
 //! only peeked; the CLI's auto-compaction retried once, and a dead client dropped so the next
 //! turn resumes.
 //!
-//! A fork with a place of its own (a Discord thread, CHN-6) leaves main reachable beside it:
-//! a message from a door of main then goes to main while the fork answers in its thread.
+//! Forks with a place of their own (a Discord thread, CHN-6) leave main reachable beside
+//! them: a message from a door of main then goes to main while each fork answers in its
+//! thread.
 
-use std::{sync::atomic::Ordering, time::Duration};
+use std::time::Duration;
 
 use tokio::sync::MutexGuard;
 
 use super::{
-    CATCHING_UP_NOTE, MainSession, MainState, Phase, Prompt, PromptSource, StartFor, fork::ForkSlot,
+    CATCHING_UP_NOTE, MainSession, MainState, Phase, Prompt, PromptSource, StartFor,
+    fork_registry::HeldFork,
 };
 use crate::{
     agent::{
@@ -25,27 +27,27 @@ use crate::{
         },
     },
     claude::{ClaudeClient, ClaudeError, StartUp, UserContent},
-    front_end::{Branch, CurrentTurn, TurnEvent, TurnSink},
+    front_end::{Branch, CurrentTurn, ForkId, TurnEvent, TurnSink},
     state::{history::SessionEventKind, sessions::SaveOutcome, unfinished::excerpt},
     usage::UsageKind,
 };
 
-/// Where a turn is addressed.
+/// Where a message, a click or a command is addressed (issue 41 §1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Target {
-    /// The open fork if there is one, else main (IFK-1): the fork's thread, the terminal.
-    Active,
-    /// A door of main (the DM, the home channel): main while the open fork has a place of its
-    /// own (CHN-6), else like [`Target::Active`].
+pub enum Target {
+    /// A door of main (the DM, the home channel, the terminal): main, or the fork without a
+    /// place of its own while one is open (IFK-1).
     MainDoor,
+    /// A fork's own place (its thread): that fork while it is open, else main.
+    Fork(ForkId),
 }
 
 /// The lock of the one conversation a turn runs on.
 pub(super) enum Held<'a> {
     /// Main's.
     Main(MutexGuard<'a, MainState>),
-    /// The open fork's (a fork is open while it is held).
-    Fork(MutexGuard<'a, ForkSlot>),
+    /// An open fork's (it is open while it is held).
+    Fork(HeldFork),
 }
 
 impl Held<'_> {
@@ -53,7 +55,7 @@ impl Held<'_> {
     pub(super) fn branch(&self) -> Branch {
         match self {
             Held::Main(_) => Branch::Main,
-            Held::Fork(_) => Branch::Fork,
+            Held::Fork(fork) => Branch::Fork(fork.id()),
         }
     }
 }
@@ -61,31 +63,35 @@ impl Held<'_> {
 impl MainSession {
     /// The conversation `target` lands on now; stable while main's lock is held, since a fork
     /// opens and closes under it.
-    pub(super) fn branch_for(&self, target: Target) -> Branch {
-        if !self.in_fork() {
-            return Branch::Main;
-        }
+    pub fn branch_for(&self, target: Target) -> Branch {
         match target {
-            Target::MainDoor if self.beside_main.load(Ordering::Acquire) => Branch::Main,
-            Target::MainDoor | Target::Active => Branch::Fork,
+            Target::Fork(id) if self.fork_control.is_open(id) => Branch::Fork(id),
+            Target::Fork(_) | Target::MainDoor => self
+                .fork_control
+                .in_place()
+                .map_or(Branch::Main, Branch::Fork),
         }
     }
 
     /// Takes the lock of the conversation `target` lands on, and only that one: a fork's
-    /// turn never waits for main's, nor main's for the fork's. Where the fork opened or ended
-    /// while it waited, it asks again.
+    /// turn never waits for main's or another fork's, nor main's for a fork's. Where a fork
+    /// opened or ended while it waited, it asks again.
     pub(super) async fn hold(&self, target: Target) -> Held<'_> {
         loop {
-            if self.branch_for(target) == Branch::Fork {
-                let fork = self.fork.lock().await;
-                if fork.is_open() && self.branch_for(target) == Branch::Fork {
-                    return Held::Fork(fork);
+            let Branch::Fork(id) = self.branch_for(target) else {
+                let main = self.state.lock().await;
+                if self.branch_for(target) == Branch::Main {
+                    return Held::Main(main);
                 }
                 continue;
-            }
-            let main = self.state.lock().await;
-            if self.branch_for(target) == Branch::Main {
-                return Held::Main(main);
+            };
+            let Some(entry) = self.forks.get(id) else {
+                tokio::task::yield_now().await;
+                continue;
+            };
+            let fork = entry.lock().await;
+            if fork.is_open() && self.branch_for(target) == Branch::Fork(id) {
+                return Held::Fork(fork);
             }
         }
     }
@@ -100,7 +106,7 @@ impl MainSession {
     ) -> Result<TurnReport, AgentError> {
         match held {
             Held::Main(state) => self.main_turn(state, prompt, sink).await,
-            Held::Fork(slot) => self.fork_turn(slot, prompt, sink, source).await,
+            Held::Fork(fork) => self.fork_turn(fork, prompt, sink, source).await,
         }
     }
 
@@ -127,14 +133,13 @@ impl MainSession {
         // The idle time counts from the end of the reply (issue 29).
         self.touch();
         let report = self.finish_turn(state, outcome).await?;
-        if self.in_fork() && self.beside_main.load(Ordering::Acquire) {
-            // Main went on beside the fork's thread: kept for a Save (CHN-7).
-            self.meanwhile.lock().push(format!(
-                "{} said: {} — you answered: {}",
-                self.services.config.user_name,
-                excerpt(&prompt.text),
-                excerpt(&report.text)
-            ));
+        let forks = self.forks.all();
+        if !forks.is_empty() {
+            // Main went on beside the forks' threads: kept for a Save of each (CHN-7).
+            let line = self.exchange_line(&prompt, &report);
+            for fork in forks {
+                fork.meanwhile.lock().push(line.clone());
+            }
         }
         state.turns_since_compaction = if report.compaction.is_some() {
             1
@@ -144,31 +149,49 @@ impl MainSession {
         Ok(report)
     }
 
-    /// A turn of the open fork: pending updates only peeked (CTX-3); the owner's prompts count
+    /// One exchange as a line of a note: what the owner said and what was answered.
+    fn exchange_line(&self, prompt: &Prompt, report: &TurnReport) -> String {
+        format!(
+            "{} said: {} — you answered: {}",
+            self.services.config.user_name,
+            excerpt(&prompt.text),
+            excerpt(&report.text)
+        )
+    }
+
+    /// A turn of an open fork: pending updates only peeked (CTX-3); the owner's prompts count
     /// as activity (IFK-11, IFK-17).
     async fn fork_turn(
         &self,
-        slot: &mut ForkSlot,
+        held: &mut HeldFork,
         prompt: Prompt,
         sink: TurnSink,
         source: PromptSource,
     ) -> Result<TurnReport, AgentError> {
-        self.ensure_fork_connected(slot, StartUp::TurnFirst).await?;
+        self.ensure_fork_connected(held, StartUp::TurnFirst).await?;
         let updates = self.services.pending.peek();
-        let Some(fork) = slot.get_mut() else {
+        let id = held.id();
+        let Some(fork) = held.get_mut() else {
             return Err(ClaudeError::Closed.into());
         };
         if source == PromptSource::Owner {
             fork.idle.owner_activity(self.services.clock.instant());
-            self.fork_control.owner_spoke();
+            self.fork_control.owner_spoke(id);
         }
         let content = self.content(&prompt, &updates, UpdatesView::Peek);
         let model = fork.settings.model.clone();
         let turn = fork.turn.clone();
-        let on = (fork.cli.client_mut(), Branch::Fork);
+        let on = (fork.cli.client_mut(), Branch::Fork(id));
         let outcome = self.streamed(on, &turn, sink, &content, model).await;
         fork.touch(self.services.clock.instant());
-        self.finish_fork_turn(slot, outcome)
+        if let Ok(report) = &outcome
+            && source == PromptSource::Owner
+        {
+            // Kept for the other forks, should this one be saved (CHN-7).
+            let line = self.exchange_line(&prompt, report);
+            held.entry.said.lock().push(line);
+        }
+        self.finish_fork_turn(held, outcome)
     }
 
     /// Runs `content` on `branch`'s client with its events going to `sink` meanwhile, and
@@ -193,7 +216,7 @@ impl MainSession {
         let outcome = outcome.map(|report| TurnReport { model, ..report });
         let kind = match branch {
             Branch::Main => UsageKind::Main,
-            Branch::Fork => UsageKind::Fork,
+            Branch::Fork(_) => UsageKind::Fork,
         };
         self.record_usage(kind, &outcome);
         outcome
@@ -323,16 +346,16 @@ struct TurnWatch<'a> {
 
 impl TurnObserver for TurnWatch<'_> {
     fn compacting(&self, active: bool) {
-        let mut live = self.session.live.lock();
-        let side = live.of(self.branch);
-        // Only inside a reply: a late frame after it ended leaves the conversation idle.
-        if side.phase != Phase::Idle {
-            side.phase = if active {
-                Phase::Compacting
-            } else {
-                Phase::Replying
-            };
-        }
+        self.session.with_live(self.branch, |side| {
+            // Only inside a reply: a late frame after it ended leaves the conversation idle.
+            if side.phase != Phase::Idle {
+                side.phase = if active {
+                    Phase::Compacting
+                } else {
+                    Phase::Replying
+                };
+            }
+        });
     }
 
     fn fork_requested(&self) -> bool {

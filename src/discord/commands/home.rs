@@ -56,8 +56,7 @@ impl Bot {
         let Some(owner) = self.owner.owner() else {
             return "not authorized".to_owned();
         };
-        let standing = match standing(&self.http, channel, owner, self.places.fork_threads()).await
-        {
+        let standing = match standing(&self.http, channel, owner, self.places.thread_kind()).await {
             Ok(standing) => standing,
             Err(HomeError::NotATextChannel) => {
                 return "Run `/home` in a text channel of your server (not a thread or a voice \

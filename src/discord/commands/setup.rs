@@ -82,7 +82,7 @@ impl Bot {
         let here = TurnPlace::AskedIn(ReplyPlace(here.get()));
         match self
             .session
-            .exchange_from_main(Prompt::text(prompt).answered_in(here))
+            .exchange(Prompt::text(prompt).answered_in(here))
             .await
         {
             Ok(_) => Ok(()),

@@ -11,7 +11,7 @@ use super::{
     args::{EnterForkArgs, ReportArgs},
 };
 use crate::{
-    domain::fork_control::{EnterRequest, ExitAction, ForkControl},
+    domain::fork_control::{EnterRequest, ExitAction, ForkControl, ForkId, NoRoom},
     mcp::{availability::ToolScope, run_state::REPORTING_DISABLED},
 };
 
@@ -31,16 +31,15 @@ impl DiscordTools {
             ToolScope::Background | ToolScope::PersistentRoutine => {
                 return "Error: enter_fork is not available in background forks.".to_owned();
             }
-            ToolScope::InteractiveFork => {
-                return "Error: already in an interactive fork. Use report_updates, exit_fork, \
-                        or save_context to end it first."
-                    .to_owned();
-            }
+            ToolScope::InteractiveFork => return NoRoom::InPlaceOpen.message().to_owned(),
             ToolScope::Main => {}
         }
         let Some(control) = self.context.fork_control() else {
             return "Error: forks are not available in this session.".to_owned();
         };
+        if let Err(no_room) = control.room() {
+            return no_room.message().to_owned();
+        }
         let default_idle = self
             .context
             .services()
@@ -60,8 +59,8 @@ impl DiscordTools {
                        finish replying. Only when the owner asks to keep the fork's context."
     )]
     async fn save_context(&self) -> String {
-        let control = match self.interactive_fork("save_context") {
-            Ok(control) => control,
+        let (control, fork) = match self.interactive_fork("save_context") {
+            Ok(own) => own,
             Err(message) => return message,
         };
         let Some(services) = self.context.services() else {
@@ -70,6 +69,7 @@ impl DiscordTools {
         let newest_update = services.pending.peek().last().map(|update| update.ts);
         let current_main = services.sessions.load();
         if let Some(blocker) = control.save_blocker(
+            fork,
             current_main.as_ref().map(crate::claude::SessionId::as_str),
             newest_update,
         ) {
@@ -78,7 +78,7 @@ impl DiscordTools {
         if let Err(error) = services.pending.clear() {
             return format!("Error: could not clear the pending updates: {error}");
         }
-        control.set_exit(ExitAction::Save);
+        control.set_exit(fork, ExitAction::Save);
         "Context saved. Fork will be promoted to main session after you finish responding."
             .to_owned()
     }
@@ -111,14 +111,14 @@ impl DiscordTools {
                 "Update reported -- summary will appear in main session.".to_owned()
             }
             ToolScope::InteractiveFork => {
-                let control = match self.interactive_fork("report_updates") {
-                    Ok(control) => control,
+                let (control, fork) = match self.interactive_fork("report_updates") {
+                    Ok(own) => own,
                     Err(message) => return message,
                 };
                 if let Err(error) = services.pending.append(message) {
                     return format!("Error: could not save the update: {error}");
                 }
-                control.set_exit(ExitAction::Report);
+                control.set_exit(fork, ExitAction::Report);
                 "Update reported. Fork will be discarded after you finish responding — further \
                  tool calls delay the exit."
                     .to_owned()
@@ -132,20 +132,20 @@ impl DiscordTools {
                        Only when the owner asks to drop it."
     )]
     async fn exit_fork(&self) -> String {
-        let control = match self.interactive_fork("exit_fork") {
-            Ok(control) => control,
+        let (control, fork) = match self.interactive_fork("exit_fork") {
+            Ok(own) => own,
             Err(message) => return message,
         };
-        control.set_exit(ExitAction::Exit);
+        control.set_exit(fork, ExitAction::Exit);
         "Fork will be discarded after you finish responding — further tool calls delay the exit."
             .to_owned()
     }
 }
 
 impl DiscordTools {
-    /// The fork switchboard when `tool` is called inside an interactive fork the owner has
-    /// spoken in; otherwise the error text for this scope.
-    fn interactive_fork(&self, tool: &str) -> Result<&ForkControl, String> {
+    /// The fork switchboard and this client's fork when `tool` is called inside an
+    /// interactive fork the owner has spoken in; otherwise the error text for this scope.
+    fn interactive_fork(&self, tool: &str) -> Result<(&ForkControl, ForkId), String> {
         match self.context.scope() {
             ToolScope::Background | ToolScope::PersistentRoutine => {
                 return Err(match tool {
@@ -160,15 +160,14 @@ impl DiscordTools {
             ToolScope::Main => return Err("Error: not in an interactive fork".to_owned()),
             ToolScope::InteractiveFork => {}
         }
-        let control = self
+        let (control, fork) = self
             .context
-            .fork_control()
-            .map(std::sync::Arc::as_ref)
+            .own_fork()
             .ok_or_else(|| "Error: not in an interactive fork".to_owned())?;
-        match control.facts() {
+        match control.facts(fork) {
             None => Err("Error: not in an interactive fork".to_owned()),
             Some(facts) if facts.owner_turns == 0 => Err(TOO_EARLY_TO_EXIT.to_owned()),
-            Some(_) => Ok(control),
+            Some(_) => Ok((control.as_ref(), fork)),
         }
     }
 }

@@ -20,8 +20,11 @@ use rmcp::{
 
 use super::availability::{ScopeCell, ToolScope};
 use crate::{
-    domain::fork_control::ForkControl, front_end::FrontEnd, mcp::run_state::BgRunState,
-    scheduling::chain::ChainSlot, services::Services,
+    domain::fork_control::{ForkControl, ForkId},
+    front_end::FrontEnd,
+    mcp::run_state::BgRunState,
+    scheduling::chain::ChainSlot,
+    services::Services,
 };
 
 pub mod args;
@@ -56,6 +59,9 @@ pub enum ToolSession {
         services: Arc<Services>,
         /// Requests the fork tools leave for the session.
         fork_control: Arc<ForkControl>,
+        /// The interactive fork the client was started for (`None`: main's). A saved fork's
+        /// client keeps it, but its scope then says main (SES-10).
+        fork: Option<ForkId>,
         /// The chain reminder a foreground fire is running, for `follow_up_chain` (REM-8).
         chain: Arc<ChainSlot>,
     },
@@ -102,6 +108,19 @@ impl ToolContext {
         }
     }
 
+    /// The switchboard and the interactive fork this client serves, while it serves one (a
+    /// saved fork's client serves main).
+    pub fn own_fork(&self) -> Option<(&Arc<ForkControl>, ForkId)> {
+        match &self.session {
+            ToolSession::Interactive {
+                fork_control,
+                fork: Some(fork),
+                ..
+            } if self.scope() == ToolScope::InteractiveFork => Some((fork_control, *fork)),
+            _ => None,
+        }
+    }
+
     /// The background run's state.
     pub fn bg_run(&self) -> Option<&Arc<BgRunState>> {
         match &self.session {
@@ -123,10 +142,8 @@ impl ToolContext {
     /// Notes a message sent outside background runs: inside an interactive fork it is kept
     /// for reply tracking (SES-16); in the main session nothing is tracked.
     pub(crate) fn note_sent(&self, message_id: Option<u64>) {
-        if self.scope() == ToolScope::InteractiveFork
-            && let (Some(control), Some(id)) = (self.fork_control(), message_id)
-        {
-            control.note_message(id);
+        if let (Some((control, fork)), Some(id)) = (self.own_fork(), message_id) {
+            control.note_message(fork, id);
         }
     }
 }

@@ -51,8 +51,8 @@ impl DiscordTools {
         let carries_run = self.context.scope().is_background()
             || self
                 .context
-                .fork_control()
-                .is_some_and(|control| control.in_resumed_run());
+                .own_fork()
+                .is_some_and(|(control, fork)| control.in_resumed_run(fork));
         if args.foreground == Some(true) && carries_run {
             return BACKGROUND_FOREGROUND.to_owned();
         }

@@ -1,0 +1,233 @@
+//! Several forks at once, each in a thread of the home channel (issue 41 §1), through the real
+//! bot, serenity and CLI against the fake Discord's server: each thread is a conversation of its
+//! own, three at most, and the DM keeps one fork at a time.
+
+use std::time::Duration;
+
+use serde_json::json;
+use tokio_util::sync::CancellationToken;
+
+use crate::home_channel::{bot_message_in, make_home, server};
+use crate::home_channel_forks::{archived, entry_embed, fork_in};
+use crate::support::{bot::BotHarness, mock_api::Reply};
+
+/// Issue 41 §1 (IFK-1, IFK-2, CHN-6, CHN-7, MSG-3, IFK-10): three forks open at once, each in its thread.
+/// While one's long reply streams, the two others answer in theirs, and a line in one thread
+/// interrupts only that fork. A fourth `/fork` is told why not and where the three are; one in
+/// the DM, where there are no threads, is told it needs one. Saving one fork while the others
+/// are open says so, and keeps it for their Save; the others go on in their threads.
+#[tokio::test]
+#[allow(clippy::too_many_lines)] // one story: open three, talk in each, refuse, save one
+async fn three_forks_answer_in_their_threads_at_once_and_a_fourth_is_told_why_not() {
+    let mut h = BotHarness::start().await;
+    h.greeted().await;
+    let home = server(&h, 0).private;
+    make_home(&h, home).await;
+    let taxes_words: Vec<String> = (0..30).map(|i| format!("taxes{i} ")).collect();
+    let garden_words: Vec<String> = (0..30).map(|i| format!("garden{i} ")).collect();
+    let taxes_go = CancellationToken::new();
+    let (taxes_reply, taxes_hold) = (taxes_words.clone(), taxes_go.clone());
+    let garden_reply = garden_words.clone();
+    h.mock.add_rule(move |request| {
+        let prompt = request.last_user_text()?;
+        Some(if prompt.contains("the long taxes answer") {
+            Reply::text_chunks(taxes_reply.clone(), Duration::ZERO)
+                .held_after(5, taxes_hold.clone())
+        } else if prompt.contains("which train?") {
+            Reply::text("Trip: the 9:12 train.")
+        } else if prompt.contains("plan the beds") {
+            Reply::text_chunks(garden_reply.clone(), Duration::from_millis(100))
+        } else if prompt.contains("just the roses") {
+            Reply::text("Roses only.")
+        } else {
+            return None;
+        })
+    });
+    let taxes = fork_in(&h, home, "taxes", "Fork open: taxes.").await.id;
+    let trip = fork_in(&h, home, "trip", "Fork open: trip.").await.id;
+    let garden = fork_in(&h, home, "garden", "Fork open: garden.").await.id;
+    assert!(taxes != trip && trip != garden && taxes != garden);
+
+    // A fourth is told why not, and where the three are.
+    let fourth = h
+        .discord
+        .slash_in(
+            h.owner(),
+            home,
+            "fork",
+            json!([{"name": "topic", "type": 3, "value": "music"}]),
+        )
+        .await;
+    let told = h.discord.wait_for_callback(fourth).await.to_string();
+    assert!(told.contains("3 forks are open already"), "{told}");
+    for thread in [taxes, trip, garden] {
+        assert!(told.contains(&format!("<#{thread}>")), "{told}");
+    }
+    assert_eq!(h.discord.threads_of(home).len(), 3, "nothing else opened");
+
+    // The taxes reply is held mid-stream; the trip and the garden answer meanwhile.
+    h.discord
+        .channel_message(h.owner(), taxes, "the long taxes answer, please")
+        .await;
+    bot_message_in(&h, taxes, "with the taxes reply streaming", |m| {
+        m.content.contains("taxes4")
+    })
+    .await;
+    h.discord
+        .channel_message(h.owner(), trip, "which train?")
+        .await;
+    bot_message_in(&h, trip, "with the trip's answer", |m| {
+        m.content == "Trip: the 9:12 train."
+    })
+    .await;
+    // A line in the garden's thread cuts the garden's own reply short, and no other.
+    h.discord
+        .channel_message(h.owner(), garden, "plan the beds")
+        .await;
+    bot_message_in(&h, garden, "with the garden's plan streaming", |m| {
+        m.content.contains("garden2")
+    })
+    .await;
+    h.discord
+        .channel_message(h.owner(), garden, "just the roses")
+        .await;
+    bot_message_in(&h, garden, "with the garden's second answer", |m| {
+        m.content == "Roses only."
+    })
+    .await;
+    let plans: Vec<String> = h
+        .discord
+        .channel_messages(garden)
+        .into_iter()
+        .filter(|m| m.content.contains("garden0"))
+        .map(|m| m.content)
+        .collect();
+    assert!(
+        plans.iter().all(|text| !text.contains("garden29")),
+        "the garden's plan was cut short: {plans:?}"
+    );
+    taxes_go.cancel();
+    let whole = taxes_words.concat();
+    bot_message_in(
+        &h,
+        taxes,
+        "with the whole taxes reply, not cut short",
+        |m| m.content.trim() == whole.trim(),
+    )
+    .await;
+    // Each thread's turn ran in its own fork's session.
+    let trip_turn = h
+        .mock
+        .requests()
+        .into_iter()
+        .rfind(|r| {
+            r.last_user_text()
+                .is_some_and(|t| t.contains("which train?"))
+        })
+        .unwrap();
+    let seen = trip_turn.all_text();
+    assert!(!seen.contains("the long taxes answer"), "{seen}");
+    assert!(!seen.contains("plan the beds"), "{seen}");
+
+    // Saving the trip while two forks are open: the outcome says what becomes of them.
+    let entry = entry_embed(&h, trip).await;
+    let save = entry.button_id("act:fork_save:");
+    h.discord
+        .click_button(h.owner(), trip, entry.id, &save)
+        .await;
+    let outcome = bot_message_in(&h, home, "with the trip fork's outcome", |m| {
+        m.embeds
+            .first()
+            .is_some_and(|e| e.to_string().contains("context saved"))
+    })
+    .await;
+    assert!(
+        outcome.embeds[0]
+            .to_string()
+            .contains("The 2 other open forks began before this one was saved"),
+        "{:?}",
+        outcome.embeds
+    );
+    archived(&h, trip).await;
+    // In the DM a fork would have no thread: it is told it needs one.
+    let in_dm = h
+        .discord
+        .slash(
+            h.owner(),
+            "fork",
+            json!([{"name": "topic", "type": 3, "value": "dm"}]),
+        )
+        .await;
+    let told = h.discord.wait_for_callback(in_dm).await.to_string();
+    assert!(told.contains("needs a thread of its own"), "{told}");
+    assert_eq!(
+        h.discord.threads_of(home).len(),
+        3,
+        "no fork opened in the DM"
+    );
+    // The others go on in their threads; a fork can open again.
+    h.mock.push(Reply::text("Still on taxes."));
+    h.discord
+        .channel_message(h.owner(), taxes, "anything else?")
+        .await;
+    bot_message_in(&h, taxes, "with the taxes fork still answering", |m| {
+        m.content == "Still on taxes."
+    })
+    .await;
+    fork_in(&h, home, "music", "Fork open: music.").await;
+    h.terminate().await;
+}
+
+/// Issue 41 §1 (CHN-7): with a fork saved meanwhile, another fork's Save keeps what the saved
+/// one said as a note for the conversation it replaces.
+#[tokio::test]
+async fn a_save_after_another_keeps_what_the_first_said() {
+    let mut h = BotHarness::start().await;
+    h.greeted().await;
+    let home = server(&h, 0).private;
+    make_home(&h, home).await;
+    let taxes = fork_in(&h, home, "taxes", "Fork open: taxes.").await.id;
+    let trip = fork_in(&h, home, "trip", "Fork open: trip.").await.id;
+    h.mock.push(Reply::text("The desk counts."));
+    h.discord
+        .channel_message(h.owner(), taxes, "can I deduct the desk?")
+        .await;
+    bot_message_in(&h, taxes, "with the taxes answer", |m| {
+        m.content == "The desk counts."
+    })
+    .await;
+    for (thread, what) in [
+        (taxes, "the taxes fork's outcome"),
+        (trip, "the trip's outcome"),
+    ] {
+        let entry = entry_embed(&h, thread).await;
+        let save = entry.button_id("act:fork_save:");
+        h.discord
+            .click_button(h.owner(), thread, entry.id, &save)
+            .await;
+        archived(&h, thread).await;
+        bot_message_in(&h, home, &format!("with {what}"), |m| {
+            m.embeds.first().is_some_and(|e| {
+                let text = e.to_string();
+                text.contains("context saved") && (thread == taxes || text.contains("kept as"))
+            })
+        })
+        .await;
+    }
+    // The conversation now is the trip's, and it hears what the taxes fork said.
+    h.mock.push(Reply::text("Noted both."));
+    h.discord
+        .channel_message(h.owner(), home, "where are we?")
+        .await;
+    bot_message_in(&h, home, "with main's answer", |m| {
+        m.content == "Noted both."
+    })
+    .await;
+    let last = h.mock.main_requests().pop().unwrap().all_text();
+    assert!(last.contains("can I deduct the desk?"), "{last}");
+    assert!(
+        last.contains("in a fork saved as the main conversation"),
+        "{last}"
+    );
+    h.terminate().await;
+}
