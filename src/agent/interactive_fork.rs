@@ -15,6 +15,9 @@ pub const IDLE_NOTE: &str = "-# fork idle — checking in...";
 pub const ALREADY_IN_FORK_NOTE: &str = "-# already in a fork — reply added as context instead.";
 /// Posted when the replied-to fork session is too old to resume (RPL-3).
 pub const EXPIRED_NOTE: &str = "-# this session has expired — starting fresh with quoted context.";
+/// The outcome shown when a resumed background run's fork is asked to be saved (issue 23 §4).
+pub const RUN_NOT_SAVED: &str =
+    "fork discarded (a background run's session can't become the main conversation)";
 /// The outcome shown when a fork is saved before it had a session (IFK-8).
 pub const NOTHING_TO_SAVE: &str = "fork discarded (no session to save)";
 

@@ -202,3 +202,75 @@ async fn a_reply_to_a_fork_message_resumes_it_and_an_expired_one_is_quoted() {
     assert!(prompt.ends_with("and now?"), "{prompt}");
     h.terminate().await;
 }
+
+/// Issue 23 §4: a background run's session, resumed by a reply in the DM, never becomes the
+/// main conversation, even when a Save button of an earlier fork in the same place is clicked:
+/// the fork ends as Exit would and main stays the same session.
+#[tokio::test]
+async fn an_old_save_button_never_saves_a_resumed_runs_session() {
+    let h = greeted().await;
+    h.mock.add_rule(|request| {
+        let prompt = request.user_prompts().join("\n");
+        if prompt.contains("make it a long one") {
+            return Some(Reply::text("Resumed: a long stretch."));
+        }
+        if prompt.contains("[reminder-bg:") {
+            return Some(if request.tool_results().is_empty() {
+                Reply::tool_use(
+                    "mcp__discord__ping_user",
+                    serde_json::json!({"message": "Time to stretch!"}),
+                )
+            } else {
+                Reply::text("pinged")
+            });
+        }
+        None
+    });
+    h.converse("hi", "Hi!").await;
+    let main_id = h.wait_stored_session().await;
+    h.mock.push(Reply::text("Fork open."));
+    h.discord
+        .slash(h.owner(), "fork", serde_json::json!([]))
+        .await;
+    let old = h.wait_for_embed("Forked Session").await;
+    h.wait_for_bot_message("the fork's first reply", |m| m.content == "Fork open.")
+        .await;
+    h.discord
+        .click_button(h.owner(), h.dm(), old.id, "act:fork_exit:_")
+        .await;
+    h.wait_for_embed("Fork Ended — discarded").await;
+
+    h.add_reminder_now("stretch").await;
+    let ping = h
+        .wait_for_bot_message("the ping", |m| m.content.contains("Time to stretch!"))
+        .await;
+    h.wait_for_log(
+        "background run finished",
+        std::time::Duration::from_secs(20),
+    )
+    .await;
+    h.discord
+        .reply_to(h.owner(), "make it a long one", ping.id)
+        .await;
+    h.wait_for_bot_message("the resumed run's answer", |m| {
+        m.content == "Resumed: a long stretch."
+    })
+    .await;
+    h.discord
+        .click_button(h.owner(), h.dm(), old.id, "act:fork_save:_")
+        .await;
+    h.wait_for_embed("Fork Ended — discarded").await;
+    wait::until_true(
+        "the resumed run's fork discarded, not saved",
+        std::time::Duration::from_secs(20),
+        || {
+            h.bot_messages().iter().any(|m| {
+                m.all_text()
+                    .contains("a background run's session can't become the main conversation")
+            })
+        },
+        || h.log(),
+    )
+    .await;
+    assert_eq!(h.stored_session().as_deref(), Some(main_id.as_str()));
+}

@@ -9,7 +9,12 @@ use tokio_util::sync::CancellationToken;
 
 use crate::home_channel::{bot_message_in, make_home, server};
 use crate::home_channel_forks::{archived, entry_embed, fork_in};
-use crate::support::{bot::BotHarness, mock_api::Reply};
+use crate::support::{
+    bot::{BotHarness, ollim_command},
+    cli::CliSandbox,
+    mock_api::Reply,
+    wait,
+};
 
 /// Issue 41 §1 (IFK-1, IFK-2, CHN-6, CHN-7, MSG-3, IFK-10): three forks open at once, each in its thread.
 /// While one's long reply streams, the two others answer in theirs, and a line in one thread
@@ -230,4 +235,82 @@ async fn a_save_after_another_keeps_what_the_first_said() {
         "{last}"
     );
     h.terminate().await;
+}
+
+/// Issue 23 §4, issue 41 §1: a tool the owner granted a foreground job is that job's turn's
+/// only, in the conversation it runs on. While the job's turn runs in main, the agent in a fork
+/// beside it, told to run the same command in its thread, can't: nothing runs.
+#[tokio::test]
+async fn a_jobs_granted_tool_never_reaches_a_fork_beside_it() {
+    let mut h = BotHarness::greeted_fast_sync(CliSandbox::new()).await;
+    let home = server(&h, 0).private;
+    make_home(&h, home).await;
+    let thread = fork_in(&h, home, "side", "Fork open: side.").await.id;
+    let job_go = CancellationToken::new();
+    let hold = job_go.clone();
+    h.mock.add_rule(move |request| {
+        let prompt = request.user_prompts().last()?.to_string();
+        let first = request.tool_results().is_empty();
+        let bash = |command: &str| Reply::tool_use("Bash", json!({"command": command}));
+        if prompt.contains("Run the marker") {
+            return Some(if first {
+                bash("echo fg-marker job")
+            } else {
+                let words: Vec<String> = (0..10).map(|i| format!("job{i} ")).collect();
+                Reply::text_chunks(words, Duration::ZERO).held_after(2, hold.clone())
+            });
+        }
+        if prompt.contains("try the marker") {
+            return Some(if first {
+                bash("echo fg-marker fork")
+            } else {
+                Reply::text("fork done")
+            });
+        }
+        None
+    });
+    let output = ollim_command(&h.sandbox, &h.mock)
+        .args(["reminder", "add", "-m", "Run the marker.", "--delay", "0"])
+        .args(["--foreground", "--allowed-tools", "Bash(echo fg-marker *)"])
+        .output()
+        .await
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let (result, is_error) = bash_result(&h, "Run the marker").await;
+    assert!(!is_error && result.contains("fg-marker job"), "{result}");
+    // The job's turn is still streaming, its grant alive: the fork is told to use it.
+    h.discord
+        .channel_message(h.owner(), thread, "try the marker now")
+        .await;
+    let (result, is_error) = bash_result(&h, "try the marker").await;
+    assert!(
+        is_error && !result.contains("fg-marker fork"),
+        "the fork used the job's tool: {result}"
+    );
+    bot_message_in(&h, thread, "with the fork's answer", |m| {
+        m.content.ends_with("fork done")
+    })
+    .await;
+    job_go.cancel();
+    h.terminate().await;
+}
+
+/// The first Bash result the model got in a turn whose prompt contains `trigger`.
+async fn bash_result(h: &BotHarness, trigger: &str) -> (String, bool) {
+    wait::eventually(
+        &format!("a Bash result in the turn of {trigger:?}"),
+        Duration::from_secs(60),
+        || {
+            h.mock.model_requests().into_iter().find_map(|request| {
+                let ours = request
+                    .user_prompts()
+                    .last()
+                    .is_some_and(|p| p.contains(trigger));
+                let result = request.tool_results().into_iter().next()?;
+                ours.then_some((result.content, result.is_error))
+            })
+        },
+        || h.log(),
+    )
+    .await
 }

@@ -56,6 +56,16 @@ pub(crate) enum ClientTools {
     Run(Arc<[String]>),
 }
 
+impl ClientTools {
+    /// The live rules that widen it, unless it is a background run's set.
+    pub(crate) fn rules(&self) -> Option<Arc<LiveRules>> {
+        match self {
+            ClientTools::Main(rules) => Some(Arc::clone(rules)),
+            ClientTools::Run(_) => None,
+        }
+    }
+}
+
 /// What a main-session or interactive-fork client is made from.
 pub(crate) struct MainClientParts<'a> {
     pub services: &'a Arc<Services>,

@@ -8,7 +8,10 @@ use super::{DISCONNECT_GRACE, LiveClient, LiveSide, MainSession, MainState, Phas
 use crate::{
     agent::{
         AgentError,
-        client::{main_client::MainClientParts, tool_offer::offer_is_stale},
+        client::{
+            main_client::{ClientTools, MainClientParts},
+            tool_offer::offer_is_stale,
+        },
         compaction,
     },
     claude::{ClaudeClient, ClaudeError, StartUp},
@@ -51,7 +54,7 @@ impl MainSession {
             if !offer_is_stale(
                 state.offered.as_deref(),
                 &self.permissions,
-                &self.live_rules.current(),
+                &state.rules.current(),
             ) {
                 return Ok(());
             }
@@ -88,7 +91,7 @@ impl MainSession {
             chain: &state.chain,
             scope: Arc::clone(&self.main_scope),
             fork_session: false,
-            tools: &self.main_tools,
+            tools: &ClientTools::Main(Arc::clone(&state.rules)),
             start_up,
         };
         let (client, offered) = match parts.connect_offering(resume).await {

@@ -67,16 +67,21 @@ impl MainSession {
     pub async fn scheduled(&self, job: ForegroundJob) -> Result<TurnReport, AgentError> {
         let mut held = self.hold(Target::MainDoor).await;
         // The chain is the running conversation's: a fork turn beside it never sees it.
-        let chain = match &held {
-            Held::Main(state) => Arc::clone(&state.chain),
+        // The chain and the job's own tools are the running conversation's: a turn of another
+        // beside it never sees them.
+        let (chain, rules) = match &held {
+            Held::Main(state) => (Arc::clone(&state.chain), Some(Arc::clone(&state.rules))),
             Held::Fork(fork) => match fork.get() {
-                Some(fork) => Arc::clone(&fork.chain),
-                None => Arc::default(),
+                Some(fork) => (Arc::clone(&fork.chain), fork.tools.rules()),
+                None => (Arc::default(), None),
             },
         };
         chain.set(job.chain);
-        // The job's own tools, for its turn only (issue 23 §4).
-        let grant = self.live_rules.grant_job_turn(job.granted);
+        // The job's own tools, for its turn only (issue 23 §4); a resumed run's fork keeps its
+        // run's set, which nothing widens.
+        let grant = rules
+            .as_ref()
+            .map(|rules| rules.grant_job_turn(job.granted));
         let report = self
             .rendered_turn(
                 &mut held,

@@ -16,10 +16,11 @@ use crate::front_end::CurrentTurn;
 use crate::scheduling::chain::ChainSlot;
 use crate::{
     agent::interactive_fork::{
-        IdleClock, NOTHING_TO_SAVE, entry_embed, exit_embed, resumed_run_embed,
+        IdleClock, NOTHING_TO_SAVE, RUN_NOT_SAVED, entry_embed, exit_embed, resumed_run_embed,
     },
     agent::{
         client::main_client::{ClientTools, MainClientParts},
+        permissions::live_rules::LiveRules,
         turn::context_usage::HAIKU_CONTEXT_LIMIT,
     },
     claude::{PermissionMode, SessionId, StartUp},
@@ -49,6 +50,9 @@ pub(super) struct ActiveFork {
     pub(super) turn: CurrentTurn,
     /// The chain reminder a foreground fire in the fork is running (REM-8).
     pub(super) chain: Arc<ChainSlot>,
+    /// Its tool set: the owner's fork has live rules of its own (a job's grant in another
+    /// conversation never reaches it), a resumed run's keeps that run's set (issue 23 §4).
+    pub(super) tools: ClientTools,
 }
 
 /// Where an open fork's locked half is kept, behind its lock. Only
@@ -132,22 +136,16 @@ impl MainSession {
                 idle_timeout_minutes,
                 None,
             ),
-            ForkStart::Resume { session_id, origin } => (
-                Some(session_id),
-                false,
-                None,
-                runtime.fork_idle_timeout,
-                Some(origin),
-            ),
+            ForkStart::Resume { session_id, origin } => {
+                let idle = runtime.fork_idle_timeout;
+                (Some(session_id), false, None, idle, Some(origin))
+            }
         };
-        let begin = match &origin {
-            None => ForkBegin::Branch,
-            Some(SessionOrigin::Owner) => ForkBegin::ResumedOwn,
-            Some(SessionOrigin::Background { .. }) => ForkBegin::ResumedRun,
-        };
+        let begin = begin_of(origin.as_ref());
         let origin = origin.unwrap_or(SessionOrigin::Owner);
         let scope = Arc::new(ScopeCell::new(ToolScope::InteractiveFork));
         let tools = self.tools_of(&origin);
+        let fork_tools = tools.clone();
         let id = self.forks.next_id();
         // Its output goes to a place of its own where the front end has one per fork.
         let front_end = self
@@ -203,6 +201,7 @@ impl MainSession {
             origin,
             turn,
             chain,
+            tools: fork_tools,
         };
         let embed = match &fork.origin {
             SessionOrigin::Background {
@@ -218,11 +217,14 @@ impl MainSession {
         Ok(held)
     }
 
-    /// The tools a fork of `origin` runs with: the main session's for the owner's own, the
-    /// run's own for a background run's session (issue 23 §4).
+    /// The tools a new fork of `origin` runs with: the main session's set with live rules of
+    /// its own for the owner's own, the run's own for a background run's session (issue 23
+    /// §4).
     pub(super) fn tools_of(&self, origin: &SessionOrigin) -> ClientTools {
         match origin {
-            SessionOrigin::Owner => self.main_tools.clone(),
+            SessionOrigin::Owner => ClientTools::Main(Arc::new(LiveRules::new(Arc::clone(
+                &self.services.tool_policy,
+            )))),
             SessionOrigin::Background { allowed_tools, .. } => {
                 ClientTools::Run(allowed_tools.as_slice().into())
             }
@@ -272,7 +274,13 @@ impl MainSession {
             entry.front_end.fork_closing().await;
         }
         let others = self.fork_control.open_forks().len().saturating_sub(1);
+        // A background run's session never becomes main, whatever asks (issue 23 §4): an
+        // old Save button in the same place is an Exit for it.
+        let run = self.fork_control.in_resumed_run(entry.id);
         let (shown, description, keep_client) = match (action, session_id.clone()) {
+            (ExitAction::Save, _) if run => {
+                (ExitAction::Exit, Some(RUN_NOT_SAVED.to_owned()), None)
+            }
             (ExitAction::Save, Some(id)) => {
                 let said = saved_description(&meanwhile, others);
                 (ExitAction::Save, Some(said), Some(id))
@@ -339,6 +347,15 @@ impl MainSession {
             }
         }
         discarded
+    }
+}
+
+/// How a fork resuming a session of `origin` (none: a branch of main) began.
+fn begin_of(origin: Option<&SessionOrigin>) -> ForkBegin {
+    match origin {
+        None => ForkBegin::Branch,
+        Some(SessionOrigin::Owner) => ForkBegin::ResumedOwn,
+        Some(SessionOrigin::Background { .. }) => ForkBegin::ResumedRun,
     }
 }
 

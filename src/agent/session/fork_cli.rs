@@ -101,7 +101,6 @@ impl MainSession {
         resume: SessionId,
         start_up: StartUp,
     ) -> Result<ClaudeClient, AgentError> {
-        let tools = self.tools_of(&fork.origin);
         let parts = MainClientParts {
             services: &self.services,
             front_end,
@@ -113,7 +112,7 @@ impl MainSession {
             chain: &fork.chain,
             scope: Arc::clone(&fork.scope),
             fork_session: false,
-            tools: &tools,
+            tools: &fork.tools,
             start_up,
         };
         parts.connect(Some(resume)).await

@@ -52,6 +52,9 @@ impl MainSession {
         // The promoted client's callbacks emit into the fork's sink: main's turns use it now.
         state.turn = fork.turn;
         state.chain = fork.chain;
+        if let Some(rules) = fork.tools.rules() {
+            state.rules = rules;
+        }
         state.turns_since_compaction = 0;
         self.set_live(Branch::Main, state.client.as_ref());
         if let Some(old) = old {

@@ -37,7 +37,7 @@ pub use turn_run::Target;
 
 use crate::agent::{
     AgentError,
-    client::main_client::{ClientTools, MainSettings, cli_permission_mode},
+    client::main_client::{MainSettings, cli_permission_mode},
     permissions::{live_rules::LiveRules, policy::PermissionState},
     turn::TurnReport,
 };
@@ -95,6 +95,10 @@ struct MainState {
     chain: Arc<ChainSlot>,
     /// The built-in tools main's client was offered (`None`: the CLI's default set).
     offered: Option<Vec<String>>,
+    /// What widens main's tools while its client runs (issue 23 §4): each conversation has
+    /// its own, so a foreground job's grant reaches only the conversation running it; a saved
+    /// fork's client brings its own along.
+    rules: Arc<LiveRules>,
     settings: MainSettings,
     /// Owner turns since the last compaction, for the `/compact` stats line.
     turns_since_compaction: usize,
@@ -151,9 +155,6 @@ pub struct MainSession {
     forks: Forks,
     fork_control: Arc<ForkControl>,
     main_scope: Arc<ScopeCell>,
-    /// The main session's tool set with its live rules (issue 23 §4).
-    main_tools: ClientTools,
-    live_rules: Arc<LiveRules>,
     /// When the session last did something (a turn ended, a command connected): its CLI
     /// sleeps once this is long enough ago (issue 29).
     last_active: Mutex<tokio::time::Instant>,
@@ -167,7 +168,7 @@ impl MainSession {
         settings: MainSettings,
     ) -> Self {
         let dont_ask = settings.permission_mode == PermissionMode::DontAsk;
-        let live_rules = Arc::new(LiveRules::new(Arc::clone(&services.tool_policy)));
+        let rules = Arc::new(LiveRules::new(Arc::clone(&services.tool_policy)));
         let last_active = Mutex::new(services.clock.instant());
         Self {
             services,
@@ -178,6 +179,7 @@ impl MainSession {
                 turn: CurrentTurn::default(),
                 chain: Arc::default(),
                 offered: None,
+                rules,
                 settings,
                 turns_since_compaction: 0,
                 last_input_tokens: None,
@@ -186,8 +188,6 @@ impl MainSession {
             forks: Forks::default(),
             fork_control: Arc::new(ForkControl::default()),
             main_scope: Arc::new(ScopeCell::new(ToolScope::Main)),
-            main_tools: ClientTools::Main(Arc::clone(&live_rules)),
-            live_rules,
             last_active,
         }
     }
