@@ -30,6 +30,9 @@ use super::{bot::Bot, rate_limit::with_rate_limit_retries};
 pub const SPEND_CHART: &str = "spend.png";
 /// The days `/cost`'s chart covers.
 const CHART_DAYS: u32 = 30;
+/// How long a quick command may take before its answer is deferred (Discord drops an
+/// interaction not answered within 3 s).
+const ANSWER_WITHIN: std::time::Duration = std::time::Duration::from_secs(2);
 use crate::{
     agent::{
         ForkCommandError, NoRoom,
@@ -219,8 +222,17 @@ impl Bot {
                     .map(drop)
             }
             Ok(parsed) => {
-                let reply = self.session.run_command_in(parsed, branch).await;
-                reply_ephemeral(&self.http, command, reply.text()).await
+                // Quick, but it may wait for its conversation's turn: past Discord's answer
+                // time it is deferred and the answer follows.
+                let mut reply = Box::pin(self.session.run_command_in(parsed, branch));
+                if let Ok(reply) = tokio::time::timeout(ANSWER_WITHIN, &mut reply).await {
+                    return reply_ephemeral(&self.http, command, reply.text()).await;
+                }
+                with_rate_limit_retries(|| command.defer_ephemeral(&self.http)).await?;
+                let edit = EditInteractionResponse::new().content(reply.await.text());
+                with_rate_limit_retries(|| command.edit_response(&self.http, edit.clone()))
+                    .await
+                    .map(drop)
             }
             Err(error) => reply_ephemeral(&self.http, command, error.to_string()).await,
         }

@@ -71,6 +71,7 @@ mod session;
 mod setup;
 mod state_faults;
 mod subagents;
+mod thread_commands;
 mod thread_parity;
 mod tool_offer;
 mod tool_policy;

@@ -28,11 +28,13 @@ use crate::{
 /// File tools whose target path is checked against `state/`.
 pub const FILE_WRITE_TOOLS: &[&str] = &["Write", "Edit", "MultiEdit", "NotebookEdit"];
 
-/// Permission settings shared by the main session and its forks for the life of the process.
+/// A conversation's permission settings: its own `dontAsk` flag, and the tools the owner
+/// allowed for the session, shared by the main session and its forks for the life of the
+/// process (until `/clear`).
 #[derive(Debug, Default)]
 pub struct PermissionState {
     dont_ask: AtomicBool,
-    session_allowed: Mutex<HashSet<String>>,
+    session_allowed: Arc<Mutex<HashSet<String>>>,
 }
 
 impl PermissionState {
@@ -40,7 +42,18 @@ impl PermissionState {
     pub fn new(dont_ask: bool) -> Self {
         Self {
             dont_ask: AtomicBool::new(dont_ask),
-            session_allowed: Mutex::default(),
+            session_allowed: Arc::default(),
+        }
+    }
+
+    /// Another conversation's state (a fork's), starting in `dontAsk` or asking mode, with
+    /// the same session allowances (issue 41 §1: `/permissions` in one conversation changes
+    /// that one only).
+    #[must_use]
+    pub fn beside(&self, dont_ask: bool) -> Self {
+        Self {
+            dont_ask: AtomicBool::new(dont_ask),
+            session_allowed: Arc::clone(&self.session_allowed),
         }
     }
 

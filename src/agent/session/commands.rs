@@ -89,7 +89,7 @@ impl MainSession {
                 Err(error) => CommandReply::Failed(format!("could not change thinking: {error}")),
             },
             Command::Permissions(None) => {
-                let mode = self.settings().await.permission_mode;
+                let mode = self.permission_mode_of(branch).await;
                 CommandReply::Done(format!("permissions: {}.", mode.as_str()))
             }
             Command::Permissions(Some(mode)) => match self.permission_mode_on(mode, branch).await {
@@ -176,9 +176,9 @@ impl MainSession {
     /// next message starts fresh (SES-5, SES-11, SES-18, IFK-15). Returns how many forks were
     /// discarded.
     pub async fn clear(&self) -> Result<usize, AgentError> {
-        self.permissions.reset();
         self.interrupt();
         let mut state = self.state.lock().await;
+        state.permissions.reset();
         let discarded = self.discard_forks(&mut state, true).await;
         let client = self.take_client(&mut state);
         self.services.sessions.clear()?;
@@ -230,9 +230,7 @@ impl MainSession {
         mode: PermissionMode,
         branch: Branch,
     ) -> Result<(), AgentError> {
-        let was_dont_ask = self.permissions.dont_ask();
-        self.permissions
-            .set_dont_ask(mode == PermissionMode::DontAsk);
+        let dont_ask = mode == PermissionMode::DontAsk;
         let mut state = self.state.lock().await;
         let entry = match branch {
             Branch::Fork(id) => self.forks.get(id),
@@ -243,12 +241,14 @@ impl MainSession {
             None => None,
         };
         if let Some(mut held) = held.filter(|held| held.is_open()) {
-            if offer_changes(was_dont_ask, mode == PermissionMode::DontAsk) {
-                return self.reoffer_fork(&mut held, mode).await;
-            }
             let Some(fork) = held.get_mut() else {
                 return Ok(());
             };
+            let was_dont_ask = fork.permissions.dont_ask();
+            fork.permissions.set_dont_ask(dont_ask);
+            if offer_changes(was_dont_ask, dont_ask) {
+                return self.reoffer_fork(&mut held, mode).await;
+            }
             // Kept with the fork, so a sleeping fork wakes in it (REST-3).
             fork.settings.permission_mode = mode;
             if let Some(client) = fork.cli.client() {
@@ -260,7 +260,9 @@ impl MainSession {
             return Ok(());
         }
         state.settings.permission_mode = mode;
-        if offer_changes(was_dont_ask, mode == PermissionMode::DontAsk)
+        let was_dont_ask = state.permissions.dont_ask();
+        state.permissions.set_dont_ask(dont_ask);
+        if offer_changes(was_dont_ask, dont_ask)
             && let Some(client) = self.take_client(&mut state)
         {
             client.disconnect(DISCONNECT_GRACE).await;
@@ -273,6 +275,19 @@ impl MainSession {
                 .await?;
         }
         Ok(())
+    }
+}
+
+impl MainSession {
+    /// The permission mode of `branch`: an open fork's own, else main's.
+    async fn permission_mode_of(&self, branch: Branch) -> PermissionMode {
+        if let Branch::Fork(id) = branch
+            && let Some(entry) = self.forks.get(id)
+            && let Some(fork) = entry.lock().await.get()
+        {
+            return fork.settings.permission_mode;
+        }
+        self.settings().await.permission_mode
     }
 }
 

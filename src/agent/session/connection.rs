@@ -53,7 +53,7 @@ impl MainSession {
         {
             if !offer_is_stale(
                 state.offered.as_deref(),
-                &self.permissions,
+                &state.permissions,
                 &state.rules.current(),
             ) {
                 return Ok(());
@@ -83,7 +83,7 @@ impl MainSession {
         let parts = MainClientParts {
             services: &self.services,
             front_end: &self.front_end,
-            permissions: &self.permissions,
+            permissions: &state.permissions,
             turn: &state.turn,
             settings: &state.settings,
             fork_control: &self.fork_control,

@@ -20,7 +20,7 @@ use crate::{
     },
     agent::{
         client::main_client::{ClientTools, MainClientParts},
-        permissions::live_rules::LiveRules,
+        permissions::{live_rules::LiveRules, policy::PermissionState},
         turn::context_usage::HAIKU_CONTEXT_LIMIT,
     },
     claude::{PermissionMode, SessionId, StartUp},
@@ -50,6 +50,9 @@ pub(super) struct ActiveFork {
     pub(super) turn: CurrentTurn,
     /// The chain reminder a foreground fire in the fork is running (REM-8).
     pub(super) chain: Arc<ChainSlot>,
+    /// Its `dontAsk` flag (PRM-7: `/permissions` in it changes it only), with the session
+    /// allowances every conversation shares.
+    pub(super) permissions: Arc<PermissionState>,
     /// Its tool set: the owner's fork has live rules of its own (a job's grant in another
     /// conversation never reaches it), a resumed run's keeps that run's set (issue 23 §4).
     pub(super) tools: ClientTools,
@@ -123,6 +126,8 @@ impl MainSession {
         let alone = !self.fork_control.in_fork();
         let runtime = self.services.runtime.current();
         let (settings, note) = fork_settings(state, &runtime);
+        let dont_ask = settings.permission_mode == PermissionMode::DontAsk;
+        let permissions = Arc::new(state.permissions.beside(dont_ask));
         let fork_settings = settings.clone();
         let main_at_start = self.services.sessions.load();
         let (resume, fork_session, topic, idle_minutes, origin) = match start {
@@ -158,7 +163,7 @@ impl MainSession {
         let parts = MainClientParts {
             services: &self.services,
             front_end: &front_end,
-            permissions: &self.permissions,
+            permissions: &permissions,
             turn: &turn,
             settings: &settings,
             fork_control: &self.fork_control,
@@ -202,6 +207,7 @@ impl MainSession {
             turn,
             chain,
             tools: fork_tools,
+            permissions,
         };
         let embed = match &fork.origin {
             SessionOrigin::Background {
@@ -310,8 +316,6 @@ impl MainSession {
         let Some((fork, facts)) = self.remove_fork(held) else {
             return;
         };
-        self.permissions
-            .set_dont_ask(state.settings.permission_mode == PermissionMode::DontAsk);
         entry.live.lock().set_client(None);
         if let Some(id) = keep_client {
             self.hand_on_said(&entry);

@@ -104,7 +104,7 @@ impl MainSession {
         let parts = MainClientParts {
             services: &self.services,
             front_end,
-            permissions: &self.permissions,
+            permissions: &fork.permissions,
             turn: &fork.turn,
             settings: &fork.settings,
             fork_control: &self.fork_control,

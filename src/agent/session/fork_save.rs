@@ -5,7 +5,10 @@
 
 use super::{DISCONNECT_GRACE, MainSession, MainState, fork::ActiveFork, fork_registry::ForkEntry};
 use crate::front_end::Branch;
-use crate::{claude::SessionId, mcp::ToolScope};
+use crate::{
+    claude::{PermissionMode, SessionId},
+    mcp::ToolScope,
+};
 
 impl MainSession {
     /// After a Save, what main said beside the fork reaches the promoted session as a pending
@@ -55,6 +58,11 @@ impl MainSession {
         if let Some(rules) = fork.tools.rules() {
             state.rules = rules;
         }
+        // Its permissions are main's now, in main's mode (PRM-7).
+        state.permissions = fork.permissions;
+        state
+            .permissions
+            .set_dont_ask(state.settings.permission_mode == PermissionMode::DontAsk);
         state.turns_since_compaction = 0;
         self.set_live(Branch::Main, state.client.as_ref());
         if let Some(old) = old {

@@ -95,6 +95,9 @@ struct MainState {
     chain: Arc<ChainSlot>,
     /// The built-in tools main's client was offered (`None`: the CLI's default set).
     offered: Option<Vec<String>>,
+    /// Main's `dontAsk` flag, with the session allowances every conversation shares; a saved
+    /// fork's client brings its own along.
+    permissions: Arc<PermissionState>,
     /// What widens main's tools while its client runs (issue 23 §4): each conversation has
     /// its own, so a foreground job's grant reaches only the conversation running it; a saved
     /// fork's client brings its own along.
@@ -145,7 +148,6 @@ pub enum PromptSource {
 pub struct MainSession {
     services: Arc<Services>,
     front_end: Arc<dyn FrontEnd>,
-    permissions: Arc<PermissionState>,
     /// Main's lock.
     state: AsyncMutex<MainState>,
     /// Main's client, as interrupts reach it.
@@ -173,12 +175,12 @@ impl MainSession {
         Self {
             services,
             front_end,
-            permissions: Arc::new(PermissionState::new(dont_ask)),
             state: AsyncMutex::new(MainState {
                 client: None,
                 turn: CurrentTurn::default(),
                 chain: Arc::default(),
                 offered: None,
+                permissions: Arc::new(PermissionState::new(dont_ask)),
                 rules,
                 settings,
                 turns_since_compaction: 0,
