@@ -231,34 +231,29 @@ impl MainSession {
         branch: Branch,
     ) -> Result<(), AgentError> {
         let dont_ask = mode == PermissionMode::DontAsk;
-        let mut state = self.state.lock().await;
-        let entry = match branch {
-            Branch::Fork(id) => self.forks.get(id),
-            Branch::Main => None,
-        };
-        let held = match &entry {
-            Some(entry) => Some(entry.lock().await),
-            None => None,
-        };
-        if let Some(mut held) = held.filter(|held| held.is_open()) {
-            let Some(fork) = held.get_mut() else {
+        // A fork's takes its lock only: main's turns go on meanwhile.
+        if let Branch::Fork(id) = branch
+            && let Some(entry) = self.forks.get(id)
+        {
+            let mut held = entry.lock().await;
+            if let Some(fork) = held.get_mut() {
+                let was_dont_ask = fork.permissions.dont_ask();
+                fork.permissions.set_dont_ask(dont_ask);
+                if offer_changes(was_dont_ask, dont_ask) {
+                    return self.reoffer_fork(&mut held, mode).await;
+                }
+                // Kept with the fork, so a sleeping fork wakes in it (REST-3).
+                fork.settings.permission_mode = mode;
+                if let Some(client) = fork.cli.client() {
+                    client
+                        .handle()
+                        .set_permission_mode(cli_permission_mode(mode))
+                        .await?;
+                }
                 return Ok(());
-            };
-            let was_dont_ask = fork.permissions.dont_ask();
-            fork.permissions.set_dont_ask(dont_ask);
-            if offer_changes(was_dont_ask, dont_ask) {
-                return self.reoffer_fork(&mut held, mode).await;
             }
-            // Kept with the fork, so a sleeping fork wakes in it (REST-3).
-            fork.settings.permission_mode = mode;
-            if let Some(client) = fork.cli.client() {
-                client
-                    .handle()
-                    .set_permission_mode(cli_permission_mode(mode))
-                    .await?;
-            }
-            return Ok(());
         }
+        let mut state = self.state.lock().await;
         state.settings.permission_mode = mode;
         let was_dont_ask = state.permissions.dont_ask();
         state.permissions.set_dont_ask(dont_ask);
