@@ -11,9 +11,9 @@ use serenity::{
         id::{ChannelId, MessageId},
     },
 };
-use tracing::{Instrument, Span};
+use tracing::Instrument;
 
-use super::{bot::Bot, doors::Door, rate_limit::with_rate_limit_retries};
+use super::{bot::Bot, rate_limit::with_rate_limit_retries};
 
 /// How long the catch-up after a reconnect leaves the gateway to deliver a message it fetched.
 const BACKFILL_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
@@ -83,15 +83,6 @@ impl Bot {
                 tracing::warn!(%error, %channel, "could not fetch messages missed during the reconnect");
                 Vec::new()
             }
-        }
-    }
-
-    /// The span one owner message is handled under: named after the door it came through.
-    pub(crate) fn turn_span(&self, message: &Message) -> Span {
-        match self.door_of(message) {
-            Ok(Door::ForkThread(_)) => tracing::info_span!("thread_turn", message = %message.id),
-            Ok(Door::HomeChannel) => tracing::info_span!("channel_turn", message = %message.id),
-            Ok(Door::Dm) | Err(_) => tracing::info_span!("dm_turn", message = %message.id),
         }
     }
 }

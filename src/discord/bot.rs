@@ -1,8 +1,5 @@
-//! The bot's shared state and the serenity event handler.
-//!
-//! Every entry point checks the owner first: DMs, reactions, slash commands and button clicks
-//! from anyone else are ignored (or answered with an ephemeral `not authorized`), and before
-//! the owner is known nobody is answered at all.
+//! The bot's shared state and its lifecycle: connected, reconnected, taking input or not.
+//! What people do reaches it through the router (`router`), which checks the owner first.
 
 use std::{
     collections::{HashSet, VecDeque},
@@ -15,11 +12,7 @@ use std::{
 use parking_lot::{Mutex, MutexGuard};
 
 use serenity::{
-    all::{
-        Context, EventHandler, GuildChannel, Interaction, Message, Reaction, Ready, ResumedEvent,
-        Role, TypingStartEvent,
-    },
-    async_trait,
+    all::{Context, Message, Ready},
     http::Http,
     model::id::MessageId,
 };
@@ -201,7 +194,7 @@ impl Bot {
     }
 
     /// Holds a DM that arrived before the owner was known (bounded).
-    fn hold_early(&self, message: Message) {
+    pub(crate) fn hold_early(&self, message: Message) {
         let mut early = self.early.lock();
         if early.len() < EARLY_CAPACITY {
             tracing::debug!(id = %message.id, "a DM before the owner is known: held until then");
@@ -223,114 +216,27 @@ impl Bot {
     pub(crate) fn seen(&self) -> MutexGuard<'_, SeenMessages> {
         self.seen.lock()
     }
-}
 
-/// The serenity event handler: routes gateway events to the bot (bound once the client that
-/// owns the HTTP client exists; no event arrives before that).
-pub struct Handler {
-    bot: Arc<OnceLock<Arc<Bot>>>,
-}
-
-impl Handler {
-    /// A handler for the bot that will be put in `bot`.
-    pub fn new(bot: Arc<OnceLock<Arc<Bot>>>) -> Self {
-        Self { bot }
-    }
-
-    fn bot(&self) -> Option<Arc<Bot>> {
-        self.bot.get().cloned()
-    }
-}
-
-#[async_trait]
-impl EventHandler for Handler {
-    async fn ready(&self, ctx: Context, ready: Ready) {
-        let Some(bot) = self.bot() else { return };
+    /// The gateway is ready: the first time, the bot starts; after a lost session, what was
+    /// missed is caught up on.
+    pub(crate) async fn connected(self: &Arc<Self>, ctx: &Context, ready: &Ready) {
         tracing::info!(
             "{} online as {}",
-            bot.services.config.bot_name,
+            self.services.config.bot_name,
             ready.user.name
         );
-        if bot.ready_once.swap(true, Ordering::SeqCst) {
-            // A new gateway session after a lost one: catch up on what was missed.
-            bot.reconnects.note(ctx.shard_id);
-            bot.backfill().await;
-            tracing::debug!("caught up after the reconnect");
+        if self.ready_once.swap(true, Ordering::SeqCst) {
+            self.reconnected(ctx.shard_id).await;
             return;
         }
-        bot.start(&ctx).await;
+        self.start(ctx).await;
     }
 
-    async fn resume(&self, ctx: Context, _event: ResumedEvent) {
-        let Some(bot) = self.bot() else { return };
-        tracing::info!("gateway session resumed");
-        bot.reconnects.note(ctx.shard_id);
-        bot.backfill().await;
+    /// The gateway came back (a resume, or a new session after a lost one): the reconnect is
+    /// counted and what was missed caught up on.
+    pub(crate) async fn reconnected(self: &Arc<Self>, shard: serenity::all::ShardId) {
+        self.reconnects.note(shard);
+        self.backfill().await;
         tracing::debug!("caught up after the reconnect");
-    }
-
-    async fn message(&self, _ctx: Context, message: Message) {
-        let Some(bot) = self.bot() else { return };
-        if bot.owner.owner().is_none() && message.guild_id.is_none() && !message.author.bot {
-            bot.hold_early(message);
-            return;
-        }
-        if !bot.accepts(&message) {
-            return;
-        }
-        let worker = Arc::clone(&bot);
-        let span = bot.turn_span(&message);
-        bot.work
-            .track_future(async move { worker.handle_message(message).await }.instrument(span))
-            .await;
-    }
-
-    async fn channel_update(&self, _ctx: Context, _old: Option<GuildChannel>, new: GuildChannel) {
-        let Some(bot) = self.bot() else { return };
-        bot.recheck_home_readers(Some(new.id)).await;
-    }
-
-    async fn thread_update(&self, _ctx: Context, _old: Option<GuildChannel>, new: GuildChannel) {
-        let Some(bot) = self.bot() else { return };
-        if new.thread_metadata.is_some_and(|meta| meta.archived) {
-            bot.fork_thread_archived(new.id).await;
-        }
-    }
-
-    async fn guild_role_update(&self, _ctx: Context, _old: Option<Role>, _new: Role) {
-        let Some(bot) = self.bot() else { return };
-        bot.recheck_home_readers(None).await;
-    }
-
-    async fn reaction_add(&self, _ctx: Context, reaction: Reaction) {
-        let (Some(bot), Some(user)) = (self.bot(), reaction.user_id) else {
-            return;
-        };
-        if bot.owner.is_owner(user) {
-            bot.approvals
-                .answer(reaction.message_id, &reaction.emoji.to_string());
-        }
-    }
-
-    async fn interaction_create(&self, ctx: Context, interaction: Interaction) {
-        let Some(bot) = self.bot() else { return };
-        let worker = Arc::clone(&bot);
-        let span = tracing::info_span!("interaction", id = %interaction.id());
-        let handled = async move {
-            // Issue 29: the CLI starts beside the handling, which may need it.
-            tokio::join!(
-                worker.wake_for(&interaction),
-                worker.handle_interaction(&ctx, interaction.clone())
-            );
-        };
-        bot.work.track_future(handled.instrument(span)).await;
-    }
-
-    async fn typing_start(&self, _ctx: Context, event: TypingStartEvent) {
-        let Some(bot) = self.bot() else { return };
-        let worker = Arc::clone(&bot);
-        bot.work
-            .track_future(async move { worker.typing(&event).await })
-            .await;
     }
 }

@@ -14,7 +14,7 @@ use serenity::{
     http::{Http, HttpBuilder, HttpError},
 };
 
-use super::bot::{Bot, Handler};
+use super::{bot::Bot, router::Handler};
 
 /// Waits between attempts when Discord answers 503 at start-up (BOOT-5).
 pub const RETRY_WAITS: [u64; 5] = [5, 10, 20, 40, 80];

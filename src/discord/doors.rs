@@ -73,6 +73,61 @@ pub fn door(
     }
 }
 
+/// How something the owner did came in (issue 41 §2: one admission for every way in).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Way {
+    /// A message: reaches the agent through a door only.
+    Message,
+    /// Typing: wakes the CLI a message there would reach, through a door only.
+    Typing,
+    /// A slash command: through a door; `/home` (`makes_home`) in any channel of a server,
+    /// since it makes that channel the home channel (CHN-4).
+    Command {
+        /// Whether it is `/home`.
+        makes_home: bool,
+    },
+    /// A click on a button the bot posted, wherever that message is (its own checks decide
+    /// what it may do).
+    Click,
+    /// A reaction on a message the bot posted (a tool approval), wherever it is.
+    Reaction,
+}
+
+/// Why something reaches nothing, and what its author is told.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refused {
+    /// Nothing: a bot's, or a message, typing or reaction by someone else or elsewhere.
+    Silently,
+    /// An ephemeral `not authorized`: someone else's command or click.
+    NotAuthorized,
+    /// The owner's command in a channel that is no door: told where the bot answers.
+    Elsewhere,
+}
+
+/// Whether what `author` did `way` at `place` reaches the bot, and through which door (none
+/// for a click, a reaction or `/home` outside the doors), given the home channel and the open
+/// forks' threads. The one owner and door check of every way in (CHN-2, CHN-4).
+pub fn admit(
+    way: Way,
+    author: Author,
+    place: Place,
+    home: Option<ChannelId>,
+    fork_threads: &[ChannelId],
+) -> Result<Option<Door>, Refused> {
+    let answered = matches!(way, Way::Command { .. } | Way::Click);
+    match (author, answered) {
+        (Author::Bot, _) | (Author::Someone, false) => return Err(Refused::Silently),
+        (Author::Someone, true) => return Err(Refused::NotAuthorized),
+        (Author::Owner, _) => {}
+    }
+    match (way, door(author, place, home, fork_threads)) {
+        (_, Ok(door)) => Ok(Some(door)),
+        (Way::Click | Way::Reaction | Way::Command { makes_home: true }, Err(_)) => Ok(None),
+        (Way::Command { makes_home: false }, Err(_)) => Err(Refused::Elsewhere),
+        (Way::Message | Way::Typing, Err(_)) => Err(Refused::Silently),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -124,5 +179,55 @@ mod tests {
                 assert_eq!(door(author, place, Some(HOME), &[FORK_THREAD]), Err(closed));
             }
         }
+    }
+
+    #[test]
+    fn every_way_in_is_admitted_by_one_rule() {
+        let threads = [FORK_THREAD];
+        let admit_at = |way, author, place| admit(way, author, place, Some(HOME), &threads);
+        let command = Way::Command { makes_home: false };
+        let home_command = Way::Command { makes_home: true };
+        let other = Place::Server(OTHER);
+        for way in [
+            Way::Message,
+            Way::Typing,
+            command,
+            Way::Click,
+            Way::Reaction,
+        ] {
+            assert_eq!(admit_at(way, Author::Owner, DM), Ok(Some(Door::Dm)));
+            assert_eq!(
+                admit_at(way, Author::Owner, Place::Server(FORK_THREAD)),
+                Ok(Some(Door::ForkThread(FORK_THREAD)))
+            );
+            assert_eq!(admit_at(way, Author::Bot, DM), Err(Refused::Silently));
+        }
+        // Someone else: told only where an answer is due (a command, a click).
+        for (way, refused) in [
+            (Way::Message, Refused::Silently),
+            (Way::Typing, Refused::Silently),
+            (Way::Reaction, Refused::Silently),
+            (command, Refused::NotAuthorized),
+            (Way::Click, Refused::NotAuthorized),
+        ] {
+            assert_eq!(admit_at(way, Author::Someone, DM), Err(refused));
+        }
+        // The owner outside the doors: clicks, reactions and `/home` go on, door-less;
+        // other commands are told where the bot answers; messages reach nothing.
+        assert_eq!(admit_at(Way::Click, Author::Owner, other), Ok(None));
+        assert_eq!(admit_at(Way::Reaction, Author::Owner, other), Ok(None));
+        assert_eq!(admit_at(home_command, Author::Owner, other), Ok(None));
+        assert_eq!(
+            admit_at(command, Author::Owner, other),
+            Err(Refused::Elsewhere)
+        );
+        assert_eq!(
+            admit_at(Way::Message, Author::Owner, other),
+            Err(Refused::Silently)
+        );
+        assert_eq!(
+            admit_at(Way::Typing, Author::Owner, other),
+            Err(Refused::Silently)
+        );
     }
 }

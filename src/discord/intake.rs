@@ -20,11 +20,7 @@ use self::{
     attachments::{append_saved_paths, image_media_type, save_download},
     quote::{QuotedEmbed, QuotedSource, prepend_quote, quote_reply},
 };
-use super::{
-    bot::Bot,
-    doors::{Author, Closed, Door, Place, door},
-    rate_limit::with_rate_limit_retries,
-};
+use super::{bot::Bot, rate_limit::with_rate_limit_retries};
 use crate::{
     agent::interactive_fork::{ALREADY_IN_FORK_NOTE, EXPIRED_NOTE, reply_resume_prompt},
     agent::{
@@ -46,33 +42,6 @@ pub const LOST_CONNECTION: &str = "lost connection — try again.";
 const SEEN: &str = "👀";
 
 impl Bot {
-    /// The door `message` came through, or why it reaches nothing (CHN-2, CHN-4).
-    pub(crate) fn door_of(&self, message: &Message) -> Result<Door, Closed> {
-        let author = if message.author.bot || message.webhook_id.is_some() {
-            Author::Bot
-        } else if self.owner.is_owner(message.author.id) {
-            Author::Owner
-        } else {
-            Author::Someone
-        };
-        let place = match message.guild_id {
-            None => Place::Dm(message.channel_id),
-            Some(_) => Place::Server(message.channel_id),
-        };
-        door(
-            author,
-            place,
-            self.places.home(),
-            &self.places.open_threads(),
-        )
-    }
-
-    /// Whether `message` is the owner's, came through one of the doors, and was not handled by
-    /// this process yet.
-    pub(crate) fn accepts(&self, message: &Message) -> bool {
-        self.is_accepting() && self.door_of(message).is_ok() && self.first_sighting(message.id)
-    }
-
     /// Where a message, click or command in `channel` is addressed (issue 41 §1): a fork's
     /// thread to that fork; anywhere else to main's door.
     pub(crate) fn target_of(&self, channel: ChannelId) -> Target {
@@ -179,10 +148,9 @@ impl Bot {
     async fn answer(&self, message: &Message) -> Result<TurnReport, AgentError> {
         let here = TurnPlace::AskedIn(ReplyPlace(message.channel_id.get()));
         let prompt = self.prompt_for(message).await.answered_in(here);
-        if let Ok(Door::ForkThread(thread)) = self.door_of(message) {
+        if let Some(fork) = self.places.fork_in(message.channel_id) {
             // A fork's thread talks to that fork (CHN-6).
-            let target = self.target_of(thread);
-            return self.session.exchange_in(target, prompt).await;
+            return self.session.exchange_in(Target::Fork(fork), prompt).await;
         }
         let Some(referenced) = message.referenced_message.as_deref() else {
             return self.session.exchange(prompt).await;

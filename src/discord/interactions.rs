@@ -1,10 +1,10 @@
-//! Interactions: slash commands and button clicks, owner-only (others get an ephemeral
-//! `not authorized`), and persistent buttons decoded from their `custom_id` (BTN-1…9).
+//! Button clicks, admitted by the router (others get an ephemeral `not authorized` there), and
+//! persistent buttons decoded from their `custom_id` (BTN-1…9).
 
 use std::sync::Arc;
 
 use serenity::{
-    all::{ChannelId, CommandInteraction, ComponentInteraction, Context, Interaction},
+    all::{ChannelId, ComponentInteraction},
     builder::{
         CreateInteractionResponse, CreateInteractionResponseFollowup,
         CreateInteractionResponseMessage,
@@ -14,7 +14,6 @@ use serenity::{
 use super::{
     bot::Bot,
     clicks::buttons::{ButtonAction, parse_custom_id},
-    commands::reply_ephemeral,
     http_sink::is_unknown_message,
     rate_limit::with_rate_limit_retries,
 };
@@ -31,63 +30,11 @@ use crate::{
 /// origin (what resuming it runs with).
 type SessionOwning = (SessionId, f64, SessionOrigin);
 
-const NOT_AUTHORIZED: &str = "not authorized";
 const EXPIRED_INQUIRY: &str = "this option has expired — ask again to revisit.";
 
 impl Bot {
-    /// Routes one interaction, checking the owner first.
-    pub(crate) async fn handle_interaction(
-        self: &Arc<Self>,
-        _ctx: &Context,
-        interaction: Interaction,
-    ) {
-        let outcome = match &interaction {
-            Interaction::Command(command) => {
-                if !self.owner.is_owner(command.user.id) || !self.is_accepting() {
-                    reply_ephemeral(&self.http, command, NOT_AUTHORIZED).await
-                } else if let Some(elsewhere) = self.not_here(command) {
-                    reply_ephemeral(&self.http, command, elsewhere).await
-                } else {
-                    self.run_command(command).await
-                }
-            }
-            Interaction::Component(component) => {
-                if self.owner.is_owner(component.user.id) && self.is_accepting() {
-                    self.click(component).await
-                } else {
-                    self.ephemeral(component, NOT_AUTHORIZED).await
-                }
-            }
-            _ => Ok(()),
-        };
-        if let Err(error) = outcome {
-            tracing::warn!(%error, "answering an interaction failed");
-        }
-    }
-
-    /// Why a command can't run where it was used (CHN-4): in a server, only the home channel
-    /// takes commands, but for `/home`, which makes a channel it.
-    fn not_here(&self, command: &CommandInteraction) -> Option<String> {
-        let home = self.places.home();
-        if command.guild_id.is_none()
-            || command.data.name == "home"
-            || Some(command.channel_id) == home
-            || self.places.fork_in(command.channel_id).is_some()
-        {
-            return None;
-        }
-        Some(match home {
-            Some(home) => format!(
-                "I answer you in our DM and in <#{home}> only. Run `/home` here to make this \
-                 channel my home instead."
-            ),
-            None => "I answer you in our DM only. Run `/home` here to talk with me in this \
-                     channel too."
-                .to_owned(),
-        })
-    }
-
-    async fn click(
+    /// A click, admitted by the router: what its button means, done.
+    pub(crate) async fn click(
         self: &Arc<Self>,
         component: &ComponentInteraction,
     ) -> Result<(), serenity::Error> {

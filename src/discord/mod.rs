@@ -1,11 +1,13 @@
 //! The Discord front end: the owner's DMs, slash commands, buttons and reactions, over
 //! serenity. Transport stays here; the conversation logic lives in [`crate::agent`].
 //!
-//! - [`bot`]: shared state and the event handler; [`client`]: building and running the
-//!   serenity client; [`startup`] runs on the first `READY`; [`owner`]: who may talk to the
-//!   bot; [`rate_limit`] and [`reconnects`]: 429s and gateway reconnect storms.
-//! - [`intake`]: a DM's way through, with its attachments and quoted replies.
-//! - [`interactions`]: slash commands and clicks routed, owner-only; [`commands`]: the slash
+//! - [`router`]: the one way in — every message, command, click, reaction and typing admitted
+//!   by one owner and door check, run under its span and tracked; the serenity event handler.
+//! - [`bot`]: shared state and the lifecycle; [`client`]: building and running the serenity
+//!   client; [`startup`] runs on the first `READY`; [`owner`]: who may talk to the bot;
+//!   [`rate_limit`] and [`reconnects`]: 429s and gateway reconnect storms.
+//! - [`intake`]: a message's way through, with its attachments and quoted replies.
+//! - [`interactions`]: what a click means, routed; [`commands`]: the slash
 //!   commands (`/setup`, `/update`, `/google-auth` in their own files beneath it);
 //!   [`clicks`]: what a click or reaction means and does (the button codec, tool and content
 //!   approvals, held webhooks, Google buttons).
@@ -39,6 +41,7 @@ pub mod owner;
 pub mod places;
 pub mod rate_limit;
 pub mod reconnects;
+pub mod router;
 pub mod sink;
 mod startup;
 pub mod streamer;
