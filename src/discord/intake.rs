@@ -26,18 +26,11 @@ use crate::{
     agent::{
         AgentError, ForkCommandError, NoRoom, Prompt, Target, TurnReport,
         prompt::context::relative_age,
-        turn::context_usage::{context_tokens, context_warning},
     },
-    claude::{ClaudeError, ImageAttachment, SessionId},
+    claude::{ImageAttachment, SessionId},
     front_end::{Branch, ReplyPlace, TurnPlace},
-    state::{
-        fork_messages::ForkLookup,
-        unfinished::{Work, excerpt},
-    },
+    state::fork_messages::ForkLookup,
 };
-
-/// Posted when the CLI went away mid-turn (MSG-7).
-pub const LOST_CONNECTION: &str = "lost connection — try again.";
 
 const SEEN: &str = "👀";
 
@@ -75,15 +68,8 @@ impl Bot {
         {
             tracing::debug!(%error, "could not add the 👀 reaction");
         }
-        // MSG-3: a new message cuts short the reply in progress of the conversation it is
-        // addressed to, and no other (not during compaction).
-        self.session
-            .interrupt_in(self.addressed_in(message.channel_id));
-        let ticket = self.services.unfinished.begin(Work::Reply {
-            excerpt: excerpt(&message.content),
-        });
-        let outcome = self.answer(&message).await;
-        ticket.finish();
+        self.owner_turn(message.channel_id, &message.content, self.answer(&message))
+            .await;
         if let Err(error) = with_rate_limit_retries(|| {
             self.http
                 .delete_reaction_me(message.channel_id, message.id, &seen)
@@ -91,54 +77,6 @@ impl Bot {
         .await
         {
             tracing::debug!(%error, "could not remove the 👀 reaction");
-        }
-        if let Ok(report) = &outcome
-            && report.compaction.is_none()
-            && let Some(usage) = &report.result.usage
-        {
-            // The model of the conversation that answered, read from its report: a thread's
-            // turn never waits for main's lock for it.
-            if let Some(warning) = context_warning(context_tokens(usage), report.model.as_deref())
-                && let Err(error) =
-                    with_rate_limit_retries(|| message.channel_id.say(&self.http, &warning)).await
-            {
-                tracing::debug!(%error, "could not post the context warning");
-            }
-        }
-        if let Err(error) = outcome {
-            tracing::warn!(%error, "the turn failed");
-            if matches!(&error, AgentError::Claude(ClaudeError::NotStarting { .. })) {
-                // This reply is how the owner hears the CLI won't start (issue 16).
-                self.services.cli_start.tell_once();
-            }
-            let text = match &error {
-                // A limit of the session's container stopped it (issue 39 §1): say which.
-                AgentError::Claude(ClaudeError::ProcessExited {
-                    limit: Some(limit), ..
-                }) => format!("I had to stop: {limit}. Write again to carry on."),
-                AgentError::Claude(ClaudeError::ProcessExited { .. } | ClaudeError::Closed) => {
-                    LOST_CONNECTION.to_owned()
-                }
-                AgentError::Claude(ClaudeError::NotStarting {
-                    retry_in_secs,
-                    last_failure,
-                }) => format!(
-                    "I can't start Claude Code right now ({last_failure}). Write again in \
-                     {retry_in_secs}s or later and I'll try again; `ollim-bot doctor` checks \
-                     the install."
-                ),
-                AgentError::Claude(ClaudeError::Silent { secs }) => format!(
-                    "Claude stopped answering (nothing for {} min), so I restarted it. Send your \
-                     message again to pick up where we left off.",
-                    secs.div_ceil(60)
-                ),
-                other => format!("something went wrong: {other}"),
-            };
-            if let Err(error) =
-                with_rate_limit_retries(|| message.channel_id.say(&self.http, &text)).await
-            {
-                tracing::warn!(%error, "could not report the failed turn");
-            }
         }
     }
 

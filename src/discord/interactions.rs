@@ -168,38 +168,29 @@ impl Bot {
         prompt: String,
         owner: Option<SessionOwning>,
     ) {
-        self.session
-            .interrupt_in(self.addressed_in(component.channel_id));
         let here = TurnPlace::AskedIn(ReplyPlace(component.channel_id.get()));
-        let outcome = match owner {
-            Some((session_id, recorded_at, origin)) => {
-                #[allow(clippy::cast_possible_truncation)]
-                // whole seconds of an age; `as` saturates
-                let age = relative_age(chrono::Duration::seconds(
-                    (self.services.clock.unix_secs() - recorded_at).max(0.0) as i64,
-                ));
-                let text = button_resume_prompt(&age, &prompt);
-                match self
-                    .session
-                    .resume_fork(session_id, origin, Prompt::text(text).answered_in(here))
-                    .await
-                {
-                    Ok(report) => Ok(report),
-                    Err(ForkCommandError::Agent(error)) => Err(error),
-                    Err(_) => self.button_turn(component, &prompt, here).await,
-                }
+        let turn = async {
+            let Some((session_id, recorded_at, origin)) = owner else {
+                return self.button_turn(component, &prompt, here).await;
+            };
+            #[allow(clippy::cast_possible_truncation)]
+            // whole seconds of an age; `as` saturates
+            let age = relative_age(chrono::Duration::seconds(
+                (self.services.clock.unix_secs() - recorded_at).max(0.0) as i64,
+            ));
+            let text = button_resume_prompt(&age, &prompt);
+            match self
+                .session
+                .resume_fork(session_id, origin, Prompt::text(text).answered_in(here))
+                .await
+            {
+                Ok(report) => Ok(report),
+                Err(ForkCommandError::Agent(error)) => Err(error),
+                Err(_) => self.button_turn(component, &prompt, here).await,
             }
-            None => self.button_turn(component, &prompt, here).await,
         };
-        if let Err(error) = outcome {
-            tracing::warn!(%error, "a button prompt failed");
-            let _ = with_rate_limit_retries(|| {
-                component
-                    .channel_id
-                    .say(&self.http, super::intake::LOST_CONNECTION)
-            })
-            .await;
-        }
+        let said = format!("[button] {prompt}");
+        self.owner_turn(component.channel_id, &said, turn).await;
     }
 
     /// `[button] <prompt>` in the conversation the button's message belongs to: a fork's

@@ -38,6 +38,7 @@ pub mod interactions;
 pub mod nags;
 pub mod notices;
 pub mod owner;
+pub mod owner_turn;
 pub mod places;
 pub mod rate_limit;
 pub mod reconnects;

@@ -131,7 +131,7 @@ impl Bot {
         let span = span_of(&input, door);
         let bot = Arc::clone(self);
         // Boxed: each way's handling is large, and the router's own future stays small.
-        let handled = Box::pin(async move { bot.handle(input, door).await }.instrument(span));
+        let handled = Box::pin(bot.handle(input, door)).instrument(span);
         self.work.track_future(handled).await;
     }
 

@@ -158,3 +158,47 @@ async fn killed_mid_run_the_reminder_runs_again_and_the_owner_is_told() {
     let mut h = h;
     h.terminate().await;
 }
+
+/// Issue 41 §2: a turn started by a button is an owner turn like a message's: killed in the
+/// middle of it, the restart tells the owner what was cut off.
+#[tokio::test]
+async fn killed_mid_button_turn_the_restart_says_what_was_cut_off() {
+    let h = BotHarness::greeted_fast_sync(CliSandbox::new()).await;
+    h.mock.push(Reply::tool_use(
+        "mcp__discord__discord_embed",
+        serde_json::json!({"title": "Today", "description": "two things",
+            "buttons": [{"label": "Plan it", "action": "agent:plan my afternoon"}]}),
+    ));
+    h.mock.push(Reply::text("Here's your day."));
+    h.discord.dm_from(h.owner(), "what's on today?").await;
+    let embed = h
+        .wait_for_bot_message("the embed", |m| !m.embeds.is_empty())
+        .await;
+    h.wait_for_bot_message("the answer", |m| m.content.ends_with("Here's your day."))
+        .await;
+    h.mock.add_rule(|request| {
+        request
+            .last_user_text()
+            .is_some_and(|text| text.contains("[button] plan my afternoon"))
+            .then(|| Reply::text("the plan").with_initial_delay(Duration::from_secs(120)))
+    });
+    let button = embed.custom_ids()[0].clone();
+    h.discord
+        .click_button(h.owner(), h.dm(), embed.id, &button)
+        .await;
+    ledger_names(&h, "[button] plan my afternoon").await;
+    power_cut(&h);
+
+    let mut h = h.restart(&FAST_SYNC).await;
+    h.wait_for_bot_message_within("the cut-off notice", Duration::from_secs(30), |m| {
+        m.content.contains(CUT_OFF)
+    })
+    .await;
+    let told = notices(&h);
+    assert!(
+        told[0].contains("“[button] plan my afternoon”"),
+        "{}",
+        told[0]
+    );
+    h.terminate().await;
+}

@@ -67,9 +67,10 @@ impl Bot {
         Ok(())
     }
 
-    /// Sends the `setup` skill to the main session (or the open fork), interrupting a reply
-    /// in progress as a new message would; the conversation follows in `here`.
+    /// Sends the `setup` skill to the conversation `here` leads to, as an owner turn (a reply
+    /// in progress there is cut short as a new message would; a failure is told there).
     async fn run_setup(&self, arguments: &str, here: ChannelId) -> Result<(), String> {
+        // Cut short now: the start below waits for the reply in progress.
         self.session.interrupt_in(self.addressed_in(here));
         // The approved skills are installed as the CLI starts (BOX-2): a click right after
         // start-up can come before that, so the start is waited for first.
@@ -79,17 +80,12 @@ impl Bot {
         let skills_dir = self.services.data_dir.approved_skills_dir();
         let prompt = skill_prompt(&skills_dir, "setup", arguments)
             .map_err(|problem| format!("could not start the set-up: {problem}"))?;
-        let here = TurnPlace::AskedIn(ReplyPlace(here.get()));
-        match self
+        let place = TurnPlace::AskedIn(ReplyPlace(here.get()));
+        let target = self.target_of(here);
+        let turn = self
             .session
-            .exchange(Prompt::text(prompt).answered_in(here))
-            .await
-        {
-            Ok(_) => Ok(()),
-            Err(error) => {
-                tracing::warn!(%error, "the set-up turn failed");
-                Err(format!("the set-up failed: {error}"))
-            }
-        }
+            .exchange_in(target, Prompt::text(prompt).answered_in(place));
+        self.owner_turn(here, "/setup", turn).await;
+        Ok(())
     }
 }
