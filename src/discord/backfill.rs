@@ -26,7 +26,7 @@ impl Bot {
     /// a re-identify), in each place the bot listens, oldest first; ones already handled are
     /// skipped. Discord's ids grow with time, so one "newest handled" serves every place.
     pub(crate) async fn backfill(self: &Arc<Self>) {
-        let Some(after) = self.newest_seen() else {
+        let Some(after) = self.arrivals.newest() else {
             return;
         };
         let doors = [self.places.dm(), self.places.home()].into_iter().flatten();
@@ -77,7 +77,7 @@ impl Bot {
         match fetched {
             Ok(messages) => messages
                 .into_iter()
-                .filter(|m| !self.seen().ids.contains(&m.id))
+                .filter(|m| !self.arrivals.was_seen(m.id))
                 .collect(),
             Err(error) => {
                 tracing::warn!(%error, %channel, "could not fetch messages missed during the reconnect");

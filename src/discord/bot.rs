@@ -1,18 +1,12 @@
 //! The bot's shared state and its lifecycle: connected, reconnected, taking input or not.
 //! What people do reaches it through the router (`router`), which checks the owner first.
 
-use std::{
-    collections::{HashSet, VecDeque},
-    sync::{
-        Arc, OnceLock,
-        atomic::{AtomicBool, Ordering},
-    },
-};
+use std::sync::{Arc, OnceLock};
 
-use parking_lot::{Mutex, MutexGuard};
+use parking_lot::Mutex;
 
 use serenity::{
-    all::{Context, Message, Ready},
+    all::{Context, Ready},
     http::Http,
     model::id::MessageId,
 };
@@ -20,9 +14,11 @@ use tokio_util::{sync::CancellationToken, task::TaskTracker};
 use tracing::Instrument;
 
 use super::{
+    arrivals::Arrivals,
     clicks::{google::DeleteConfirmations, reaction_approval::Approvals},
     commands::google_auth::PendingGoogleAuth,
     home_channel::ToldReaders,
+    lifecycle::{Connected, Lifecycle},
     owner::OwnerGate,
     places::Places,
     reconnects::Reconnects,
@@ -31,18 +27,6 @@ use crate::{
     agent::MainSession, background::webhook_dispatch::WebhookDispatch, services::Services,
     state::inquiries::InquiryStore, update::Updater,
 };
-
-/// How many handled message ids are remembered to drop duplicates after a resume.
-const SEEN_CAPACITY: usize = 512;
-/// How many DMs are held while the owner is still unknown.
-const EARLY_CAPACITY: usize = 20;
-
-#[derive(Default)]
-pub(crate) struct SeenMessages {
-    pub(crate) ids: HashSet<MessageId>,
-    order: VecDeque<MessageId>,
-    pub(crate) newest: Option<MessageId>,
-}
 
 /// Everything the Discord side shares.
 pub struct Bot {
@@ -68,16 +52,11 @@ pub struct Bot {
     pub updater: Arc<Updater>,
     /// Backoff for gateway reconnect storms (issue 16).
     pub reconnects: Arc<Reconnects>,
-    accepting: AtomicBool,
-    ready_once: AtomicBool,
-    /// Cancelled when the owner asks for a restart (`/restart`).
-    restart: CancellationToken,
-    /// Cancelled once the owner is known and their DM channel is open (SCH-1).
-    owner_ready: CancellationToken,
-    seen: Mutex<SeenMessages>,
-    /// DMs that arrived before the owner was known: none is answered then; once the owner is
-    /// resolved, the owner's are answered and the rest dropped.
-    early: Mutex<Vec<Message>>,
+    /// Where the bot is in its life, and the moments others wait for.
+    lifecycle: Lifecycle,
+    /// The messages that arrived: handled ones (each once), and the DMs held until the owner
+    /// was known (then the owner's are answered, the rest dropped).
+    pub(crate) arrivals: Arrivals,
 }
 
 impl Bot {
@@ -106,39 +85,35 @@ impl Bot {
             webhooks: OnceLock::new(),
             updater,
             reconnects: Arc::default(),
-            accepting: AtomicBool::new(true),
-            ready_once: AtomicBool::new(false),
-            restart: CancellationToken::new(),
-            owner_ready: CancellationToken::new(),
-            seen: Mutex::default(),
-            early: Mutex::default(),
+            lifecycle: Lifecycle::default(),
+            arrivals: Arrivals::default(),
         }
     }
 
     /// Whether new owner input is still taken (false once shutdown began).
     pub fn is_accepting(&self) -> bool {
-        self.accepting.load(Ordering::Relaxed)
+        self.lifecycle.is_accepting()
     }
 
     /// Stops taking new input (first step of shutdown).
     pub fn stop_intake(&self) {
-        self.accepting.store(false, Ordering::Relaxed);
+        self.lifecycle.stop();
         self.work.close();
     }
 
     /// Asks the daemon to shut down in order and start again (SLC-12).
     pub fn request_restart(&self) {
-        self.restart.cancel();
+        self.lifecycle.request_restart();
     }
 
     /// Resolves when a restart was requested.
     pub async fn restart_requested(&self) {
-        self.restart.cancelled().await;
+        self.lifecycle.restart_requested().await;
     }
 
     /// Resolves once the owner is known and their DM channel is open.
     pub async fn owner_ready(&self) {
-        self.owner_ready.cancelled().await;
+        self.lifecycle.owner_ready().await;
     }
 
     /// Runs `step` once the owner is known and then every `every`, until `stop`; ticks that
@@ -167,54 +142,28 @@ impl Bot {
 
     /// Marks the owner as known (start-up).
     pub(crate) fn mark_owner_ready(&self) {
-        self.owner_ready.cancel();
+        self.lifecycle.owner_known();
     }
 
     /// Whether a restart was requested.
     pub fn is_restarting(&self) -> bool {
-        self.restart.is_cancelled()
+        self.lifecycle.is_restarting()
     }
 
     /// Records `id` as handled; false if it was handled already (a replayed event).
     pub(crate) fn first_sighting(&self, id: MessageId) -> bool {
-        let mut seen = self.seen();
-        if !seen.ids.insert(id) {
-            return false;
-        }
-        seen.order.push_back(id);
-        if seen.order.len() > SEEN_CAPACITY
-            && let Some(oldest) = seen.order.pop_front()
-        {
-            seen.ids.remove(&oldest);
-        }
-        if seen.newest.is_none_or(|newest| id > newest) {
-            seen.newest = Some(id);
-        }
-        true
-    }
-
-    /// Holds a DM that arrived before the owner was known (bounded).
-    pub(crate) fn hold_early(&self, message: Message) {
-        let mut early = self.early.lock();
-        if early.len() < EARLY_CAPACITY {
-            tracing::debug!(id = %message.id, "a DM before the owner is known: held until then");
-            early.push(message);
-        }
+        self.arrivals.first_sighting(id)
     }
 
     /// Answers the owner's DMs held while the owner was unknown; drops everyone else's.
     pub(crate) fn release_early(self: &Arc<Self>) {
-        let held = std::mem::take(&mut *self.early.lock());
+        let held = self.arrivals.take_early();
         for message in held.into_iter().filter(|m| self.accepts(m)) {
             let bot = Arc::clone(self);
             let span = self.turn_span(&message);
             self.work
                 .spawn(async move { bot.handle_message(message).await }.instrument(span));
         }
-    }
-
-    pub(crate) fn seen(&self) -> MutexGuard<'_, SeenMessages> {
-        self.seen.lock()
     }
 
     /// The gateway is ready: the first time, the bot starts; after a lost session, what was
@@ -225,7 +174,7 @@ impl Bot {
             self.services.config.bot_name,
             ready.user.name
         );
-        if self.ready_once.swap(true, Ordering::SeqCst) {
+        if self.lifecycle.ready() == Connected::Again {
             self.reconnected(ctx.shard_id).await;
             return;
         }

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use base64::Engine;
 use serenity::model::{
     channel::{Message, ReactionType},
-    id::{ChannelId, MessageId},
+    id::ChannelId,
 };
 
 use self::{
@@ -183,22 +183,6 @@ impl Bot {
             text: append_saved_paths(message.content.trim(), &saved),
             images,
             place: TurnPlace::Conversation,
-        }
-    }
-
-    /// The id of the newest owner DM handled, for backfilling after a reconnect.
-    pub(crate) fn newest_seen(&self) -> Option<MessageId> {
-        self.seen().newest
-    }
-
-    /// Marks `id` (the greeting, posted once connected) as the point a backfill starts from
-    /// when no DM was handled after it, so a DM sent while the gateway is away is fetched
-    /// after the reconnect even before the owner's first message (issue 16). Ids are
-    /// Discord's, so the local clock does not matter.
-    pub(crate) fn backfill_from(&self, id: MessageId) {
-        let mut seen = self.seen();
-        if seen.newest.is_none_or(|newest| id > newest) {
-            seen.newest = Some(id);
         }
     }
 }

@@ -21,6 +21,7 @@
 //!   [`channel_privacy`]: who else can read the home channel and which permissions the bot
 //!   lacks there; [`home_channel`]: reading that from Discord and telling the owner.
 
+pub(crate) mod arrivals;
 mod backfill;
 pub mod bot;
 pub mod channel_privacy;
@@ -35,6 +36,7 @@ pub mod home_channel;
 pub mod http_sink;
 pub mod intake;
 pub mod interactions;
+mod lifecycle;
 pub mod nags;
 pub mod notices;
 pub mod owner;

@@ -258,7 +258,7 @@ impl EventHandler for Handler {
     async fn message(&self, _ctx: Context, message: Message) {
         let Some(bot) = self.bot() else { return };
         if bot.owner.owner().is_none() && message.guild_id.is_none() && !message.author.bot {
-            bot.hold_early(message);
+            bot.arrivals.hold_early(message);
             return;
         }
         bot.route(Input::Message(message)).await;

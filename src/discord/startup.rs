@@ -63,7 +63,7 @@ impl Bot {
         };
         // Where the owner wants unasked messages (CHN-5): the DM, or the home channel.
         if let Some(greeting) = self.tell("the greeting", message).await {
-            self.backfill_from(greeting.id);
+            self.arrivals.catch_up_from(greeting.id);
         }
         self.check_home_channel().await;
         self.release_early();

@@ -239,6 +239,9 @@ async fn an_old_save_button_never_saves_a_resumed_runs_session() {
         .click_button(h.owner(), h.dm(), old.id, "act:fork_exit:_")
         .await;
     h.wait_for_embed("Fork Ended — discarded").await;
+    // A background run keeps quiet while a conversation is busy (BGF-2): the fork's end
+    // (its CLI stopping) is over once main answers again.
+    h.converse("back", "Back in main.").await;
 
     h.add_reminder_now("stretch").await;
     let ping = h

@@ -271,18 +271,20 @@ impl MainSession {
         let entry = Arc::clone(&held.entry);
         let meanwhile = std::mem::take(&mut *entry.meanwhile.lock());
         entry.front_end.cancel_approvals();
-        if self
-            .fork_control
-            .facts(entry.id)
-            .is_some_and(|f| f.own_place)
-        {
+        // Closed first, so nothing sees it open once its thread is gone (a `/fork` right after
+        // the archive has its room).
+        let Some((fork, mut facts)) = self.remove_fork(held) else {
+            return;
+        };
+        entry.live.lock().set_client(None);
+        if facts.own_place {
             // The outcome goes to the channel; the thread is archived (CHN-7).
             entry.front_end.fork_closing().await;
         }
-        let others = self.fork_control.open_forks().len().saturating_sub(1);
+        let others = self.fork_control.open_forks().len();
         // A background run's session never becomes main, whatever asks (issue 23 §4): an
         // old Save button in the same place is an Exit for it.
-        let run = self.fork_control.in_resumed_run(entry.id);
+        let run = facts.begin == ForkBegin::ResumedRun;
         let (shown, description, keep_client) = match (action, session_id.clone()) {
             (ExitAction::Save, _) if run => {
                 (ExitAction::Exit, Some(RUN_NOT_SAVED.to_owned()), None)
@@ -309,14 +311,10 @@ impl MainSession {
             .front_end
             .send_embed(exit_embed(shown, description))
             .await;
-        match &embed {
-            Ok(message) => self.fork_control.note_message_opt(entry.id, *message),
+        match embed {
+            Ok(message) => facts.unrecorded_messages.extend(message),
             Err(error) => tracing::warn!(%error, "could not post the fork exit embed"),
         }
-        let Some((fork, facts)) = self.remove_fork(held) else {
-            return;
-        };
-        entry.live.lock().set_client(None);
         if let Some(id) = keep_client {
             self.hand_on_said(&entry);
             self.promote(state, fork, &id).await;
