@@ -30,8 +30,23 @@ fn run_bash_when(mock: &MockApi, trigger: &'static str, command: &'static str) {
     });
 }
 
-/// The Bash result the model got in the main turn whose prompt contains `trigger`.
-async fn bash_result_in_turn(h: &BotHarness, trigger: &str) -> (String, bool) {
+/// The owner adds, from their shell, a foreground reminder `Run the marker.` due now, with
+/// `Bash(echo fg-marker *)` approved for it.
+pub(crate) async fn marker_reminder_now(h: &BotHarness) {
+    let output = ollim_command(&h.sandbox, &h.mock)
+        .args(["reminder", "add", "-m", "Run the marker.", "--delay", "0"])
+        .args(["--foreground", "--allowed-tools", "Bash(echo fg-marker *)"])
+        .output()
+        .await
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&output.stdout).contains("approved for reminder:"),
+        "{output:?}"
+    );
+}
+
+/// The Bash result the model got in the turn whose prompt contains `trigger`.
+pub(crate) async fn bash_result_in_turn(h: &BotHarness, trigger: &str) -> (String, bool) {
     wait::eventually(
         &format!("a Bash result in the turn of {trigger:?}"),
         Duration::from_secs(60),
@@ -58,16 +73,7 @@ async fn a_foreground_jobs_tools_are_its_turns_only() {
     let h = BotHarness::greeted_fast_sync(CliSandbox::new()).await;
     run_bash_when(&h.mock, "Run the marker", "echo fg-marker job");
     run_bash_when(&h.mock, "try the marker", "echo fg-marker main");
-    let output = ollim_command(&h.sandbox, &h.mock)
-        .args(["reminder", "add", "-m", "Run the marker.", "--delay", "0"])
-        .args(["--foreground", "--allowed-tools", "Bash(echo fg-marker *)"])
-        .output()
-        .await
-        .unwrap();
-    assert!(
-        String::from_utf8_lossy(&output.stdout).contains("approved for reminder:"),
-        "{output:?}"
-    );
+    marker_reminder_now(&h).await;
     let (result, is_error) = bash_result_in_turn(&h, "Run the marker").await;
     assert!(
         !is_error && result.contains("fg-marker job"),

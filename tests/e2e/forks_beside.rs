@@ -7,14 +7,10 @@ use std::time::Duration;
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
+use crate::climb::{bash_result_in_turn, marker_reminder_now};
 use crate::home_channel::{bot_message_in, make_home, server};
-use crate::home_channel_forks::{archived, entry_embed, fork_in};
-use crate::support::{
-    bot::{BotHarness, ollim_command},
-    cli::CliSandbox,
-    mock_api::Reply,
-    wait,
-};
+use crate::home_channel_forks::{archived, entry_embed, fork_in, save_fork};
+use crate::support::{bot::BotHarness, cli::CliSandbox, mock_api::Reply};
 
 /// Issue 41 §1 (IFK-1, IFK-2, CHN-6, CHN-7, MSG-3, IFK-10): three forks open at once, each in its thread.
 /// While one's long reply streams, the two others answer in theirs, and a line in one thread
@@ -136,24 +132,11 @@ async fn three_forks_answer_in_their_threads_at_once_and_a_fourth_is_told_why_no
 
     // Saving the trip while two forks are open: the outcome says what becomes of them.
     let entry = entry_embed(&h, trip).await;
-    let save = entry.button_id("act:fork_save:");
-    h.discord
-        .click_button(h.owner(), trip, entry.id, &save)
-        .await;
-    let outcome = bot_message_in(&h, home, "with the trip fork's outcome", |m| {
-        m.embeds
-            .first()
-            .is_some_and(|e| e.to_string().contains("context saved"))
-    })
-    .await;
+    let outcome = save_fork(&h, (home, trip), &entry).await;
     assert!(
-        outcome.embeds[0]
-            .to_string()
-            .contains("The 2 other open forks began before this one was saved"),
-        "{:?}",
-        outcome.embeds
+        outcome.contains("The 2 other open forks began before this one was saved"),
+        "{outcome}"
     );
-    archived(&h, trip).await;
     // In the DM a fork would have no thread: it is told it needs one.
     let in_dm = h
         .discord
@@ -269,20 +252,14 @@ async fn a_jobs_granted_tool_never_reaches_a_fork_beside_it() {
         }
         None
     });
-    let output = ollim_command(&h.sandbox, &h.mock)
-        .args(["reminder", "add", "-m", "Run the marker.", "--delay", "0"])
-        .args(["--foreground", "--allowed-tools", "Bash(echo fg-marker *)"])
-        .output()
-        .await
-        .unwrap();
-    assert!(output.status.success(), "{output:?}");
-    let (result, is_error) = bash_result(&h, "Run the marker").await;
+    marker_reminder_now(&h).await;
+    let (result, is_error) = bash_result_in_turn(&h, "Run the marker").await;
     assert!(!is_error && result.contains("fg-marker job"), "{result}");
     // The job's turn is still streaming, its grant alive: the fork is told to use it.
     h.discord
         .channel_message(h.owner(), thread, "try the marker now")
         .await;
-    let (result, is_error) = bash_result(&h, "try the marker").await;
+    let (result, is_error) = bash_result_in_turn(&h, "try the marker").await;
     assert!(
         is_error && !result.contains("fg-marker fork"),
         "the fork used the job's tool: {result}"
@@ -293,24 +270,4 @@ async fn a_jobs_granted_tool_never_reaches_a_fork_beside_it() {
     .await;
     job_go.cancel();
     h.terminate().await;
-}
-
-/// The first Bash result the model got in a turn whose prompt contains `trigger`.
-async fn bash_result(h: &BotHarness, trigger: &str) -> (String, bool) {
-    wait::eventually(
-        &format!("a Bash result in the turn of {trigger:?}"),
-        Duration::from_secs(60),
-        || {
-            h.mock.model_requests().into_iter().find_map(|request| {
-                let ours = request
-                    .user_prompts()
-                    .last()
-                    .is_some_and(|p| p.contains(trigger));
-                let result = request.tool_results().into_iter().next()?;
-                ours.then_some((result.content, result.is_error))
-            })
-        },
-        || h.log(),
-    )
-    .await
 }

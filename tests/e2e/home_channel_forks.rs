@@ -52,6 +52,27 @@ pub(crate) async fn fork_in(h: &BotHarness, home: u64, topic: &str, first: &str)
     thread
 }
 
+/// Clicks Save on the fork's entry embed `entry` in `thread`; returns the text of the
+/// outcome posted in `home`, once the thread is archived.
+pub(crate) async fn save_fork(
+    h: &BotHarness,
+    (home, thread): (u64, u64),
+    entry: &FakeMessage,
+) -> String {
+    let save = entry.button_id("act:fork_save:");
+    h.discord
+        .click_button(h.owner(), thread, entry.id, &save)
+        .await;
+    let outcome = bot_message_in(h, home, "with the fork's outcome", |m| {
+        m.embeds
+            .first()
+            .is_some_and(|e| e.to_string().contains("context saved"))
+    })
+    .await;
+    archived(h, thread).await;
+    outcome.embeds[0].to_string()
+}
+
 /// Waits until `thread` is archived.
 pub(crate) async fn archived(h: &BotHarness, thread: u64) {
     wait::until_true(
@@ -105,24 +126,11 @@ async fn slash_fork_opens_a_thread_beside_main_and_save_keeps_both() {
         "main must not see the fork's turns"
     );
 
-    let save = entry.button_id("act:fork_save:");
-    h.discord
-        .click_button(h.owner(), thread.id, entry.id, &save)
-        .await;
-    let outcome = bot_message_in(&h, home, "with the fork's outcome", |m| {
-        m.embeds
-            .first()
-            .is_some_and(|e| e.to_string().contains("context saved"))
-    })
-    .await;
+    let outcome = save_fork(&h, (home, thread.id), &entry).await;
     assert!(
-        outcome.embeds[0]
-            .to_string()
-            .contains("the exchange you had meanwhile outside this fork is kept"),
-        "{:?}",
-        outcome.embeds
+        outcome.contains("the exchange you had meanwhile outside this fork is kept"),
+        "{outcome}"
     );
-    archived(&h, thread.id).await;
 
     // The saved conversation hears what main said meanwhile.
     converse_in(&h, home, "what did we settle?", "Both noted.").await;
