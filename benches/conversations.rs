@@ -3,12 +3,14 @@
 //!
 //! `cargo bench --bench conversations` (release profile) runs the real `ollim-bot` binary
 //! through [`BotHarness`]: the fake Discord (real serenity client inside the bot), the pinned
-//! Claude Code CLI and the mock Messages API. In a home channel with a fork open in its thread,
-//! after 2 warm-up rounds, 12 measured rounds of three, in turn: (1) a line in the channel
-//! alone, (2) a line in the thread alone, (3) both at once. Each time is from the line's
+//! Claude Code CLI and the mock Messages API. In a home channel with two forks open, each in its
+//! thread, after 2 warm-up rounds, 12 measured rounds of five, in turn: (1) a line in the channel
+//! alone, (2) a line in the first thread alone, (3) both at once, (4) a line in the second
+//! thread alone, (5) a line in each thread at once. Each time is from the line's
 //! `MESSAGE_CREATE` to the Discord write showing the whole reply (10 deltas, 300 ms before the
-//! first, 60 ms between the others). The figure that matters is (3) against (1) and (2): a
-//! conversation's reply should take about as long with the other one answering beside it.
+//! first, 60 ms between the others). The figures that matter are (3) against (1) and (2), and
+//! (5) against (2) and (4): a conversation's reply should take about as long with another one
+//! answering beside it.
 //!
 //! Needs the pinned CLI: `OLLIM_TEST_CLAUDE_CLI`, else `.ci/claude-cli/node_modules/.bin/claude`;
 //! without it everything is skipped.
@@ -59,6 +61,29 @@ fn reply_words(tag: &str) -> Vec<String> {
     (0..CHUNKS).map(|i| format!("{tag}w{i} ")).collect()
 }
 
+/// `/fork <topic>` in `home`; returns its thread once the fork's first reply is there.
+async fn fork_thread(h: &BotHarness, home: u64, topic: &str) -> u64 {
+    let discord = &h.discord;
+    let options = json!([{"name": "topic", "type": 3, "value": topic}]);
+    discord.slash_in(h.owner(), home, "fork", options).await;
+    let started = Instant::now();
+    let thread = loop {
+        let threads = discord.threads_of(home).into_iter();
+        if let Some(thread) = threads.rev().find(|t| t.name == topic) {
+            break thread.id;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "no fork thread"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    discord
+        .wait_for_message_in(thread, |m| m.content == "fork ready")
+        .await;
+    thread
+}
+
 /// A home channel only the owner and the bot see, made home with `/home`, with a fork open in
 /// a thread of it. Returns (channel, thread).
 async fn home_with_a_fork(h: &BotHarness) -> (u64, u64) {
@@ -80,23 +105,7 @@ async fn home_with_a_fork(h: &BotHarness) -> (u64, u64) {
             m.interaction_id == Some(command) && !m.content.is_empty()
         })
         .await;
-    let topic = json!([{"name": "topic", "type": 3, "value": "bench"}]);
-    discord.slash_in(h.owner(), home, "fork", topic).await;
-    let started = Instant::now();
-    let thread = loop {
-        if let Some(thread) = discord.threads_of(home).into_iter().next() {
-            break thread.id;
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(30),
-            "no fork thread"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    };
-    discord
-        .wait_for_message_in(thread, |m| m.content == "fork ready")
-        .await;
-    (home, thread)
+    (home, fork_thread(h, home, "bench").await)
 }
 
 /// Writes `tag` in `channel` and times it to the write showing the whole reply.
@@ -124,8 +133,11 @@ async fn side_by_side() {
         Some(Reply::text_chunks(reply_words(tag), CHUNK_DELAY).with_initial_delay(INITIAL_DELAY))
     });
     let (home, thread) = home_with_a_fork(&h).await;
+    let second = fork_thread(&h, home, "bench two").await;
     let (mut main_alone, mut fork_alone, mut main_both, mut fork_both) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut second_alone, mut forks_first, mut forks_second) =
+        (Vec::new(), Vec::new(), Vec::new());
     for round in 0..WARM_UP_ROUNDS + MEASURED_ROUNDS {
         let main_line = timed_line(&h, home, &format!("line-main-alone-{round}")).await;
         tokio::time::sleep(BETWEEN).await;
@@ -140,11 +152,25 @@ async fn side_by_side() {
             timed_line(&h, thread, &fork_tag),
         );
         tokio::time::sleep(BETWEEN).await;
+        let second_line = timed_line(&h, second, &format!("line-second-alone-{round}")).await;
+        tokio::time::sleep(BETWEEN).await;
+        let (first_tag, second_tag) = (
+            format!("line-first-forks-{round}"),
+            format!("line-second-forks-{round}"),
+        );
+        let (first_beside, second_beside) = tokio::join!(
+            timed_line(&h, thread, &first_tag),
+            timed_line(&h, second, &second_tag),
+        );
+        tokio::time::sleep(BETWEEN).await;
         if round >= WARM_UP_ROUNDS {
             main_alone.push(main_line);
             fork_alone.push(fork_line);
             main_both.push(main_beside);
             fork_both.push(fork_beside);
+            second_alone.push(second_line);
+            forks_first.push(first_beside);
+            forks_second.push(second_beside);
         }
     }
     println!(
@@ -154,10 +180,12 @@ async fn side_by_side() {
     for (name, alone, both) in [
         ("channel (main)", &main_alone, &main_both),
         ("thread (fork)", &fork_alone, &fork_both),
+        ("thread beside a thread", &fork_alone, &forks_first),
+        ("2nd thread beside", &second_alone, &forks_second),
     ] {
         let (alone, both) = (median_ms(alone), median_ms(both));
         println!(
-            "    {name:<16} alone median {alone:7.1} ms   beside the other median {both:7.1} ms   \
+            "    {name:<22} alone median {alone:7.1} ms   beside the other median {both:7.1} ms   \
              ratio {:.3}",
             both / alone
         );
