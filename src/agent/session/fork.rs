@@ -186,7 +186,7 @@ impl MainSession {
         let own_place = front_end.fork_opened(thread_topic, alone).await;
         if !own_place && !alone {
             // Beside another fork only in a thread of its own.
-            client.disconnect(DISCONNECT_GRACE).await;
+            self.retire(client.disconnect(DISCONNECT_GRACE));
             return Err(ForkCommandError::NoRoom(NoRoom::NeedsThread));
         }
         let facts = ForkFacts {
@@ -317,7 +317,7 @@ impl MainSession {
         }
         if let Some(id) = keep_client {
             self.hand_on_said(&entry);
-            self.promote(state, fork, &id).await;
+            self.promote(state, fork, &id);
             self.carry_over(&meanwhile);
             return;
         }
@@ -329,7 +329,7 @@ impl MainSession {
                 &fork.origin,
             );
         }
-        fork.cli.disconnect().await;
+        self.retire(fork.cli.disconnect());
     }
 
     /// Discards open forks without a turn: every one (`/clear`, IFK-15), or only the one in

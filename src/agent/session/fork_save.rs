@@ -44,7 +44,7 @@ impl MainSession {
     }
 
     /// Makes the fork's client the main one without reconnecting (SES-10).
-    pub(super) async fn promote(&self, state: &mut MainState, fork: ActiveFork, id: &SessionId) {
+    pub(super) fn promote(&self, state: &mut MainState, fork: ActiveFork, id: &SessionId) {
         let previous = self.services.sessions.load();
         if let Err(error) = self.services.sessions.save_swapped(id, previous.as_ref()) {
             tracing::warn!(%error, "could not save the promoted fork's session id");
@@ -66,7 +66,7 @@ impl MainSession {
         state.turns_since_compaction = 0;
         self.set_live(Branch::Main, state.client.as_ref());
         if let Some(old) = old {
-            old.disconnect(DISCONNECT_GRACE).await;
+            self.retire(old.disconnect(DISCONNECT_GRACE));
         }
     }
 }

@@ -160,6 +160,9 @@ pub struct MainSession {
     /// When the session last did something (a turn ended, a command connected): its CLI
     /// sleeps once this is long enough ago (issue 29).
     last_active: Mutex<tokio::time::Instant>,
+    /// CLIs no conversation uses any more (an ended fork's, main's old one after a Save),
+    /// finishing without holding a lock; shutdown waits for them.
+    retiring: tokio_util::task::TaskTracker,
 }
 
 impl MainSession {
@@ -191,7 +194,16 @@ impl MainSession {
             fork_control: Arc::new(ForkControl::default()),
             main_scope: Arc::new(ScopeCell::new(ToolScope::Main)),
             last_active,
+            retiring: tokio_util::task::TaskTracker::new(),
         }
+    }
+
+    /// Stops a CLI no conversation uses any more, without holding a lock while it finishes
+    /// (up to [`DISCONNECT_GRACE`]): an ended fork's turn-taking doors are free at once.
+    fn retire<T: Send + 'static>(&self, stopping: impl Future<Output = T> + Send + 'static) {
+        self.retiring.spawn(async move {
+            stopping.await;
+        });
     }
 
     /// Whether an interactive fork is open, readable without waiting for a lock. It agrees
@@ -306,5 +318,7 @@ impl MainSession {
         if let Some(client) = self.take_client(&mut state) {
             client.disconnect(DISCONNECT_GRACE).await;
         }
+        self.retiring.close();
+        self.retiring.wait().await;
     }
 }
