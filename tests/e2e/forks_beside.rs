@@ -271,3 +271,56 @@ async fn a_jobs_granted_tool_never_reaches_a_fork_beside_it() {
     job_go.cancel();
     h.terminate().await;
 }
+
+/// IFK-11, CHN-6 (issue 41 §1): each fork checks in in its own time. While one fork's long
+/// reply streams, another, idle past its timeout, checks in in its thread without waiting for
+/// the first; the first's reply is not cut short.
+#[tokio::test]
+async fn an_idle_fork_checks_in_while_another_fork_answers() {
+    let mut h = crate::cli_rest::start().await;
+    let home = server(&h, 0).private;
+    make_home(&h, home).await;
+    let busy = fork_in(&h, home, "essay", "Fork open: essay.").await.id;
+    let idle = fork_in(&h, home, "taxes", "Fork open: taxes.").await.id;
+    let go = CancellationToken::new();
+    let words: Vec<String> = (0..30).map(|i| format!("essay{i} ")).collect();
+    let (reply, hold) = (words.clone(), go.clone());
+    h.mock.add_rule(move |request| {
+        let prompt = request.last_user_text()?;
+        if prompt.contains("write the long essay") {
+            let essay = Reply::text_chunks(reply.clone(), Duration::ZERO);
+            return Some(essay.held_after(5, hold.clone()));
+        }
+        if !prompt.contains("[fork-timeout]") {
+            return None;
+        }
+        Some(if request.all_text().contains("Fork open: taxes.") {
+            Reply::text("Still on the taxes?")
+        } else {
+            Reply::text("Still on the essay?")
+        })
+    });
+    h.discord
+        .channel_message(h.owner(), busy, "write the long essay")
+        .await;
+    bot_message_in(&h, busy, "with the essay streaming", |m| {
+        m.content.contains("essay4")
+    })
+    .await;
+    h.sandbox.advance_clock(Duration::from_secs(11 * 60));
+    bot_message_in(&h, idle, "with the idle note", |m| {
+        m.content.contains("fork idle")
+    })
+    .await;
+    bot_message_in(&h, idle, "with the check-in", |m| {
+        m.content == "Still on the taxes?"
+    })
+    .await;
+    go.cancel();
+    let whole = words.concat();
+    bot_message_in(&h, busy, "with the whole essay, not cut short", |m| {
+        m.content.trim() == whole.trim()
+    })
+    .await;
+    h.terminate().await;
+}

@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use tokio::sync::mpsc;
+use tracing::Instrument;
 
 use super::{
     Held, MainSession, NoRoom, Prompt, PromptSource, Target, fork::ForkStart,
@@ -208,11 +209,19 @@ impl MainSession {
     /// fork turn or a stop of the fork's CLI in progress rather than skip the minute: after a
     /// turn the owner's activity is fresh and nothing is due; after a stop the check-in wakes
     /// the CLI.
-    pub async fn check_idle(&self) {
+    /// The forks are checked side by side: one fork's long turn never delays another's.
+    pub async fn check_idle(self: &Arc<Self>) {
+        let mut checks = tokio::task::JoinSet::new();
         for entry in self.forks.all() {
-            let held = entry.lock().await;
-            self.check_idle_of(held).await;
+            let session = Arc::clone(self);
+            let check = async move {
+                let held = entry.lock().await;
+                session.check_idle_of(held).await;
+            };
+            checks.spawn(check.in_current_span());
         }
+        // Dropped (shutdown), the set stops the checks with it.
+        while checks.join_next().await.is_some() {}
     }
 
     /// The idle check of the held fork.
