@@ -8,7 +8,6 @@ use parking_lot::Mutex;
 use serenity::{
     all::{Context, Ready},
     http::Http,
-    model::id::MessageId,
 };
 use tokio_util::{sync::CancellationToken, task::TaskTracker};
 use tracing::Instrument;
@@ -148,11 +147,6 @@ impl Bot {
     /// Whether a restart was requested.
     pub fn is_restarting(&self) -> bool {
         self.lifecycle.is_restarting()
-    }
-
-    /// Records `id` as handled; false if it was handled already (a replayed event).
-    pub(crate) fn first_sighting(&self, id: MessageId) -> bool {
-        self.arrivals.first_sighting(id)
     }
 
     /// Answers the owner's DMs held while the owner was unknown; drops everyone else's.

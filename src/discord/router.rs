@@ -56,14 +56,9 @@ impl Input {
     }
 
     /// Who did it (`None`: not known, as a reaction's user may be) and where.
-    fn origin(&self) -> (Option<UserId>, bool, ChannelId, Option<GuildId>) {
+    fn origin(&self) -> Origin {
         match self {
-            Input::Message(message) => (
-                Some(message.author.id),
-                message.author.bot || message.webhook_id.is_some(),
-                message.channel_id,
-                message.guild_id,
-            ),
+            Input::Message(message) => message_origin(message),
             Input::Command(command) => (
                 Some(command.user.id),
                 command.user.bot,
@@ -92,12 +87,29 @@ impl Input {
     }
 }
 
+/// Who did something (`None`: not known), whether they are a bot, the channel and the server.
+type Origin = (Option<UserId>, bool, ChannelId, Option<GuildId>);
+
+/// Where a message comes from.
+fn message_origin(message: &Message) -> Origin {
+    (
+        Some(message.author.id),
+        message.author.bot || message.webhook_id.is_some(),
+        message.channel_id,
+        message.guild_id,
+    )
+}
+
 impl Bot {
-    /// Whether `input` reaches the bot, and through which door: the owner and door check of
-    /// every way in. Nobody is the owner while the owner is unknown, and nothing new is taken
-    /// once shutdown began.
+    /// Whether `input` reaches the bot, and through which door.
     pub(crate) fn admit(&self, input: &Input) -> Result<Option<Door>, Refused> {
-        let (user, by_bot, channel, guild) = input.origin();
+        self.admit_from(input.way(), input.origin())
+    }
+
+    /// The owner and door check of every way in. Nobody is the owner while the owner is
+    /// unknown, and nothing new is taken once shutdown began.
+    fn admit_from(&self, way: Way, origin: Origin) -> Result<Option<Door>, Refused> {
+        let (user, by_bot, channel, guild) = origin;
         let author = match user {
             _ if by_bot => Author::Bot,
             Some(user) if self.is_accepting() && self.owner.is_owner(user) => Author::Owner,
@@ -108,7 +120,7 @@ impl Bot {
             Some(_) => Place::Server(channel),
         };
         admit(
-            input.way(),
+            way,
             author,
             place,
             self.places.home(),
@@ -124,7 +136,7 @@ impl Bot {
             Err(refused) => return self.refuse(&input, refused).await,
         };
         if let Input::Message(message) = &input
-            && !self.first_sighting(message.id)
+            && !self.arrivals.first_sighting(message.id)
         {
             return;
         }
@@ -196,31 +208,35 @@ impl Bot {
 
     /// The span a message from `message`'s door is handled under.
     pub(crate) fn turn_span(&self, message: &Message) -> Span {
-        let input = Input::Message(message.clone());
-        span_of(&input, self.admit(&input).ok().flatten())
+        let door = self.admit_from(Way::Message, message_origin(message));
+        message_span(message, door.ok().flatten())
     }
 
     /// Whether `message` reaches the agent and was not handled by this process yet (a
     /// catch-up after a reconnect, the DMs held until the owner was known).
     pub(crate) fn accepts(&self, message: &Message) -> bool {
-        let input = Input::Message(message.clone());
-        self.admit(&input).is_ok() && self.first_sighting(message.id)
+        self.admit_from(Way::Message, message_origin(message))
+            .is_ok()
+            && self.arrivals.first_sighting(message.id)
+    }
+}
+
+/// The span a message through `door` is handled under: named after the door.
+fn message_span(message: &Message, door: Option<Door>) -> Span {
+    match door {
+        Some(Door::ForkThread(_)) => tracing::info_span!("thread_turn", message = %message.id),
+        Some(Door::HomeChannel) => tracing::info_span!("channel_turn", message = %message.id),
+        Some(Door::Dm) | None => tracing::info_span!("dm_turn", message = %message.id),
     }
 }
 
 /// The span an input is handled under: a message's names its door; every interaction is one.
 fn span_of(input: &Input, door: Option<Door>) -> Span {
-    match (input, door) {
-        (Input::Message(m), Some(Door::ForkThread(_))) => {
-            tracing::info_span!("thread_turn", message = %m.id)
-        }
-        (Input::Message(m), Some(Door::HomeChannel)) => {
-            tracing::info_span!("channel_turn", message = %m.id)
-        }
-        (Input::Message(m), _) => tracing::info_span!("dm_turn", message = %m.id),
-        (Input::Command(c), _) => tracing::info_span!("interaction", id = %c.id),
-        (Input::Click(c), _) => tracing::info_span!("interaction", id = %c.id),
-        (Input::Reaction(_) | Input::Typing(_), _) => Span::current(),
+    match input {
+        Input::Message(message) => message_span(message, door),
+        Input::Command(c) => tracing::info_span!("interaction", id = %c.id),
+        Input::Click(c) => tracing::info_span!("interaction", id = %c.id),
+        Input::Reaction(_) | Input::Typing(_) => Span::current(),
     }
 }
 

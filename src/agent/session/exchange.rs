@@ -67,7 +67,6 @@ impl MainSession {
     /// so are the tools the owner granted the job (issue 23 §4).
     pub async fn scheduled(&self, job: ForegroundJob) -> Result<TurnReport, AgentError> {
         let mut held = self.hold(Target::MainDoor).await;
-        // The chain is the running conversation's: a fork turn beside it never sees it.
         // The chain and the job's own tools are the running conversation's: a turn of another
         // beside it never sees them.
         let (chain, rules) = match &held {
@@ -105,7 +104,6 @@ impl MainSession {
         place: TurnPlace,
     ) -> Result<(), ForkCommandError> {
         let mut state = self.state.lock().await;
-        self.fork_control.room().map_err(ForkCommandError::NoRoom)?;
         let idle = self.services.runtime.current().fork_idle_timeout;
         let prompt = started_prompt(topic.as_deref());
         // The fork opens where the command was run (a thread there, in the home channel).
@@ -136,7 +134,6 @@ impl MainSession {
         prompt: Prompt,
     ) -> Result<TurnReport, ForkCommandError> {
         let mut state = self.state.lock().await;
-        self.fork_control.room().map_err(ForkCommandError::NoRoom)?;
         self.front_end.answer_in(prompt.place, Branch::Main);
         let start = ForkStart::Resume { session_id, origin };
         let fork = self.open_fork(&mut state, start).await?;
@@ -208,8 +205,8 @@ impl MainSession {
     /// The idle check (IFK-11, IFK-12): run every minute, for each open fork. It waits for a
     /// fork turn or a stop of the fork's CLI in progress rather than skip the minute: after a
     /// turn the owner's activity is fresh and nothing is due; after a stop the check-in wakes
-    /// the CLI.
-    /// The forks are checked side by side: one fork's long turn never delays another's.
+    /// the CLI. The forks are checked side by side: one fork's long turn never delays
+    /// another's.
     pub async fn check_idle(self: &Arc<Self>) {
         let mut checks = tokio::task::JoinSet::new();
         for entry in self.forks.all() {

@@ -150,7 +150,6 @@ impl MainSession {
         let origin = origin.unwrap_or(SessionOrigin::Owner);
         let scope = Arc::new(ScopeCell::new(ToolScope::InteractiveFork));
         let tools = self.tools_of(&origin);
-        let fork_tools = tools.clone();
         let id = self.forks.next_id();
         // Its output goes to a place of its own where the front end has one per fork.
         let front_end = self
@@ -206,7 +205,7 @@ impl MainSession {
             origin,
             turn,
             chain,
-            tools: fork_tools,
+            tools,
             permissions,
         };
         let embed = match &fork.origin {
