@@ -20,17 +20,17 @@ use crate::{
 pub(super) async fn run_auto_update(bot: Arc<Bot>, poll: Duration, stop: CancellationToken) {
     tokio::select! {
         () = stop.cancelled() => return,
-        () = bot.owner_ready() => {}
+        () = bot.reach.owner_ready() => {}
     }
     // The first look comes one poll after start-up, not while the session is still starting.
-    let clock = bot.services.clock.clone();
+    let clock = bot.reach.services.clock.clone();
     let mut last_check: Option<Instant> = None;
     loop {
         tokio::select! {
             () = stop.cancelled() => return,
             () = clock.sleep(poll) => {}
         }
-        let runtime = bot.services.runtime.current();
+        let runtime = bot.reach.services.runtime.current();
         let now = clock.instant();
         let due = check_due(
             runtime.auto_update,
@@ -59,18 +59,19 @@ async fn check_once(bot: &Bot, update_hour: u8) {
         return;
     };
     let detection = run.detect().await;
-    let activity = if bot.session.is_busy() {
+    let activity = if bot.reach.session.is_busy() {
         AgentActivity::Turn
-    } else if bot.session.in_fork() {
+    } else if bot.reach.session.in_fork() {
         AgentActivity::InFork
     } else {
         AgentActivity::Idle
     };
     let local_hour = bot
+        .reach
         .services
         .clock
         .now()
-        .with_timezone(&bot.services.config.timezone)
+        .with_timezone(&bot.reach.services.config.timezone)
         .hour();
     let release = match next_step(detection, activity, local_hour, update_hour) {
         AutoStep::FetchFailed(error) => {

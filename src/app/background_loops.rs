@@ -31,7 +31,7 @@ pub(super) async fn run_scheduler(
 ) {
     tokio::select! {
         () = stop.cancelled() => return,
-        () = bot.owner_ready() => {}
+        () = bot.reach.owner_ready() => {}
     }
     scheduler.run(stop).await;
 }
@@ -47,7 +47,7 @@ pub(super) async fn run_webhooks(
 ) {
     tokio::select! {
         () = stop.cancelled() => return,
-        () = bot.owner_ready() => {}
+        () = bot.reach.owner_ready() => {}
     }
     if matches!(setting, WebhookSetting::On { .. }) {
         let scanned = {

@@ -28,12 +28,13 @@ use crate::{
     },
     config::Config,
     discord::{
+        approvals::reactions::ReactionApprovals,
         bot::Bot,
-        clicks::reaction_approval::Approvals,
         client::{build_client, run_client},
         front_end::{Audience, DiscordFrontEnd},
         owner::OwnerGate,
         places::Places,
+        reach::Reach,
     },
     front_end::FrontEnd,
     scheduling::Scheduler,
@@ -168,7 +169,7 @@ async fn run_daemon(
         services.config.home_channel,
     ));
     reach.connect(Arc::clone(&http), Arc::clone(&places));
-    let approvals = Arc::new(Approvals::default());
+    let approvals = Arc::new(ReactionApprovals::default());
     let inquiries = Arc::new(services.inquiries.clone());
     let owner = Arc::new(OwnerGate::default());
     let front_end_for = |audience| {
@@ -230,17 +231,17 @@ async fn run_daemon(
         budget,
     );
     webhooks.watch_waiting(services.config.scheduler_sync);
-    let bot = Arc::new(Bot::new(
+    let shared = Reach::new(
         http,
         (places, owner),
         session,
         Arc::clone(&services),
-        approvals,
         inquiries,
-    ));
+    );
+    let bot = Arc::new(Bot::new(shared, approvals));
     let _ = bot_slot.set(Arc::clone(&bot));
     bot.reconnects.bind(Arc::clone(&client.shard_manager));
-    let _ = bot.webhooks.set(webhooks.clone());
+    bot.approvals.bind_webhooks(webhooks.clone());
 
     // Written until everything else has stopped, so work cut off by the shutdown itself is
     // on record for the next start.
@@ -265,7 +266,7 @@ async fn run_daemon(
     tasks.spawn(
         "fork idle check",
         check_fork_idle(
-            Arc::clone(&bot.session),
+            Arc::clone(&bot.reach.session),
             services.clock.clone(),
             stop_background.clone(),
         ),
@@ -273,20 +274,20 @@ async fn run_daemon(
     tasks.spawn(
         "CLI rest",
         rest_when_idle(
-            Arc::clone(&bot.session),
+            Arc::clone(&bot.reach.session),
             services.clock.clone(),
             stop_background.clone(),
         ),
     );
     tasks.spawn(
         "google revocation watch",
-        Arc::clone(&bot)
-            .watch_google_revocation(services.config.scheduler_sync, stop_background.clone()),
+        Arc::clone(&bot.google)
+            .watch_revocation(services.config.scheduler_sync, stop_background.clone()),
     );
     tasks.spawn(
         "quiet-time digest",
-        Arc::clone(&bot)
-            .watch_quiet_digest(services.config.scheduler_sync, stop_background.clone()),
+        Arc::clone(&bot.quiet)
+            .watch_digest(services.config.scheduler_sync, stop_background.clone()),
     );
     tasks.spawn(
         "busy calendar watch",
@@ -302,15 +303,18 @@ async fn run_daemon(
     );
     tasks.spawn(
         "set-aside notices",
-        Arc::clone(&bot).watch_set_aside(services.config.scheduler_sync, stop_background.clone()),
+        Arc::clone(&bot.notices)
+            .watch_set_aside(services.config.scheduler_sync, stop_background.clone()),
     );
     tasks.spawn(
         "interrupted-work notice",
-        Arc::clone(&bot).watch_unfinished(services.config.scheduler_sync, stop_background.clone()),
+        Arc::clone(&bot.notices)
+            .watch_unfinished(services.config.scheduler_sync, stop_background.clone()),
     );
     tasks.spawn(
         "disk-space notices",
-        Arc::clone(&bot).watch_disk_space(services.config.scheduler_sync, stop_background.clone()),
+        Arc::clone(&bot.notices)
+            .watch_disk_space(services.config.scheduler_sync, stop_background.clone()),
     );
     tasks.spawn(
         "auto-update loop",
@@ -361,7 +365,7 @@ async fn run_daemon(
     webhooks.shutdown().await;
     bot.stop_intake();
     tracing::debug!("intake stopped: no new DM is taken up");
-    let _ = tokio::time::timeout(CLI_DEADLINE, bot.session.shutdown()).await;
+    let _ = tokio::time::timeout(CLI_DEADLINE, bot.reach.session.shutdown()).await;
     stop_ledger.cancel();
     if let Err(error) = ledger_writer.await {
         tracing::warn!(%error, "the unfinished-work writer failed");

@@ -29,10 +29,12 @@ pub(super) async fn shut_down_on_signal(
     };
     if let Some(name) = name {
         tracing::info!("received {name}; shutting down");
-        if let Some(channel) = bot.places.unasked() {
+        if let Some(channel) = bot.reach.places.unasked() {
             let notice =
                 crate::discord::notices::greeting::shutdown_notice(&format!("received {name}"));
-            if let Err(error) = with_rate_limit_retries(|| channel.say(&bot.http, &notice)).await {
+            if let Err(error) =
+                with_rate_limit_retries(|| channel.say(&bot.reach.http, &notice)).await
+            {
                 tracing::debug!(%error, "could not send the shutdown notice");
             }
         }
@@ -40,15 +42,15 @@ pub(super) async fn shut_down_on_signal(
         tracing::info!("restart requested; shutting down first");
     }
     bot.stop_intake();
-    if tokio::time::timeout(TURN_DEADLINE, bot.work.wait())
+    if tokio::time::timeout(TURN_DEADLINE, bot.reach.work.wait())
         .await
         .is_err()
     {
         tracing::warn!("the turn in progress did not finish in time; interrupting it");
-        bot.session.interrupt();
-        let _ = tokio::time::timeout(CLI_DEADLINE, bot.work.wait()).await;
+        bot.reach.session.interrupt();
+        let _ = tokio::time::timeout(CLI_DEADLINE, bot.reach.work.wait()).await;
     }
-    if tokio::time::timeout(CLI_DEADLINE, bot.session.shutdown())
+    if tokio::time::timeout(CLI_DEADLINE, bot.reach.session.shutdown())
         .await
         .is_err()
     {

@@ -29,8 +29,10 @@ impl Bot {
         let Some(after) = self.arrivals.newest() else {
             return;
         };
-        let doors = [self.places.dm(), self.places.home()].into_iter().flatten();
-        let places = doors.chain(self.places.open_threads());
+        let doors = [self.reach.places.dm(), self.reach.places.home()]
+            .into_iter()
+            .flatten();
+        let places = doors.chain(self.reach.places.open_threads());
         let mut candidates = Vec::new();
         for channel in places {
             candidates.extend(self.fetch_unseen(channel, after).await);
@@ -52,16 +54,17 @@ impl Bot {
             if let Some(count) = untold.remove(&channel) {
                 // Told once per place, before the late answers there.
                 let note = missed_note(count);
-                if let Err(error) = with_rate_limit_retries(|| channel.say(&self.http, &note)).await
+                if let Err(error) =
+                    with_rate_limit_retries(|| channel.say(&self.reach.http, &note)).await
                 {
                     tracing::warn!(%error, %channel, "could not tell the owner about missed messages");
                 }
             }
             tracing::info!(id = %message.id, %channel, "answering a message missed during the reconnect");
-            let bot = Arc::clone(self);
             let span = self.turn_span(&message);
-            self.work
-                .spawn(async move { bot.handle_message(message).await }.instrument(span));
+            self.reach
+                .work
+                .spawn(Arc::clone(self).take_message(message).instrument(span));
         }
     }
 
@@ -69,7 +72,7 @@ impl Bot {
     async fn fetch_unseen(&self, channel: ChannelId, after: MessageId) -> Vec<Message> {
         let fetched = with_rate_limit_retries(|| {
             channel.messages(
-                &self.http,
+                &self.reach.http,
                 GetMessages::new().after(after).limit(FETCHED_PER_PLACE),
             )
         })

@@ -6,7 +6,7 @@ use serenity::{
     model::application::ButtonStyle as DiscordButtonStyle,
 };
 
-use super::clicks::buttons::{ButtonError, encode};
+use super::buttons::{ButtonError, encode};
 use crate::{
     domain::embed::{ButtonStyle, Embed},
     state::inquiries::InquiryStore,

@@ -18,7 +18,7 @@ use serenity::{
 use tokio::sync::mpsc::UnboundedReceiver;
 
 use super::{
-    clicks::reaction_approval::Approvals,
+    approvals::reactions::ReactionApprovals,
     embeds::embed_message,
     http_sink::HttpSink,
     owner::OwnerGate,
@@ -53,7 +53,7 @@ pub struct DiscordFrontEnd {
     /// The owner, added to a private fork thread.
     owner: Arc<OwnerGate>,
     audience: Audience,
-    approvals: Arc<Approvals>,
+    approvals: Arc<ReactionApprovals>,
     inquiries: Arc<InquiryStore>,
     /// A fork's front end: the thread it opened, if any.
     thread: Mutex<Option<ChannelId>>,
@@ -65,7 +65,7 @@ impl DiscordFrontEnd {
         http: Arc<Http>,
         (places, owner): (Arc<Places>, Arc<OwnerGate>),
         audience: Audience,
-        approvals: Arc<Approvals>,
+        approvals: Arc<ReactionApprovals>,
         inquiries: Arc<InquiryStore>,
     ) -> Self {
         Self {

@@ -3,6 +3,8 @@
 //! `/nags`, the list of what is open with **Done** and **Drop** for each. Every answer reaches
 //! the main conversation as a pending update, without judging.
 
+use std::sync::Arc;
+
 use chrono::{DateTime, Utc};
 use serenity::{
     all::{ButtonStyle, CommandInteraction, ComponentInteraction},
@@ -12,9 +14,9 @@ use serenity::{
 };
 
 use super::{
-    bot::Bot,
-    clicks::buttons::{ButtonAction, NagAnswer},
+    buttons::{ButtonAction, NagAnswer},
     rate_limit::with_rate_limit_retries,
+    reach::Reach,
 };
 use crate::domain::{
     nag::{NagOutcome, Snooze},
@@ -24,20 +26,31 @@ use crate::domain::{
 /// The most open reminders `/nags` gives buttons to (Discord allows five rows).
 const LISTED_WITH_BUTTONS: usize = 5;
 
-impl Bot {
+/// The nags part (issue 41 §2): the owner's answers to the reminders open until answered.
+pub struct Nags {
+    reach: Arc<Reach>,
+}
+
+impl Nags {
+    /// The part.
+    pub fn new(reach: Arc<Reach>) -> Self {
+        Self { reach }
+    }
+
     /// A click on a card's (or `/nags`'s) button (NAG-7).
-    pub(crate) async fn nag_click(
+    pub(crate) async fn click(
         &self,
         component: &ComponentInteraction,
         id: &str,
         answer: NagAnswer,
     ) -> Result<(), serenity::Error> {
-        let now = self.services.clock.now();
+        let now = self.reach.services.clock.now();
         let result = match answer {
             NagAnswer::SnoozeChoices => return self.snooze_choices(component, id).await,
             NagAnswer::Snooze(snooze) => {
                 let until = self.snooze_until(snooze, now);
-                self.services
+                self.reach
+                    .services
                     .nags
                     .update(id, |nag| nag.snoozed(until))
                     .map(|nag| nag.map(|nag| (nag, NagOutcome::Snoozed(until))))
@@ -48,7 +61,8 @@ impl Bot {
                     NagAnswer::NotToday => NagOutcome::NotToday,
                     _ => NagOutcome::Dropped,
                 };
-                self.services
+                self.reach
+                    .services
                     .nags
                     .close(id)
                     .map(|nag| nag.map(|nag| (nag, outcome)))
@@ -58,21 +72,22 @@ impl Bot {
             Ok(Some(answered)) => answered,
             Ok(None) => {
                 return self
+                    .reach
                     .ephemeral(component, "That one isn't open any more.")
                     .await;
             }
             Err(error) => {
                 let text = format!("couldn't record that: {error}");
-                return self.ephemeral(component, &text).await;
+                return self.reach.ephemeral(component, &text).await;
             }
         };
         let at = match outcome {
             NagOutcome::Snoozed(until) => until,
             _ => now,
         };
-        let line = outcome.summary(&nag.label, nag.nudges, self.services.hh_mm(at));
+        let line = outcome.summary(&nag.label, nag.nudges, self.reach.services.hh_mm(at));
         tracing::info!(id, "{line}");
-        if let Err(error) = self.services.pending.append(&line) {
+        if let Err(error) = self.reach.services.pending.append(&line) {
             tracing::warn!(%error, "could not queue the reminder's outcome");
         }
         let shown = match outcome {
@@ -81,7 +96,7 @@ impl Bot {
                 format!(
                     "**{}**: snoozed until {}.",
                     nag.label,
-                    self.services.hh_mm(at)
+                    self.reach.services.hh_mm(at)
                 )
             }
             NagOutcome::NotToday => format!("**{}**: not today. That's fine.", nag.label),
@@ -95,23 +110,24 @@ impl Bot {
                 .content(shown)
                 .components(Vec::new()),
         );
-        with_rate_limit_retries(|| component.create_response(&self.http, response.clone())).await
+        with_rate_limit_retries(|| component.create_response(&self.reach.http, response.clone()))
+            .await
     }
 
     /// `/nags`: what is open, with **Done** and **Drop** for each (NAG-9).
-    pub(crate) async fn nags_command(
+    pub(crate) async fn command(
         &self,
         command: &CommandInteraction,
     ) -> Result<(), serenity::Error> {
-        let open = self.services.nags.all();
+        let open = self.reach.services.nags.all();
         let mut message = CreateInteractionResponseMessage::new().ephemeral(true);
         if open.is_empty() {
             message = message.content(
                 "Nothing open. A reminder set with `until-done` waits here until you answer it.",
             );
         } else {
-            let now = self.services.clock.now();
-            let tz = self.services.config.timezone;
+            let now = self.reach.services.clock.now();
+            let tz = self.reach.services.config.timezone;
             let lines: Vec<String> = open
                 .iter()
                 .map(|nag| format!("- {}", nag.status(now, tz)))
@@ -132,7 +148,8 @@ impl Bot {
                 .components(rows);
         }
         let response = CreateInteractionResponse::Message(message);
-        with_rate_limit_retries(|| command.create_response(&self.http, response.clone())).await
+        with_rate_limit_retries(|| command.create_response(&self.reach.http, response.clone()))
+            .await
     }
 
     /// The snooze choices, for this owner only.
@@ -141,8 +158,9 @@ impl Bot {
         component: &ComponentInteraction,
         id: &str,
     ) -> Result<(), serenity::Error> {
-        let Some(nag) = self.services.nags.get(id) else {
+        let Some(nag) = self.reach.services.nags.get(id) else {
             return self
+                .reach
                 .ephemeral(component, "That one isn't open any more.")
                 .await;
         };
@@ -158,12 +176,13 @@ impl Bot {
             .components(vec![CreateActionRow::Buttons(buttons)])
             .ephemeral(true);
         let response = CreateInteractionResponse::Message(message);
-        with_rate_limit_retries(|| component.create_response(&self.http, response.clone())).await
+        with_rate_limit_retries(|| component.create_response(&self.reach.http, response.clone()))
+            .await
     }
 
     /// When `snooze`, pressed at `now`, brings the reminder back.
     fn snooze_until(&self, snooze: Snooze, now: DateTime<Utc>) -> DateTime<Utc> {
-        snooze.until(now, self.services.config.timezone)
+        snooze.until(now, self.reach.services.config.timezone)
     }
 }
 

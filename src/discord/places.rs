@@ -16,7 +16,7 @@ use crate::{
     front_end::{Branch, ForkId, TurnPlace},
 };
 
-/// The owner's places, shared by the front ends, the intake and the notices.
+/// The owner's places, shared by the front ends, the router and the parts.
 pub struct Places {
     dm: OnceLock<ChannelId>,
     runtime: Arc<RuntimeSettings>,

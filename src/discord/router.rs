@@ -3,7 +3,7 @@
 //! applies once, for all of them, the owner and door check ([`admit`]), the answer to anyone
 //! refused, the span the handling runs under (`dm_turn`, `channel_turn`, `thread_turn`,
 //! `interaction`) and the tracking that lets shutdown wait for it; then hands it to the part
-//! that handles it. The serenity [`Handler`] only forwards events here (and the lifecycle
+//! that handles it (`dispatch`). The serenity [`Handler`] only forwards events here (and the lifecycle
 //! ones to the bot), as twilight's template event handler does.
 
 use std::sync::{Arc, OnceLock};
@@ -112,7 +112,7 @@ impl Bot {
         let (user, by_bot, channel, guild) = origin;
         let author = match user {
             _ if by_bot => Author::Bot,
-            Some(user) if self.is_accepting() && self.owner.is_owner(user) => Author::Owner,
+            Some(user) if self.is_accepting() && self.reach.owner.is_owner(user) => Author::Owner,
             _ => Author::Someone,
         };
         let place = match guild {
@@ -123,8 +123,8 @@ impl Bot {
             way,
             author,
             place,
-            self.places.home(),
-            &self.places.open_threads(),
+            self.reach.places.home(),
+            &self.reach.places.open_threads(),
         )
     }
 
@@ -144,31 +144,30 @@ impl Bot {
         let bot = Arc::clone(self);
         // Boxed: each way's handling is large, and the router's own future stays small.
         let handled = Box::pin(bot.handle(input, door)).instrument(span);
-        self.work.track_future(handled).await;
+        self.reach.work.track_future(handled).await;
     }
 
     /// Hands an admitted input to the part that handles it.
     async fn handle(self: Arc<Self>, input: Input, door: Option<Door>) {
         match input {
-            Input::Message(message) => self.handle_message(message).await,
+            Input::Message(message) => self.take_message(message).await,
             Input::Command(command) => {
                 // Issue 29: the CLI a command reaches starts beside its handling.
-                let outcome = tokio::join!(self.wake_at(door), self.run_command(&command)).1;
+                let wake = self.conversations.wake_at(door);
+                let outcome = tokio::join!(wake, self.run_command(&command)).1;
                 if let Err(error) = outcome {
                     tracing::warn!(%error, "answering a command failed");
                 }
             }
             Input::Click(click) => {
-                let outcome = tokio::join!(self.wake_at(door), self.click(&click)).1;
+                let wake = self.conversations.wake_at(door);
+                let outcome = tokio::join!(wake, self.click(&click)).1;
                 if let Err(error) = outcome {
                     tracing::warn!(%error, "answering a click failed");
                 }
             }
-            Input::Reaction(reaction) => {
-                self.approvals
-                    .answer(reaction.message_id, &reaction.emoji.to_string());
-            }
-            Input::Typing(_) => self.wake_at(door).await,
+            Input::Reaction(reaction) => self.approvals.reaction(&reaction),
+            Input::Typing(_) => self.conversations.wake_at(door).await,
         }
     }
 
@@ -184,8 +183,8 @@ impl Bot {
             Refused::Elsewhere => self.answered_where(),
         };
         let answered = match input {
-            Input::Command(command) => reply_ephemeral(&self.http, command, &text).await,
-            Input::Click(click) => self.ephemeral(click, &text).await,
+            Input::Command(command) => reply_ephemeral(&self.reach.http, command, &text).await,
+            Input::Click(click) => self.reach.ephemeral(click, &text).await,
             _ => Ok(()),
         };
         if let Err(error) = answered {
@@ -195,7 +194,7 @@ impl Bot {
 
     /// Where the owner can talk to the bot, for a command run elsewhere (CHN-4).
     fn answered_where(&self) -> String {
-        match self.places.home() {
+        match self.reach.places.home() {
             Some(home) => format!(
                 "I answer you in our DM and in <#{home}> only. Run `/home` here to make this \
                  channel my home instead."
@@ -273,7 +272,7 @@ impl EventHandler for Handler {
 
     async fn message(&self, _ctx: Context, message: Message) {
         let Some(bot) = self.bot() else { return };
-        if bot.owner.owner().is_none() && message.guild_id.is_none() && !message.author.bot {
+        if bot.reach.owner.owner().is_none() && message.guild_id.is_none() && !message.author.bot {
             bot.arrivals.hold_early(message);
             return;
         }
@@ -301,18 +300,18 @@ impl EventHandler for Handler {
 
     async fn channel_update(&self, _ctx: Context, _old: Option<GuildChannel>, new: GuildChannel) {
         let Some(bot) = self.bot() else { return };
-        bot.recheck_home_readers(Some(new.id)).await;
+        bot.home.recheck_readers(Some(new.id)).await;
     }
 
     async fn thread_update(&self, _ctx: Context, _old: Option<GuildChannel>, new: GuildChannel) {
         let Some(bot) = self.bot() else { return };
         if new.thread_metadata.is_some_and(|meta| meta.archived) {
-            bot.fork_thread_archived(new.id).await;
+            bot.conversations.fork_thread_archived(new.id).await;
         }
     }
 
     async fn guild_role_update(&self, _ctx: Context, _old: Option<Role>, _new: Role) {
         let Some(bot) = self.bot() else { return };
-        bot.recheck_home_readers(None).await;
+        bot.home.recheck_readers(None).await;
     }
 }

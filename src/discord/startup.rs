@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use serenity::{all::Context, builder::CreateMessage, model::id::UserId};
 
-use super::commands::setup::greeting_with_get_started;
+use super::conversations::setup::greeting_with_get_started;
 use super::notices::greeting::greeting;
 use crate::usage::{UsageLedger, report::greeting_line};
 
@@ -14,7 +14,7 @@ use super::{bot::Bot, commands, owner::application_owner, rate_limit::with_rate_
 impl Bot {
     /// Runs once, on the first `READY`.
     pub(crate) async fn start(self: &Arc<Self>, _ctx: &Context) {
-        match commands::register(&self.http).await {
+        match commands::register(&self.reach.http).await {
             Ok(count) => tracing::info!("synced {count} slash commands"),
             Err(error) => tracing::warn!(%error, "could not register slash commands"),
         }
@@ -22,32 +22,35 @@ impl Bot {
             tracing::warn!("no owner found; scheduler and DM disabled");
             return;
         };
-        self.owner.resolve(owner);
-        let channel = match with_rate_limit_retries(|| owner.create_dm_channel(&self.http)).await {
-            Ok(channel) => channel.id,
-            Err(error) => {
-                tracing::error!(%error, "could not open the owner's DM channel");
-                return;
-            }
-        };
-        self.places.learn_dm(channel);
+        self.reach.owner.resolve(owner);
+        let channel =
+            match with_rate_limit_retries(|| owner.create_dm_channel(&self.reach.http)).await {
+                Ok(channel) => channel.id,
+                Err(error) => {
+                    tracing::error!(%error, "could not open the owner's DM channel");
+                    return;
+                }
+            };
+        self.reach.places.learn_dm(channel);
         self.mark_owner_ready();
-        let bot = Arc::clone(self);
-        self.work.spawn(async move {
-            if let Err(error) = bot.session.connect().await {
+        let session = Arc::clone(&self.reach.session);
+        self.reach.work.spawn(async move {
+            if let Err(error) = session.connect().await {
                 tracing::warn!(%error, "could not start the main session ahead of the first message");
             }
         });
-        let config = &self.services.config;
-        let has_session = self.services.sessions.load().is_some();
+        let config = &self.reach.services.config;
+        let has_session = self.reach.services.sessions.load().is_some();
         let version = crate::update::running_version().await.to_string();
         let mut text = greeting(has_session, &config.user_name, &config.bot_name, &version);
-        if let crate::sandbox::Support::Unavailable { reason } = self.services.sandbox.support() {
+        if let crate::sandbox::Support::Unavailable { reason } =
+            self.reach.services.sandbox.support()
+        {
             text.push('\n');
             text.push_str(&super::notices::greeting::no_sandbox_line(reason));
         }
         if let crate::sandbox::ContainerSupport::Unavailable { reason } =
-            self.services.sandbox.containers()
+            self.reach.services.sandbox.containers()
         {
             text.push('\n');
             text.push_str(&super::notices::greeting::no_container_line(reason));
@@ -62,24 +65,24 @@ impl Bot {
             greeting_with_get_started(text)
         };
         // Where the owner wants unasked messages (CHN-5): the DM, or the home channel.
-        if let Some(greeting) = self.tell("the greeting", message).await {
+        if let Some(greeting) = self.reach.tell("the greeting", message).await {
             self.arrivals.catch_up_from(greeting.id);
         }
-        self.check_home_channel().await;
+        self.home.check_home_channel().await;
         self.release_early();
     }
 
     /// Yesterday's spend and the week's so far, from the ledger (USE-8).
     fn spend_line(&self) -> Option<String> {
-        let now = self.services.clock.now();
-        let ledger = UsageLedger::new(self.services.data_dir.usage_dir());
+        let now = self.reach.services.clock.now();
+        let ledger = UsageLedger::new(self.reach.services.data_dir.usage_dir());
         let read = ledger.read_since(now - chrono::Duration::days(8)).ok()?;
-        greeting_line(&read.records, now, self.services.config.timezone)
+        greeting_line(&read.records, now, self.reach.services.config.timezone)
     }
 
     /// The application's owner.
     async fn resolve_owner(&self) -> Option<UserId> {
-        match application_owner(&self.http).await {
+        match application_owner(&self.reach.http).await {
             Ok(owner) => owner,
             Err(error) => {
                 tracing::error!(%error, "could not read the application info");

@@ -10,7 +10,7 @@ use chrono::TimeZone;
 use ollim_bot::webhooks::{WebhookSpec, request::prepare};
 use ollim_bot::{
     claude::Message,
-    discord::clicks::buttons::parse_custom_id,
+    discord::buttons::parse_custom_id,
     domain::frontmatter::{Fields, split},
     scheduling::{
         cron::CronSchedule,

@@ -161,7 +161,8 @@ fn circle(edges: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
         .find_map(|node| visit(node, edges, &mut Vec::new(), &mut done))
 }
 
-/// The uses between the children of the folder at module path `parent`, child → children.
+/// The uses between the child folders of the folder at module path `parent`, child →
+/// children.
 fn child_edges(
     src: &Path,
     parent: &[String],
@@ -170,7 +171,17 @@ fn child_edges(
     let folder = parent
         .iter()
         .fold(src.to_path_buf(), |path, part| path.join(part));
-    let children = siblings(&folder);
+    edges_among(src, parent, files, &siblings(&folder))
+}
+
+/// The uses between `children` (modules of the folder at module path `parent`), child →
+/// children.
+pub(crate) fn edges_among(
+    src: &Path,
+    parent: &[String],
+    files: &[PathBuf],
+    children: &BTreeSet<String>,
+) -> BTreeMap<String, BTreeSet<String>> {
     let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for file in files {
         let here = module_path(src, file);

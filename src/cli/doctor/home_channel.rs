@@ -11,9 +11,8 @@ use crate::{
         runtime::{RuntimeConfig, channel_id},
     },
     discord::{
-        channel_privacy::Reader,
         client::rest_client,
-        home_channel::{HomeError, standing},
+        home::{HomeError, privacy::Reader, standing},
         owner::application_owner,
     },
     state::paths::DataDir,

@@ -9,7 +9,7 @@ use tokio_util::sync::CancellationToken;
 
 use serenity::builder::CreateMessage;
 
-use crate::discord::bot::Bot;
+use super::Notices;
 use crate::state::disk_space::{DiskNews, SPACE, probe};
 
 /// The DM for `news` (paths shown relative to `root`).
@@ -26,28 +26,29 @@ pub fn disk_news_message(news: &DiskNews, root: &Path) -> String {
     }
 }
 
-impl Bot {
+impl Notices {
     /// Tells the owner about the disk once they are known, checking every `every`, until
     /// `stop`.
     pub async fn watch_disk_space(self: Arc<Self>, every: Duration, stop: CancellationToken) {
-        self.every_tick_once_ready(every, &stop, || self.tell_disk_news())
+        self.reach
+            .every_tick_once_ready(every, &stop, || self.tell_disk_news())
             .await;
     }
 
     async fn tell_disk_news(&self) {
-        let state_dir = self.services.data_dir.state_dir();
+        let state_dir = self.reach.services.data_dir.state_dir();
         if let Err(error) = tokio::task::spawn_blocking(move || probe(&state_dir)).await {
             tracing::warn!(%error, "the disk-space probe failed");
         }
-        if self.places.unasked().is_none() {
+        if self.reach.places.unasked().is_none() {
             return;
         }
         let Some(news) = SPACE.take_news() else {
             return;
         };
-        let message = disk_news_message(&news, self.services.data_dir.root());
+        let message = disk_news_message(&news, self.reach.services.data_dir.root());
         let message = CreateMessage::new().content(message);
-        if self.tell("the disk notice", message).await.is_none() {
+        if self.reach.tell("the disk notice", message).await.is_none() {
             SPACE.untell(news);
         }
     }

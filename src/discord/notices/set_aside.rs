@@ -8,7 +8,7 @@ use tokio_util::sync::CancellationToken;
 
 use serenity::builder::CreateMessage;
 
-use crate::discord::bot::Bot;
+use super::Notices;
 use crate::state::set_aside::{SetAside, Trouble, forget_notices, pending_notices};
 
 /// The DM for `notices` (paths shown relative to the data dir).
@@ -31,24 +31,29 @@ pub fn set_aside_message(notices: &[SetAside], root: &Path) -> String {
     text
 }
 
-impl Bot {
+impl Notices {
     /// Checks for set-aside notices once the owner is known and then every `every`, until
     /// `stop`.
     pub async fn watch_set_aside(self: Arc<Self>, every: Duration, stop: CancellationToken) {
-        let state_dir = self.services.data_dir.state_dir();
-        self.every_tick_once_ready(every, &stop, || self.tell_set_aside(&state_dir))
+        let state_dir = self.reach.services.data_dir.state_dir();
+        self.reach
+            .every_tick_once_ready(every, &stop, || self.tell_set_aside(&state_dir))
             .await;
     }
 
     /// One DM for the notices waiting in `state_dir`, forgotten once it went out.
     async fn tell_set_aside(&self, state_dir: &Path) {
         let notices = pending_notices(state_dir);
-        if notices.is_empty() || self.places.unasked().is_none() {
+        if notices.is_empty() || self.reach.places.unasked().is_none() {
             return;
         }
-        let message = set_aside_message(&notices, self.services.data_dir.root());
+        let message = set_aside_message(&notices, self.reach.services.data_dir.root());
         let message = CreateMessage::new().content(message);
-        if self.tell("the set-aside notice", message).await.is_some()
+        if self
+            .reach
+            .tell("the set-aside notice", message)
+            .await
+            .is_some()
             && let Err(error) = forget_notices(state_dir, notices.len())
         {
             tracing::warn!(%error, "could not clear the set-aside notices");

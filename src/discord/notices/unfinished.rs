@@ -10,7 +10,7 @@ use tokio_util::sync::CancellationToken;
 
 use serenity::builder::CreateMessage;
 
-use crate::discord::bot::Bot;
+use super::Notices;
 use crate::state::unfinished::{Entry, Work};
 
 /// The DM for `entries`, times in `zone`.
@@ -41,27 +41,32 @@ pub fn unfinished_message(entries: &[Entry], zone: Tz) -> String {
     text
 }
 
-impl Bot {
+impl Notices {
     /// Tells the owner about interrupted work once they are known, retrying every `every`
     /// until the DM goes out, until `stop`.
     pub async fn watch_unfinished(self: Arc<Self>, every: Duration, stop: CancellationToken) {
-        self.every_tick_once_ready(every, &stop, || self.tell_unfinished())
+        self.reach
+            .every_tick_once_ready(every, &stop, || self.tell_unfinished())
             .await;
     }
 
     async fn tell_unfinished(&self) {
-        let entries = self.services.unfinished.interrupted();
-        if entries.is_empty() || self.places.unasked().is_none() {
+        let entries = self.reach.services.unfinished.interrupted();
+        if entries.is_empty() || self.reach.places.unasked().is_none() {
             return;
         }
-        let message = unfinished_message(&entries, self.services.config.timezone);
+        let message = unfinished_message(&entries, self.reach.services.config.timezone);
         let message = CreateMessage::new().content(message);
         if self
+            .reach
             .tell("the interrupted-work notice", message)
             .await
             .is_some()
         {
-            self.services.unfinished.forget_interrupted(entries.len());
+            self.reach
+                .services
+                .unfinished
+                .forget_interrupted(entries.len());
         }
     }
 }

@@ -5,13 +5,11 @@
 
 use serenity::{all::CommandInteraction, builder::EditInteractionResponse, model::id::ChannelId};
 
-use super::{option, reply_ephemeral};
+use super::{HomeChannel, HomeError, privacy::readers_notice, standing};
 use crate::{
     config::runtime::{ConfigKey, NotifyPlace},
     discord::{
-        bot::Bot,
-        channel_privacy::readers_notice,
-        home_channel::{HomeError, standing},
+        commands::{option, reply_ephemeral},
         rate_limit::with_rate_limit_retries,
     },
 };
@@ -20,43 +18,55 @@ use crate::{
 pub(crate) const NO_HOME: &str = "No home channel: I answer you here only. Run `/home` in a text \
      channel of your server to talk with me there too.";
 
-impl Bot {
+impl HomeChannel {
     /// `/home [off]`.
-    pub(crate) async fn home_command(
+    pub(crate) async fn command(
         &self,
         command: &CommandInteraction,
     ) -> Result<(), serenity::Error> {
         if option(command, "action") == Some("off") {
-            let text = match self.services.runtime.update(ConfigKey::HomeChannel, "off") {
+            let text = match self
+                .reach
+                .services
+                .runtime
+                .update(ConfigKey::HomeChannel, "off")
+            {
                 Ok(_) => "No home channel any more: I answer you in our DM only.".to_owned(),
                 Err(error) => format!("could not save the setting: {error}"),
             };
-            return reply_ephemeral(&self.http, command, text).await;
+            return reply_ephemeral(&self.reach.http, command, text).await;
         }
         if command.guild_id.is_none() {
-            let text = match self.places.home() {
+            let text = match self.reach.places.home() {
                 Some(home) => format!(
                     "Your home channel is <#{home}>: I answer you there and here, one \
                      conversation. `/home off` there or here stops it."
                 ),
                 None => NO_HOME.to_owned(),
             };
-            return reply_ephemeral(&self.http, command, text).await;
+            return reply_ephemeral(&self.reach.http, command, text).await;
         }
-        with_rate_limit_retries(|| command.defer(&self.http)).await?;
+        with_rate_limit_retries(|| command.defer(&self.reach.http)).await?;
         let text = self.make_home(command.channel_id).await;
         let edit = EditInteractionResponse::new().content(text);
-        with_rate_limit_retries(|| command.edit_response(&self.http, edit.clone()))
+        with_rate_limit_retries(|| command.edit_response(&self.reach.http, edit.clone()))
             .await
             .map(drop)
     }
 
     /// Makes `channel` the home channel; returns what the owner is told.
     async fn make_home(&self, channel: ChannelId) -> String {
-        let Some(owner) = self.owner.owner() else {
+        let Some(owner) = self.reach.owner.owner() else {
             return "not authorized".to_owned();
         };
-        let standing = match standing(&self.http, channel, owner, self.places.thread_kind()).await {
+        let standing = match standing(
+            &self.reach.http,
+            channel,
+            owner,
+            self.reach.places.thread_kind(),
+        )
+        .await
+        {
             Ok(standing) => standing,
             Err(HomeError::NotATextChannel) => {
                 return "Run `/home` in a text channel of your server (not a thread or a voice \
@@ -70,7 +80,12 @@ impl Bot {
             }
         };
         let id = channel.get().to_string();
-        if let Err(error) = self.services.runtime.update(ConfigKey::HomeChannel, &id) {
+        if let Err(error) = self
+            .reach
+            .services
+            .runtime
+            .update(ConfigKey::HomeChannel, &id)
+        {
             return format!("could not save the setting: {error}");
         }
         let mut lines = vec![
@@ -80,7 +95,7 @@ impl Bot {
         ];
         lines.extend(readers_notice(None, &standing.readers));
         lines.extend(standing.missing_line());
-        lines.push(match self.services.runtime.current().notify_in {
+        lines.push(match self.reach.services.runtime.current().notify_in {
             NotifyPlace::Home => "Reminders, pings and notices come here.".to_owned(),
             NotifyPlace::Dm => "Reminders, pings and notices still go to our DM; \
                                 `/config notify_in home` sends them here."

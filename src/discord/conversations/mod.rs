@@ -1,26 +1,34 @@
-//! An owner message's way through (MSG-1…8, CHN-1, CHN-2, CHN-6): which door it came through
-//! (the DM, the home channel, the open fork's thread; anything else reaches nothing), 👀,
-//! interrupt of the reply in progress, the prompt (trimmed text, quoted reply, images, saved
-//! files), one conversation at a time, the streamed answer back where the message was written
-//! (CHN-8), and a clear message when the CLI connection was lost. The prompt's parts are plain Rust beneath it: [`attachments`]
-//! and [`quote`].
+//! The conversations part (issue 41 §2): the main conversation and the open forks, as the
+//! owner reaches them — messages, the agent's and the forks' buttons ([`clicks`]), the
+//! conversation's slash commands ([`commands`]), `/setup` and **Get started** ([`setup`]),
+//! waking a sleeping CLI on intent ([`wake`]); every owner turn runs as [`owner_turn`] says.
+//! The conversations themselves (locks, CLIs, forks) are the agent's (`crate::agent`).
+//!
+//! An owner message's way through (MSG-1…8, CHN-1, CHN-2, CHN-6), once the router admitted it
+//! through its door (the DM, the home channel, a fork's thread): 👀, interrupt of the reply in
+//! progress of the conversation it addresses, the prompt (trimmed text, quoted reply, images,
+//! saved files), the streamed answer back where the message was written (CHN-8), and a clear
+//! message when the CLI connection was lost. The prompt's parts are plain Rust beneath it:
+//! [`attachments`] and [`quote`].
 
 pub mod attachments;
+pub mod clicks;
+pub mod commands;
+pub mod owner_turn;
 pub mod quote;
+pub mod setup;
+pub mod wake;
 
 use std::sync::Arc;
 
 use base64::Engine;
-use serenity::model::{
-    channel::{Message, ReactionType},
-    id::ChannelId,
-};
+use serenity::model::channel::{Message, ReactionType};
 
 use self::{
     attachments::{append_saved_paths, image_media_type, save_download},
     quote::{QuotedEmbed, QuotedSource, prepend_quote, quote_reply},
 };
-use super::{bot::Bot, rate_limit::with_rate_limit_retries};
+use super::{rate_limit::with_rate_limit_retries, reach::Reach};
 use crate::{
     agent::interactive_fork::{ALREADY_IN_FORK_NOTE, EXPIRED_NOTE, reply_resume_prompt},
     agent::{
@@ -28,50 +36,42 @@ use crate::{
         prompt::context::relative_age,
     },
     claude::{ImageAttachment, SessionId},
-    front_end::{Branch, ReplyPlace, TurnPlace},
+    front_end::{ReplyPlace, TurnPlace},
     state::fork_messages::ForkLookup,
 };
 
 const SEEN: &str = "👀";
 
-impl Bot {
-    /// Where a message, click or command in `channel` is addressed (issue 41 §1): a fork's
-    /// thread to that fork; anywhere else to main's door.
-    pub(crate) fn target_of(&self, channel: ChannelId) -> Target {
-        self.places
-            .fork_in(channel)
-            .map_or(Target::MainDoor, Target::Fork)
-    }
+/// The conversations part.
+pub struct Conversations {
+    reach: Arc<Reach>,
+}
 
-    /// The conversation a message, click or command in `channel` reaches now: a fork's thread
-    /// that fork; the DM and the home channel main, or the fork without a thread of its own
-    /// while one is open (a fork opened in the DM, IFK-1).
-    pub(crate) fn addressed_in(&self, channel: ChannelId) -> Branch {
-        self.session.branch_for(self.target_of(channel))
+impl Conversations {
+    /// The part.
+    pub fn new(reach: Arc<Reach>) -> Self {
+        Self { reach }
     }
 
     /// Handles one owner message end to end, answering where it was written.
-    pub(crate) async fn handle_message(self: &Arc<Self>, message: Message) {
+    pub(crate) async fn handle_message(&self, message: Message) {
         tracing::debug!(target: "ollim_bot::latency", id = %message.id, "owner message received");
         // The owner's DM channel is normally known from start-up; learn it here otherwise, so
         // unasked messages always have somewhere to go.
         if message.guild_id.is_none() {
-            self.places.learn_dm(message.channel_id);
-        }
-        // MSG-6: a pasted Google redirect completes /google-auth and never reaches the agent.
-        if self.take_pasted_redirect(&message).await {
-            return;
+            self.reach.places.learn_dm(message.channel_id);
         }
         let seen = ReactionType::Unicode(SEEN.to_owned());
         if let Err(error) =
-            with_rate_limit_retries(|| message.react(&self.http, seen.clone())).await
+            with_rate_limit_retries(|| message.react(&self.reach.http, seen.clone())).await
         {
             tracing::debug!(%error, "could not add the 👀 reaction");
         }
         self.owner_turn(message.channel_id, &message.content, self.answer(&message))
             .await;
         if let Err(error) = with_rate_limit_retries(|| {
-            self.http
+            self.reach
+                .http
                 .delete_reaction_me(message.channel_id, message.id, &seen)
         })
         .await
@@ -86,33 +86,42 @@ impl Bot {
     async fn answer(&self, message: &Message) -> Result<TurnReport, AgentError> {
         let here = TurnPlace::AskedIn(ReplyPlace(message.channel_id.get()));
         let prompt = self.prompt_for(message).await.answered_in(here);
-        if let Some(fork) = self.places.fork_in(message.channel_id) {
+        if let Some(fork) = self.reach.places.fork_in(message.channel_id) {
             // A fork's thread talks to that fork (CHN-6).
-            return self.session.exchange_in(Target::Fork(fork), prompt).await;
+            return self
+                .reach
+                .session
+                .exchange_in(Target::Fork(fork), prompt)
+                .await;
         }
         let Some(referenced) = message.referenced_message.as_deref() else {
-            return self.session.exchange(prompt).await;
+            return self.reach.session.exchange(prompt).await;
         };
         let quoted = |prompt: Prompt| Prompt {
             text: prepend_quote(quote_reply(&quoted_source(referenced)), &prompt.text),
             ..prompt
         };
-        let current_main = self.services.sessions.load();
-        match self.services.fork_messages.lookup(referenced.id.get()) {
+        let current_main = self.reach.services.sessions.load();
+        match self
+            .reach
+            .services
+            .fork_messages
+            .lookup(referenced.id.get())
+        {
             ForkLookup::Live {
                 fork_session_id,
                 recorded_at,
                 origin,
                 ..
             } if current_main.as_ref().map(SessionId::as_str) != Some(fork_session_id.as_str()) => {
-                if let Err(no_room) = self.session.fork_room() {
+                if let Err(no_room) = self.reach.session.fork_room() {
                     self.note(message, &no_room_note(no_room)).await;
-                    return self.session.exchange(quoted(prompt)).await;
+                    return self.reach.session.exchange(quoted(prompt)).await;
                 }
                 #[allow(clippy::cast_possible_truncation)]
                 // whole seconds of an age; `as` saturates
                 let age = relative_age(chrono::Duration::seconds(
-                    (self.services.clock.unix_secs() - recorded_at).max(0.0) as i64,
+                    (self.reach.services.clock.unix_secs() - recorded_at).max(0.0) as i64,
                 ));
                 let resume = Prompt {
                     text: reply_resume_prompt(&age, &prompt.text),
@@ -120,32 +129,37 @@ impl Bot {
                 };
                 let Ok(session_id) = SessionId::parse(&fork_session_id) else {
                     tracing::warn!(fork_session_id, "a fork record holds an invalid session id");
-                    return self.session.exchange(quoted(prompt)).await;
+                    return self.reach.session.exchange(quoted(prompt)).await;
                 };
-                match self.session.resume_fork(session_id, origin, resume).await {
+                match self
+                    .reach
+                    .session
+                    .resume_fork(session_id, origin, resume)
+                    .await
+                {
                     Ok(report) => Ok(report),
                     Err(ForkCommandError::Agent(error)) => Err(error),
                     Err(ForkCommandError::NoRoom(no_room)) => {
                         self.note(message, &no_room_note(no_room)).await;
-                        self.session.exchange(quoted(prompt)).await
+                        self.reach.session.exchange(quoted(prompt)).await
                     }
                     Err(error) => {
                         tracing::info!(%error, "could not resume the fork; answering in place");
-                        self.session.exchange(quoted(prompt)).await
+                        self.reach.session.exchange(quoted(prompt)).await
                     }
                 }
             }
             ForkLookup::Expired => {
                 self.note(message, EXPIRED_NOTE).await;
-                self.session.exchange(quoted(prompt)).await
+                self.reach.session.exchange(quoted(prompt)).await
             }
-            _ => self.session.exchange(quoted(prompt)).await,
+            _ => self.reach.session.exchange(quoted(prompt)).await,
         }
     }
 
     /// Posts `text` where `message` was written.
     async fn note(&self, message: &Message, text: &str) {
-        self.say_in(message.channel_id, text).await;
+        self.reach.say_in(message.channel_id, text).await;
     }
 
     /// The prompt for a DM: images as blocks (MSG-4), other files saved under `downloads/`
@@ -169,7 +183,7 @@ impl Bot {
                 continue;
             }
             match save_download(
-                &self.services.data_dir.downloads_dir(),
+                &self.reach.services.data_dir.downloads_dir(),
                 &attachment.filename,
                 &bytes,
             ) {

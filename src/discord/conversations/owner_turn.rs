@@ -7,7 +7,8 @@
 
 use serenity::model::id::ChannelId;
 
-use super::{bot::Bot, rate_limit::with_rate_limit_retries};
+use super::Conversations;
+use crate::discord::rate_limit::with_rate_limit_retries;
 use crate::{
     agent::{
         AgentError, TurnReport,
@@ -20,7 +21,7 @@ use crate::{
 /// Posted when the CLI went away mid-turn (MSG-7).
 pub const LOST_CONNECTION: &str = "lost connection — try again.";
 
-impl Bot {
+impl Conversations {
     /// Runs `turn`, started by the owner in `at` with `said`, as every owner turn runs.
     /// Returns its report when it finished.
     pub(crate) async fn owner_turn(
@@ -31,8 +32,8 @@ impl Bot {
     ) -> Option<TurnReport> {
         // MSG-3: the reply in progress of the conversation it is addressed to is cut short,
         // and no other (not during compaction).
-        self.session.interrupt_in(self.addressed_in(at));
-        let ticket = self.services.unfinished.begin(Work::Reply {
+        self.reach.session.interrupt_in(self.reach.addressed_in(at));
+        let ticket = self.reach.services.unfinished.begin(Work::Reply {
             excerpt: excerpt(said),
         });
         let outcome = turn.await;
@@ -46,10 +47,12 @@ impl Bot {
                 tracing::warn!(%error, "the turn failed");
                 if matches!(&error, AgentError::Claude(ClaudeError::NotStarting { .. })) {
                     // This reply is how the owner hears the CLI won't start (issue 16).
-                    self.services.cli_start.tell_once();
+                    self.reach.services.cli_start.tell_once();
                 }
                 let text = failure_text(&error);
-                if let Err(error) = with_rate_limit_retries(|| at.say(&self.http, &text)).await {
+                if let Err(error) =
+                    with_rate_limit_retries(|| at.say(&self.reach.http, &text)).await
+                {
                     tracing::warn!(%error, "could not report the failed turn");
                 }
                 None
@@ -70,7 +73,7 @@ impl Bot {
             return;
         };
         if let Some(warning) = context_warning(context_tokens(usage), report.model.as_deref())
-            && let Err(error) = with_rate_limit_retries(|| at.say(&self.http, &warning)).await
+            && let Err(error) = with_rate_limit_retries(|| at.say(&self.reach.http, &warning)).await
         {
             tracing::debug!(%error, "could not post the context warning");
         }

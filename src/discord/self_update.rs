@@ -1,9 +1,13 @@
-//! `/update` (SLC-11) and what every update ends with (UPD-6): the restart message, the
-//! `restarting` session event and the restart in place.
+//! `/restart` (SLC-12), `/update` (SLC-11) and what every update ends with (UPD-6): the
+//! restart message, the `restarting` session event and the restart in place. The bot's own
+//! life, so the router's state answers them.
 
 use serenity::{
     all::CommandInteraction,
-    builder::{CreateMessage, EditInteractionResponse},
+    builder::{
+        CreateInteractionResponse, CreateInteractionResponseMessage, CreateMessage,
+        EditInteractionResponse,
+    },
 };
 
 use crate::discord::{bot::Bot, rate_limit::with_rate_limit_retries};
@@ -13,6 +17,20 @@ use crate::{
 };
 
 impl Bot {
+    /// `/restart` (SLC-12): logs `restarting`, answers and asks the daemon to re-exec.
+    pub(crate) async fn restart_command(
+        &self,
+        command: &CommandInteraction,
+    ) -> Result<(), serenity::Error> {
+        self.log_restarting();
+        self.request_restart();
+        let response = CreateInteractionResponse::Message(
+            CreateInteractionResponseMessage::new().content("restarting..."),
+        );
+        with_rate_limit_retries(|| command.create_response(&self.reach.http, response.clone()))
+            .await
+    }
+
     /// `/update`: checks for a newer release and applies it now, whatever the hour and
     /// whatever the agent is doing (SLC-11). The deferred answer says how it went; on
     /// success it is the restart message and the bot restarts.
@@ -20,12 +38,13 @@ impl Bot {
         &self,
         command: &CommandInteraction,
     ) -> Result<(), serenity::Error> {
-        with_rate_limit_retries(|| command.defer(&self.http)).await?;
+        with_rate_limit_retries(|| command.defer(&self.reach.http)).await?;
         let (text, applied) = self.update_now().await;
         let edit = EditInteractionResponse::new().content(text);
-        let answered = with_rate_limit_retries(|| command.edit_response(&self.http, edit.clone()))
-            .await
-            .map(drop);
+        let answered =
+            with_rate_limit_retries(|| command.edit_response(&self.reach.http, edit.clone()))
+                .await
+                .map(drop);
         // The new binary is installed: restart into it even if Discord lost the answer.
         if applied {
             self.restart_after_update();
@@ -70,7 +89,8 @@ impl Bot {
 
     /// Tells the owner about an update (the restart message, `auto-update failed: …`).
     pub async fn tell_update_news(&self, text: String) {
-        self.tell("the update news", CreateMessage::new().content(text))
+        self.reach
+            .tell("the update news", CreateMessage::new().content(text))
             .await;
     }
 
@@ -82,11 +102,12 @@ impl Bot {
 
     /// Logs the `restarting` session event (SLC-12, UPD-6), when there is a session.
     pub(crate) fn log_restarting(&self) {
-        if let Some(id) = self.services.sessions.load()
-            && let Err(error) = self
-                .services
-                .sessions
-                .log(&id, SessionEventKind::Restarting, None)
+        if let Some(id) = self.reach.services.sessions.load()
+            && let Err(error) =
+                self.reach
+                    .services
+                    .sessions
+                    .log(&id, SessionEventKind::Restarting, None)
         {
             tracing::warn!(%error, "could not log the restart");
         }

@@ -7,19 +7,20 @@ use serenity::{
     builder::{CreateInteractionResponse, CreateInteractionResponseMessage},
 };
 
-use super::tool_approval::once_posted;
-use crate::discord::{bot::Bot, rate_limit::with_rate_limit_retries};
+use super::Approvals;
+use super::tool::once_posted;
+use crate::discord::rate_limit::with_rate_limit_retries;
 
-impl Bot {
+impl Approvals {
     /// Answers a content approval button. Only the message the bot posted for the request
     /// counts, so an agent-made embed carrying the same button id approves nothing.
-    pub(crate) async fn content_approval_click(
+    pub(crate) async fn content_click(
         &self,
         component: &ComponentInteraction,
         request_id: &str,
         approve: bool,
     ) -> Result<(), serenity::Error> {
-        let approvals = &self.services.content_approvals;
+        let approvals = &self.reach.services.content_approvals;
         let message = component.message.id.get();
         let outcome = once_posted(|| approvals.decide(request_id, approve, message)).await;
         let Some(request) = self.decided(component, request_id, outcome).await? else {
@@ -40,6 +41,7 @@ impl Bot {
             .content(format!("`{}` ({}) {verdict}", request.file, request.key))
             .components(Vec::new());
         let response = CreateInteractionResponse::UpdateMessage(update);
-        with_rate_limit_retries(|| component.create_response(&self.http, response.clone())).await
+        with_rate_limit_retries(|| component.create_response(&self.reach.http, response.clone()))
+            .await
     }
 }

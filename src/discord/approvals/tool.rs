@@ -6,19 +6,20 @@ use serenity::{
     builder::{CreateInteractionResponse, CreateInteractionResponseMessage},
 };
 
-use crate::discord::{bot::Bot, rate_limit::with_rate_limit_retries};
+use super::Approvals;
+use crate::discord::{buttons::UNKNOWN_ACTION, rate_limit::with_rate_limit_retries};
 use crate::state::tool_approvals::DecideOutcome;
 
-impl Bot {
+impl Approvals {
     /// Answers a tool approval button. Only the message the bot posted for the request counts,
     /// so an agent-made embed carrying the same button id can't approve anything.
-    pub(crate) async fn tool_approval_click(
+    pub(crate) async fn tool_click(
         &self,
         component: &ComponentInteraction,
         request_id: &str,
         approve: bool,
     ) -> Result<(), serenity::Error> {
-        let approvals = &self.services.tool_approvals;
+        let approvals = &self.reach.services.tool_approvals;
         let message = component.message.id.get();
         let outcome = once_posted(|| approvals.decide(request_id, approve, message)).await;
         let Some(request) = self.decided(component, request_id, outcome).await? else {
@@ -33,18 +34,19 @@ impl Bot {
             request.file,
             patterns.join(", ")
         );
-        if let Err(error) = self.services.pending.append(&note) {
+        if let Err(error) = self.reach.services.pending.append(&note) {
             tracing::warn!(%error, "could not queue a pending update");
         }
         let update = CreateInteractionResponseMessage::new()
             .content(format!("{verdict}: {}", patterns.join(", ")))
             .components(Vec::new());
         let response = CreateInteractionResponse::UpdateMessage(update);
-        with_rate_limit_retries(|| component.create_response(&self.http, response.clone())).await
+        with_rate_limit_retries(|| component.create_response(&self.reach.http, response.clone()))
+            .await
     }
 }
 
-impl Bot {
+impl Approvals {
     /// The request an approval click decided, or `None` once the owner was told why nothing
     /// was (already answered, a click on a message the bot didn't post for it, a failed save).
     pub(crate) async fn decided<R>(
@@ -62,14 +64,14 @@ impl Bot {
                     request_id,
                     "an approval click on a message the bot did not post for it"
                 );
-                "unknown action"
+                UNKNOWN_ACTION
             }
             Err(error) => {
                 tracing::warn!(%error, "could not record an approval");
                 "couldn't save your answer — try again."
             }
         };
-        self.ephemeral(component, answer).await?;
+        self.reach.ephemeral(component, answer).await?;
         Ok(None)
     }
 }

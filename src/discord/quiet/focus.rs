@@ -13,9 +13,9 @@ use serenity::{
     },
 };
 
-use super::{
-    bot::Bot,
-    clicks::buttons::ButtonAction,
+use super::QuietTime;
+use crate::discord::{
+    buttons::ButtonAction,
     commands::{option as command_option, reply_ephemeral},
     rate_limit::with_rate_limit_retries,
 };
@@ -51,7 +51,7 @@ fn minutes(raw: Option<&str>) -> Result<i64, String> {
     }
 }
 
-impl Bot {
+impl QuietTime {
     /// `/focus [minutes] [task]` (FOC-1, FOC-2).
     pub(crate) async fn focus_command(
         &self,
@@ -59,29 +59,29 @@ impl Bot {
     ) -> Result<(), serenity::Error> {
         let minutes = match minutes(command_option(command, "minutes")) {
             Ok(minutes) => minutes,
-            Err(text) => return reply_ephemeral(&self.http, command, text).await,
+            Err(text) => return reply_ephemeral(&self.reach.http, command, text).await,
         };
         let task = command_option(command, "task")
             .map(str::trim)
             .filter(|task| !task.is_empty())
             .map(str::to_owned);
-        let now = self.services.clock.now();
+        let now = self.reach.services.clock.now();
         let focus = FocusSession {
             task: task.clone().unwrap_or_else(|| "(not named yet)".to_owned()),
             started: now,
             until: now + chrono::Duration::minutes(minutes),
             halfway_told: false,
         };
-        let until = self.services.hh_mm(focus.until);
-        match self.services.quiet.start_focus(focus) {
+        let until = self.reach.services.hh_mm(focus.until);
+        match self.reach.services.quiet.start_focus(focus) {
             Ok(true) => {}
             Ok(false) => {
                 let text = "A focus session is already under way; **End focus** on it first.";
-                return reply_ephemeral(&self.http, command, text).await;
+                return reply_ephemeral(&self.reach.http, command, text).await;
             }
             Err(error) => {
                 let text = format!("couldn't start the focus session: {error}");
-                return reply_ephemeral(&self.http, command, text).await;
+                return reply_ephemeral(&self.reach.http, command, text).await;
             }
         }
         let shown = task.as_deref().unwrap_or("your next thing");
@@ -92,8 +92,9 @@ impl Bot {
                 ))
                 .components(vec![end_button()]),
         );
-        with_rate_limit_retries(|| command.create_response(&self.http, response.clone())).await?;
-        let user = &self.services.config.user_name;
+        with_rate_limit_retries(|| command.create_response(&self.reach.http, response.clone()))
+            .await?;
+        let user = &self.reach.services.config.user_name;
         let ask = match &task {
             Some(task) => format!(
                 "[focus] {user} starts a {minutes}-minute focus session on: {task}. Restate \
@@ -115,23 +116,24 @@ impl Bot {
     }
 
     /// **End focus** (FOC-3).
-    pub(crate) async fn focus_end_click(
+    pub(crate) async fn end_click(
         &self,
         component: &ComponentInteraction,
     ) -> Result<(), serenity::Error> {
-        let ended = match self.services.quiet.end_focus() {
+        let ended = match self.reach.services.quiet.end_focus() {
             Ok(Some(focus)) => focus,
             Ok(None) => {
                 return self
+                    .reach
                     .ephemeral(component, "no focus session is under way")
                     .await;
             }
             Err(error) => {
                 let text = format!("couldn't end the focus session: {error}");
-                return self.ephemeral(component, &text).await;
+                return self.reach.ephemeral(component, &text).await;
             }
         };
-        with_rate_limit_retries(|| component.defer(&self.http)).await?;
+        with_rate_limit_retries(|| component.defer(&self.reach.http)).await?;
         self.focus_ended(&ended, true, Some(component.channel_id))
             .await;
         Ok(())
@@ -139,13 +141,13 @@ impl Bot {
 
     /// The timer's part, at each tick: the halfway check-in, then the end (FOC-3).
     pub(crate) async fn tick_focus(&self) {
-        let Some(focus) = self.services.quiet.focus() else {
+        let Some(focus) = self.reach.services.quiet.focus() else {
             return;
         };
-        match focus_step(&focus, self.services.clock.now()) {
+        match focus_step(&focus, self.reach.services.clock.now()) {
             FocusStep::Wait => {}
             FocusStep::End => {
-                if let Ok(Some(ended)) = self.services.quiet.end_focus() {
+                if let Ok(Some(ended)) = self.reach.services.quiet.end_focus() {
                     self.focus_ended(&ended, false, None).await;
                 }
             }
@@ -155,39 +157,40 @@ impl Bot {
 
     /// The halfway check-in, once (FOC-3).
     async fn focus_check_in(&self, focus: &FocusSession) {
-        if let Err(error) = self.services.quiet.focus_halfway_told() {
+        if let Err(error) = self.reach.services.quiet.focus_halfway_told() {
             tracing::warn!(%error, "could not note the focus check-in");
             return;
         }
         let text = format!(
             "Halfway through **{}**, until {}. Still on it? No need to answer.",
             focus.task,
-            self.services.hh_mm(focus.until)
+            self.reach.services.hh_mm(focus.until)
         );
-        self.tell(
-            "the focus check-in",
-            CreateMessage::new()
-                .content(text)
-                .components(vec![end_button()]),
-        )
-        .await;
+        self.reach
+            .tell(
+                "the focus check-in",
+                CreateMessage::new()
+                    .content(text)
+                    .components(vec![end_button()]),
+            )
+            .await;
     }
 
     /// A session ended (`early`: by the owner): the main conversation hears it as a pending
     /// update and asks what got done (FOC-4).
     async fn focus_ended(&self, focus: &FocusSession, early: bool, here: Option<ChannelId>) {
-        let ended = self.services.clock.now().min(focus.until);
+        let ended = self.reach.services.clock.now().min(focus.until);
         let minutes = (ended - focus.started).num_minutes().max(1);
         let how = if early { "ended early" } else { "ended" };
         let note = format!(
             "Focus session on {}: {minutes} min, {how} at {}.",
             focus.task,
-            self.services.hh_mm(ended)
+            self.reach.services.hh_mm(ended)
         );
-        if let Err(error) = self.services.pending.append(&note) {
+        if let Err(error) = self.reach.services.pending.append(&note) {
             tracing::warn!(%error, "could not note the focus session");
         }
-        let user = &self.services.config.user_name;
+        let user = &self.reach.services.config.user_name;
         let ask = format!(
             "[focus-end] {user}'s focus session on {} {how} after {minutes} minutes. Ask in \
              one short line what got done; whatever they say is fine — no judging, no \
@@ -202,6 +205,7 @@ impl Bot {
 
     async fn focus_turn(&self, text: String, place: TurnPlace) {
         if let Err(error) = self
+            .reach
             .session
             .exchange(Prompt::text(text).answered_in(place))
             .await

@@ -191,5 +191,5 @@ pub fn invite_permissions() -> u64 {
 }
 
 #[cfg(test)]
-#[path = "channel_privacy_tests.rs"]
+#[path = "privacy_tests.rs"]
 mod tests;

@@ -1,14 +1,37 @@
-//! `/quiet [when]` (issue 28 §2, QUI-1): quiet hours every day (`22:00-08:00`), quiet for a while
-//! now (`2h`), `end` to end that now, `off` for neither; no argument shows what holds. While
-//! the owner is quiet, background runs' non-critical pings, embeds and files wait for one
-//! digest at its end.
+//! The quiet-time part (issue 41 §2): quiet hours, quiet for a while, focus sessions, and what
+//! waits for the owner meanwhile. It answers `/quiet`, `/focus` ([`focus`], with the focus
+//! timer and **End focus**) and sends the quiet-time digest ([`digest`]); the quiet state
+//! itself is the services' (`state::quiet`), which the background runs read too.
+//!
+//! `/quiet [when]` (issue 28 §2, QUI-1): quiet hours every day (`22:00-08:00`), quiet for a
+//! while now (`2h`), `end` to end that now, `off` for neither; no argument shows what holds.
+//! While the owner is quiet, background runs' non-critical pings, embeds and files wait for
+//! one digest at its end.
 
-use std::time::Duration;
+pub mod digest;
+pub mod focus;
+
+use std::{sync::Arc, time::Duration};
 
 use serenity::all::CommandInteraction;
 
-use super::{option, reply_ephemeral};
-use crate::{config::runtime::ConfigKey, discord::bot::Bot};
+use super::{
+    commands::{option, reply_ephemeral},
+    reach::Reach,
+};
+use crate::config::runtime::ConfigKey;
+
+/// The quiet-time part.
+pub struct QuietTime {
+    reach: Arc<Reach>,
+}
+
+impl QuietTime {
+    /// The part.
+    pub fn new(reach: Arc<Reach>) -> Self {
+        Self { reach }
+    }
+}
 
 /// What the owner asked `/quiet` for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,18 +71,18 @@ impl QuietAsk {
 /// The longest "quiet for …": a day; longer is what daily quiet hours are for.
 const LONGEST: Duration = Duration::from_secs(24 * 3600);
 
-impl Bot {
+impl QuietTime {
     /// `/quiet [when]`.
-    pub(crate) async fn quiet_command(
+    pub(crate) async fn command(
         &self,
         command: &CommandInteraction,
     ) -> Result<(), serenity::Error> {
         let text = self.quiet_answer(QuietAsk::parse(option(command, "when")));
-        reply_ephemeral(&self.http, command, text).await
+        reply_ephemeral(&self.reach.http, command, text).await
     }
 
     fn quiet_answer(&self, ask: QuietAsk) -> String {
-        let services = &self.services;
+        let services = &self.reach.services;
         let saved = match ask {
             QuietAsk::Show => Ok(()),
             QuietAsk::Daily(raw) => services
@@ -77,7 +100,7 @@ impl Bot {
                 .and_then(|length| {
                     services
                         .quiet
-                        .set_until(Some(self.services.clock.now() + length))
+                        .set_until(Some(self.reach.services.clock.now() + length))
                         .map_err(|error| error.to_string())
                 }),
             QuietAsk::End => services.quiet.set_until(None).map_err(|e| e.to_string()),
@@ -106,7 +129,7 @@ impl Bot {
 
     /// What holds now: the daily window, whether the owner is quiet and until when.
     fn quiet_state(&self) -> String {
-        let services = &self.services;
+        let services = &self.reach.services;
         let window = services.runtime.current().quiet_hours;
         let mut daily = window.map_or_else(
             || "Quiet hours: off.".to_owned(),
@@ -121,13 +144,13 @@ impl Bot {
         } else if services.runtime.current().quiet_when_busy {
             let under_way = services
                 .quiet
-                .busy_until(self.services.clock.now())
+                .busy_until(self.reach.services.clock.now())
                 .map_or_else(String::new, |until| {
                     format!(" (one is under way until {})", services.hh_mm(until))
                 });
             daily = format!("{daily} Busy calendar events count as quiet{under_way}.");
         }
-        match services.quiet_until(self.services.clock.now()) {
+        match services.quiet_until(self.reach.services.clock.now()) {
             Some(until) => format!(
                 "{daily} Quiet now until {}: background pings wait and come as one digest \
                  then (critical ones still come through). `/quiet end` ends it now.",

@@ -8,22 +8,24 @@ use std::{fmt::Write as _, sync::Arc, time::Duration};
 use serenity::builder::{CreateAttachment, CreateMessage};
 use tokio_util::sync::CancellationToken;
 
+use super::QuietTime;
 use crate::{
-    discord::{bot::Bot, embeds::digest_messages},
+    discord::embeds::digest_messages,
     state::quiet::{HeldItem, HeldShow},
 };
 
-impl Bot {
+impl QuietTime {
     /// Every `every`, sends the digest of what was held once the owner is no longer quiet.
-    pub async fn watch_quiet_digest(self: Arc<Self>, every: Duration, stop: CancellationToken) {
-        self.every_tick_once_ready(every, &stop, || self.send_quiet_digest())
+    pub async fn watch_digest(self: Arc<Self>, every: Duration, stop: CancellationToken) {
+        self.reach
+            .every_tick_once_ready(every, &stop, || self.send_digest())
             .await;
     }
 
-    async fn send_quiet_digest(&self) {
+    async fn send_digest(&self) {
         // A focus session that just ended ends its quiet first (FOC-3).
         self.tick_focus().await;
-        let services = &self.services;
+        let services = &self.reach.services;
         if !services.quiet.any_held() || services.quiet_until(services.clock.now()).is_some() {
             return;
         }
@@ -33,11 +35,16 @@ impl Bot {
             "the quiet time is over; sending its digest"
         );
         let (text, embeds, files) = digest_parts(&held, services.config.timezone);
-        match digest_messages(&text, &embeds, &self.inquiries) {
+        match digest_messages(&text, &embeds, &self.reach.inquiries) {
             Ok(messages) => {
                 for message in messages {
                     // Not sent: everything stays held for the next tick.
-                    if self.tell("the quiet-time digest", message).await.is_none() {
+                    if self
+                        .reach
+                        .tell("the quiet-time digest", message)
+                        .await
+                        .is_none()
+                    {
                         return;
                     }
                 }
@@ -59,7 +66,7 @@ impl Bot {
             if let Some(message) = message {
                 builder = builder.content(message);
             }
-            self.tell("a held file", builder).await;
+            self.reach.tell("a held file", builder).await;
         }
     }
 }

@@ -8,9 +8,8 @@ use serenity::{
     model::{application::ButtonStyle, id::ChannelId},
 };
 
-use crate::discord::{
-    bot::Bot, clicks::buttons::ButtonAction, rate_limit::with_rate_limit_retries,
-};
+use super::Conversations;
+use crate::discord::{buttons::ButtonAction, rate_limit::with_rate_limit_retries};
 use crate::{
     agent::Prompt,
     front_end::{ReplyPlace, TurnPlace},
@@ -33,20 +32,22 @@ pub(crate) fn greeting_with_get_started(text: String) -> CreateMessage {
     }
 }
 
-impl Bot {
+impl Conversations {
     /// `/setup`: the deferred answer is removed; the set-up conversation follows in the DM.
     pub(crate) async fn setup_command(
         &self,
         command: &CommandInteraction,
     ) -> Result<(), serenity::Error> {
-        with_rate_limit_retries(|| command.defer_ephemeral(&self.http)).await?;
-        with_rate_limit_retries(|| command.delete_response(&self.http)).await?;
+        with_rate_limit_retries(|| command.defer_ephemeral(&self.reach.http)).await?;
+        with_rate_limit_retries(|| command.delete_response(&self.reach.http)).await?;
         if let Err(text) = self.run_setup("", command.channel_id).await {
             let follow_up = CreateInteractionResponseFollowup::new()
                 .content(text)
                 .ephemeral(true);
-            with_rate_limit_retries(|| command.create_followup(&self.http, follow_up.clone()))
-                .await?;
+            with_rate_limit_retries(|| {
+                command.create_followup(&self.reach.http, follow_up.clone())
+            })
+            .await?;
         }
         Ok(())
     }
@@ -56,13 +57,15 @@ impl Bot {
         &self,
         component: &ComponentInteraction,
     ) -> Result<(), serenity::Error> {
-        with_rate_limit_retries(|| component.defer(&self.http)).await?;
+        with_rate_limit_retries(|| component.defer(&self.reach.http)).await?;
         if let Err(text) = self.run_setup("quick", component.channel_id).await {
             let follow_up = CreateInteractionResponseFollowup::new()
                 .content(text)
                 .ephemeral(true);
-            with_rate_limit_retries(|| component.create_followup(&self.http, follow_up.clone()))
-                .await?;
+            with_rate_limit_retries(|| {
+                component.create_followup(&self.reach.http, follow_up.clone())
+            })
+            .await?;
         }
         Ok(())
     }
@@ -71,18 +74,21 @@ impl Bot {
     /// in progress there is cut short as a new message would; a failure is told there).
     async fn run_setup(&self, arguments: &str, here: ChannelId) -> Result<(), String> {
         // Cut short now: the start below waits for the reply in progress.
-        self.session.interrupt_in(self.addressed_in(here));
+        self.reach
+            .session
+            .interrupt_in(self.reach.addressed_in(here));
         // The approved skills are installed as the CLI starts (BOX-2): a click right after
         // start-up can come before that, so the start is waited for first.
-        if let Err(error) = self.session.connect().await {
+        if let Err(error) = self.reach.session.connect().await {
             tracing::warn!(%error, "the CLI didn't start for the set-up");
         }
-        let skills_dir = self.services.data_dir.approved_skills_dir();
+        let skills_dir = self.reach.services.data_dir.approved_skills_dir();
         let prompt = skill_prompt(&skills_dir, "setup", arguments)
             .map_err(|problem| format!("could not start the set-up: {problem}"))?;
         let place = TurnPlace::AskedIn(ReplyPlace(here.get()));
-        let target = self.target_of(here);
+        let target = self.reach.target_of(here);
         let turn = self
+            .reach
             .session
             .exchange_in(target, Prompt::text(prompt).answered_in(place));
         self.owner_turn(here, "/setup", turn).await;

@@ -4,15 +4,18 @@
 //! that fork's) at once, so it is usually ready when the message arrives. The router admits
 //! only the owner's, through a door.
 
-use super::{bot::Bot, doors::Door};
+use super::Conversations;
 use crate::agent::Target;
+use crate::discord::doors::Door;
 
-impl Bot {
+impl Conversations {
     /// Wakes the CLI a message through `door` would go to; nothing without a door.
     pub(crate) async fn wake_at(&self, door: Option<Door>) {
         match door {
-            Some(Door::ForkThread(thread)) => self.session.wake(self.target_of(thread)).await,
-            Some(Door::Dm | Door::HomeChannel) => self.session.wake(Target::MainDoor).await,
+            Some(Door::ForkThread(thread)) => {
+                self.reach.session.wake(self.reach.target_of(thread)).await;
+            }
+            Some(Door::Dm | Door::HomeChannel) => self.reach.session.wake(Target::MainDoor).await,
             None => {}
         }
     }

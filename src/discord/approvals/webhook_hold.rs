@@ -6,10 +6,11 @@ use serenity::{
     builder::{CreateInteractionResponse, CreateInteractionResponseMessage},
 };
 
+use super::Approvals;
 use crate::background::webhook_dispatch::HoldAnswer;
-use crate::discord::{bot::Bot, rate_limit::with_rate_limit_retries};
+use crate::discord::{buttons::UNKNOWN_ACTION, rate_limit::with_rate_limit_retries};
 
-impl Bot {
+impl Approvals {
     /// Answers a hold notice button. Only the notice the bot posted for the request counts,
     /// so an agent-made embed carrying the same button id can't dispatch anything.
     pub(crate) async fn webhook_hold_click(
@@ -19,7 +20,7 @@ impl Bot {
         run: bool,
     ) -> Result<(), serenity::Error> {
         let Some(dispatch) = self.webhooks.get() else {
-            return self.ephemeral(component, "unknown action").await;
+            return self.reach.ephemeral(component, UNKNOWN_ACTION).await;
         };
         match dispatch.answer_hold(hold_id, component.message.id.get(), run) {
             HoldAnswer::Done(text) => {
@@ -27,22 +28,26 @@ impl Bot {
                     .content(text)
                     .components(Vec::new());
                 let response = CreateInteractionResponse::UpdateMessage(update);
-                with_rate_limit_retries(|| component.create_response(&self.http, response.clone()))
-                    .await
+                with_rate_limit_retries(|| {
+                    component.create_response(&self.reach.http, response.clone())
+                })
+                .await
             }
             HoldAnswer::Unknown => {
                 tracing::warn!(
                     hold_id,
                     "a webhook hold click on a message the bot did not post for it"
                 );
-                self.ephemeral(component, "unknown action").await
+                self.reach.ephemeral(component, UNKNOWN_ACTION).await
             }
             HoldAnswer::Gone => {
-                self.ephemeral(component, "this request was already answered.")
+                self.reach
+                    .ephemeral(component, "this request was already answered.")
                     .await
             }
             HoldAnswer::Failed(reason) => {
-                self.ephemeral(component, &format!("couldn't run it: {reason}"))
+                self.reach
+                    .ephemeral(component, &format!("couldn't run it: {reason}"))
                     .await
             }
         }

@@ -15,6 +15,10 @@ use crate::{
     domain::nag::Snooze,
 };
 
+/// The answer to a click no part understands (BTN-9), or one on a message the bot did not
+/// post for it.
+pub const UNKNOWN_ACTION: &str = "unknown action";
+
 /// Prefix of every bot button id.
 pub const CUSTOM_ID_PREFIX: &str = "act:";
 

@@ -2,12 +2,20 @@
 //! permissions the bot lacks there, read from Discord over REST, told to the owner when the
 //! channel is set and again whenever that changes (a channel or role update), and checked at
 //! start-up so a channel that is gone or closed to the bot is said, not silently ignored.
+//!
+//! The home-channel part (issue 41 §2) owns what the owner was last told about the channel's
+//! readers and answers `/home` ([`command`]); [`privacy`] works out, in plain Rust, who can
+//! read the channel and which permissions the bot lacks.
+
+pub mod command;
+pub mod privacy;
+
+use std::sync::Arc;
 
 use parking_lot::Mutex;
 
 use crate::config::runtime::ThreadKind;
 use serenity::{
-    builder::CreateMessage,
     http::Http,
     model::{
         channel::{Channel, ChannelType},
@@ -15,11 +23,8 @@ use serenity::{
     },
 };
 
-use super::{
-    bot::Bot,
-    channel_privacy::{ChannelFacts, Reader, missing, other_readers, readers_notice},
-    rate_limit::with_rate_limit_retries,
-};
+use self::privacy::{ChannelFacts, Reader, missing, other_readers, readers_notice};
+use super::{rate_limit::with_rate_limit_retries, reach::Reach};
 
 /// Why the home channel's standing could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -106,17 +111,39 @@ impl ToldReaders {
     }
 }
 
-impl Bot {
+/// The home-channel part.
+pub struct HomeChannel {
+    reach: Arc<Reach>,
+    /// Who the owner was last told can read the home channel (CHN-3).
+    told_readers: ToldReaders,
+}
+
+impl HomeChannel {
+    /// The part; nothing told yet.
+    pub fn new(reach: Arc<Reach>) -> Self {
+        Self {
+            reach,
+            told_readers: ToldReaders::default(),
+        }
+    }
+
     /// Start-up: reads the home channel's standing as the baseline for later changes; a home
     /// channel the bot can't use any more is told to the owner in the DM (CHN-9).
     pub(crate) async fn check_home_channel(&self) {
-        let (Some(home), Some(owner)) = (self.places.home(), self.owner.owner()) else {
+        let (Some(home), Some(owner)) = (self.reach.places.home(), self.reach.owner.owner()) else {
             return;
         };
-        match standing(&self.http, home, owner, self.places.thread_kind()).await {
+        match standing(
+            &self.reach.http,
+            home,
+            owner,
+            self.reach.places.thread_kind(),
+        )
+        .await
+        {
             Ok(standing) => {
                 if let Some(line) = standing.missing_line() {
-                    self.say_in(home, &line).await;
+                    self.reach.say_in(home, &line).await;
                 }
                 self.told_readers.record(home, standing.readers);
             }
@@ -126,8 +153,8 @@ impl Bot {
                     "I can't use your home channel <#{home}> ({error}), so I answer you in our DM \
                      only for now. Run `/home` in a channel of your server to choose it again."
                 );
-                if let Some(dm) = self.places.dm() {
-                    self.say_in(dm, &text).await;
+                if let Some(dm) = self.reach.places.dm() {
+                    self.reach.say_in(dm, &text).await;
                 }
             }
         }
@@ -135,14 +162,21 @@ impl Bot {
 
     /// A channel or role changed: when the home channel's readers changed since the owner was
     /// last told, they are told again, in the channel (CHN-3).
-    pub(crate) async fn recheck_home_readers(&self, changed: Option<ChannelId>) {
-        let (Some(home), Some(owner)) = (self.places.home(), self.owner.owner()) else {
+    pub(crate) async fn recheck_readers(&self, changed: Option<ChannelId>) {
+        let (Some(home), Some(owner)) = (self.reach.places.home(), self.reach.owner.owner()) else {
             return;
         };
         if changed.is_some_and(|channel| channel != home) {
             return;
         }
-        let standing = match standing(&self.http, home, owner, self.places.thread_kind()).await {
+        let standing = match standing(
+            &self.reach.http,
+            home,
+            owner,
+            self.reach.places.thread_kind(),
+        )
+        .await
+        {
             Ok(standing) => standing,
             Err(error) => {
                 tracing::warn!(%error, %home, "could not re-read the home channel's permissions");
@@ -152,19 +186,9 @@ impl Bot {
         if let Some(before) = self.told_readers.told(home)
             && let Some(text) = readers_notice(Some(&before), &standing.readers)
         {
-            self.say_in(home, &text).await;
+            self.reach.say_in(home, &text).await;
         }
         self.told_readers.record(home, standing.readers);
         tracing::debug!(%home, "the home channel's readers looked at again");
-    }
-
-    /// Posts `text` in `channel`, best effort.
-    pub(crate) async fn say_in(&self, channel: ChannelId, text: &str) {
-        let message = CreateMessage::new().content(text);
-        if let Err(error) =
-            with_rate_limit_retries(|| channel.send_message(&self.http, message.clone())).await
-        {
-            tracing::warn!(%error, %channel, "could not post a note");
-        }
     }
 }

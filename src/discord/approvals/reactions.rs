@@ -32,7 +32,7 @@ const EARLY_ANSWER_KEPT: Duration = Duration::from_secs(10);
 
 /// Open approval questions, keyed by the message that asks them.
 #[derive(Default)]
-pub struct Approvals {
+pub struct ReactionApprovals {
     pending: Mutex<Pending>,
 }
 
@@ -65,7 +65,7 @@ pub fn outcome_text(label: &str, approval: Approval) -> String {
     }
 }
 
-impl Approvals {
+impl ReactionApprovals {
     /// Asks in `channel` and waits for the owner (or the timeout, or a cancellation).
     pub async fn ask(&self, http: &Arc<Http>, channel: ChannelId, label: &str) -> Approval {
         let question = format!("`{label}`");
@@ -183,7 +183,7 @@ mod tests {
 
     #[tokio::test]
     async fn cancel_all_withdraws_open_questions() {
-        let approvals = Approvals::default();
+        let approvals = ReactionApprovals::default();
         let (tx, rx) = oneshot::channel();
         approvals
             .lock()
@@ -198,7 +198,7 @@ mod tests {
     /// one on an unrelated message answers nothing.
     #[tokio::test]
     async fn an_answer_before_the_post_came_back_still_counts() {
-        let approvals = Approvals::default();
+        let approvals = ReactionApprovals::default();
         let question = MessageId::new(7);
         assert!(!approvals.answer(question, ALWAYS));
         assert!(!approvals.answer(MessageId::new(8), ALLOW));

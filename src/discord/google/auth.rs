@@ -17,8 +17,9 @@ use parking_lot::Mutex;
 use serenity::{all::CommandInteraction, model::channel::Message};
 use tokio_util::sync::CancellationToken;
 
-use super::reply_ephemeral;
-use crate::discord::{bot::Bot, rate_limit::with_rate_limit_retries};
+use super::Google;
+use crate::discord::commands::reply_ephemeral;
+use crate::discord::rate_limit::with_rate_limit_retries;
 use crate::google::{
     AuthError, GoogleClient, GoogleError,
     loopback::{FLOW_TIMEOUT, LoopbackFlow, Offer, PasteHandle, looks_like_redirect},
@@ -83,13 +84,13 @@ impl PendingGoogleAuth {
     }
 }
 
-impl Bot {
+impl Google {
     /// `/google-auth` (GOO-4).
-    pub(crate) async fn google_auth_command(
+    pub(crate) async fn auth_command(
         &self,
         command: &CommandInteraction,
     ) -> Result<(), serenity::Error> {
-        let client = GoogleClient::from_env(&self.services.data_dir);
+        let client = GoogleClient::from_env(&self.reach.services.data_dir);
         let files = client.files().clone();
         match files.load_secrets() {
             Ok(_) => {}
@@ -102,26 +103,28 @@ impl Bot {
                      download the JSON, save it there, then run /google-auth again.",
                     path.display()
                 );
-                return reply_ephemeral(&self.http, command, text).await;
+                return reply_ephemeral(&self.reach.http, command, text).await;
             }
-            Err(other) => return reply_ephemeral(&self.http, command, other.to_string()).await,
+            Err(other) => {
+                return reply_ephemeral(&self.reach.http, command, other.to_string()).await;
+            }
         }
         if files.is_connected() {
-            return reply_ephemeral(&self.http, command, ALREADY_CONNECTED).await;
+            return reply_ephemeral(&self.reach.http, command, ALREADY_CONNECTED).await;
         }
         let flow = match LoopbackFlow::start(&files, client.http().clone()).await {
             Ok(flow) => flow,
             Err(error) => {
                 tracing::warn!(%error, "could not start the google sign-in");
-                return reply_ephemeral(&self.http, command, FAILED).await;
+                return reply_ephemeral(&self.reach.http, command, FAILED).await;
             }
         };
-        let pending = self.google_auth.clone();
+        let pending = self.pending_auth.clone();
         let (id, cancel) = pending.replace(flow.paste_handle());
         let text = format!("connect Google: {}\n{PASTE_HINT}", flow.url());
-        let answered = reply_ephemeral(&self.http, command, text).await;
-        let http = Arc::clone(&self.http);
-        let channel = self.places.dm().unwrap_or(command.channel_id);
+        let answered = reply_ephemeral(&self.reach.http, command, text).await;
+        let http = Arc::clone(&self.reach.http);
+        let channel = self.reach.places.dm().unwrap_or(command.channel_id);
         tokio::spawn(async move {
             let outcome = tokio::select! {
                 outcome = flow.finish(&files, FLOW_TIMEOUT) => outcome,
@@ -150,7 +153,7 @@ impl Bot {
         if !looks_like_redirect(&message.content) {
             return false;
         }
-        let paste = self.google_auth.paste();
+        let paste = self.pending_auth.paste();
         let note = match paste.map(|paste| paste.offer_url(&message.content)) {
             Some(Offer::Accepted | Offer::AlreadyDone) => None,
             Some(Offer::Rejected(_)) => Some(WRONG_PASTE),
@@ -158,7 +161,7 @@ impl Bot {
         };
         if let Some(note) = note
             && let Err(error) =
-                with_rate_limit_retries(|| message.channel_id.say(&self.http, note)).await
+                with_rate_limit_retries(|| message.channel_id.say(&self.reach.http, note)).await
         {
             tracing::debug!(%error, "could not answer a pasted google address");
         }

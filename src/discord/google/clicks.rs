@@ -18,8 +18,9 @@ use serenity::{
 };
 use tokio_util::sync::CancellationToken;
 
-use super::buttons::ButtonAction;
-use crate::discord::{bot::Bot, rate_limit::with_rate_limit_retries};
+use super::Google;
+use crate::discord::buttons::ButtonAction;
+use crate::discord::rate_limit::with_rate_limit_retries;
 use crate::google::GoogleError;
 
 /// How long a delete button waits for its confirming click.
@@ -68,15 +69,21 @@ enum GoogleAction<'a> {
     DeleteEvent { calendar: &'a str, event: &'a str },
 }
 
-impl Bot {
+impl Google {
     /// Answers `task_done`, `task_del` and `event_del` (BTN-5/6/7). Other actions are not
     /// handled here.
-    pub(crate) async fn google_click(
+    pub(crate) async fn click(
         &self,
         component: &ComponentInteraction,
         action: &ButtonAction,
     ) -> Result<(), serenity::Error> {
-        let configured_list = self.services.runtime.current().google_task_list.clone();
+        let configured_list = self
+            .reach
+            .services
+            .runtime
+            .current()
+            .google_task_list
+            .clone();
         let google = match action {
             ButtonAction::TaskDone { task_id, list_id } => GoogleAction::Complete {
                 list: list_id.as_deref().unwrap_or(&configured_list),
@@ -105,12 +112,12 @@ impl Bot {
                 Instant::now(),
             );
             if click == SecondClick::Armed {
-                return self.ephemeral(component, CLICK_AGAIN).await;
+                return self.reach.ephemeral(component, CLICK_AGAIN).await;
             }
         }
         // The call may retry for a while: acknowledge first, answer when it is done.
-        with_rate_limit_retries(|| component.defer_ephemeral(&self.http)).await?;
-        let client = &self.services.google;
+        with_rate_limit_retries(|| component.defer_ephemeral(&self.reach.http)).await?;
+        let client = &self.reach.services.google;
         let outcome: Result<(String, &str), GoogleError> = match google {
             GoogleAction::Complete { list, task } => client
                 .complete_task(list, task)
@@ -131,7 +138,7 @@ impl Bot {
         };
         let answer = match outcome {
             Ok((update, answer)) => {
-                if let Err(error) = self.services.pending.append(&update) {
+                if let Err(error) = self.reach.services.pending.append(&update) {
                     tracing::warn!(%error, "could not record the button's pending update");
                 }
                 answer.to_owned()
@@ -142,20 +149,17 @@ impl Bot {
             }
         };
         let edit = EditInteractionResponse::new().content(answer);
-        with_rate_limit_retries(|| component.edit_response(&self.http, edit.clone()))
+        with_rate_limit_retries(|| component.edit_response(&self.reach.http, edit.clone()))
             .await
             .map(|_| ())
     }
 
     /// Checks for the revocation marker every `every` until `stop`, and DMs the owner once
     /// per revocation (SCH-3). Starts once the owner's DM channel is open.
-    pub async fn watch_google_revocation(
-        self: Arc<Self>,
-        every: Duration,
-        stop: CancellationToken,
-    ) {
-        let files = crate::google::GoogleFiles::new(&self.services.data_dir);
-        self.every_tick_once_ready(every, &stop, || self.tell_revocation(&files))
+    pub async fn watch_revocation(self: Arc<Self>, every: Duration, stop: CancellationToken) {
+        let files = crate::google::GoogleFiles::new(&self.reach.services.data_dir);
+        self.reach
+            .every_tick_once_ready(every, &stop, || self.tell_revocation(&files))
             .await;
     }
 
@@ -165,7 +169,9 @@ impl Bot {
             Ok(false) => {}
             Ok(true) => {
                 let notice = CreateMessage::new().content(REVOKED_NOTICE);
-                self.tell("the google revocation notice", notice).await;
+                self.reach
+                    .tell("the google revocation notice", notice)
+                    .await;
             }
             Err(error) => tracing::warn!(%error, "could not read the google revocation marker"),
         }
@@ -173,5 +179,5 @@ impl Bot {
 }
 
 #[cfg(test)]
-#[path = "google_tests.rs"]
+#[path = "clicks_tests.rs"]
 mod tests;
