@@ -7,7 +7,8 @@
 //!   [`tool_policy`] (tool-pattern logic), [`transcripts`] (reading the CLI's transcripts),
 //!   [`clock`] (the one clock, which tests move);
 //! - [`config`], [`state`] (files under the data dir), [`front_end`] (the `FrontEnd` trait),
-//!   [`google`] (the owner's Google account);
+//!   [`google`] (the owner's Google account), [`recall`] (ranked recall over everything said
+//!   and noted);
 //! - [`services`] (the shared stores bundle), [`skills`], [`subagents`], [`update`]
 //!   (self-update from the git checkout);
 //! - [`scheduling`] (job files, cron, the scheduler loop), [`mcp`] (the `discord` tools);
@@ -32,6 +33,7 @@ pub mod domain;
 pub mod front_end;
 pub mod google;
 pub mod mcp;
+pub mod recall;
 pub mod sandbox;
 pub mod scheduling;
 pub mod services;

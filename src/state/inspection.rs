@@ -49,6 +49,7 @@ pub fn stores() -> Vec<Known> {
         Known::of::<super::cli_homes::Format>("cli_homes.json"),
         Known::of::<super::untrusted_sessions::Format>("untrusted_sessions.json"),
         Known::of::<super::told::Format>("told.json"),
+        Known::of::<super::recall_forgotten::Format>("recall_forgotten.json"),
     ]
 }
 

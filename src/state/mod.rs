@@ -13,7 +13,8 @@
 //! - [`fork_messages`]: which fork session posted a Discord message, and where its text came
 //!   from (SES-15, SES-17, BOX-3); [`untrusted_sessions`]: sessions that read mail (BOX-3).
 //! - [`ping_budget`], [`inquiries`], [`held_webhooks`], [`quiet`], [`nags`], [`tool_approvals`],
-//!   [`content_approvals`] (BOX-2), [`unfinished`], [`told`]: the other stores of `state/`.
+//!   [`content_approvals`] (BOX-2), [`unfinished`], [`told`], [`recall_forgotten`] (issue 42):
+//!   the other stores of `state/`.
 //! - [`state_file`]: the one way every store keeps its file (a typed load that sets aside
 //!   what it can't read, a lock its clones share, an atomic save); [`set_aside`] moves a
 //!   damaged file aside and tells the owner; [`inspection`] judges each file at start and in
@@ -39,6 +40,7 @@ pub mod paths;
 pub mod pending;
 pub mod ping_budget;
 pub mod quiet;
+pub mod recall_forgotten;
 pub mod sessions;
 pub mod set_aside;
 pub mod state_file;

@@ -129,6 +129,18 @@ impl DataDir {
         self.state_dir().join("untrusted_sessions.json")
     }
 
+    /// `state/recall_forgotten.json`: the passages the owner told recall to forget (issue 42).
+    pub fn recall_forgotten_file(&self) -> PathBuf {
+        self.state_dir().join("recall_forgotten.json")
+    }
+
+    /// `state/recall/`: recall's index, rebuilt from its sources whenever it is damaged or
+    /// gone (issue 42). Never inside a container's view: the whole `state/` is hidden from
+    /// the agent's CLI.
+    pub fn recall_index_dir(&self) -> PathBuf {
+        self.state_dir().join("recall")
+    }
+
     /// `state/told.json`: what the owner was told unasked, and for which occasion (issue 40).
     pub fn told_file(&self) -> PathBuf {
         self.state_dir().join("told.json")

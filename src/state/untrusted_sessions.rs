@@ -51,6 +51,11 @@ impl UntrustedSessions {
         }
     }
 
+    /// Every session that read untrusted text, with when it first did (unix seconds).
+    pub fn all(&self) -> Result<BTreeMap<String, f64>, StateError> {
+        self.file.read()
+    }
+
     /// Records that `session` read untrusted text (once; the first time is kept).
     pub fn mark(&self, session: &str) -> Result<(), StateError> {
         self.mark_at(session, self.clock.unix_secs())

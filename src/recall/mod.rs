@@ -1,0 +1,22 @@
+//! Recall (issue 42): one ranked index of everything the owner's assistant knows — what was
+//! said in the main conversation, the forks and the background runs, and the markdown the
+//! agent keeps — so "what did I decide about the flat in March?" is answered from months
+//! back, by meaning close to the words, not only by the exact ones.
+//!
+//! - [`entry`]: a passage (its date, kind, origin, whether untrusted text wrote it) and the
+//!   fingerprint a forgotten passage is remembered by;
+//! - [`sources`]: passages from the transcripts and the data dir's markdown;
+//!   [`gather`]: every source with its stamp, and reading one;
+//! - [`rank`]: relevance lifted for recency.
+//!
+//! The index lives under `state/recall/` (the agent's container never sees `state/`); it is
+//! rebuilt from the sources whenever it is damaged or gone, and what the owner forgot
+//! (`state/recall_forgotten.json`) never comes back from a rebuild.
+
+pub mod entry;
+pub mod gather;
+pub mod rank;
+pub mod sources;
+
+#[cfg(test)]
+mod tests;

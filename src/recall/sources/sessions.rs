@@ -1,0 +1,98 @@
+//! Passages from the CLI's session transcripts: the main conversation, forks and background
+//! runs. The owner's words and the assistant's replies as they are (long ones cut into
+//! passages), a tool's result summarised to its first lines, never its whole output. A session
+//! that read untrusted text (mail) is untrusted from that moment on; a webhook's run is from
+//! its first line (its prompt carries the payload).
+
+use super::passages;
+use crate::{
+    recall::entry::{Entry, Kind, Origin},
+    transcripts::{Content, Message, Role},
+};
+
+/// Characters of a tool's result kept.
+pub(crate) const TOOL_RESULT_CHARS: usize = 300;
+
+/// Where a session's untrusted part starts.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Untrusted {
+    /// Nothing untrusted was read.
+    Never,
+    /// From this moment on (unix seconds).
+    From(f64),
+    /// From the first line.
+    Always,
+}
+
+/// Turns one session's messages into passages.
+pub struct SessionPassages {
+    session: String,
+    untrusted: Untrusted,
+    first: bool,
+    tool: Option<String>,
+    entries: Vec<Entry>,
+}
+
+impl SessionPassages {
+    /// Passages of session `session`, untrusted as `untrusted` says.
+    pub fn new(session: &str, untrusted: Untrusted) -> Self {
+        Self {
+            session: session.to_owned(),
+            untrusted,
+            first: true,
+            tool: None,
+            entries: Vec::new(),
+        }
+    }
+
+    /// Takes the session's next message.
+    pub fn add(&mut self, message: Message) {
+        let (kind, text) = match message.content {
+            Content::Text(text) if message.role == Role::User => {
+                if std::mem::take(&mut self.first) && text.trim_start().starts_with("[webhook:") {
+                    self.untrusted = Untrusted::Always;
+                }
+                (Kind::Said, text)
+            }
+            Content::Text(text) => (Kind::Answer, text),
+            Content::ToolCall { name } => {
+                self.tool = Some(name);
+                return;
+            }
+            Content::ToolResult { text, .. } => {
+                let tool = self.tool.take().unwrap_or_else(|| "a tool".to_owned());
+                (Kind::ToolResult, summary(&tool, &text))
+            }
+        };
+        let untrusted = match self.untrusted {
+            Untrusted::Never => false,
+            Untrusted::Always => true,
+            #[allow(clippy::cast_precision_loss)] // seconds of a date: far inside f64's range
+            Untrusted::From(since) => message.time.timestamp() as f64 >= since.floor(),
+        };
+        for text in passages(&text) {
+            self.entries.push(Entry {
+                at: message.time,
+                kind,
+                origin: Origin::Session(self.session.clone()),
+                untrusted,
+                text,
+            });
+        }
+    }
+
+    /// The passages taken.
+    pub fn finish(self) -> Vec<Entry> {
+        self.entries
+    }
+}
+
+/// A tool's result as a passage: the tool's name (MCP prefix off) and its first characters.
+fn summary(tool: &str, text: &str) -> String {
+    let name = tool.rsplit("__").next().unwrap_or(tool);
+    let mut cut: String = text.trim().chars().take(TOOL_RESULT_CHARS).collect();
+    if text.trim().chars().count() > TOOL_RESULT_CHARS {
+        cut.push('…');
+    }
+    format!("{name}: {cut}")
+}

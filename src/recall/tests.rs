@@ -1,0 +1,167 @@
+use chrono::{DateTime, Utc};
+
+use super::{
+    entry::{Entry, Kind, Origin, fingerprint},
+    sources::{
+        PASSAGE_CHARS,
+        files::{markdown_files, text_entries},
+        passages,
+        sessions::{SessionPassages, TOOL_RESULT_CHARS, Untrusted},
+    },
+};
+use crate::transcripts::{Content, Message, Role};
+
+fn at(text: &str) -> DateTime<Utc> {
+    text.parse().unwrap()
+}
+
+fn message(time: &str, role: Role, content: Content) -> Message {
+    Message {
+        time: at(time),
+        role,
+        content,
+    }
+}
+
+fn text(time: &str, role: Role, text: &str) -> Message {
+    message(time, role, Content::Text(text.to_owned()))
+}
+
+/// A long text is cut at paragraphs into passages of a readable length; short and blank
+/// texts stay whole or give nothing.
+#[test]
+fn long_texts_become_passages() {
+    assert_eq!(passages("  hello  "), ["hello"]);
+    assert!(passages(" \n ").is_empty());
+    let paragraph = "word ".repeat(100);
+    let long = [paragraph.as_str(); 8].join("\n\n");
+    let cut = passages(&long);
+    assert!(cut.len() >= 3, "{}", cut.len());
+    assert!(cut.iter().all(|p| p.chars().count() <= PASSAGE_CHARS));
+    assert_eq!(
+        cut.iter()
+            .map(|p| p.split_whitespace().count())
+            .sum::<usize>(),
+        800
+    );
+    let one_line = "x ".repeat(2000);
+    assert!(passages(&one_line).len() >= 3);
+}
+
+/// The owner's words and the replies as they are, a tool's result cut to its start and named
+/// after its tool; untrusted from the moment mail was read.
+#[test]
+fn a_session_gives_its_words_replies_and_tool_summaries() {
+    #[allow(clippy::cast_precision_loss)]
+    let read_mail = at("2026-03-01T10:02:00Z").timestamp() as f64;
+    let mut session = SessionPassages::new("s1", Untrusted::From(read_mail));
+    session.add(text("2026-03-01T10:00:00Z", Role::User, "what's on today?"));
+    session.add(message(
+        "2026-03-01T10:01:00Z",
+        Role::Assistant,
+        Content::ToolCall {
+            name: "mcp__discord__gmail_search".into(),
+        },
+    ));
+    session.add(message(
+        "2026-03-01T10:02:00Z",
+        Role::Tool,
+        Content::ToolResult {
+            text: "m".repeat(1000),
+            is_error: false,
+        },
+    ));
+    session.add(text(
+        "2026-03-01T10:03:00Z",
+        Role::Assistant,
+        "A mail from Sam.",
+    ));
+    let entries = session.finish();
+    let kinds: Vec<Kind> = entries.iter().map(|e| e.kind).collect();
+    assert_eq!(kinds, [Kind::Said, Kind::ToolResult, Kind::Answer]);
+    assert!(entries[1].text.starts_with("gmail_search: mmm"));
+    assert!(entries[1].text.chars().count() <= TOOL_RESULT_CHARS + 20);
+    let untrusted: Vec<bool> = entries.iter().map(|e| e.untrusted).collect();
+    assert_eq!(untrusted, [false, true, true]);
+    assert_eq!(entries[0].origin, Origin::Session("s1".into()));
+}
+
+/// A webhook's run is untrusted from its first line: its prompt carries the payload.
+#[test]
+fn a_webhook_run_is_untrusted_throughout() {
+    let mut session = SessionPassages::new("w", Untrusted::Never);
+    session.add(text(
+        "2026-03-01T10:00:00Z",
+        Role::User,
+        "[webhook:ci] the build broke",
+    ));
+    session.add(text("2026-03-01T10:01:00Z", Role::Assistant, "Noted."));
+    assert!(session.finish().iter().all(|e| e.untrusted));
+}
+
+/// A file is cut at its headings; job files are jobs, the rest notes.
+#[test]
+fn markdown_is_cut_at_headings() {
+    let when = at("2026-04-01T00:00:00Z");
+    let entries = text_entries(
+        "# Flat\nRenew the lease.\n\n# Books\nThe Overstory.\n",
+        "notes/life.md",
+        when,
+    );
+    let texts: Vec<&str> = entries.iter().map(|e| e.text.as_str()).collect();
+    assert_eq!(
+        texts,
+        ["# Flat\nRenew the lease.", "# Books\nThe Overstory."]
+    );
+    assert!(entries.iter().all(|e| e.kind == Kind::Note && !e.untrusted));
+    let job = text_entries("---\nid: x\n---\nCall mum.\n", "reminders/x.md", when);
+    assert_eq!(job[0].kind, Kind::Job);
+}
+
+/// The bot's own state, the CLI homes, skills and git are never read as memory.
+#[test]
+fn only_the_agents_markdown_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    for (path, text) in [
+        ("notes/a.md", "a"),
+        ("backlog.md", "b"),
+        ("state/cli_homes/x/notes.md", "secret"),
+        (".claude/skills/s/SKILL.md", "skill"),
+        (".git/x.md", "git"),
+        ("notes/deep/c.md", "c"),
+        ("notes/readme.txt", "not markdown"),
+    ] {
+        let path = root.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let found: Vec<String> = markdown_files(root)
+        .into_iter()
+        .map(|(_, rel)| rel)
+        .collect();
+    assert_eq!(found, ["backlog.md", "notes/a.md", "notes/deep/c.md"]);
+}
+
+/// The same words forgotten once are known again whatever their spacing or case.
+#[test]
+fn a_fingerprint_ignores_spacing_and_case() {
+    assert_eq!(
+        fingerprint("My PIN is 1234"),
+        fingerprint("  my pin\nis 1234 ")
+    );
+    assert_ne!(fingerprint("my pin is 1234"), fingerprint("my pin is 4321"));
+    let entry = Entry {
+        at: at("2026-01-01T00:00:00Z"),
+        kind: Kind::Said,
+        origin: Origin::File("x".into()),
+        untrusted: false,
+        text: "My PIN is 1234".into(),
+    };
+    assert_eq!(entry.fingerprint(), fingerprint("my pin is 1234"));
+    assert_eq!(
+        Origin::from_handle(&Origin::Session("abc".into()).handle()),
+        Some(Origin::Session("abc".into()))
+    );
+    assert_eq!(Kind::from_name("note"), Some(Kind::Note));
+}
