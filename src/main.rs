@@ -7,8 +7,8 @@ use ollim_bot::config::environment;
 use ollim_bot::{
     app,
     cli::{
-        Cli, Command, auth, cal, chat, doctor, gmail, google, history, reminder, routine, service,
-        setup, tasks, webhook,
+        Cli, Command, auth, cal, chat, doctor, gmail, google, history, recall, reminder, routine,
+        service, setup, tasks, webhook,
     },
     config::{Config, Launch},
     state::paths::DataDir,
@@ -115,6 +115,7 @@ async fn run(cli: Cli, launch: Launch) -> anyhow::Result<i32> {
             ))
         }
         Some(Command::History(args)) => Ok(history::run(&args, clock_of(&launch).now())),
+        Some(Command::Recall(args)) => Ok(recall::run(&args, clock_of(&launch).now())),
         Some(Command::Usage(args)) => {
             Ok(ollim_bot::cli::usage::run(&args, clock_of(&launch).now()))
         }

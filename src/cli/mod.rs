@@ -9,6 +9,7 @@ pub mod gmail;
 pub mod google;
 pub mod history;
 mod job_listing;
+pub mod recall;
 pub mod reminder;
 pub mod routine;
 pub mod service;
@@ -111,6 +112,9 @@ pub enum Command {
     },
     /// The bot's past Claude sessions: list them, print one, or search them.
     History(history::HistoryArgs),
+    /// Recall: the passages of everything said, noted and done that answer a question, best
+    /// first; `--forget` removes some for good, `--reindex` rebuilds the index.
+    Recall(recall::RecallArgs),
     /// What the agent's work cost, from the usage ledger: by kind, job, model or day.
     Usage(usage::UsageArgs),
     /// First-time set-up in the terminal: Discord token, names, timezone, Claude; writes the

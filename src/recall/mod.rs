@@ -7,7 +7,8 @@
 //!   fingerprint a forgotten passage is remembered by;
 //! - [`sources`]: passages from the transcripts and the data dir's markdown;
 //!   [`gather`]: every source with its stamp, and reading one;
-//! - [`rank`]: relevance lifted for recency.
+//! - [`rank`]: relevance lifted for recency; [`query`]: what recall is asked and answers;
+//! - [`words`]: stemming in the owner's language; [`index`]: the `SQLite` `FTS5` index itself.
 //!
 //! The index lives under `state/recall/` (the agent's container never sees `state/`); it is
 //! rebuilt from the sources whenever it is damaged or gone, and what the owner forgot
@@ -15,8 +16,11 @@
 
 pub mod entry;
 pub mod gather;
+pub mod index;
+pub mod query;
 pub mod rank;
 pub mod sources;
+pub mod words;
 
 #[cfg(test)]
 mod tests;

@@ -1,5 +1,5 @@
-//! How recall orders what matched: text relevance (BM25, from the index) lifted a little for
-//! what is recent, so of two equally good passages the newer comes first, while an old passage
+//! How recall orders what matched: text relevance (BM25, from the index) weighed by how many of
+//! the question's words a passage holds, then lifted a little for what is recent, so of two equally good passages the newer comes first, while an old passage
 //! that matches much better still wins. Pure.
 
 use chrono::{DateTime, Utc};
@@ -17,6 +17,18 @@ pub fn score(relevance: f64, at: DateTime<Utc>, now: DateTime<Utc>) -> f64 {
     relevance * (1.0 + RECENCY_LIFT * (-days / RECENCY_DAYS).exp())
 }
 
+/// Text `relevance` weighed by how many of the question's `asked` words a passage holds
+/// (`covered`): BM25 alone lets a short passage with one rare word beat a longer one holding
+/// them all.
+pub fn covering(relevance: f64, covered: usize, asked: usize) -> f64 {
+    if asked == 0 {
+        return relevance;
+    }
+    #[allow(clippy::cast_precision_loss)] // counts of words
+    let share = covered as f64 / asked as f64;
+    relevance * share * share
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -30,5 +42,12 @@ mod tests {
         assert!(score(5.0, today, now) > score(5.0, last_year, now));
         assert!(score(8.0, last_year, now) > score(5.0, today, now));
         assert!((score(5.0, last_year, now) - 5.0).abs() < 0.1);
+    }
+
+    /// A passage holding every word asked outranks one holding a single rarer word.
+    #[test]
+    fn holding_every_word_counts() {
+        assert!(covering(4.0, 3, 3) > covering(9.0, 1, 3));
+        assert!((covering(4.0, 0, 0) - 4.0).abs() < f64::EPSILON);
     }
 }

@@ -55,7 +55,11 @@ fn a_session_gives_its_words_replies_and_tool_summaries() {
     #[allow(clippy::cast_precision_loss)]
     let read_mail = at("2026-03-01T10:02:00Z").timestamp() as f64;
     let mut session = SessionPassages::new("s1", Untrusted::From(read_mail));
-    session.add(text("2026-03-01T10:00:00Z", Role::User, "what's on today?"));
+    session.add(text(
+        "2026-03-01T10:00:00Z",
+        Role::User,
+        "[2026-03-01 Sun 10:00 AM UTC] what's on today?",
+    ));
     session.add(message(
         "2026-03-01T10:01:00Z",
         Role::Assistant,
@@ -84,6 +88,7 @@ fn a_session_gives_its_words_replies_and_tool_summaries() {
     let untrusted: Vec<bool> = entries.iter().map(|e| e.untrusted).collect();
     assert_eq!(untrusted, [false, true, true]);
     assert_eq!(entries[0].origin, Origin::Session("s1".into()));
+    assert_eq!(entries[0].text, "what's on today?");
 }
 
 /// A webhook's run is untrusted from its first line: its prompt carries the payload.
@@ -164,4 +169,28 @@ fn a_fingerprint_ignores_spacing_and_case() {
         Some(Origin::Session("abc".into()))
     );
     assert_eq!(Kind::from_name("note"), Some(Kind::Note));
+}
+
+/// `--since` takes a window or a date in the owner's timezone; kinds by name, with the known
+/// ones named on a typo.
+#[test]
+fn dates_and_kinds_are_read_as_a_person_writes_them() {
+    use super::query::{parse_kinds, parse_when};
+    let now = at("2026-06-10T12:00:00Z");
+    let tz: chrono_tz::Tz = "Europe/Berlin".parse().unwrap();
+    assert_eq!(
+        parse_when("7d", now, tz).unwrap(),
+        at("2026-06-03T12:00:00Z")
+    );
+    assert_eq!(
+        parse_when("2026-03-01", now, tz).unwrap(),
+        at("2026-02-28T23:00:00Z")
+    );
+    assert!(
+        parse_when("march", now, tz)
+            .unwrap_err()
+            .contains("2026-03-01")
+    );
+    assert_eq!(parse_kinds("note, said").unwrap(), [Kind::Note, Kind::Said]);
+    assert!(parse_kinds("notes").unwrap_err().contains("note, job"));
 }

@@ -60,6 +60,7 @@ mod operations_cli;
 mod permissions;
 mod power_loss;
 mod quiet_hours;
+mod recall;
 mod reminder_limits;
 mod reminder_tools;
 mod routine_validator;

@@ -52,7 +52,7 @@ impl SessionPassages {
                 if std::mem::take(&mut self.first) && text.trim_start().starts_with("[webhook:") {
                     self.untrusted = Untrusted::Always;
                 }
-                (Kind::Said, text)
+                (Kind::Said, without_stamp(&text).to_owned())
             }
             Content::Text(text) => (Kind::Answer, text),
             Content::ToolCall { name } => {
@@ -84,6 +84,20 @@ impl SessionPassages {
     /// The passages taken.
     pub fn finish(self) -> Vec<Entry> {
         self.entries
+    }
+}
+
+/// The owner's words without the time stamp the bot puts before each prompt
+/// (`[2026-12-02 Wed 02:27 PM PST] `): the passage is dated already.
+fn without_stamp(text: &str) -> &str {
+    let trimmed = text.trim_start();
+    let stamped = trimmed.len() > 12
+        && trimmed.starts_with('[')
+        && trimmed.as_bytes()[1..5].iter().all(u8::is_ascii_digit)
+        && trimmed.as_bytes()[5] == b'-';
+    match trimmed.find("] ") {
+        Some(end) if stamped => &trimmed[end + 2..],
+        _ => text,
     }
 }
 

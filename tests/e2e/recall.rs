@@ -1,0 +1,114 @@
+//! `ollim-bot recall` (issue 42) on transcripts the real CLI wrote and notes in the data dir:
+//! sessions driven through the pinned CLI against the mock model, then the real binary with
+//! nothing but the data dir, HOME and the CLI's config dir in its environment. The passage that
+//! answers comes first, with the handle that opens its session; a session that read mail is
+//! marked untrusted; what is forgotten stays out of a rebuild; a damaged index is rebuilt.
+
+use crate::support;
+
+use std::{fs, process::Output};
+
+use support::{agent::AgentHarness, cli::CliSandbox, mock_api::Reply};
+
+/// Runs `ollim-bot recall <args>` for the sandbox.
+fn recall(sandbox: &CliSandbox, args: &[&str]) -> Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_ollim-bot"))
+        .arg("recall")
+        .args(args)
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", sandbox.home.path())
+        .env("CLAUDE_CONFIG_DIR", sandbox.claude_dir())
+        .env("OLLIM_DATA_DIR", &sandbox.data_dir)
+        .env("OLLIM_TIMEZONE", "UTC")
+        .current_dir(sandbox.home.path())
+        .output()
+        .expect("run ollim-bot recall")
+}
+
+fn stdout(output: &Output) -> String {
+    assert!(
+        output.status.success(),
+        "exit {:?}: {}",
+        output.status.code(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[tokio::test]
+async fn recall_finds_what_was_said_weeks_apart_and_forgets_for_good() {
+    let h = AgentHarness::new().await;
+    fs::create_dir_all(h.sandbox.data_dir.join("notes")).unwrap();
+    fs::write(
+        h.sandbox.data_dir.join("notes/books.md"),
+        "# Books\nSam recommended The Overstory by Richard Powers.\n\n# Films\nPerfect Days.\n",
+    )
+    .unwrap();
+    h.mock.push(Reply::text(
+        "Moved: Dr. Patel's clinic on the 14th at 9:40.",
+    ));
+    h.send("the dentist rang, my appointment moved to the 14th")
+        .await
+        .unwrap();
+    h.mock.push(Reply::text(
+        "Noted: renewing the Elm Street lease, same rent.",
+    ));
+    h.send("we decided to renew the lease on the flat")
+        .await
+        .unwrap();
+    let id = h.stored_session().expect("a session id");
+    h.session.shutdown().await;
+
+    // The answer first, with the handle that opens its session; word forms meet.
+    let found = stdout(&recall(&h.sandbox, &["when is my dentist appointment?"]));
+    let first = found.split("\n1. ").nth(1).expect("a first passage");
+    assert!(first.contains("dentist"), "{found}");
+    assert!(found.contains(&format!("session:{id}")), "{found}");
+    let lease = stdout(&recall(&h.sandbox, &["lease renewal"]));
+    assert!(
+        lease.split("\n1. ").nth(1).unwrap().contains("renew"),
+        "{lease}"
+    );
+    let book = stdout(&recall(
+        &h.sandbox,
+        &["which book did Sam recommend", "--kind", "note"],
+    ));
+    assert!(
+        book.contains("file:notes/books.md") && book.contains("Overstory"),
+        "{book}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&stdout(&recall(&h.sandbox, &["dentist", "--json"]))).unwrap();
+    assert_eq!(json[0]["untrusted"], false, "{json}");
+
+    // A session that read mail is untrusted from then on, and says so.
+    let record = h.sandbox.data_dir.join("state/untrusted_sessions.json");
+    fs::write(&record, format!("{{\"{id}\": 0}}")).unwrap();
+    fs::remove_dir_all(h.sandbox.data_dir.join("state/recall")).unwrap();
+    let marked = stdout(&recall(&h.sandbox, &["dentist"]));
+    assert!(marked.contains("UNTRUSTED"), "{marked}");
+
+    // Forgotten passages stay out of a rebuild, and of a damaged index made again.
+    let forgot = stdout(&recall(&h.sandbox, &["14th", "--forget"]));
+    assert!(forgot.starts_with("forgot 2 passages"), "{forgot}");
+    let after = stdout(&recall(&h.sandbox, &["dentist 14th"]));
+    assert!(after.starts_with("nothing found"), "{forgot}\n---\n{after}");
+    stdout(&recall(&h.sandbox, &["--reindex"]));
+    assert!(stdout(&recall(&h.sandbox, &["dentist 14th"])).starts_with("nothing found"));
+    fs::write(
+        h.sandbox.data_dir.join("state/recall/index.sqlite3"),
+        "garbage",
+    )
+    .unwrap();
+    let rebuilt = stdout(&recall(&h.sandbox, &["lease"]));
+    assert!(rebuilt.contains("renew"), "{rebuilt}");
+    assert!(stdout(&recall(&h.sandbox, &["dentist 14th"])).starts_with("nothing found"));
+
+    // A typo is named, on one line.
+    let typo = recall(&h.sandbox, &["x", "--kind", "notes"]);
+    assert_eq!(typo.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&typo.stderr);
+    assert!(stderr.contains("unknown kind \"notes\""), "{stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+}
