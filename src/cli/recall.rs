@@ -4,26 +4,19 @@
 //! `--forget` removes the passages holding every word asked, for good. Needs the data dir, the
 //! timezone and `HOME` / `CLAUDE_CONFIG_DIR`; never `DISCORD_TOKEN`.
 
-use std::{collections::BTreeSet, fmt::Write as _};
-
 use chrono::{DateTime, Utc};
 use clap::Args;
 
 use crate::{
     config::Config,
     recall::{
-        gather::Places,
-        index::{Index, refreshed},
-        query::{DEFAULT_LIMIT, Hit, MOST, Query, parse_kinds, parse_when},
-        words::Words,
-    },
-    state::{
-        paths::DataDir, recall_forgotten::RecallForgotten, untrusted_sessions::UntrustedSessions,
+        memory::Memory,
+        query::{
+            DEFAULT_LIMIT, MOST, Query, forgotten_text, hits_json, hits_text, parse_kinds,
+            parse_when,
+        },
     },
 };
-
-/// The language recall stems in until the owner's is a setting.
-pub const LANGUAGE: &str = "english";
 
 /// `ollim-bot recall` options.
 #[derive(Debug, Args)]
@@ -76,61 +69,27 @@ fn execute(args: &RecallArgs, now: DateTime<Utc>) -> Result<String, String> {
     if query.is_none() && !args.reindex {
         return Err("give what to look for: ollim-bot recall \"the flat in March\"".to_owned());
     }
-    let data_dir = DataDir::new(&config.data_dir);
-    let claude_dir = config.claude_config_dir().ok_or(
-        "cannot find the Claude CLI's config dir: set HOME or CLAUDE_CONFIG_DIR".to_owned(),
-    )?;
-    let homes: Vec<std::path::PathBuf> = std::fs::read_dir(data_dir.cli_homes_dir())
-        .map(|entries| entries.flatten().map(|entry| entry.path()).collect())
-        .unwrap_or_default();
-    let places = Places {
-        data_dir: config.data_dir.clone(),
-        claude_dirs: std::iter::once(claude_dir).chain(homes).collect(),
-    };
-    let words = || Words::new(LANGUAGE).ok_or("recall's language is unknown".to_owned());
-    let index_dir = data_dir.recall_index_dir();
+    let memory = Memory::for_config(&config)?;
     if args.reindex {
-        Index::remove(&index_dir).map_err(|e| e.to_string())?;
+        let updated = memory.rebuild()?;
+        if query.is_none() {
+            return Ok(format!(
+                "recall's index rebuilt: {} passage{} from {} source{}.\n",
+                updated.passages,
+                if updated.passages == 1 { "" } else { "s" },
+                updated.read,
+                if updated.read == 1 { "" } else { "s" }
+            ));
+        }
     }
-    let forgotten_store = RecallForgotten::new(data_dir.recall_forgotten_file());
-    let forgotten: BTreeSet<String> = forgotten_store
-        .all()
-        .map_err(|e| format!("can't read what you told recall to forget: {e}"))?
-        .into_keys()
-        .collect();
-    let untrusted = UntrustedSessions::new(data_dir.untrusted_sessions_file())
-        .all()
-        .ok();
-    let (mut index, updated) = refreshed(
-        &index_dir,
-        words()?,
-        &places,
-        untrusted.as_ref(),
-        &forgotten,
-    )
-    .map_err(|e| e.to_string())?;
     let Some(query) = query else {
-        return Ok(format!(
-            "recall's index rebuilt: {} passage{} from {} source{}.\n",
-            updated.passages,
-            if updated.passages == 1 { "" } else { "s" },
-            updated.read,
-            if updated.read == 1 { "" } else { "s" }
-        ));
+        return Ok(String::new());
     };
     if args.forget {
-        let gone = index.forget(&query).map_err(|e| e.to_string())?;
-        #[allow(clippy::cast_precision_loss)] // seconds of a date
-        let at = now.timestamp() as f64;
-        forgotten_store
-            .forget(
-                gone.iter().map(crate::recall::entry::Entry::fingerprint),
-                at,
-            )
-            .map_err(|e| format!("forgotten from the index, but not kept as forgotten: {e}"))?;
+        let gone = memory.forget(&query, now)?;
         return Ok(forgotten_text(&query.words, &gone, tz));
     }
-    let hits = index.search(&query, now).map_err(|e| e.to_string())?;
+    let hits = memory.find(&query, now)?;
     if args.json {
         return Ok(format!("{}\n", hits_json(&hits)));
     }
@@ -170,64 +129,4 @@ fn query_of(
         .unwrap_or_default();
     query.limit = args.limit.clamp(1, MOST);
     Ok(Some(query))
-}
-
-/// The passages found, for a person.
-pub fn hits_text(words: &str, hits: &[Hit], tz: chrono_tz::Tz) -> String {
-    if hits.is_empty() {
-        return format!("nothing found for \"{words}\".\n");
-    }
-    let mut text = format!(
-        "{} passage{} for \"{words}\", best first (times in {}):\n",
-        hits.len(),
-        if hits.len() == 1 { "" } else { "s" },
-        tz.name()
-    );
-    for (n, hit) in hits.iter().enumerate() {
-        let _ = write!(text, "\n{}. {}\n", n + 1, hit.line(tz));
-    }
-    text
-}
-
-/// The passages found, as JSON.
-pub fn hits_json(hits: &[Hit]) -> serde_json::Value {
-    serde_json::Value::Array(
-        hits.iter()
-            .map(|hit| {
-                serde_json::json!({
-                    "at": hit.entry.at.to_rfc3339(),
-                    "kind": hit.entry.kind.name(),
-                    "source": hit.entry.origin.handle(),
-                    "untrusted": hit.entry.untrusted,
-                    "score": hit.score,
-                    "text": hit.entry.text,
-                })
-            })
-            .collect(),
-    )
-}
-
-/// What was forgotten, said back.
-pub fn forgotten_text(
-    words: &str,
-    gone: &[crate::recall::entry::Entry],
-    tz: chrono_tz::Tz,
-) -> String {
-    if gone.is_empty() {
-        return format!("nothing holds every word of \"{words}\"; nothing forgotten.\n");
-    }
-    let mut text = format!(
-        "forgot {} passage{} holding \"{words}\" (a rebuild won't bring {} back):\n",
-        gone.len(),
-        if gone.len() == 1 { "" } else { "s" },
-        if gone.len() == 1 { "it" } else { "them" }
-    );
-    for entry in gone {
-        let hit = Hit {
-            entry: entry.clone(),
-            score: 0.0,
-        };
-        let _ = write!(text, "\n- {}\n", hit.line(tz));
-    }
-    text
 }

@@ -61,9 +61,9 @@ impl ScopeCell {
     }
 }
 
-/// Every tool of the `discord` server: MCP-16's thirteen, `spend_report`, then
+/// Every tool of the `discord` server: MCP-16's thirteen, `spend_report`, `recall`, then
 /// [`GOOGLE_TOOLS`].
-pub const ALL_TOOLS: [&str; 17] = [
+pub const ALL_TOOLS: [&str; 18] = [
     "discord_embed",
     "ping_user",
     "send_file",
@@ -78,6 +78,7 @@ pub const ALL_TOOLS: [&str; 17] = [
     "update_names",
     "compact_session",
     "spend_report",
+    "recall",
     "google_tasks",
     "google_calendar",
     "gmail",
@@ -88,6 +89,10 @@ pub const ALL_TOOLS: [&str; 17] = [
 /// (`--allowedTools`) names: `google_tasks` is in the default set, the others come from the
 /// job's declared tools (its subagent's included) or `tool-policy.yaml`.
 pub const GOOGLE_TOOLS: [&str; 3] = ["google_tasks", "google_calendar", "gmail"];
+
+/// The tools a background run has only when its tool set names them: the Google tools and
+/// `recall` (issue 42 §2).
+pub const DECLARED_TOOLS: [&str; 4] = ["google_tasks", "google_calendar", "gmail", "recall"];
 
 /// Whether `tool` is offered in `scope` (available or dynamically gated).
 pub fn is_offered(tool: &str, scope: ToolScope) -> bool {
@@ -101,7 +106,9 @@ pub fn is_offered(tool: &str, scope: ToolScope) -> bool {
         "report_updates" => scope != Main,
         "follow_up_chain" => scope != PersistentRoutine,
         "compact_session" => scope == PersistentRoutine,
-        "google_tasks" | "google_calendar" | "gmail" => matches!(scope, Main | InteractiveFork),
+        "google_tasks" | "google_calendar" | "gmail" | "recall" => {
+            matches!(scope, Main | InteractiveFork)
+        }
         _ => false,
     }
 }
@@ -146,7 +153,7 @@ pub fn listed_tools(scope: ToolScope, gates: Option<RunGates<'_>>) -> Vec<&'stat
                 }
                 (Some(gates), "report_updates") => offered && gates.may_report,
                 (Some(gates), "follow_up_chain") => offered && gates.may_report && gates.in_chain,
-                (Some(gates), tool) if GOOGLE_TOOLS.contains(&tool) => gates.allows(tool),
+                (Some(gates), tool) if DECLARED_TOOLS.contains(&tool) => gates.allows(tool),
                 _ => offered,
             }
         })
@@ -160,8 +167,8 @@ mod tests {
     #[test]
     fn matrix_matches_the_spec() {
         let offered = |scope| ALL_TOOLS.iter().filter(|t| is_offered(t, scope)).count();
-        assert_eq!(offered(ToolScope::Main), 12);
-        assert_eq!(offered(ToolScope::InteractiveFork), 13);
+        assert_eq!(offered(ToolScope::Main), 13);
+        assert_eq!(offered(ToolScope::InteractiveFork), 14);
         assert_eq!(offered(ToolScope::Background), 9);
         assert_eq!(offered(ToolScope::PersistentRoutine), 9);
         assert!(!is_offered("ping_user", ToolScope::Main));
@@ -170,7 +177,7 @@ mod tests {
         assert!(is_offered("compact_session", ToolScope::PersistentRoutine));
         assert!(!is_offered("follow_up_chain", ToolScope::PersistentRoutine));
         assert!(!is_offered("no_such_tool", ToolScope::Main));
-        for tool in GOOGLE_TOOLS {
+        for tool in DECLARED_TOOLS {
             assert!(
                 is_offered(tool, ToolScope::Main) && is_offered(tool, ToolScope::InteractiveFork)
             );
@@ -184,13 +191,13 @@ mod tests {
     #[test]
     fn each_client_lists_what_its_session_may_ever_use() {
         let main = listed_tools(ToolScope::Main, None);
-        assert_eq!(main.len(), 12);
-        assert!(GOOGLE_TOOLS.iter().all(|tool| main.contains(tool)));
+        assert_eq!(main.len(), 13);
+        assert!(DECLARED_TOOLS.iter().all(|tool| main.contains(tool)));
         assert!(!main.contains(&"ping_user") && !main.contains(&"report_updates"));
         let fork = listed_tools(ToolScope::InteractiveFork, None);
         assert_eq!(
             fork.len(),
-            15,
+            16,
             "a fork also lists main's tools (SES-10): {fork:?}"
         );
         assert!(fork.contains(&"enter_fork") && fork.contains(&"exit_fork"));
@@ -227,6 +234,17 @@ mod tests {
             }),
         );
         assert!(chain.contains(&"follow_up_chain"));
+        // A job that declares recall has it (issue 42 §2); one that doesn't, hasn't.
+        assert!(!chain.contains(&"recall"));
+        let declared = ["mcp__discord__recall".to_owned()];
+        let recalling = listed_tools(
+            ToolScope::Background,
+            Some(RunGates {
+                allowed: &declared,
+                ..open
+            }),
+        );
+        assert!(recalling.contains(&"recall"), "{recalling:?}");
         let persistent = listed_tools(ToolScope::PersistentRoutine, Some(open));
         assert!(persistent.contains(&"compact_session") && persistent.contains(&"ping_user"));
         assert!(!persistent.contains(&"follow_up_chain"));

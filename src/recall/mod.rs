@@ -8,7 +8,9 @@
 //! - [`sources`]: passages from the transcripts and the data dir's markdown;
 //!   [`gather`]: every source with its stamp, and reading one;
 //! - [`rank`]: relevance lifted for recency; [`query`]: what recall is asked and answers;
-//! - [`words`]: stemming in the owner's language; [`index`]: the `SQLite` `FTS5` index itself.
+//! - [`words`]: stemming in the owner's language; [`index`]: the `SQLite` `FTS5` index itself;
+//! - [`memory`]: recall for a configuration — find, forget, rebuild — as the terminal, the
+//!   agent's `recall` tool and Discord use it.
 //!
 //! The index lives under `state/recall/` (the agent's container never sees `state/`); it is
 //! rebuilt from the sources whenever it is damaged or gone, and what the owner forgot
@@ -17,6 +19,7 @@
 pub mod entry;
 pub mod gather;
 pub mod index;
+pub mod memory;
 pub mod query;
 pub mod rank;
 pub mod sources;

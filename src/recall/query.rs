@@ -2,6 +2,8 @@
 //! how many) and the passages found, each shown with its date, kind and the handle that opens
 //! the whole session or file. Pure.
 
+use std::fmt::Write as _;
+
 use chrono::{DateTime, NaiveDate, TimeZone, Utc};
 use chrono_tz::Tz;
 
@@ -113,4 +115,60 @@ pub fn parse_kinds(raw: &str) -> Result<Vec<Kind>, String> {
             })
         })
         .collect()
+}
+
+/// The passages found, for a person.
+pub fn hits_text(words: &str, hits: &[Hit], tz: chrono_tz::Tz) -> String {
+    if hits.is_empty() {
+        return format!("nothing found for \"{words}\".\n");
+    }
+    let mut text = format!(
+        "{} passage{} for \"{words}\", best first (times in {}):\n",
+        hits.len(),
+        if hits.len() == 1 { "" } else { "s" },
+        tz.name()
+    );
+    for (n, hit) in hits.iter().enumerate() {
+        let _ = write!(text, "\n{}. {}\n", n + 1, hit.line(tz));
+    }
+    text
+}
+
+/// The passages found, as JSON.
+pub fn hits_json(hits: &[Hit]) -> serde_json::Value {
+    serde_json::Value::Array(
+        hits.iter()
+            .map(|hit| {
+                serde_json::json!({
+                    "at": hit.entry.at.to_rfc3339(),
+                    "kind": hit.entry.kind.name(),
+                    "source": hit.entry.origin.handle(),
+                    "untrusted": hit.entry.untrusted,
+                    "score": hit.score,
+                    "text": hit.entry.text,
+                })
+            })
+            .collect(),
+    )
+}
+
+/// What was forgotten, said back.
+pub fn forgotten_text(words: &str, gone: &[Entry], tz: chrono_tz::Tz) -> String {
+    if gone.is_empty() {
+        return format!("nothing holds every word of \"{words}\"; nothing forgotten.\n");
+    }
+    let mut text = format!(
+        "forgot {} passage{} holding \"{words}\" (a rebuild won't bring {} back):\n",
+        gone.len(),
+        if gone.len() == 1 { "" } else { "s" },
+        if gone.len() == 1 { "it" } else { "them" }
+    );
+    for entry in gone {
+        let hit = Hit {
+            entry: entry.clone(),
+            score: 0.0,
+        };
+        let _ = write!(text, "\n- {}\n", hit.line(tz));
+    }
+    text
 }

@@ -112,3 +112,44 @@ async fn recall_finds_what_was_said_weeks_apart_and_forgets_for_good() {
     assert!(stderr.contains("unknown kind \"notes\""), "{stderr}");
     assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
 }
+
+/// The agent, asked about something said turns before, calls `recall` through the
+/// real CLI and gets the passage back with the session that holds it (issue 42 §2).
+#[tokio::test]
+async fn the_agent_recalls_what_was_said_turns_before() {
+    let h = AgentHarness::new().await;
+    h.mock.push(Reply::text("Noted."));
+    h.send("Sam recommended the book The Overstory by Richard Powers")
+        .await
+        .unwrap();
+    let earlier = h.stored_session().expect("a session id");
+    h.mock.push(Reply::text("Sure."));
+    h.send("also, buy oat milk on friday").await.unwrap();
+    h.mock.push(Reply::tool_use(
+        "mcp__discord__recall",
+        serde_json::json!({"query": "novel book Sam recommended", "kinds": "said"}),
+    ));
+    h.mock.push(Reply::text("It was The Overstory."));
+    h.send("what was that novel Sam told me about?")
+        .await
+        .unwrap();
+    let requests = h.mock.requests();
+    let result = requests
+        .iter()
+        .flat_map(|request| request.tool_results())
+        .find(|result| result.content.contains("passage"))
+        .expect("the recall tool's result reached the model");
+    assert!(!result.is_error, "{}", result.content);
+    let first = result
+        .content
+        .split("\n1. ")
+        .nth(1)
+        .expect("a first passage");
+    assert!(first.contains("The Overstory"), "{}", result.content);
+    assert!(
+        first.contains(&format!("session:{earlier}")),
+        "{}",
+        result.content
+    );
+    assert!(!result.content.contains("oat milk"), "{}", result.content);
+}

@@ -39,7 +39,7 @@ fn inputs(dir: &Path) -> SystemPromptInputs<'_> {
 const HEADINGS: &str = "# Operating manual | ## Context budget | ## Capturing tasks | ## Shaping answers | \
     ## Configuration notes | ## Skills | ## Google Tasks | ## Google Calendar | \
     ## Routines & reminders | ## Questions about ollim-bot | ## Gmail | ## Claude history | \
-    ## Responsiveness | ## What your work costs | ## Quiet time and focus | ## User proxy | \
+    ## Responsiveness | ## What your work costs | ## Remembering | ## Quiet time and focus | ## User proxy | \
     ## Discord embeds | \
     ## Web & docs | \
     ## Interactive forks | ## Background sessions | ## Webhooks";
@@ -123,7 +123,8 @@ const REQUIRED_MARKERS: &str = "`google_tasks` | `google_calendar` | `gmail` too
     report_updates | exit_fork | [fork-timeout] | [routine-bg:ID] | [reminder-bg:ID] | \
     [webhook:ID] | [button] | [system] | Notion | Slack | Trello | uv run | `always` | \
     `on_ping` | `freely` | `blocked` | allow-ping: false | webhook-spec.md | docs.ollim.ai | \
-    `ollim-bot history` | [reminder:email-digest] | [reminder:resp-rev] | `spend_report`";
+    `ollim-bot history` | [reminder:email-digest] | [reminder:resp-rev] | `spend_report` | \
+    `recall`";
 
 /// Google is reached through the tools: the prompt never tells the agent to run a Google
 /// command in its shell, connected or not.

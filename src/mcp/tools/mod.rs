@@ -32,6 +32,7 @@ mod file_guard;
 mod fork;
 mod google;
 mod persistent;
+mod recall;
 mod reminders;
 mod spend;
 mod update_names;
@@ -168,7 +169,8 @@ impl DiscordTools {
                 + Self::reminders_router()
                 + Self::persistent_router()
                 + Self::google_router()
-                + Self::spend_router(),
+                + Self::spend_router()
+                + Self::recall_router(),
             context: Arc::new(context),
         }
     }
