@@ -136,7 +136,7 @@ async fn the_agent_recalls_what_was_said_turns_before() {
     let requests = h.mock.requests();
     let result = requests
         .iter()
-        .flat_map(|request| request.tool_results())
+        .flat_map(support::mock_api::RecordedRequest::tool_results)
         .find(|result| result.content.contains("passage"))
         .expect("the recall tool's result reached the model");
     assert!(!result.is_error, "{}", result.content);
