@@ -11,8 +11,14 @@ use support::{agent::AgentHarness, cli::CliSandbox, mock_api::Reply};
 
 /// Runs `ollim-bot history <args>` for the sandbox.
 fn history(sandbox: &CliSandbox, args: &[&str]) -> Output {
+    transcript_reader(sandbox, "history", args)
+}
+
+/// Runs `ollim-bot <subcommand> <args>` as a command that reads the transcripts runs (history,
+/// recall): with nothing but the data dir, HOME, the CLI's config dir and the timezone.
+pub(crate) fn transcript_reader(sandbox: &CliSandbox, subcommand: &str, args: &[&str]) -> Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_ollim-bot"))
-        .arg("history")
+        .arg(subcommand)
         .args(args)
         .env_clear()
         .env("PATH", std::env::var_os("PATH").unwrap_or_default())
@@ -22,10 +28,11 @@ fn history(sandbox: &CliSandbox, args: &[&str]) -> Output {
         .env("OLLIM_TIMEZONE", "UTC")
         .current_dir(sandbox.home.path())
         .output()
-        .expect("run ollim-bot history")
+        .unwrap_or_else(|error| panic!("run ollim-bot {subcommand}: {error}"))
 }
 
-fn stdout(output: &Output) -> String {
+/// The output of a command that must have succeeded.
+pub(crate) fn stdout(output: &Output) -> String {
     assert!(
         output.status.success(),
         "exit {:?}: {}",

@@ -4,7 +4,10 @@
 //! answers comes first, with the handle that opens its session; a session that read mail is
 //! marked untrusted; what is forgotten stays out of a rebuild; a damaged index is rebuilt.
 
-use crate::support;
+use crate::{
+    history::{stdout, transcript_reader},
+    support,
+};
 
 use std::{fs, process::Output};
 
@@ -12,28 +15,7 @@ use support::{agent::AgentHarness, cli::CliSandbox, mock_api::Reply};
 
 /// Runs `ollim-bot recall <args>` for the sandbox.
 fn recall(sandbox: &CliSandbox, args: &[&str]) -> Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_ollim-bot"))
-        .arg("recall")
-        .args(args)
-        .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("HOME", sandbox.home.path())
-        .env("CLAUDE_CONFIG_DIR", sandbox.claude_dir())
-        .env("OLLIM_DATA_DIR", &sandbox.data_dir)
-        .env("OLLIM_TIMEZONE", "UTC")
-        .current_dir(sandbox.home.path())
-        .output()
-        .expect("run ollim-bot recall")
-}
-
-fn stdout(output: &Output) -> String {
-    assert!(
-        output.status.success(),
-        "exit {:?}: {}",
-        output.status.code(),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8_lossy(&output.stdout).into_owned()
+    transcript_reader(sandbox, "recall", args)
 }
 
 #[tokio::test]
