@@ -7,10 +7,10 @@
 //!   [`tool_policy`] (tool-pattern logic), [`transcripts`] (reading the CLI's transcripts),
 //!   [`clock`] (the one clock, which tests move);
 //! - [`config`], [`state`] (files under the data dir), [`front_end`] (the `FrontEnd` trait),
-//!   [`google`] (the owner's Google account), [`recall`] (ranked recall over everything said
-//!   and noted);
+//!   [`google`] (the owner's Google account);
 //! - [`services`] (the shared stores bundle), [`skills`], [`subagents`], [`update`]
-//!   (self-update from the git checkout);
+//!   (self-update from the git checkout), [`recall`] (ranked recall over everything said and
+//!   noted);
 //! - [`scheduling`] (job files, cron, the scheduler loop), [`mcp`] (the `discord` tools);
 //! - the session runtime: [`agent`] (main session, interactive forks), [`background`]
 //!   (background runs);

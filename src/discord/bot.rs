@@ -20,6 +20,7 @@ use super::{
     notices::Notices,
     quiet::QuietTime,
     reach::Reach,
+    recall::Recall,
     reconnects::Reconnects,
 };
 use crate::update::Updater;
@@ -43,6 +44,8 @@ pub struct Bot {
     pub(crate) home: Arc<HomeChannel>,
     /// What the owner is told unasked: set-aside files, unfinished work, disk space.
     pub(crate) notices: Arc<Notices>,
+    /// `/recall` and `/forget`.
+    pub(crate) recall: Arc<Recall>,
     /// Checks for and applies updates (`/update` and the auto-update loop; SLC-11, UPD-2).
     pub updater: Arc<Updater>,
     /// Backoff for gateway reconnect storms (issue 16).
@@ -66,6 +69,7 @@ impl Bot {
             nags: Arc::new(Nags::new(part(&reach))),
             home: Arc::new(HomeChannel::new(part(&reach))),
             notices: Arc::new(Notices::new(part(&reach))),
+            recall: Arc::new(Recall::new(part(&reach))),
             reach,
             updater,
             reconnects: Arc::default(),

@@ -111,6 +111,19 @@ pub fn definitions() -> Vec<CreateCommand> {
         .add_option(string_option("minutes", "how long (default 25)"))
         .add_option(string_option("task", "what you'll work on")),
         command("nags", "Reminders still open until you answer them"),
+        command(
+            "recall",
+            "What was said, noted or done that answers a question",
+        )
+        .add_option(string_option(
+            "words",
+            "what to look for, in your own words",
+        )),
+        command(
+            "forget",
+            "Remove what holds all these words from my memory, for good",
+        )
+        .add_option(string_option("words", "the words the passages hold")),
     ]
 }
 

@@ -82,6 +82,7 @@ impl Bot {
             "quiet" => self.quiet.command(command).await,
             "focus" => self.quiet.focus_command(command).await,
             "nags" => self.nags.command(command).await,
+            "recall" | "forget" => self.recall.command(command).await,
             "setup" => self.conversations.setup_command(command).await,
             _ => self.conversations.command(command).await,
         }

@@ -14,7 +14,8 @@
 //! - The parts: [`conversations`] (messages, agent and fork buttons, the conversation's
 //!   commands, `/setup`), [`approvals`] (tools, content, held webhooks; buttons and
 //!   reactions), [`google`], [`quiet`] (quiet time and focus), [`nags`], [`home`] (the home
-//!   channel), [`notices`] (what the bot tells the owner unasked).
+//!   channel), [`notices`] (what the bot tells the owner unasked), [`recall`] (`/recall`,
+//!   `/forget`).
 //! - [`commands`]: the slash command set and which part answers each; [`buttons`]: the
 //!   persistent-button codec, which says which part a click is for.
 //! - [`streamer`]: renders a turn into messages (edits, splits, status); [`sink`] and
@@ -45,6 +46,7 @@ pub mod places;
 pub mod quiet;
 pub mod rate_limit;
 pub mod reach;
+pub mod recall;
 pub mod reconnects;
 pub mod router;
 mod self_update;

@@ -123,7 +123,8 @@ fn markdown_is_cut_at_headings() {
     assert_eq!(job[0].kind, Kind::Job);
 }
 
-/// The bot's own state, the CLI homes, skills and git are never read as memory.
+/// Only what the box calls writable is memory: never the bot's state, the CLI homes,
+/// skills, reference docs, git, downloads or anything private by its name.
 #[test]
 fn only_the_agents_markdown_is_read() {
     let dir = tempfile::tempdir().unwrap();
@@ -136,6 +137,12 @@ fn only_the_agents_markdown_is_read() {
         (".git/x.md", "git"),
         ("notes/deep/c.md", "c"),
         ("notes/readme.txt", "not markdown"),
+        ("skills/setup/SKILL.md", "never ask for passwords"),
+        ("routine-reminder-spec.md", "the bot's reference"),
+        ("CLAUDE.md", "instructions"),
+        ("downloads/attached.md", "someone's file"),
+        ("notes/.env.md", "API_KEY=x"),
+        ("USER.md", "likes tea"),
     ] {
         let path = root.join(path);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -145,7 +152,10 @@ fn only_the_agents_markdown_is_read() {
         .into_iter()
         .map(|(_, rel)| rel)
         .collect();
-    assert_eq!(found, ["backlog.md", "notes/a.md", "notes/deep/c.md"]);
+    assert_eq!(
+        found,
+        ["USER.md", "backlog.md", "notes/a.md", "notes/deep/c.md"]
+    );
 }
 
 /// The same words forgotten once are known again whatever their spacing or case.

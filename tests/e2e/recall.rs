@@ -135,3 +135,56 @@ async fn the_agent_recalls_what_was_said_turns_before() {
     );
     assert!(!result.content.contains("oat milk"), "{}", result.content);
 }
+
+/// `/recall` in Discord answers the owner with the passage and where it is; `/forget` removes
+/// it for good and says what went (issue 42 §2), through real serenity and the fake Discord.
+#[tokio::test]
+async fn the_owner_recalls_and_forgets_in_discord() {
+    use serde_json::json;
+    let mut h = support::bot::BotHarness::start().await;
+    h.greeted().await;
+    h.converse("the wifi password is heron-lantern-42", "Noted.")
+        .await;
+    let words = |text: &str| json!([{"name": "words", "type": 3, "value": text}]);
+    let asked = h
+        .discord
+        .slash(h.owner(), "recall", words("what's the wifi password?"))
+        .await;
+    h.discord.wait_for_callback(asked).await;
+    let answer = h
+        .wait_for_bot_message("the /recall answer", |m| m.content.contains("for \""))
+        .await;
+    let first = answer
+        .content
+        .split("\n1. ")
+        .nth(1)
+        .expect("a first passage");
+    assert!(first.contains("heron-lantern-42"), "{}", answer.content);
+    assert!(first.contains("session:"), "{}", answer.content);
+
+    let forget = h
+        .discord
+        .slash(h.owner(), "forget", words("wifi password"))
+        .await;
+    h.discord.wait_for_callback(forget).await;
+    let gone = h
+        .wait_for_bot_message("the /forget answer", |m| m.content.starts_with("forgot "))
+        .await;
+    assert!(
+        gone.content.contains("heron-lantern-42"),
+        "{}",
+        gone.content
+    );
+    let again = h
+        .discord
+        .slash(h.owner(), "recall", words("wifi password heron"))
+        .await;
+    h.discord.wait_for_callback(again).await;
+    let none = h
+        .wait_for_bot_message("the second /recall answer", |m| {
+            m.content.starts_with("nothing found")
+        })
+        .await;
+    assert!(!none.content.contains("lantern-42"), "{}", none.content);
+    h.terminate().await;
+}

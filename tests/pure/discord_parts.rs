@@ -36,6 +36,7 @@ fn the_discord_parts_stand_alone() {
         "nags",
         "home",
         "notices",
+        "recall",
     ] {
         assert!(parts.contains(part), "{part} is a part: {parts:?}");
     }

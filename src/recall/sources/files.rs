@@ -1,18 +1,24 @@
-//! Passages from the markdown the agent keeps in the data dir: `notes/`, the routines and
-//! reminders, reflections and any other `*.md` it wrote there — never the bot's own state,
-//! the CLI's homes, `.git`, `.claude` (skills and subagents are instructions, not memory) or
-//! downloads. A file is cut at its headings and paragraphs; each passage is dated by the
-//! file's last change.
+//! Passages from the markdown the agent and the owner keep in the data dir: `notes/`, the
+//! routines and reminders, reflections, `USER.md` and any other `*.md` written there. Only what
+//! the container's own classification calls writable (`sandbox::classify_child`): never the
+//! bot's state or anything private by its name (`.env*`, keys, tokens — also deeper down), the
+//! trust roots (the reference specs, `CLAUDE.md`, webhook specs), dot-folders (`.git`,
+//! `.claude`), the skills (instructions, not memory), or downloads. Recall runs in the bot, not
+//! in the box: it must not read what the box hides. A file is cut at its headings; each
+//! passage is dated by the file's last change.
 
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
 
 use super::passages;
-use crate::recall::entry::{Entry, Kind, Origin};
+use crate::{
+    recall::entry::{Entry, Kind, Origin},
+    sandbox::{ChildKind, classify_child, is_private_name},
+};
 
-/// Folders of the data dir that hold no memory of the owner's.
-const SKIPPED: [&str; 5] = ["state", ".git", ".claude", "downloads", "node_modules"];
+/// Writable folders of the data dir that hold no memory of the owner's.
+const SKIPPED: [&str; 2] = ["downloads", "node_modules"];
 
 /// The biggest file read whole (a larger one is not a note).
 const LARGEST: u64 = 1024 * 1024;
@@ -23,11 +29,15 @@ pub fn markdown_files(root: &Path) -> Vec<(PathBuf, String)> {
         .follow_links(false)
         .into_iter()
         .filter_entry(|entry| {
-            entry.depth() != 1
-                || !entry
-                    .file_name()
-                    .to_str()
-                    .is_some_and(|name| SKIPPED.contains(&name))
+            let name = entry.file_name();
+            match entry.depth() {
+                0 => true,
+                1 => {
+                    classify_child(name) == ChildKind::Writable
+                        && !name.to_str().is_some_and(|name| SKIPPED.contains(&name))
+                }
+                _ => !is_private_name(name),
+            }
         });
     let mut files: Vec<(PathBuf, String)> = walk
         .flatten()
