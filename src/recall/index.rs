@@ -29,6 +29,9 @@ const SCHEMA: &str = "1";
 /// How many passages text relevance hands to the recency ranking.
 const CANDIDATES: usize = 200;
 
+/// How long a second writer waits for the first.
+const BUSY_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// The page cache the index keeps (KiB): small, so it costs little at rest.
 const CACHE_KIB: i64 = 512;
 
@@ -109,6 +112,8 @@ impl Index {
             | OpenFlags::SQLITE_OPEN_CREATE
             | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         let connection = Connection::open_with_flags(path, flags)?;
+        // The daemon's tool and the terminal may catch the index up at once: one waits.
+        connection.busy_timeout(BUSY_WAIT)?;
         connection.pragma_update(None, "cache_size", -CACHE_KIB)?;
         connection.pragma_update(None, "mmap_size", 0)?;
         let check: String = connection.query_row("PRAGMA quick_check", [], |row| row.get(0))?;

@@ -49,7 +49,7 @@ fn long_texts_become_passages() {
 }
 
 /// The owner's words and the replies as they are, a tool's result cut to its start and named
-/// after its tool; untrusted from the moment mail was read.
+/// after its tool (recall's own results left out); untrusted from the moment mail was read.
 #[test]
 fn a_session_gives_its_words_replies_and_tool_summaries() {
     #[allow(clippy::cast_precision_loss)]

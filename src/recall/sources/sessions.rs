@@ -10,6 +10,9 @@ use crate::{
     transcripts::{Content, Message, Role},
 };
 
+/// The agent's recall tool, whose results are not passages of their own.
+const RECALL_TOOL: &str = "recall";
+
 /// Characters of a tool's result kept.
 pub(crate) const TOOL_RESULT_CHARS: usize = 300;
 
@@ -61,6 +64,10 @@ impl SessionPassages {
             }
             Content::ToolResult { text, .. } => {
                 let tool = self.tool.take().unwrap_or_else(|| "a tool".to_owned());
+                // Recall's own answers are passages indexed already: kept out, they don't echo.
+                if tool.rsplit("__").next() == Some(RECALL_TOOL) {
+                    return;
+                }
                 (Kind::ToolResult, summary(&tool, &text))
             }
         };
