@@ -8,8 +8,11 @@
 use std::sync::Arc;
 
 use serenity::{
-    all::{ChannelId, ComponentInteraction},
-    builder::{CreateInteractionResponse, CreateInteractionResponseMessage, CreateMessage},
+    all::{ChannelId, CommandInteraction, ComponentInteraction},
+    builder::{
+        CreateInteractionResponse, CreateInteractionResponseFollowup,
+        CreateInteractionResponseMessage, CreateMessage,
+    },
     http::Http,
     model::channel::Message,
 };
@@ -88,6 +91,34 @@ impl Reach {
             .ephemeral(true);
         let response = CreateInteractionResponse::Message(message);
         with_rate_limit_retries(|| component.create_response(&self.http, response.clone())).await
+    }
+
+    /// An ephemeral follow-up to a deferred click (the click's answer when it failed).
+    pub(crate) async fn click_followup(
+        &self,
+        component: &ComponentInteraction,
+        text: &str,
+    ) -> Result<(), serenity::Error> {
+        let follow_up = CreateInteractionResponseFollowup::new()
+            .content(text)
+            .ephemeral(true);
+        with_rate_limit_retries(|| component.create_followup(&self.http, follow_up.clone()))
+            .await
+            .map(drop)
+    }
+
+    /// An ephemeral follow-up to a deferred command (the command's answer when it failed).
+    pub(crate) async fn command_followup(
+        &self,
+        command: &CommandInteraction,
+        text: &str,
+    ) -> Result<(), serenity::Error> {
+        let follow_up = CreateInteractionResponseFollowup::new()
+            .content(text)
+            .ephemeral(true);
+        with_rate_limit_retries(|| command.create_followup(&self.http, follow_up.clone()))
+            .await
+            .map(drop)
     }
 
     /// Posts `text` in `channel`, best effort.

@@ -3,10 +3,7 @@
 //! a fork's entry embed buttons (Save, Report, Exit; IFK-10); a fork's thread archived by hand
 //! ends that fork (issue 41 §1).
 
-use serenity::{
-    all::{ChannelId, ComponentInteraction},
-    builder::CreateInteractionResponseFollowup,
-};
+use serenity::all::{ChannelId, ComponentInteraction};
 
 use super::Conversations;
 use crate::discord::rate_limit::with_rate_limit_retries;
@@ -62,13 +59,9 @@ impl Conversations {
         with_rate_limit_retries(|| component.defer(&self.reach.http)).await?;
         let here = TurnPlace::AskedIn(ReplyPlace(component.channel_id.get()));
         if let Err(error) = self.reach.session.fork_button(exit, here, branch).await {
-            let follow_up = CreateInteractionResponseFollowup::new()
-                .content(error.to_string())
-                .ephemeral(true);
-            with_rate_limit_retries(|| {
-                component.create_followup(&self.reach.http, follow_up.clone())
-            })
-            .await?;
+            self.reach
+                .click_followup(component, &error.to_string())
+                .await?;
         }
         Ok(())
     }

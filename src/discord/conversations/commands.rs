@@ -6,7 +6,7 @@
 
 use serenity::{
     all::{CommandInteraction, ResolvedValue},
-    builder::{CreateAttachment, CreateInteractionResponseFollowup, EditInteractionResponse},
+    builder::{CreateAttachment, EditInteractionResponse},
 };
 
 use super::Conversations;
@@ -145,13 +145,7 @@ impl Conversations {
                 ForkCommandError::NoRoom(no_room) => self.no_room(no_room),
                 other => format!("could not open the fork: {other}"),
             };
-            let follow_up = CreateInteractionResponseFollowup::new()
-                .content(text)
-                .ephemeral(true);
-            with_rate_limit_retries(|| {
-                command.create_followup(&self.reach.http, follow_up.clone())
-            })
-            .await?;
+            self.reach.command_followup(command, &text).await?;
         }
         Ok(())
     }

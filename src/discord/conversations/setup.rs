@@ -4,7 +4,7 @@
 
 use serenity::{
     all::{CommandInteraction, ComponentInteraction},
-    builder::{CreateActionRow, CreateButton, CreateInteractionResponseFollowup, CreateMessage},
+    builder::{CreateActionRow, CreateButton, CreateMessage},
     model::{application::ButtonStyle, id::ChannelId},
 };
 
@@ -41,13 +41,7 @@ impl Conversations {
         with_rate_limit_retries(|| command.defer_ephemeral(&self.reach.http)).await?;
         with_rate_limit_retries(|| command.delete_response(&self.reach.http)).await?;
         if let Err(text) = self.run_setup("", command.channel_id).await {
-            let follow_up = CreateInteractionResponseFollowup::new()
-                .content(text)
-                .ephemeral(true);
-            with_rate_limit_retries(|| {
-                command.create_followup(&self.reach.http, follow_up.clone())
-            })
-            .await?;
+            self.reach.command_followup(command, &text).await?;
         }
         Ok(())
     }
@@ -59,13 +53,7 @@ impl Conversations {
     ) -> Result<(), serenity::Error> {
         with_rate_limit_retries(|| component.defer(&self.reach.http)).await?;
         if let Err(text) = self.run_setup("quick", component.channel_id).await {
-            let follow_up = CreateInteractionResponseFollowup::new()
-                .content(text)
-                .ephemeral(true);
-            with_rate_limit_retries(|| {
-                component.create_followup(&self.reach.http, follow_up.clone())
-            })
-            .await?;
+            self.reach.click_followup(component, &text).await?;
         }
         Ok(())
     }
