@@ -1,12 +1,13 @@
 //! The daemon's long-running loops besides the gateway: the scheduler and the webhook server,
-//! both started once the owner is known, and the fork idle check. Each runs until the
-//! shutdown token is cancelled.
+//! both started once the owner is known, the fork idle check, the CLI's rest, and the parts'
+//! watches with recall's catch-up. Each runs until the shutdown token is cancelled.
 
 use std::{sync::Arc, time::Duration};
 
 use tokio_util::sync::CancellationToken;
 
-use crate::clock::Clock;
+use super::crash::OwnedTasks;
+use crate::{clock::Clock, services::Services};
 
 use crate::{
     agent::MainSession,
@@ -117,4 +118,43 @@ pub(super) async fn rest_when_idle(
             _ = session.sleep_if_idle() => {}
         }
     }
+}
+
+/// Spawns the parts' watches (Google revocation, the quiet-time digest, the notices) and
+/// recall's catch-up, each running until `stop`.
+pub(super) fn spawn_watches(
+    tasks: &mut OwnedTasks,
+    bot: &Arc<Bot>,
+    services: &Services,
+    stop: &CancellationToken,
+) {
+    tasks.spawn(
+        "google revocation watch",
+        Arc::clone(&bot.google).watch_revocation(services.config.scheduler_sync, stop.clone()),
+    );
+    tasks.spawn(
+        "quiet-time digest",
+        Arc::clone(&bot.quiet).watch_digest(services.config.scheduler_sync, stop.clone()),
+    );
+    tasks.spawn(
+        "set-aside notices",
+        Arc::clone(&bot.notices).watch_set_aside(services.config.scheduler_sync, stop.clone()),
+    );
+    tasks.spawn(
+        "interrupted-work notice",
+        Arc::clone(&bot.notices).watch_unfinished(services.config.scheduler_sync, stop.clone()),
+    );
+    tasks.spawn(
+        "disk-space notices",
+        Arc::clone(&bot.notices).watch_disk_space(services.config.scheduler_sync, stop.clone()),
+    );
+    tasks.spawn(
+        "recall catch-up",
+        crate::recall::keeper::keep_current(
+            services.config.clone(),
+            services.usage.clone(),
+            services.clock.clone(),
+            stop.clone(),
+        ),
+    );
 }

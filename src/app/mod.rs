@@ -41,7 +41,9 @@ use crate::{
     state::{paths::DataDir, told::ToldMarks},
     webhooks::SpecStore,
 };
-use background_loops::{check_fork_idle, rest_when_idle, run_scheduler, run_webhooks};
+use background_loops::{
+    check_fork_idle, rest_when_idle, run_scheduler, run_webhooks, spawn_watches,
+};
 use signals::shut_down_on_signal;
 
 /// How long a turn in progress may take to finish after a shutdown signal.
@@ -279,16 +281,7 @@ async fn run_daemon(
             stop_background.clone(),
         ),
     );
-    tasks.spawn(
-        "google revocation watch",
-        Arc::clone(&bot.google)
-            .watch_revocation(services.config.scheduler_sync, stop_background.clone()),
-    );
-    tasks.spawn(
-        "quiet-time digest",
-        Arc::clone(&bot.quiet)
-            .watch_digest(services.config.scheduler_sync, stop_background.clone()),
-    );
+    spawn_watches(&mut tasks, &bot, &services, &stop_background);
     tasks.spawn(
         "busy calendar watch",
         crate::background::busy_calendar::watch_busy_calendar(
@@ -300,21 +293,6 @@ async fn run_daemon(
     tasks.spawn(
         "nag keeper",
         nags.run(services.config.scheduler_sync, stop_background.clone()),
-    );
-    tasks.spawn(
-        "set-aside notices",
-        Arc::clone(&bot.notices)
-            .watch_set_aside(services.config.scheduler_sync, stop_background.clone()),
-    );
-    tasks.spawn(
-        "interrupted-work notice",
-        Arc::clone(&bot.notices)
-            .watch_unfinished(services.config.scheduler_sync, stop_background.clone()),
-    );
-    tasks.spawn(
-        "disk-space notices",
-        Arc::clone(&bot.notices)
-            .watch_disk_space(services.config.scheduler_sync, stop_background.clone()),
     );
     tasks.spawn(
         "auto-update loop",

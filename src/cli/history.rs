@@ -169,7 +169,7 @@ fn find_session<'a>(sessions: &'a [SessionFile], prefix: &str) -> Result<&'a Ses
 fn matches(message: &Message, needle: &str) -> bool {
     let text = match &message.content {
         Content::Text(text) | Content::ToolResult { text, .. } => text,
-        Content::ToolCall { name } => name,
+        Content::ToolCall { name, .. } => name,
     };
     text.to_lowercase().contains(needle)
 }
@@ -202,7 +202,7 @@ pub fn render_summary(summary: &SessionSummary, tz: Tz) -> String {
 pub fn render_message(message: &Message, tz: Tz) -> String {
     let body = match &message.content {
         Content::Text(text) => cut(text, TEXT_LIMIT).replace('\n', "\n    "),
-        Content::ToolCall { name } => format!("[tool] {name}"),
+        Content::ToolCall { name, .. } => format!("[tool] {name}"),
         Content::ToolResult { text, is_error } => {
             let shown = shorten(text, RESULT_PREVIEW);
             let shown = if shown.is_empty() {

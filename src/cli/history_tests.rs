@@ -27,6 +27,7 @@ fn messages_render_on_their_own_lines() {
         Role::Assistant,
         Content::ToolCall {
             name: "Bash".into(),
+            input: serde_json::Value::Null,
         },
     );
     assert_eq!(
@@ -120,6 +121,7 @@ fn grep_is_case_insensitive_over_what_is_shown() {
         Role::Assistant,
         Content::ToolCall {
             name: "WebSearch".into(),
+            input: serde_json::Value::Null,
         },
     );
     assert!(matches(&call, "websearch"));

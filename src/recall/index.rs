@@ -23,8 +23,9 @@ use super::{
 /// The index file's name inside its folder.
 const FILE: &str = "index.sqlite3";
 
-/// The layout written by this code; another one is rebuilt.
-const SCHEMA: &str = "1";
+/// The layout and reading of the sources written by this code; another one is rebuilt (2:
+/// reports are updates of their own session, a prompt's updates block is not the owner's).
+const SCHEMA: &str = "2";
 
 /// How many passages text relevance hands to the recency ranking.
 const CANDIDATES: usize = 200;

@@ -74,6 +74,12 @@ impl Memory {
         Ok(gone)
     }
 
+    /// Brings the index up to date with its sources (what the daemon does off the turn's
+    /// path, so a question reads only what changed since).
+    pub fn catch_up(&self) -> Result<Updated, String> {
+        self.refreshed().map(|(_, updated)| updated)
+    }
+
     /// Rebuilds the index from its sources.
     pub fn rebuild(&self) -> Result<Updated, String> {
         Index::remove(&self.index_dir).map_err(|e| e.to_string())?;

@@ -10,7 +10,8 @@
 //! - [`rank`]: relevance lifted for recency; [`query`]: what recall is asked and answers;
 //! - [`words`]: stemming in the owner's language; [`index`]: the `SQLite` `FTS5` index itself;
 //! - [`memory`]: recall for a configuration — find, forget, rebuild — as the terminal, the
-//!   agent's `recall` tool and Discord use it.
+//!   agent's `recall` tool and Discord use it; [`keeper`]: the daemon keeping the index
+//!   current after its start and each ended turn, off the turn's path.
 //!
 //! The index lives under `state/recall/` (the agent's container never sees `state/`); it is
 //! rebuilt from the sources whenever it is damaged or gone, and what the owner forgot
@@ -19,6 +20,7 @@
 pub mod entry;
 pub mod gather;
 pub mod index;
+pub mod keeper;
 pub mod memory;
 pub mod query;
 pub mod rank;

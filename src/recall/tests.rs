@@ -65,6 +65,7 @@ fn a_session_gives_its_words_replies_and_tool_summaries() {
         Role::Assistant,
         Content::ToolCall {
             name: "mcp__discord__gmail_search".into(),
+            input: serde_json::Value::Null,
         },
     ));
     session.add(message(
@@ -89,6 +90,54 @@ fn a_session_gives_its_words_replies_and_tool_summaries() {
     assert_eq!(untrusted, [false, true, true]);
     assert_eq!(entries[0].origin, Origin::Session("s1".into()));
     assert_eq!(entries[0].text, "what's on today?");
+}
+
+/// What a fork reports to the main session is an update of the fork's own session; the block
+/// of updates the main session's next prompt carries is not taken again as the owner's words.
+#[test]
+fn a_report_is_an_update_of_the_session_that_made_it() {
+    let mut fork = SessionPassages::new("fork", Untrusted::Never);
+    fork.add(message(
+        "2026-03-02T09:00:00Z",
+        Role::Assistant,
+        Content::ToolCall {
+            name: "mcp__discord__report_updates".into(),
+            input: serde_json::json!({"message": "Plumber confirmed Thursday 9am"}),
+        },
+    ));
+    fork.add(message(
+        "2026-03-02T09:00:01Z",
+        Role::Tool,
+        Content::ToolResult {
+            text: "Update reported.".into(),
+            is_error: false,
+        },
+    ));
+    let entries = fork.finish();
+    assert_eq!(entries[0].kind, Kind::Update);
+    assert_eq!(entries[0].text, "Plumber confirmed Thursday 9am");
+    assert_eq!(entries[0].origin, Origin::Session("fork".into()));
+
+    let mut main = SessionPassages::new("main", Untrusted::Never);
+    main.add(text(
+        "2026-03-02T10:00:00Z",
+        Role::User,
+        &format!(
+            "[2026-03-02 Mon 10:00 AM UTC] {}\n- (1 hour ago) Plumber confirmed Thursday \
+             9am\n\nand what about the boiler?",
+            crate::state::pending::CONSUME_HEADER
+        ),
+    ));
+    main.add(text(
+        "2026-03-02T11:00:00Z",
+        Role::User,
+        &format!(
+            "[2026-03-02 Mon 11:00 AM UTC] {}\n- (2 hours ago) Plumber confirmed",
+            crate::state::pending::CONSUME_HEADER
+        ),
+    ));
+    let said: Vec<String> = main.finish().into_iter().map(|e| e.text).collect();
+    assert_eq!(said, ["and what about the boiler?"]);
 }
 
 /// A webhook's run is untrusted from its first line: its prompt carries the payload.

@@ -22,6 +22,15 @@ pub struct PendingUpdate {
     pub message: String,
 }
 
+/// Header line over the updates the main session consumes with a prompt (CTX-2, [S0]
+/// wording; `agent::prompt::context` writes the block, recall reads past it).
+pub const CONSUME_HEADER: &str =
+    "RECENT BACKGROUND UPDATES (mention key findings in your response):";
+
+/// Header line over the updates a fork only peeks at (CTX-3, [S0] wording).
+pub const PEEK_HEADER: &str =
+    "RECENT BACKGROUND UPDATES (read-only — main session will also see these):";
+
 /// Most entries kept in the file, the omission sentinel included (PUP-3).
 pub const MAX_PENDING_UPDATES: usize = 10;
 

@@ -35,6 +35,8 @@ pub enum Content {
     ToolCall {
         /// The tool's name (`Bash`, `mcp__discord__ping_user`…).
         name: String,
+        /// What it was called with (`null` when the transcript doesn't say).
+        input: Value,
     },
     /// A tool's result.
     ToolResult {
@@ -171,6 +173,7 @@ fn assistant_messages(time: DateTime<Utc>, content: &Value) -> Vec<Message> {
                 Some("tool_use" | "server_tool_use") => block["name"].as_str().map(|name| {
                     message(Content::ToolCall {
                         name: name.to_owned(),
+                        input: block["input"].clone(),
                     })
                 }),
                 _ => None,

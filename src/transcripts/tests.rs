@@ -57,7 +57,8 @@ fn messages_from_real_shaped_lines() {
             (
                 Role::Assistant,
                 Content::ToolCall {
-                    name: "Read".into()
+                    name: "Read".into(),
+                    input: serde_json::json!({"file_path": "/x/notes.md"}),
                 }
             ),
             (

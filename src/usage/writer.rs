@@ -2,8 +2,10 @@
 //! [`UsageWriter`] and goes on; one owned task appends them in order (each append is synced),
 //! and [`UsageWorker::shutdown`] writes what is queued before the process ends.
 
+use std::sync::Arc;
+
 use tokio::{
-    sync::{mpsc, oneshot},
+    sync::{Notify, mpsc, oneshot},
     task::JoinHandle,
 };
 
@@ -20,6 +22,9 @@ enum Job {
 #[derive(Debug, Clone)]
 pub struct UsageWriter {
     tx: mpsc::UnboundedSender<Job>,
+    /// Told each time a record is queued: a turn or a run has just ended (recall catches up
+    /// on what it wrote).
+    ended: Arc<Notify>,
 }
 
 impl std::fmt::Debug for Job {
@@ -44,7 +49,13 @@ impl UsageWriter {
     pub fn spawn(ledger: UsageLedger) -> (UsageWriter, UsageWorker) {
         let (tx, rx) = mpsc::unbounded_channel();
         let handle = tokio::spawn(worker(ledger, rx));
-        (UsageWriter { tx: tx.clone() }, UsageWorker { tx, handle })
+        (
+            UsageWriter {
+                tx: tx.clone(),
+                ended: Arc::new(Notify::new()),
+            },
+            UsageWorker { tx, handle },
+        )
     }
 
     /// Queues `record` for the ledger.
@@ -52,6 +63,13 @@ impl UsageWriter {
         if let Err(error) = self.tx.send(Job::Append(Box::new(record))) {
             tracing::warn!(job = ?error.0, "the usage writer has stopped; a record is lost");
         }
+        self.ended.notify_one();
+    }
+
+    /// Resolves after the next record is queued (at once if one was queued since the last
+    /// wait): a turn or a run has ended. One waiter.
+    pub async fn turn_ended(&self) {
+        self.ended.notified().await;
     }
 
     /// Resolves once every record queued before this call is written (at once if the writer

@@ -188,3 +188,32 @@ async fn the_owner_recalls_and_forgets_in_discord() {
     assert!(!none.content.contains("lantern-42"), "{}", none.content);
     h.terminate().await;
 }
+
+/// The daemon keeps the index current off the turn's path (issue 42 §1): once a turn has
+/// ended, the index under `state/recall/` holds what was said without anyone asking recall
+/// first — read here straight from the index, with no catch-up of its own.
+#[tokio::test]
+async fn the_daemon_catches_the_index_up_after_a_turn() {
+    use ollim_bot::recall::{index::Index, query::Query, words::Words};
+    let mut h = support::bot::BotHarness::greeted_fast_sync(CliSandbox::new()).await;
+    h.converse("the bike lock code is 7391, don't let me forget", "Noted.")
+        .await;
+    let dir = h.sandbox.data_dir.join("state/recall");
+    let now = chrono::Utc::now() + chrono::Duration::minutes(1);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let found = loop {
+        let hits = Index::open(&dir, Words::new("english").unwrap())
+            .and_then(|index| index.search(&Query::new("bike lock code"), now))
+            .unwrap_or_default();
+        if let Some(hit) = hits.into_iter().find(|hit| hit.entry.text.contains("7391")) {
+            break Some(hit);
+        }
+        if std::time::Instant::now() > deadline {
+            break None;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    };
+    let hit = found.unwrap_or_else(|| panic!("the index never caught up\n{}", h.log()));
+    assert_eq!(hit.entry.kind.name(), "said");
+    h.terminate().await;
+}

@@ -9,13 +9,7 @@ use chrono_tz::Tz;
 
 use crate::state::pending::PendingUpdate;
 
-/// Header line for updates that the main session consumes (CTX-2, [S0] wording).
-pub const CONSUME_HEADER: &str =
-    "RECENT BACKGROUND UPDATES (mention key findings in your response):";
-
-/// Header line for updates that a fork only peeks at (CTX-3, [S0] wording).
-pub const PEEK_HEADER: &str =
-    "RECENT BACKGROUND UPDATES (read-only — main session will also see these):";
+pub use crate::state::pending::{CONSUME_HEADER, PEEK_HEADER};
 
 /// Renders the timestamp header `[2026-02-24 Tue 02:30 PM PST]` (CTX-1).
 ///

@@ -1,17 +1,24 @@
 //! Passages from the CLI's session transcripts: the main conversation, forks and background
 //! runs. The owner's words and the assistant's replies as they are (long ones cut into
-//! passages), a tool's result summarised to its first lines, never its whole output. A session
+//! passages), a tool's result summarised to its first lines, never its whole output. What a
+//! fork or a background run reported to the main session (`report_updates`) is an update of
+//! the session that reported it; the block of updates a prompt carries is left out of the
+//! owner's words (it would say the same again, dated later and without its source). A session
 //! that read untrusted text (mail) is untrusted from that moment on; a webhook's run is from
 //! its first line (its prompt carries the payload).
 
 use super::passages;
 use crate::{
     recall::entry::{Entry, Kind, Origin},
+    state::pending::{CONSUME_HEADER, PEEK_HEADER},
     transcripts::{Content, Message, Role},
 };
 
 /// The agent's recall tool, whose results are not passages of their own.
 const RECALL_TOOL: &str = "recall";
+
+/// The tool a fork or a background run reports to the main session with.
+const REPORT_TOOL: &str = "report_updates";
 
 /// Characters of a tool's result kept.
 pub(crate) const TOOL_RESULT_CHARS: usize = 300;
@@ -55,12 +62,18 @@ impl SessionPassages {
                 if std::mem::take(&mut self.first) && text.trim_start().starts_with("[webhook:") {
                     self.untrusted = Untrusted::Always;
                 }
-                (Kind::Said, without_stamp(&text).to_owned())
+                (Kind::Said, without_updates(without_stamp(&text)).to_owned())
             }
             Content::Text(text) => (Kind::Answer, text),
-            Content::ToolCall { name } => {
+            Content::ToolCall { name, input } => {
+                let report = (name.rsplit("__").next() == Some(REPORT_TOOL))
+                    .then(|| input["message"].as_str().map(str::to_owned))
+                    .flatten();
                 self.tool = Some(name);
-                return;
+                match report {
+                    Some(report) => (Kind::Update, report),
+                    None => return,
+                }
             }
             Content::ToolResult { text, .. } => {
                 let tool = self.tool.take().unwrap_or_else(|| "a tool".to_owned());
@@ -106,6 +119,15 @@ fn without_stamp(text: &str) -> &str {
         Some(end) if stamped => &trimmed[end + 2..],
         _ => text,
     }
+}
+
+/// The owner's words of a prompt without the pending updates block before them
+/// (`agent::prompt::context::compose_prompt`): its header, its lines, then a blank line.
+fn without_updates(text: &str) -> &str {
+    if !(text.starts_with(CONSUME_HEADER) || text.starts_with(PEEK_HEADER)) {
+        return text;
+    }
+    text.split_once("\n\n").map_or("", |(_, own)| own)
 }
 
 /// A tool's result as a passage: the tool's name (MCP prefix off) and its first characters.
