@@ -219,16 +219,21 @@ impl Index {
 
     /// The passages that answer `query` best, relevance lifted for recency at `now`.
     pub fn search(&self, query: &Query, now: DateTime<Utc>) -> Result<Vec<Hit>, IndexError> {
-        let stems = self.words.query_stems(&query.words);
+        let asked = self.words.asked(&query.words);
+        let mut stems: Vec<String> = Vec::new();
+        for word in &asked {
+            for stem in std::iter::once(&word.stem).chain(&word.alternatives) {
+                if !stems.contains(stem) {
+                    stems.push(stem.clone());
+                }
+            }
+        }
         let mut hits = self.matching(&stems, " OR ", query)?;
         for hit in &mut hits {
             let found = self.words.stems(&hit.entry.text);
             let found: BTreeSet<&str> = found.split(' ').collect();
-            let covered = stems
-                .iter()
-                .filter(|stem| found.contains(stem.as_str()))
-                .count();
-            let relevance = rank::covering(hit.score, covered, stems.len());
+            let covered = rank::covered(&asked, &found);
+            let relevance = rank::covering(hit.score, covered, asked.len());
             hit.score = rank::score(relevance, hit.entry.at, now);
         }
         hits.sort_by(|a, b| b.score.total_cmp(&a.score));

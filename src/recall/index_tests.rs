@@ -109,6 +109,36 @@ fn word_forms_meet_and_the_best_passage_comes_first() {
     }
 }
 
+/// A question in other words than the passage still meets it ("plane" for "flight", "mum"
+/// for "mom"), and a passage holding the words themselves still comes before one holding only
+/// words that stand for them.
+#[test]
+fn other_words_for_the_same_thing_meet() {
+    let notes = Notes::new(&[
+        (
+            "flight.md",
+            "# Visit\nMom's flight lands at 18:40 on Friday.",
+        ),
+        ("call.md", "# Calls\nCall mum about Sunday lunch."),
+        (
+            "plane.md",
+            "# Toys\nThe plane kit for Leo arrives on Monday.",
+        ),
+    ]);
+    let (index, _) = notes.refreshed(&BTreeSet::new());
+    let now = at("2026-12-01T00:00:00Z");
+    let hits = index
+        .search(&Query::new("what time does mum's plane arrive?"), now)
+        .unwrap();
+    assert!(
+        texts(&hits)[0].contains("flight lands"),
+        "{:?}",
+        texts(&hits)
+    );
+    let hits = index.search(&Query::new("plane kit arrives"), now).unwrap();
+    assert!(texts(&hits)[0].contains("plane kit"), "{:?}", texts(&hits));
+}
+
 /// Only what changed is read again; a removed file's passages go.
 #[test]
 fn an_update_reads_only_what_changed() {

@@ -8,7 +8,8 @@
 //! - [`sources`]: passages from the transcripts and the data dir's markdown;
 //!   [`gather`]: every source with its stamp, and reading one;
 //! - [`rank`]: relevance lifted for recency; [`query`]: what recall is asked and answers;
-//! - [`words`]: stemming in the owner's language; [`index`]: the `SQLite` `FTS5` index itself;
+//! - [`words`]: stemming in the owner's language, with [`synonyms`]: the words that stand
+//!   for one another; [`index`]: the `SQLite` `FTS5` index itself;
 //! - [`memory`]: recall for a configuration — find, forget, rebuild — as the terminal, the
 //!   agent's `recall` tool and Discord use it; [`keeper`]: the daemon keeping the index
 //!   current after its start and each ended turn, off the turn's path.
@@ -25,6 +26,7 @@ pub mod memory;
 pub mod query;
 pub mod rank;
 pub mod sources;
+pub mod synonyms;
 pub mod words;
 
 #[cfg(test)]

@@ -2,7 +2,11 @@
 //! the question's words a passage holds, then lifted a little for what is recent, so of two equally good passages the newer comes first, while an old passage
 //! that matches much better still wins. Pure.
 
+use std::collections::BTreeSet;
+
 use chrono::{DateTime, Utc};
+
+use super::words::Asked;
 
 /// How much a passage from today is lifted over a very old one (a share of its relevance).
 const RECENCY_LIFT: f64 = 0.3;
@@ -17,15 +21,39 @@ pub fn score(relevance: f64, at: DateTime<Utc>, now: DateTime<Utc>) -> f64 {
     relevance * (1.0 + RECENCY_LIFT * (-days / RECENCY_DAYS).exp())
 }
 
-/// Text `relevance` weighed by how many of the question's `asked` words a passage holds
-/// (`covered`): BM25 alone lets a short passage with one rare word beat a longer one holding
-/// them all.
-pub fn covering(relevance: f64, covered: usize, asked: usize) -> f64 {
+/// How much a question's word counts when a passage holds only a word that stands for it.
+pub const ALTERNATIVE: f64 = 0.7;
+
+/// How much of the question's `asked` words a passage whose stems are `found` holds: 1 for
+/// each word it holds, [`ALTERNATIVE`] for each it holds only in other words.
+pub fn covered(asked: &[Asked], found: &BTreeSet<&str>) -> f64 {
+    asked
+        .iter()
+        .map(|word| {
+            if found.contains(word.stem.as_str()) {
+                1.0
+            } else if word
+                .alternatives
+                .iter()
+                .any(|alt| found.contains(alt.as_str()))
+            {
+                ALTERNATIVE
+            } else {
+                0.0
+            }
+        })
+        .sum()
+}
+
+/// Text `relevance` weighed by how much of the question's `asked` words a passage holds
+/// (`covered`: 1 for each word held, [`ALTERNATIVE`] for each held only in other words): BM25
+/// alone lets a short passage with one rare word beat a longer one holding them all.
+pub fn covering(relevance: f64, covered: f64, asked: usize) -> f64 {
     if asked == 0 {
         return relevance;
     }
-    #[allow(clippy::cast_precision_loss)] // counts of words
-    let share = covered as f64 / asked as f64;
+    #[allow(clippy::cast_precision_loss)] // a count of words
+    let share = covered / asked as f64;
     relevance * share * share
 }
 
@@ -47,7 +75,7 @@ mod tests {
     /// A passage holding every word asked outranks one holding a single rarer word.
     #[test]
     fn holding_every_word_counts() {
-        assert!(covering(4.0, 3, 3) > covering(9.0, 1, 3));
-        assert!((covering(4.0, 0, 0) - 4.0).abs() < f64::EPSILON);
+        assert!(covering(4.0, 3.0, 3) > covering(9.0, 1.0, 3));
+        assert!((covering(4.0, 0.0, 0) - 4.0).abs() < f64::EPSILON);
     }
 }
