@@ -234,3 +234,13 @@ fn dates_and_kinds_narrow_the_search() {
     query.kinds = vec![Kind::Note];
     assert_eq!(index.search(&query, now).unwrap().len(), 1);
 }
+
+/// Every language the `recall_language` setting takes has its stemmer.
+#[test]
+fn every_language_the_setting_takes_stems() {
+    for language in crate::config::runtime::RECALL_LANGUAGES {
+        let words = Words::new(language).unwrap_or_else(|| panic!("{language}"));
+        assert_eq!(words.language(), language);
+    }
+    assert!(Words::new("klingon").is_none());
+}

@@ -15,20 +15,19 @@ use super::{
     words::Words,
 };
 use crate::{
-    config::Config,
+    config::{Config, runtime::RuntimeConfig},
     state::{
         paths::DataDir, recall_forgotten::RecallForgotten, untrusted_sessions::UntrustedSessions,
     },
 };
-
-/// The language recall stems in until the owner's is a setting of its own.
-pub const LANGUAGE: &str = "english";
 
 /// Recall for one data dir.
 #[derive(Debug, Clone)]
 pub struct Memory {
     places: Places,
     index_dir: PathBuf,
+    /// The language words are matched in (`/config recall_language`).
+    language: &'static str,
     forgotten: RecallForgotten,
     untrusted: UntrustedSessions,
 }
@@ -50,6 +49,7 @@ impl Memory {
                 claude_dirs: std::iter::once(claude_dir).chain(homes).collect(),
             },
             index_dir: data_dir.recall_index_dir(),
+            language: RuntimeConfig::load(&data_dir.config_file()).recall_language,
             forgotten: RecallForgotten::new(data_dir.recall_forgotten_file()),
             untrusted: UntrustedSessions::new(data_dir.untrusted_sessions_file()),
         })
@@ -96,7 +96,7 @@ impl Memory {
             .into_keys()
             .collect();
         let untrusted = self.untrusted.all().ok();
-        let words = Words::new(LANGUAGE).ok_or("recall's language is unknown".to_owned())?;
+        let words = Words::new(self.language).ok_or("recall's language is unknown".to_owned())?;
         refreshed(
             &self.index_dir,
             words,

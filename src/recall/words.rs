@@ -8,27 +8,32 @@ use std::collections::HashMap;
 use rust_stemmers::{Algorithm, Stemmer};
 
 use super::synonyms;
+use crate::config::runtime::RECALL_LANGUAGES;
 
-/// The languages recall stems, by the name the setting takes.
-pub const LANGUAGES: [(&str, Algorithm); 17] = [
-    ("english", Algorithm::English),
-    ("german", Algorithm::German),
-    ("french", Algorithm::French),
-    ("spanish", Algorithm::Spanish),
-    ("italian", Algorithm::Italian),
-    ("portuguese", Algorithm::Portuguese),
-    ("dutch", Algorithm::Dutch),
-    ("danish", Algorithm::Danish),
-    ("swedish", Algorithm::Swedish),
-    ("norwegian", Algorithm::Norwegian),
-    ("finnish", Algorithm::Finnish),
-    ("hungarian", Algorithm::Hungarian),
-    ("romanian", Algorithm::Romanian),
-    ("russian", Algorithm::Russian),
-    ("greek", Algorithm::Greek),
-    ("turkish", Algorithm::Turkish),
-    ("arabic", Algorithm::Arabic),
-];
+/// The Snowball stemmer of a language the `recall_language` setting names
+/// ([`RECALL_LANGUAGES`]).
+fn algorithm(language: &str) -> Option<Algorithm> {
+    Some(match language {
+        "english" => Algorithm::English,
+        "german" => Algorithm::German,
+        "french" => Algorithm::French,
+        "spanish" => Algorithm::Spanish,
+        "italian" => Algorithm::Italian,
+        "portuguese" => Algorithm::Portuguese,
+        "dutch" => Algorithm::Dutch,
+        "danish" => Algorithm::Danish,
+        "swedish" => Algorithm::Swedish,
+        "norwegian" => Algorithm::Norwegian,
+        "finnish" => Algorithm::Finnish,
+        "hungarian" => Algorithm::Hungarian,
+        "romanian" => Algorithm::Romanian,
+        "russian" => Algorithm::Russian,
+        "greek" => Algorithm::Greek,
+        "turkish" => Algorithm::Turkish,
+        "arabic" => Algorithm::Arabic,
+        _ => return None,
+    })
+}
 
 /// English words that say nothing about what is looked for: the common function words
 /// (pronouns, auxiliaries, articles, prepositions, conjunctions and their contractions) and the
@@ -67,40 +72,40 @@ pub struct Words {
 }
 
 impl Words {
-    /// Stemming in `language` (a name from [`LANGUAGES`]); `None` for an unknown one.
+    /// Stemming in `language` (a name from [`RECALL_LANGUAGES`]); `None` for an unknown one.
     pub fn new(language: &str) -> Option<Self> {
         let language = language.trim().to_lowercase();
-        LANGUAGES
-            .iter()
-            .find(|(name, _)| *name == language)
-            .map(|(name, algorithm)| {
-                let stemmer = Stemmer::create(*algorithm);
-                let groups: &[&str] = if *name == "english" {
-                    synonyms::ENGLISH
-                } else {
-                    &[]
-                };
-                let mut alternatives: HashMap<String, Vec<String>> = HashMap::new();
-                for group in groups {
-                    let stems: Vec<String> = group
-                        .split_whitespace()
-                        .map(|word| stemmer.stem(word).into_owned())
-                        .collect();
-                    for stem in &stems {
-                        let others = alternatives.entry(stem.clone()).or_default();
-                        for other in &stems {
-                            if other != stem && !others.contains(other) {
-                                others.push(other.clone());
-                            }
+        let name = RECALL_LANGUAGES
+            .into_iter()
+            .find(|name| *name == language)?;
+        algorithm(name).map(|algorithm| {
+            let stemmer = Stemmer::create(algorithm);
+            let groups: &[&str] = if name == "english" {
+                synonyms::ENGLISH
+            } else {
+                &[]
+            };
+            let mut alternatives: HashMap<String, Vec<String>> = HashMap::new();
+            for group in groups {
+                let stems: Vec<String> = group
+                    .split_whitespace()
+                    .map(|word| stemmer.stem(word).into_owned())
+                    .collect();
+                for stem in &stems {
+                    let others = alternatives.entry(stem.clone()).or_default();
+                    for other in &stems {
+                        if other != stem && !others.contains(other) {
+                            others.push(other.clone());
                         }
                     }
                 }
-                Self {
-                    name,
-                    stemmer,
-                    alternatives,
-                }
-            })
+            }
+            Self {
+                name,
+                stemmer,
+                alternatives,
+            }
+        })
     }
 
     /// The language's name.

@@ -87,6 +87,16 @@ async fn recall_finds_what_was_said_weeks_apart_and_forgets_for_good() {
     assert!(rebuilt.contains("renew"), "{rebuilt}");
     assert!(stdout(&recall(&h.sandbox, &["dentist 14th"])).starts_with("nothing found"));
 
+    // The owner's language is a setting: the index is made again in it, forgetting kept.
+    fs::write(
+        h.sandbox.data_dir.join("state/config.json"),
+        r#"{"recall_language": "german"}"#,
+    )
+    .unwrap();
+    let german = stdout(&recall(&h.sandbox, &["Overstory"]));
+    assert!(german.contains("Overstory"), "{german}");
+    assert!(stdout(&recall(&h.sandbox, &["dentist 14th"])).starts_with("nothing found"));
+
     // A typo is named, on one line.
     let typo = recall(&h.sandbox, &["x", "--kind", "notes"]);
     assert_eq!(typo.status.code(), Some(1));

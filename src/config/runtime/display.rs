@@ -29,6 +29,7 @@ impl RuntimeConfig {
                 0 => "never".to_owned(),
                 minutes => format!("{minutes}m"),
             },
+            ConfigKey::RecallLanguage => self.recall_language.to_owned(),
             ConfigKey::AutoUpdateInterval => format!("{}m", self.auto_update_interval),
             ConfigKey::AutoUpdateHour => format!("{}:00", self.auto_update_hour),
             ConfigKey::GoogleCalendars => self.google_calendars.join(", "),

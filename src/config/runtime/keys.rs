@@ -51,11 +51,13 @@ pub enum ConfigKey {
     /// `cli_idle_minutes`: how long the conversation's Claude CLI stays up with nothing to do
     /// before it sleeps (issue 29); `0` keeps it up.
     CliIdleMinutes,
+    /// `recall_language`: the language recall stems words in (issue 42), `english` by default.
+    RecallLanguage,
 }
 
 impl ConfigKey {
     /// Every key, in display order.
-    pub const ALL: [Self; 21] = [
+    pub const ALL: [Self; 22] = [
         Self::ModelMain,
         Self::ModelFork,
         Self::ThinkingMain,
@@ -77,11 +79,12 @@ impl ConfigKey {
         Self::QuietHours,
         Self::QuietWhenBusy,
         Self::CliIdleMinutes,
+        Self::RecallLanguage,
     ];
 
     /// The keys offered by the `/config key` dropdown (all but the Google keys and the home
     /// channel, which `/home` sets where it is; CFG-5).
-    pub const DROPDOWN: [Self; 17] = [
+    pub const DROPDOWN: [Self; 18] = [
         Self::ModelMain,
         Self::ModelFork,
         Self::ThinkingMain,
@@ -99,6 +102,7 @@ impl ConfigKey {
         Self::ForkThreads,
         Self::QuietWhenBusy,
         Self::CliIdleMinutes,
+        Self::RecallLanguage,
     ];
 
     /// The `snake_case` key stored in `config.json` (and the dropdown's option value).
@@ -125,6 +129,7 @@ impl ConfigKey {
             Self::QuietHours => "quiet_hours",
             Self::QuietWhenBusy => "quiet_when_busy",
             Self::CliIdleMinutes => "cli_idle_minutes",
+            Self::RecallLanguage => "recall_language",
         }
     }
 
@@ -184,6 +189,7 @@ impl ConfigKey {
             Self::QuietHours => "Daily quiet time: background pings wait for one digest",
             Self::QuietWhenBusy => "Busy Google Calendar events count as quiet time",
             Self::CliIdleMinutes => "Minutes with nothing to do before Claude's CLI sleeps",
+            Self::RecallLanguage => "The language recall matches word forms in",
         }
     }
 
@@ -209,6 +215,7 @@ impl ConfigKey {
             Self::ForkThreads => "public / private",
             Self::QuietHours => "22:00-08:00 / off (or /quiet)",
             Self::CliIdleMinutes => "<minutes> / 0 (never)",
+            Self::RecallLanguage => "english / german / french / spanish / … (17 languages)",
         }
     }
 
@@ -223,7 +230,7 @@ impl ConfigKey {
     }
 
     /// The `/config key` slash-option choices as `(name, value)`: display name, `snake_case` name.
-    pub fn choices() -> [(&'static str, &'static str); 17] {
+    pub fn choices() -> [(&'static str, &'static str); 18] {
         Self::DROPDOWN.map(|key| (key.display_name(), key.name()))
     }
 }

@@ -40,8 +40,8 @@ pub use json::ConfigFile;
 use json::{keep_unknown, raw_from_json};
 use keys::{
     DEFAULT_CALENDAR, DEFAULT_TASK_LIST, parse_bool, parse_budget, parse_calendars, parse_hour,
-    parse_minutes_or_never, parse_model, parse_permission_mode, parse_positive, parse_quiet,
-    parse_task_list, parse_thinking,
+    parse_language, parse_minutes_or_never, parse_model, parse_permission_mode, parse_positive,
+    parse_quiet, parse_task_list, parse_thinking,
 };
 
 /// The runtime settings (CFG-2); `Default` gives every key its documented default.
@@ -89,6 +89,8 @@ pub struct RuntimeConfig {
     pub quiet_when_busy: bool,
     /// Minutes the conversation's CLI stays up with nothing to do; `0` = always up (issue 29).
     pub cli_idle_minutes: u64,
+    /// `recall_language`: the language recall stems in, one of [`RECALL_LANGUAGES`].
+    pub recall_language: &'static str,
 }
 
 /// What background work may spend a day by default: a few dozen ordinary runs, well under
@@ -102,6 +104,28 @@ pub const DEFAULT_BG_MAX_TURNS: u64 = 50;
 /// Minutes the conversation's CLI stays up idle by default: a back-and-forth with pauses
 /// keeps it warm, and an owner who walks away gets ~200 MiB back soon after (issue 29).
 pub const DEFAULT_CLI_IDLE_MINUTES: u64 = 10;
+
+/// The languages recall can match word forms in (its Snowball stemmers), the first the
+/// default.
+pub const RECALL_LANGUAGES: [&str; 17] = [
+    "english",
+    "german",
+    "french",
+    "spanish",
+    "italian",
+    "portuguese",
+    "dutch",
+    "danish",
+    "swedish",
+    "norwegian",
+    "finnish",
+    "hungarian",
+    "romanian",
+    "russian",
+    "greek",
+    "turkish",
+    "arabic",
+];
 
 /// Background runs at once by default: each is a Claude CLI of 200–300 MB, so three keep a
 /// small server's memory in bounds while a burst of fires still moves quickly.
@@ -131,6 +155,7 @@ impl Default for RuntimeConfig {
             quiet_hours: None,
             quiet_when_busy: false,
             cli_idle_minutes: DEFAULT_CLI_IDLE_MINUTES,
+            recall_language: RECALL_LANGUAGES[0],
         }
     }
 }
@@ -213,6 +238,7 @@ impl RuntimeConfig {
             ConfigKey::QuietHours => self.quiet_hours = parse_quiet(raw)?,
             ConfigKey::QuietWhenBusy => self.quiet_when_busy = parse_bool(raw)?,
             ConfigKey::CliIdleMinutes => self.cli_idle_minutes = parse_minutes_or_never(raw)?,
+            ConfigKey::RecallLanguage => self.recall_language = parse_language(raw)?,
         }
         Ok(())
     }
@@ -327,6 +353,7 @@ impl RuntimeConfig {
                 .map_or(Value::Null, |window| Value::String(window.to_string())),
             ConfigKey::QuietWhenBusy => Value::Bool(self.quiet_when_busy),
             ConfigKey::CliIdleMinutes => Value::from(self.cli_idle_minutes),
+            ConfigKey::RecallLanguage => Value::from(self.recall_language),
         }
     }
 }

@@ -50,6 +50,7 @@ fn keys_names_and_order() {
             "quiet_hours",
             "quiet_when_busy",
             "cli_idle_minutes",
+            "recall_language",
         ]
     );
     for key in ConfigKey::ALL {
@@ -211,7 +212,8 @@ fn renders_defaults() {
 **fork_threads**: public (default)
 **quiet_hours**: off (default)
 **quiet_when_busy**: off (default)
-**cli_idle_minutes**: 10m (default)";
+**cli_idle_minutes**: 10m (default)
+**recall_language**: english (default)";
     assert_eq!(RuntimeConfig::default().render_all(), expected);
 }
 
@@ -240,6 +242,7 @@ fn renders_changed_values() {
         (ConfigKey::QuietHours, "10pm-7am"),
         (ConfigKey::QuietWhenBusy, "on"),
         (ConfigKey::CliIdleMinutes, "never"),
+        (ConfigKey::RecallLanguage, " German"),
     ] {
         config.set(key, raw).unwrap();
     }
@@ -270,8 +273,15 @@ fn renders_changed_values() {
             "private",
             "22:00–07:00",
             "on",
-            "never"
+            "never",
+            "german"
         ]
+    );
+    assert!(
+        config
+            .set(ConfigKey::RecallLanguage, "klingon")
+            .unwrap_err()
+            .starts_with("must be one of english, german")
     );
     assert_eq!(
         config.render_line(ConfigKey::ForkIdleTimeout),

@@ -167,3 +167,12 @@ pub(crate) fn parse_quiet(
     }
     raw.parse().map(Some).map_err(|error| format!("{error}"))
 }
+
+/// A language of [`super::RECALL_LANGUAGES`] (case-insensitive).
+pub(crate) fn parse_language(raw: &str) -> Result<&'static str, String> {
+    let wanted = raw.trim().to_lowercase();
+    super::RECALL_LANGUAGES
+        .into_iter()
+        .find(|name| *name == wanted)
+        .ok_or_else(|| format!("must be one of {}", super::RECALL_LANGUAGES.join(", ")))
+}
