@@ -24,7 +24,7 @@ use super::{
 const FILE: &str = "index.sqlite3";
 
 /// The layout and reading of the sources written by this code; another one is rebuilt (2:
-/// reports are updates of their own session, a prompt's updates block is not the owner's).
+/// updates are passages of their own, apart from the owner's words).
 const SCHEMA: &str = "2";
 
 /// How many passages text relevance hands to the recency ranking.
@@ -237,6 +237,7 @@ impl Index {
             hit.score = rank::score(relevance, hit.entry.at, now);
         }
         hits.sort_by(|a, b| b.score.total_cmp(&a.score));
+        let mut hits = rank::distinct(hits);
         hits.truncate(query.limit.clamp(1, MOST));
         Ok(hits)
     }

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use chrono::{DateTime, Utc};
 
-use super::words::Asked;
+use super::{query::Hit, words::Asked};
 
 /// How much a passage from today is lifted over a very old one (a share of its relevance).
 const RECENCY_LIFT: f64 = 0.3;
@@ -45,6 +45,27 @@ pub fn covered(asked: &[Asked], found: &BTreeSet<&str>) -> f64 {
         .sum()
 }
 
+/// `hits` (best first) with each passage once: the same words turn up in more than one
+/// session (a fork starts from the conversation's history; an update is in the run that
+/// reported it and in the prompt that delivered it). The best-placed copy stays, marked
+/// untrusted if any copy is.
+pub fn distinct(hits: Vec<Hit>) -> Vec<Hit> {
+    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut kept: Vec<Hit> = Vec::new();
+    for hit in hits {
+        match seen.entry(hit.entry.fingerprint()) {
+            std::collections::hash_map::Entry::Occupied(first) => {
+                kept[*first.get()].entry.untrusted |= hit.entry.untrusted;
+            }
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(kept.len());
+                kept.push(hit);
+            }
+        }
+    }
+    kept
+}
+
 /// Text `relevance` weighed by how much of the question's `asked` words a passage holds
 /// (`covered`: 1 for each word held, [`ALTERNATIVE`] for each held only in other words): BM25
 /// alone lets a short passage with one rare word beat a longer one holding them all.
@@ -70,6 +91,35 @@ mod tests {
         assert!(score(5.0, today, now) > score(5.0, last_year, now));
         assert!(score(8.0, last_year, now) > score(5.0, today, now));
         assert!((score(5.0, last_year, now) - 5.0).abs() < 0.1);
+    }
+
+    /// The same words found in two sessions are one hit, the better placed, untrusted if
+    /// either copy is.
+    #[test]
+    fn the_same_passage_is_one_hit() {
+        use crate::recall::entry::{Entry, Kind, Origin};
+        let hit = |session: &str, untrusted: bool, score: f64| Hit {
+            entry: Entry {
+                at: "2026-12-01T00:00:00Z".parse().unwrap(),
+                kind: Kind::Said,
+                origin: Origin::Session(session.into()),
+                untrusted,
+                text: format!(
+                    "the plumber comes {}",
+                    if session == "c" { "later" } else { "Thursday" }
+                ),
+            },
+            score,
+        };
+        let kept = distinct(vec![
+            hit("a", false, 3.0),
+            hit("b", true, 2.0),
+            hit("c", false, 1.0),
+        ]);
+        assert_eq!(kept.len(), 2);
+        assert_eq!(kept[0].entry.origin, Origin::Session("a".into()));
+        assert!(kept[0].entry.untrusted);
+        assert!(!kept[1].entry.untrusted);
     }
 
     /// A passage holding every word asked outranks one holding a single rarer word.

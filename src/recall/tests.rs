@@ -92,8 +92,9 @@ fn a_session_gives_its_words_replies_and_tool_summaries() {
     assert_eq!(entries[0].text, "what's on today?");
 }
 
-/// What a fork reports to the main session is an update of the fork's own session; the block
-/// of updates the main session's next prompt carries is not taken again as the owner's words.
+/// What a fork reports to the main session is an update of the fork's own session; each line
+/// of the updates block the main session's next prompt carries is an update too (the bot's own
+/// notes are only there), never part of the owner's words.
 #[test]
 fn a_report_is_an_update_of_the_session_that_made_it() {
     let mut fork = SessionPassages::new("fork", Untrusted::Never);
@@ -136,8 +137,32 @@ fn a_report_is_an_update_of_the_session_that_made_it() {
             crate::state::pending::CONSUME_HEADER
         ),
     ));
-    let said: Vec<String> = main.finish().into_iter().map(|e| e.text).collect();
-    assert_eq!(said, ["and what about the boiler?"]);
+    let taken: Vec<(Kind, String)> = main
+        .finish()
+        .into_iter()
+        .map(|e| (e.kind, e.text))
+        .collect();
+    assert_eq!(
+        taken,
+        [
+            (Kind::Update, "Plumber confirmed Thursday 9am".to_owned()),
+            (Kind::Said, "and what about the boiler?".to_owned()),
+            (Kind::Update, "Plumber confirmed".to_owned()),
+        ]
+    );
+
+    // A fork's prompt only peeks at the updates main will get: they are left out there.
+    let mut peek = SessionPassages::new("fork2", Untrusted::Never);
+    peek.add(text(
+        "2026-03-02T12:00:00Z",
+        Role::User,
+        &format!(
+            "[2026-03-02 Mon 12:00 PM UTC] {}\n- (1 hour ago) Plumber confirmed\n\nhi",
+            crate::state::pending::PEEK_HEADER
+        ),
+    ));
+    let taken: Vec<String> = peek.finish().into_iter().map(|e| e.text).collect();
+    assert_eq!(taken, ["hi"]);
 }
 
 /// A webhook's run is untrusted from its first line: its prompt carries the payload.

@@ -146,6 +146,25 @@ async fn the_agent_recalls_what_was_said_turns_before() {
     assert!(!result.content.contains("oat milk"), "{}", result.content);
 }
 
+/// What the bot noted for the conversation — here a reminder's outcome, left as a pending
+/// update the way the reminder buttons leave it — is recalled as an update once the main
+/// session's next prompt has carried it, apart from the owner's own words (issue 42 §1).
+#[tokio::test]
+async fn a_reminders_outcome_is_recalled_as_an_update() {
+    let h = AgentHarness::new().await;
+    h.services
+        .pending
+        .append("Reminder \"pay the water bill\": done at 09:12 after 2 nudges.")
+        .unwrap();
+    h.mock.push(Reply::text("Nice work on the bill."));
+    h.send("morning! anything new?").await.unwrap();
+    let updates = stdout(&recall(&h.sandbox, &["water bill", "--kind", "update"]));
+    let first = updates.split("\n1. ").nth(1).expect("a first passage");
+    assert!(first.contains("done at 09:12"), "{updates}");
+    let said = stdout(&recall(&h.sandbox, &["water bill", "--kind", "said"]));
+    assert!(said.starts_with("nothing found"), "{said}");
+}
+
 /// `/recall` in Discord answers the owner with the passage and where it is; `/forget` removes
 /// it for good and says what went (issue 42 §2), through real serenity and the fake Discord.
 #[tokio::test]

@@ -1,9 +1,10 @@
 //! Passages from the CLI's session transcripts: the main conversation, forks and background
 //! runs. The owner's words and the assistant's replies as they are (long ones cut into
-//! passages), a tool's result summarised to its first lines, never its whole output. What a
-//! fork or a background run reported to the main session (`report_updates`) is an update of
-//! the session that reported it; the block of updates a prompt carries is left out of the
-//! owner's words (it would say the same again, dated later and without its source). A session
+//! passages), a tool's result summarised to its first lines, never its whole output. Updates
+//! are passages of their own: what a fork or a background run reported (`report_updates`, in
+//! the session that reported it) and each line of the block the main session's prompt carries
+//! (where the bot's own notes are: a reminder's outcome, a focus session's end), never part of
+//! the owner's words. A session
 //! that read untrusted text (mail) is untrusted from that moment on; a webhook's run is from
 //! its first line (its prompt carries the payload).
 
@@ -57,47 +58,49 @@ impl SessionPassages {
 
     /// Takes the session's next message.
     pub fn add(&mut self, message: Message) {
-        let (kind, text) = match message.content {
+        let mut taken: Vec<(Kind, String)> = Vec::new();
+        match message.content {
             Content::Text(text) if message.role == Role::User => {
                 if std::mem::take(&mut self.first) && text.trim_start().starts_with("[webhook:") {
                     self.untrusted = Untrusted::Always;
                 }
-                (Kind::Said, without_updates(without_stamp(&text)).to_owned())
+                let (updates, own) = split_prompt(without_stamp(&text));
+                taken.extend(updates.into_iter().map(|update| (Kind::Update, update)));
+                taken.push((Kind::Said, own.to_owned()));
             }
-            Content::Text(text) => (Kind::Answer, text),
+            Content::Text(text) => taken.push((Kind::Answer, text)),
             Content::ToolCall { name, input } => {
-                let report = (name.rsplit("__").next() == Some(REPORT_TOOL))
-                    .then(|| input["message"].as_str().map(str::to_owned))
-                    .flatten();
-                self.tool = Some(name);
-                match report {
-                    Some(report) => (Kind::Update, report),
-                    None => return,
+                if name.rsplit("__").next() == Some(REPORT_TOOL)
+                    && let Some(report) = input["message"].as_str()
+                {
+                    taken.push((Kind::Update, report.to_owned()));
                 }
+                self.tool = Some(name);
             }
             Content::ToolResult { text, .. } => {
                 let tool = self.tool.take().unwrap_or_else(|| "a tool".to_owned());
                 // Recall's own answers are passages indexed already: kept out, they don't echo.
-                if tool.rsplit("__").next() == Some(RECALL_TOOL) {
-                    return;
+                if tool.rsplit("__").next() != Some(RECALL_TOOL) {
+                    taken.push((Kind::ToolResult, summary(&tool, &text)));
                 }
-                (Kind::ToolResult, summary(&tool, &text))
             }
-        };
+        }
         let untrusted = match self.untrusted {
             Untrusted::Never => false,
             Untrusted::Always => true,
             #[allow(clippy::cast_precision_loss)] // seconds of a date: far inside f64's range
             Untrusted::From(since) => message.time.timestamp() as f64 >= since.floor(),
         };
-        for text in passages(&text) {
-            self.entries.push(Entry {
-                at: message.time,
-                kind,
-                origin: Origin::Session(self.session.clone()),
-                untrusted,
-                text,
-            });
+        for (kind, text) in taken {
+            for text in passages(&text) {
+                self.entries.push(Entry {
+                    at: message.time,
+                    kind,
+                    origin: Origin::Session(self.session.clone()),
+                    untrusted,
+                    text,
+                });
+            }
         }
     }
 
@@ -121,13 +124,26 @@ fn without_stamp(text: &str) -> &str {
     }
 }
 
-/// The owner's words of a prompt without the pending updates block before them
-/// (`agent::prompt::context::compose_prompt`): its header, its lines, then a blank line.
-fn without_updates(text: &str) -> &str {
-    if !(text.starts_with(CONSUME_HEADER) || text.starts_with(PEEK_HEADER)) {
-        return text;
+/// A prompt's updates and the owner's own words after them
+/// (`agent::prompt::context::compose_prompt`: a header, a `- (<age>) <update>` line each, a
+/// blank line). The main session consumes each update once, so its block is where the bot's
+/// own notes (a reminder's outcome, a focus session's end, a saved fork) are on record; a
+/// fork's block only peeks at updates main will get, so it is left out.
+fn split_prompt(text: &str) -> (Vec<String>, &str) {
+    let consumed = text.starts_with(CONSUME_HEADER);
+    if !(consumed || text.starts_with(PEEK_HEADER)) {
+        return (Vec::new(), text);
     }
-    text.split_once("\n\n").map_or("", |(_, own)| own)
+    let (block, own) = text.split_once("\n\n").unwrap_or((text, ""));
+    if !consumed {
+        return (Vec::new(), own);
+    }
+    let updates = block
+        .split("\n- (")
+        .skip(1)
+        .filter_map(|line| line.split_once(") ").map(|(_, update)| update.to_owned()))
+        .collect();
+    (updates, own)
 }
 
 /// A tool's result as a passage: the tool's name (MCP prefix off) and its first characters.
