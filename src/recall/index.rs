@@ -228,13 +228,13 @@ impl Index {
                 }
             }
         }
-        let mut hits = self.matching(&stems, " OR ", query)?;
-        for hit in &mut hits {
-            let found = self.words.stems(&hit.entry.text);
-            let found: BTreeSet<&str> = found.split(' ').collect();
+        let mut hits = Vec::new();
+        for (mut hit, body) in self.matching(&stems, " OR ", query)? {
+            let found: BTreeSet<&str> = body.split(' ').collect();
             let covered = rank::covered(&asked, &found);
             let relevance = rank::covering(hit.score, covered, asked.len());
             hit.score = rank::score(relevance, hit.entry.at, now);
+            hits.push(hit);
         }
         hits.sort_by(|a, b| b.score.total_cmp(&a.score));
         let mut hits = rank::distinct(hits);
@@ -249,7 +249,11 @@ impl Index {
         if stems.is_empty() {
             return Ok(Vec::new());
         }
-        let mut hits = self.matching(&stems, " AND ", query)?;
+        let mut hits: Vec<Hit> = self
+            .matching(&stems, " AND ", query)?
+            .into_iter()
+            .map(|(hit, _)| hit)
+            .collect();
         hits.truncate(MOST);
         let fingerprints: Vec<String> = hits.iter().map(|hit| hit.entry.fingerprint()).collect();
         let transaction = self.connection.transaction()?;
@@ -273,13 +277,14 @@ impl Index {
     }
 
     /// The passages matching `stems` joined by `join` (` OR `, ` AND `), within `query`'s
-    /// dates and kinds, best text relevance first, their score that relevance.
+    /// dates and kinds, best text relevance first, their score that relevance, each with the
+    /// stems the index holds for it.
     fn matching(
         &self,
         stems: &[String],
         join: &str,
         query: &Query,
-    ) -> Result<Vec<Hit>, IndexError> {
+    ) -> Result<Vec<(Hit, String)>, IndexError> {
         if stems.is_empty() {
             return Ok(Vec::new());
         }
@@ -292,7 +297,7 @@ impl Index {
         let since = query.since.map_or(i64::MIN, |at| at.timestamp());
         let until = query.until.map_or(i64::MAX, |at| at.timestamp());
         let mut statement = self.connection.prepare_cached(
-            "SELECT p.origin, p.at, p.kind, p.untrusted, p.text, bm25(stems)
+            "SELECT p.origin, p.at, p.kind, p.untrusted, p.text, bm25(stems), stems.body
              FROM stems JOIN passages p ON p.id = stems.rowid
              WHERE stems MATCH ?1 AND p.at >= ?2 AND p.at < ?3
              ORDER BY bm25(stems) LIMIT ?4",
@@ -307,11 +312,12 @@ impl Index {
                 row.get::<_, bool>(3)?,
                 row.get::<_, String>(4)?,
                 row.get::<_, f64>(5)?,
+                row.get::<_, String>(6)?,
             ))
         })?;
         let mut hits = Vec::new();
         for row in rows {
-            let (origin, at, kind, untrusted, text, bm25) = row?;
+            let (origin, at, kind, untrusted, text, bm25, body) = row?;
             let (Some(origin), Some(kind), Some(at)) = (
                 Origin::from_handle(&origin),
                 Kind::from_name(&kind),
@@ -328,10 +334,11 @@ impl Index {
             };
             if query.admits(&entry) {
                 // `FTS5`'s bm25 is negative, better the lower.
-                hits.push(Hit {
+                let hit = Hit {
                     entry,
                     score: -bm25,
-                });
+                };
+                hits.push((hit, body));
             }
         }
         Ok(hits)
