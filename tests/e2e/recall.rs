@@ -105,8 +105,9 @@ async fn recall_finds_what_was_said_weeks_apart_and_forgets_for_good() {
     assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
 }
 
-/// The agent, asked about something said turns before, calls `recall` through the
-/// real CLI and gets the passage back with the session that holds it (issue 42 §2).
+/// The agent, asked about something said the day before in a conversation since cleared,
+/// calls `recall` through the real CLI and gets the passage back with the session that holds
+/// it (issue 42 §2); the question it is answering, in its context already, is not.
 #[tokio::test]
 async fn the_agent_recalls_what_was_said_turns_before() {
     let h = AgentHarness::new().await;
@@ -117,6 +118,8 @@ async fn the_agent_recalls_what_was_said_turns_before() {
     let earlier = h.stored_session().expect("a session id");
     h.mock.push(Reply::text("Sure."));
     h.send("also, buy oat milk on friday").await.unwrap();
+    h.session.clear().await.unwrap();
+    said_days_ago(&h.sandbox, &earlier, 1);
     h.mock.push(Reply::tool_use(
         "mcp__discord__recall",
         serde_json::json!({"query": "novel book Sam recommended", "kinds": "said"}),
@@ -144,6 +147,7 @@ async fn the_agent_recalls_what_was_said_turns_before() {
         result.content
     );
     assert!(!result.content.contains("oat milk"), "{}", result.content);
+    assert!(!result.content.contains("that novel"), "{}", result.content);
 }
 
 /// What the bot noted for the conversation — here a reminder's outcome, left as a pending
@@ -245,4 +249,129 @@ async fn the_daemon_catches_the_index_up_after_a_turn() {
     let hit = found.unwrap_or_else(|| panic!("the index never caught up\n{}", h.log()));
     assert_eq!(hit.entry.kind.name(), "said");
     h.terminate().await;
+}
+
+/// Moves every time stamp of the transcript of session `id` (wherever the CLI wrote it under
+/// the sandbox's HOME) `days` back, as if it had been said then.
+fn said_days_ago(sandbox: &CliSandbox, id: &str, days: i64) {
+    let name = format!("{id}.jsonl");
+    let file = walkdir::WalkDir::new(sandbox.claude_dir().parent().unwrap())
+        .into_iter()
+        .flatten()
+        .find(|entry| entry.file_name().to_str() == Some(name.as_str()))
+        .unwrap_or_else(|| panic!("no transcript for {id}"))
+        .into_path();
+    let shifted: Vec<String> = fs::read_to_string(&file)
+        .unwrap()
+        .lines()
+        .map(|line| {
+            let mut value: serde_json::Value = serde_json::from_str(line).unwrap();
+            if let Some(at) = value["timestamp"]
+                .as_str()
+                .and_then(|at| at.parse::<chrono::DateTime<chrono::Utc>>().ok())
+            {
+                value["timestamp"] = (at - chrono::Duration::days(days)).to_rfc3339().into();
+            }
+            value.to_string()
+        })
+        .collect();
+    fs::write(&file, shifted.join("\n") + "\n").unwrap();
+}
+
+/// Facts told in different sessions weeks apart — the conversation before a `/clear`, the one
+/// after, and a background routine's run — are found by the agent's `recall` through the real
+/// CLI: the right one first, with its own session and its own date, a newer look-alike
+/// behind it, and a window narrowing to the run (issue 42 tests).
+#[tokio::test]
+async fn the_agent_recalls_facts_from_sessions_weeks_apart() {
+    let h = AgentHarness::new().await;
+    h.mock.push(Reply::text("Noted."));
+    h.send("my dentist appointment with Dr Patel got moved to the 14th at 9:40")
+        .await
+        .unwrap();
+    let march = h.stored_session().expect("the first session");
+    h.session.clear().await.unwrap();
+    h.mock.push(Reply::text("Sure."));
+    h.send("booked the dentist for a cleaning next month")
+        .await
+        .unwrap();
+    let lately = h.stored_session().expect("the second session");
+    assert_ne!(march, lately);
+    h.session.clear().await.unwrap();
+    h.mock.push(Reply::text(
+        "Renewed the car insurance with Admiral: 512 a year.",
+    ));
+    h.run_routine_bg("insurance", "renew the car insurance")
+        .await
+        .unwrap();
+    let run = walkdir::WalkDir::new(h.sandbox.claude_dir().parent().unwrap())
+        .into_iter()
+        .flatten()
+        .find_map(|entry| {
+            let name = entry
+                .file_name()
+                .to_str()?
+                .strip_suffix(".jsonl")?
+                .to_owned();
+            (entry.path().to_string_lossy().contains("projects") && name != march && name != lately)
+                .then_some(name)
+        })
+        .expect("the routine's run has a transcript");
+    said_days_ago(&h.sandbox, &march, 70);
+    said_days_ago(&h.sandbox, &lately, 7);
+    said_days_ago(&h.sandbox, &run, 28);
+
+    h.mock.push(Reply::tool_use(
+        "mcp__discord__recall",
+        serde_json::json!({"query": "dentist appointment Patel moved"}),
+    ));
+    h.mock.push(Reply::tool_use(
+        "mcp__discord__recall",
+        serde_json::json!({"query": "car insurance renewal cost price", "since": "60d"}),
+    ));
+    h.mock.push(Reply::text(
+        "Dr Patel: the 14th at 9:40. The insurance is 512 a year.",
+    ));
+    h.send("when was Dr Patel seeing me again? and what did the car insurance cost?")
+        .await
+        .unwrap();
+    let results: Vec<String> = h
+        .mock
+        .requests()
+        .iter()
+        .flat_map(support::mock_api::RecordedRequest::tool_results)
+        .filter(|result| result.content.contains("passage"))
+        .map(|result| result.content)
+        .collect();
+    assert_eq!(results.len(), 2, "{results:#?}");
+    let first = |result: &str| result.split("\n1. ").nth(1).unwrap_or_default().to_owned();
+    // The passage's date in the owner's zone: that day in UTC or the one before.
+    let on_day = |passage: &str, days: i64| {
+        [days, days + 1].iter().any(|days| {
+            let day = chrono::Utc::now() - chrono::Duration::days(*days);
+            passage.contains(&day.format("%Y-%m-%d").to_string())
+        })
+    };
+    let dentist = first(&results[0]);
+    assert!(dentist.contains("Dr Patel"), "{}", results[0]);
+    assert!(
+        dentist.contains(&format!("session:{march}")),
+        "{}",
+        results[0]
+    );
+    assert!(on_day(&dentist, 70), "{}", results[0]);
+    assert!(
+        results[0].contains(&format!("session:{lately}")),
+        "{}",
+        results[0]
+    );
+    let insurance = first(&results[1]);
+    assert!(insurance.contains("512 a year"), "{}", results[1]);
+    assert!(
+        insurance.contains(&format!("session:{run}")),
+        "{}",
+        results[1]
+    );
+    assert!(on_day(&insurance, 28), "{}", results[1]);
+    assert!(!results[1].contains("Dr Patel"), "{}", results[1]);
 }

@@ -13,6 +13,9 @@ use crate::recall::{
     query::{DEFAULT_LIMIT, MOST, Query, hits_text, parse_kinds, parse_when},
 };
 
+/// How far back the passages the agent has in its context anyway reach: the turn it is in.
+const IN_CONTEXT: chrono::Duration = chrono::Duration::minutes(2);
+
 /// Arguments of `recall`.
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 pub(super) struct RecallArgs {
@@ -22,7 +25,8 @@ pub(super) struct RecallArgs {
     /// Only from then on: a date (2026-03-01) or a window back from now (30d, 12h).
     #[serde(default)]
     since: Option<String>,
-    /// Only before then: a date or a window back from now.
+    /// Only before then: a date or a window back from now (default: before the last two
+    /// minutes, which are in your context already).
     #[serde(default)]
     until: Option<String>,
     /// Only these kinds, comma-separated: said, answer, tool, note, job, update.
@@ -61,7 +65,9 @@ impl DiscordTools {
                 .transpose()
         };
         query.since = when(&args.since)?;
-        query.until = when(&args.until)?;
+        // The turn in progress (the question itself, this turn's tool results) is in the
+        // agent's context already: without an `until` of its own it is left out.
+        query.until = when(&args.until)?.or(Some(now - IN_CONTEXT));
         query.kinds = args
             .kinds
             .as_deref()
