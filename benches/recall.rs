@@ -19,7 +19,9 @@
 //!   `VmRSS` and `RssAnon` before the index is opened (after the catch-up the daemon makes
 //!   before a search), open after a search, and after it is dropped.
 //!
-//! How long making the year takes is printed for context only.
+//! How long making the year takes is printed for context only. With `RECALL_BENCH_KEEP=<dir>`
+//! the year, its index (`data/state/recall/`) and `questions.json` (each question, its
+//! answer's words and how many it shares) are kept there, to study other ways of ranking.
 // Figures printed for a person: counts and durations are far below 2^52 and percentiles
 // index sorted samples, so these casts lose nothing.
 #![allow(
@@ -104,10 +106,12 @@ fn main() {
         return;
     }
     let temp = tempfile::tempdir().expect("a temp dir");
+    let keep = std::env::var_os("RECALL_BENCH_KEEP").map(PathBuf::from);
+    let root = keep.clone().unwrap_or_else(|| temp.path().to_path_buf());
     let dirs = Dirs {
-        data: temp.path().join("data"),
-        claude: temp.path().join("claude"),
-        index: temp.path().join("data/state/recall"),
+        data: root.join("data"),
+        claude: root.join("claude"),
+        index: root.join("data/state/recall"),
     };
     let started = Instant::now();
     let year = year::generate(&dirs.data);
@@ -175,6 +179,9 @@ fn main() {
     );
 
     relevance::relevance(&year.facts, &index, &dirs.data, &dirs.claude);
+    if let Some(keep) = &keep {
+        keep_questions(keep, &year.facts);
+    }
     drop(index);
     rest(&dirs, &year.facts[0].question);
 
@@ -225,6 +232,25 @@ fn rest(dirs: &Dirs, question: &str) {
             mib(anon.saturating_sub(before_anon))
         );
     }
+}
+
+/// Writes `questions.json` under `keep`: each question, its answer's words, how many it shares.
+fn keep_questions(keep: &Path, facts: &[facts::Fact]) {
+    let questions: Vec<serde_json::Value> = facts
+        .iter()
+        .map(|fact| {
+            serde_json::json!({
+                "question": fact.question,
+                "answer": fact.answer,
+                "shares": fact.shares.name(),
+            })
+        })
+        .collect();
+    std::fs::write(
+        keep.join("questions.json"),
+        serde_json::to_string_pretty(&questions).expect("json"),
+    )
+    .expect("questions.json written");
 }
 
 /// The child: `VmRSS` and `RssAnon` (KiB) before the index is opened (after a catch-up with
