@@ -17,7 +17,7 @@ use super::{
     gather::{Places, Source, Stamp, read},
     query::{Hit, MOST, Query},
     rank,
-    words::Words,
+    words::{Asked, Words},
 };
 
 /// The index file's name inside its folder.
@@ -220,16 +220,8 @@ impl Index {
     /// The passages that answer `query` best, relevance lifted for recency at `now`.
     pub fn search(&self, query: &Query, now: DateTime<Utc>) -> Result<Vec<Hit>, IndexError> {
         let asked = self.words.asked(&query.words);
-        let mut stems: Vec<String> = Vec::new();
-        for word in &asked {
-            for stem in std::iter::once(&word.stem).chain(&word.alternatives) {
-                if !stems.contains(stem) {
-                    stems.push(stem.clone());
-                }
-            }
-        }
         let mut hits = Vec::new();
-        for (mut hit, body) in self.matching(&stems, " OR ", query)? {
+        for (mut hit, body) in self.matching(&Asked::every_stem(&asked), " OR ", query)? {
             let found: BTreeSet<&str> = body.split(' ').collect();
             let covered = rank::covered(&asked, &found);
             let relevance = rank::covering(hit.score, covered, asked.len());

@@ -147,6 +147,21 @@ impl Words {
     }
 }
 
+impl Asked {
+    /// Every stem `asked` looks for, its words' and their alternatives', each once.
+    pub fn every_stem(asked: &[Asked]) -> Vec<String> {
+        let mut stems: Vec<String> = Vec::new();
+        for word in asked {
+            for stem in std::iter::once(&word.stem).chain(&word.alternatives) {
+                if !stems.contains(stem) {
+                    stems.push(stem.clone());
+                }
+            }
+        }
+        stems
+    }
+}
+
 impl Words {
     /// The words a question looks for (as [`Words::query_stems`]), each with the stems that
     /// may stand for it.
