@@ -152,6 +152,7 @@ pub(super) fn spawn_watches(
         "recall catch-up",
         crate::recall::keeper::keep_current(
             services.config.clone(),
+            Arc::clone(&services.runtime),
             services.usage.clone(),
             services.clock.clone(),
             stop.clone(),

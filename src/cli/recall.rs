@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 use clap::Args;
 
 use crate::{
-    config::Config,
+    config::{Config, runtime::RuntimeConfig},
     recall::{
         memory::Memory,
         query::{
@@ -16,12 +16,14 @@ use crate::{
             parse_when,
         },
     },
+    state::paths::DataDir,
 };
 
 /// `ollim-bot recall` options.
 #[derive(Debug, Args)]
 pub struct RecallArgs {
-    /// What to look for, in your own words.
+    /// What to look for, and other words the answer may use (it matches words: "salon
+    /// hairdresser haircut").
     pub query: Option<String>,
     /// Only from then on: a date (2026-03-01) or a window back from now (30d, 12h).
     #[arg(long)]
@@ -69,7 +71,9 @@ fn execute(args: &RecallArgs, now: DateTime<Utc>) -> Result<String, String> {
     if query.is_none() && !args.reindex {
         return Err("give what to look for: ollim-bot recall \"the flat in March\"".to_owned());
     }
-    let memory = Memory::for_config(&config)?;
+    let language =
+        RuntimeConfig::load(&DataDir::new(&config.data_dir).config_file()).recall_language;
+    let memory = Memory::for_config(&config, language)?;
     if args.reindex {
         let updated = memory.rebuild()?;
         if query.is_none() {

@@ -51,7 +51,10 @@ impl Recall {
         let services = &self.reach.services;
         let (now, tz) = (services.clock.now(), services.config.timezone);
         let query = Query::new(words);
-        let answer = match Memory::for_config(&services.config) {
+        let answer = match Memory::for_config(
+            &services.config,
+            services.runtime.current().recall_language,
+        ) {
             Err(error) => format!("recall can't run: {error}"),
             Ok(memory) => tokio::task::spawn_blocking(move || {
                 if forget {

@@ -3,16 +3,23 @@
 //! first question) and again once a turn or a background run has ended and its transcript
 //! settled. A question still catches up first, but then reads only the last few changes.
 
+use std::sync::Arc;
+
 use tokio_util::sync::CancellationToken;
 
 use super::memory::Memory;
-use crate::{clock::Clock, config::Config, usage::UsageWriter};
+use crate::{
+    clock::Clock,
+    config::{Config, runtime::RuntimeSettings},
+    usage::UsageWriter,
+};
 
 /// Catches the index up after the start and after each ended turn until `stop`: the first
 /// time two of the scheduler's sync periods after the start (it has more urgent work), then
 /// one period after a turn ends, so a burst of turns is read once.
 pub async fn keep_current(
     config: Config,
+    runtime: Arc<RuntimeSettings>,
     turns: UsageWriter,
     clock: Clock,
     stop: CancellationToken,
@@ -25,10 +32,12 @@ pub async fn keep_current(
         }
         let caught_up = {
             let config = config.clone();
+            let runtime = Arc::clone(&runtime);
             let span = tracing::info_span!("recall catch-up");
             tokio::task::spawn_blocking(move || {
                 let _span = span.entered();
-                Memory::for_config(&config).and_then(|memory| memory.catch_up())
+                Memory::for_config(&config, runtime.current().recall_language)
+                    .and_then(|memory| memory.catch_up())
             })
         };
         tokio::select! {

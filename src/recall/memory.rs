@@ -15,7 +15,7 @@ use super::{
     words::Words,
 };
 use crate::{
-    config::{Config, runtime::RuntimeConfig},
+    config::Config,
     state::{
         paths::DataDir, recall_forgotten::RecallForgotten, untrusted_sessions::UntrustedSessions,
     },
@@ -34,8 +34,10 @@ pub struct Memory {
 
 impl Memory {
     /// Recall over `config`'s data dir and the CLI's transcripts (its config dir and every
-    /// container's CLI home); `Err` when the CLI's config dir can't be found.
-    pub fn for_config(config: &Config) -> Result<Self, String> {
+    /// container's CLI home), words matched in `language` (`/config recall_language`, read by
+    /// the caller once: the daemon through its settings handle); `Err` when the CLI's config
+    /// dir can't be found.
+    pub fn for_config(config: &Config, language: &'static str) -> Result<Self, String> {
         let data_dir = DataDir::new(&config.data_dir);
         let claude_dir = config.claude_config_dir().ok_or(
             "cannot find the Claude CLI's config dir: set HOME or CLAUDE_CONFIG_DIR".to_owned(),
@@ -49,7 +51,7 @@ impl Memory {
                 claude_dirs: std::iter::once(claude_dir).chain(homes).collect(),
             },
             index_dir: data_dir.recall_index_dir(),
-            language: RuntimeConfig::load(&data_dir.config_file()).recall_language,
+            language,
             forgotten: RecallForgotten::new(data_dir.recall_forgotten_file()),
             untrusted: UntrustedSessions::new(data_dir.untrusted_sessions_file()),
         })

@@ -75,7 +75,8 @@ impl DiscordTools {
             .transpose()?
             .unwrap_or_default();
         query.limit = args.limit.unwrap_or(DEFAULT_LIMIT).clamp(1, MOST);
-        let memory = Memory::for_config(&services.config)?;
+        let memory =
+            Memory::for_config(&services.config, services.runtime.current().recall_language)?;
         let found = tokio::task::spawn_blocking(move || {
             let hits = memory.find(&query, now)?;
             Ok::<_, String>((query.words, hits))
