@@ -9,10 +9,12 @@
 //!
 //! - the build for that year (empty index → every source read), its passages, its size on
 //!   disk; a catch-up with nothing changed, and one with a day appended (2027-01-01);
-//! - query latency: `Index::search` for every question, [`ROUNDS`] rounds, p50/p95/max;
+//! - query latency: `Index::search` for every question and for the query the agent sends for
+//!   it (its words and more, so longer), [`ROUNDS`] rounds, p50/p95/max;
 //! - relevance at 2027-01-01: for each fact a question asked in other words (sharing two or
 //!   more content words with the fact's passage, one, or none), where the passage ranks
-//!   (top 1, top 5), side by side with today's `history --grep` and a generous grep of the
+//!   (top 1, top 5), and where it ranks for the agent's own query (written blind, see
+//!   `recall/facts.rs`), side by side with today's `history --grep` and a generous grep of the
 //!   question's words (`recall/grep.rs`); every question is listed with its ranks, and each
 //!   one recall misses with its best hit (`recall/relevance.rs`);
 //! - memory added at rest, in a child process of its own (so the build's heap isn't in it):
@@ -159,24 +161,15 @@ fn main() {
         same.read
     );
 
-    let mut samples: Vec<Duration> = Vec::new();
-    for _ in 0..ROUNDS {
-        for fact in &year.facts {
-            let started = Instant::now();
-            let hits = index.search(&Query::new(&fact.question), now());
-            samples.push(started.elapsed());
-            std::hint::black_box(hits.expect("a search"));
-        }
+    for (label, words) in [
+        (
+            "the questions",
+            (|fact: &facts::Fact| &fact.question) as fn(&_) -> &_,
+        ),
+        ("the agent's queries", |fact: &facts::Fact| &fact.agent),
+    ] {
+        latency(&index, &year.facts, label, words);
     }
-    samples.sort();
-    let at = |share: f64| samples[((samples.len() - 1) as f64 * share).round() as usize];
-    println!(
-        "  query ({} questions × {ROUNDS}):     p50 {:.2} ms   p95 {:.2} ms   max {:.2} ms",
-        year.facts.len(),
-        ms(at(0.5)),
-        ms(at(0.95)),
-        ms(at(1.0))
-    );
 
     relevance::relevance(&year.facts, &index, &dirs.data, &dirs.claude);
     if let Some(keep) = &keep {
@@ -194,6 +187,30 @@ fn main() {
         appended.read,
         appended.dropped,
         appended.passages
+    );
+}
+
+/// Query latency over every fact's `words`, [`ROUNDS`] rounds: p50, p95, max.
+fn latency(index: &Index, facts: &[facts::Fact], label: &str, words: fn(&facts::Fact) -> &String) {
+    let mut samples: Vec<Duration> = Vec::new();
+    for _ in 0..ROUNDS {
+        for fact in facts {
+            let started = Instant::now();
+            let hits = index.search(&Query::new(words(fact)), now());
+            samples.push(started.elapsed());
+            std::hint::black_box(hits.expect("a search"));
+        }
+    }
+    samples.sort();
+    let at = |share: f64| samples[((samples.len() - 1) as f64 * share).round() as usize];
+    println!(
+        "  query, {label} ({} × {ROUNDS}):{:pad$}p50 {:.2} ms   p95 {:.2} ms   max {:.2} ms",
+        facts.len(),
+        "",
+        ms(at(0.5)),
+        ms(at(0.95)),
+        ms(at(1.0)),
+        pad = 24usize.saturating_sub(label.len())
     );
 }
 
@@ -241,6 +258,7 @@ fn keep_questions(keep: &Path, facts: &[facts::Fact]) {
         .map(|fact| {
             serde_json::json!({
                 "question": fact.question,
+                "agent": fact.agent,
                 "answer": fact.answer,
                 "shares": fact.shares.name(),
             })

@@ -1,5 +1,6 @@
 //! Relevance on the question set: for each planted fact, where its passage ranks when its
-//! question is asked (recall's top 20, the greps' top 5), judged by the fact's answer string;
+//! question is asked (recall's top 20, the greps' top 5) and when the agent asks recall in its
+//! own query (`agent` in the facts table), judged by the fact's answer string;
 //! top 1 and top 5 overall and by how many words the questions share with their facts, every
 //! question listed, and each one recall misses shown with its best hit.
 
@@ -17,12 +18,13 @@ use crate::grep::{Found, Haystack};
 /// One question's results.
 struct Row<'a> {
     fact: &'a Fact,
-    /// The rank of the fact's passage: recall, `history --grep`, the word greps.
-    ranks: [Option<usize>; 4],
+    /// The rank of the fact's passage: recall asked the question, recall asked the agent's
+    /// query, `history --grep`, the word greps.
+    ranks: [Option<usize>; 5],
     /// The question's stems found in the fact's passage by recall's stemmer.
     shared: usize,
-    /// Recall's best hit, cut.
-    top: String,
+    /// Recall's best hit for the question and for the agent's query, cut.
+    tops: [String; 2],
 }
 
 /// Where each question's fact ranks, for recall and the greps.
@@ -38,15 +40,26 @@ pub(crate) fn relevance(facts: &[Fact], index: &Index, data_dir: &Path, claude_d
     };
     let words = Words::new("english").expect("english");
     let mut rows = Vec::new();
-    for fact in facts {
-        let mut query = Query::new(&fact.question);
+    let search = |words: &str| {
+        let mut query = Query::new(words);
         query.limit = MOST;
         let hits: Vec<Hit> = index.search(&query, crate::now()).expect("a search");
+        hits
+    };
+    for fact in facts {
         let answer = fact.answer.to_lowercase();
-        let rank = hits
-            .iter()
-            .position(|hit| hit.entry.text.to_lowercase().contains(&answer))
-            .map(|i| i + 1);
+        let rank = |hits: &[Hit]| {
+            hits.iter()
+                .position(|hit| hit.entry.text.to_lowercase().contains(&answer))
+                .map(|i| i + 1)
+        };
+        let hits = search(&fact.question);
+        let agent_hits = search(&fact.agent);
+        let top = |hits: &[Hit]| {
+            hits.first().map_or(String::new(), |hit| {
+                hit.entry.text.chars().take(80).collect::<String>()
+            })
+        };
         let held: BTreeSet<String> = words
             .stems(&fact.passage.text)
             .split(' ')
@@ -56,15 +69,14 @@ pub(crate) fn relevance(facts: &[Fact], index: &Index, data_dir: &Path, claude_d
         rows.push(Row {
             fact,
             ranks: [
-                rank,
+                rank(&hits),
+                rank(&agent_hits),
                 found_at(transcripts.history_grep(&fact.question), &fact.answer),
                 found_at(transcripts.word_grep(&fact.question), &fact.answer),
                 found_at(everything.word_grep(&fact.question), &fact.answer),
             ],
             shared: asked.iter().filter(|stem| held.contains(*stem)).count(),
-            top: hits.first().map_or(String::new(), |hit| {
-                hit.entry.text.chars().take(80).collect::<String>()
-            }),
+            tops: [top(&hits), top(&agent_hits)],
         });
     }
     summary(&rows);
@@ -74,7 +86,8 @@ pub(crate) fn relevance(facts: &[Fact], index: &Index, data_dir: &Path, claude_d
 /// Top 1 / top 5 of each method, overall and by how many words the questions share.
 fn summary(rows: &[Row]) {
     let methods = [
-        "recall (Index::search)",
+        "recall, asked the question",
+        "recall, the agent's query",
         "history --grep <question>",
         "grep each word, transcripts",
         "grep each word, + notes",
@@ -117,12 +130,13 @@ fn listing(rows: &[Row]) {
          5); share: content words the question shares with it, as written; stems: the \
          question's stems found in it by recall's stemmer (its filler words left out)"
     );
-    println!("  share  stems  recall  history  words  +notes  day  where          question");
+    println!("  share  stems  recall  agent  history  words  +notes  day  where          question");
     let shown = |rank: Option<usize>| rank.map_or("-".to_owned(), |r| r.to_string());
     for row in rows {
-        let [recall, history, words, everything] = row.ranks.map(shown);
+        let [recall, agent, history, words, everything] = row.ranks.map(shown);
         println!(
-            "  {:<5}  {:>5}  {recall:>6}  {history:>7}  {words:>5}  {everything:>6}  {:>3}  \
+            "  {:<5}  {:>5}  {recall:>6}  {agent:>5}  {history:>7}  {words:>5}  {everything:>6}  \
+             {:>3}  \
              {:<13}  {}",
             row.fact.shares.name(),
             row.shared,
@@ -131,13 +145,21 @@ fn listing(rows: &[Row]) {
             row.fact.question
         );
     }
-    println!("\n  missed by recall (not in its top 5):");
-    for row in rows.iter().filter(|row| row.ranks[0].is_none_or(|r| r > 5)) {
-        let rank = row.ranks[0].map_or("not in top 20".to_owned(), |r| format!("rank {r}"));
-        let fact = row.fact;
-        println!("  [{}] {} → {rank}", fact.shares.name(), fact.question);
-        println!("      answer: {}", fact.passage.text.replace('\n', " "));
-        println!("      top hit: {}", row.top.replace('\n', " "));
+    for (m, asked) in ["asked the question", "asked the agent's query"]
+        .into_iter()
+        .enumerate()
+    {
+        println!("\n  missed by recall {asked} (not in its top 5):");
+        for row in rows.iter().filter(|row| row.ranks[m].is_none_or(|r| r > 5)) {
+            let rank = row.ranks[m].map_or("not in top 20".to_owned(), |r| format!("rank {r}"));
+            let fact = row.fact;
+            println!("  [{}] {} → {rank}", fact.shares.name(), fact.question);
+            if m == 1 {
+                println!("      query: {}", fact.agent);
+            }
+            println!("      answer: {}", fact.passage.text.replace('\n', " "));
+            println!("      top hit: {}", row.tops[m].replace('\n', " "));
+        }
     }
 }
 

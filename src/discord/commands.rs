@@ -117,7 +117,7 @@ pub fn definitions() -> Vec<CreateCommand> {
         )
         .add_option(string_option(
             "words",
-            "what to look for, in your own words",
+            "what to look for, and other words the answer may use",
         )),
         command(
             "forget",
