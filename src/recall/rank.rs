@@ -1,8 +1,9 @@
 //! How recall orders what matched: text relevance (BM25, from the index) weighed by how many of
-//! the question's words a passage holds, then lifted a little for what is recent, so of two equally good passages the newer comes first, while an old passage
-//! that matches much better still wins. Pure.
+//! the question's words a passage holds, then lifted a little for what is recent, so of two
+//! equally good passages the newer comes first, while an old passage that matches much better
+//! still wins. Pure.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap, hash_map};
 
 use chrono::{DateTime, Utc};
 
@@ -50,14 +51,14 @@ pub fn covered(asked: &[Asked], found: &BTreeSet<&str>) -> f64 {
 /// reported it and in the prompt that delivered it). The best-placed copy stays, marked
 /// untrusted if any copy is.
 pub fn distinct(hits: Vec<Hit>) -> Vec<Hit> {
-    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut seen: HashMap<String, usize> = HashMap::new();
     let mut kept: Vec<Hit> = Vec::new();
     for hit in hits {
         match seen.entry(hit.entry.fingerprint()) {
-            std::collections::hash_map::Entry::Occupied(first) => {
+            hash_map::Entry::Occupied(first) => {
                 kept[*first.get()].entry.untrusted |= hit.entry.untrusted;
             }
-            std::collections::hash_map::Entry::Vacant(slot) => {
+            hash_map::Entry::Vacant(slot) => {
                 slot.insert(kept.len());
                 kept.push(hit);
             }
