@@ -51,7 +51,6 @@ mod home_channel;
 mod home_channel_forks;
 mod home_channel_parity;
 mod home_channel_settings;
-mod improve_routine;
 mod kill;
 mod live_policy;
 mod mock_api_smoke;
