@@ -19,22 +19,19 @@ pub enum UsageKind {
     Webhook,
     /// The tool-less screening of a webhook payload.
     Screening,
-    /// The trace of a background run's reflection (BGF-22).
-    Reflection,
     /// A subagent's work inside a turn or run: its tokens; its cost is in that turn's record.
     Subagent,
 }
 
 impl UsageKind {
     /// Every kind, in the order totals list them.
-    pub const ALL: [Self; 8] = [
+    pub const ALL: [Self; 7] = [
         Self::Main,
         Self::Fork,
         Self::Routine,
         Self::Reminder,
         Self::Webhook,
         Self::Screening,
-        Self::Reflection,
         Self::Subagent,
     ];
 
@@ -47,7 +44,6 @@ impl UsageKind {
             Self::Reminder => "reminder",
             Self::Webhook => "webhook",
             Self::Screening => "screening",
-            Self::Reflection => "reflection",
             Self::Subagent => "subagent",
         }
     }
@@ -56,7 +52,7 @@ impl UsageKind {
     pub fn is_background(self) -> bool {
         matches!(
             self,
-            Self::Routine | Self::Reminder | Self::Webhook | Self::Screening | Self::Reflection
+            Self::Routine | Self::Reminder | Self::Webhook | Self::Screening
         )
     }
 }

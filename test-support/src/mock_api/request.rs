@@ -21,8 +21,6 @@ pub enum AnsweredBy {
     AutoCompaction,
     /// Built-in title-generator answer.
     AutoSide,
-    /// The reflection answer (`MockApi::set_reflection`).
-    AutoReflection,
     /// The FIFO queue.
     Queue,
     /// The default reply.
@@ -243,20 +241,9 @@ impl RecordedRequest {
         self.is_model_call() && no_tools && side
     }
 
-    /// The bot's reflection trace request (its system prompt starts with the marker).
-    pub fn is_reflection(&self) -> bool {
-        self.is_model_call()
-            && content_texts(&self.body["system"])
-                .iter()
-                .any(|t| t.trim_start().starts_with(super::REFLECTION_MARKER))
-    }
-
-    /// A model call that is neither compaction, a side request nor a reflection.
+    /// A model call that is neither compaction nor a side request.
     pub fn is_main(&self) -> bool {
-        self.is_model_call()
-            && !self.is_compaction()
-            && !self.is_side_request()
-            && !self.is_reflection()
+        self.is_model_call() && !self.is_compaction() && !self.is_side_request()
     }
 
     /// One line for diagnostics.
