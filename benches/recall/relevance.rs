@@ -40,11 +40,15 @@ pub(crate) fn relevance(facts: &[Fact], index: &Index, data_dir: &Path, claude_d
     };
     let words = Words::new("english").expect("english");
     let mut rows = Vec::new();
-    let search = |words: &str| {
+    let search = |words: &str| -> Vec<Hit> {
         let mut query = Query::new(words);
         query.limit = MOST;
-        let hits: Vec<Hit> = index.search(&query, crate::now()).expect("a search");
-        hits
+        index.search(&query, crate::now()).expect("a search")
+    };
+    let top = |hits: &[Hit]| {
+        hits.first().map_or(String::new(), |hit| {
+            hit.entry.text.chars().take(80).collect()
+        })
     };
     for fact in facts {
         let answer = fact.answer.to_lowercase();
@@ -55,11 +59,6 @@ pub(crate) fn relevance(facts: &[Fact], index: &Index, data_dir: &Path, claude_d
         };
         let hits = search(&fact.question);
         let agent_hits = search(&fact.agent);
-        let top = |hits: &[Hit]| {
-            hits.first().map_or(String::new(), |hit| {
-                hit.entry.text.chars().take(80).collect::<String>()
-            })
-        };
         let held: BTreeSet<String> = words
             .stems(&fact.passage.text)
             .split(' ')
