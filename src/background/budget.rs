@@ -51,6 +51,30 @@ pub fn reached(spent: f64, limit_cents: Option<u64>) -> bool {
     limit_cents.is_some_and(|cents| spent * 100.0 >= cents as f64)
 }
 
+/// `Some` when background work may not start at `now`: the budget is set and today's
+/// background spend has reached it. Waits for the usage records queued so far.
+pub async fn over_budget(services: &Services, now: DateTime<Utc>) -> Option<OverBudget> {
+    let limit_cents = services.runtime.current().bg_daily_budget_cents?;
+    services.usage.flush().await;
+    let tz = services.config.timezone;
+    let day = day_of(now, tz);
+    let start = day_start(now, tz);
+    let ledger = UsageLedger::new(services.data_dir.usage_dir());
+    let records = match ledger.read_since(start) {
+        Ok(read) => read.records,
+        Err(error) => {
+            tracing::warn!(%error, "the usage ledger can't be read; the budget isn't checked");
+            return None;
+        }
+    };
+    let spent = background_spent_on(&records, day, tz);
+    reached(spent, Some(limit_cents)).then_some(OverBudget {
+        day,
+        spent,
+        limit_cents,
+    })
+}
+
 /// The gate, with the day the owner was last told (kept in `state/told.json`, so a restart
 /// doesn't tell again, KEEP-5).
 #[derive(Debug)]
@@ -64,28 +88,9 @@ impl DailyBudget {
         Self { told }
     }
 
-    /// `Some` when background work may not start at `now`: the budget is set and today's
-    /// background spend has reached it. Waits for the usage records queued so far.
+    /// `Some` when background work may not start at `now` ([`over_budget`]).
     pub async fn check(&self, services: &Services, now: DateTime<Utc>) -> Option<OverBudget> {
-        let limit_cents = services.runtime.current().bg_daily_budget_cents?;
-        services.usage.flush().await;
-        let tz = services.config.timezone;
-        let day = day_of(now, tz);
-        let start = day_start(now, tz);
-        let ledger = UsageLedger::new(services.data_dir.usage_dir());
-        let records = match ledger.read_since(start) {
-            Ok(read) => read.records,
-            Err(error) => {
-                tracing::warn!(%error, "the usage ledger can't be read; the budget isn't checked");
-                return None;
-            }
-        };
-        let spent = background_spent_on(&records, day, tz);
-        reached(spent, Some(limit_cents)).then_some(OverBudget {
-            day,
-            spent,
-            limit_cents,
-        })
+        over_budget(services, now).await
     }
 
     /// Tells the owner through `front_end` that background work is over budget, the first

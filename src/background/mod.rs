@@ -15,6 +15,7 @@ pub mod job_dispatch;
 pub mod nag_card;
 pub mod nag_keeper;
 pub mod preamble;
+pub mod reflection;
 mod run_gate;
 mod runner;
 pub mod tool_grant;

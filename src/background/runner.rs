@@ -9,6 +9,7 @@ use tracing::Instrument;
 
 use super::{
     admission::{Admitted, admit},
+    reflection::{Reflecting, reflect},
     tool_grant::source_of,
 };
 use crate::{
@@ -104,25 +105,33 @@ impl BgRunner {
     /// Runs `job` under the hard timeout; on failure the owner gets a short DM naming the job
     /// (BGF-5, F-24). Nothing is logged or recorded for a failed run (SES-9, SES-15).
     /// Waits for a slot under `bg_max_concurrent` first; the owner's busy state is sampled when
-    /// the run starts.
+    /// the run starts. Once the run has ended and given up its slot, its reflection is written
+    /// unless the job says `reflect: false` (BGF-22).
     pub async fn run(&self, job: BgJob) -> Result<BgOutcome, BgError> {
-        let span = tracing::info_span!("bg_run", tag = %job.tag);
-        async {
-            let _slot = self.wait_turn().await;
-            let busy = self.owner_busy();
-            self.run_in_span(job, busy).await
-        }
-        .instrument(span)
-        .await
+        self.run_and_reflect(job, None).await
     }
 
     /// [`Self::run`] with the owner's busy state sampled earlier, when the work arrived
     /// (WHK-11).
     pub async fn run_sampled(&self, job: BgJob, busy: bool) -> Result<BgOutcome, BgError> {
+        self.run_and_reflect(job, Some(busy)).await
+    }
+
+    async fn run_and_reflect(&self, job: BgJob, busy: Option<bool>) -> Result<BgOutcome, BgError> {
         let span = tracing::info_span!("bg_run", tag = %job.tag);
         async {
-            let _slot = self.wait_turn().await;
-            self.run_in_span(job, busy).await
+            let reflecting = Reflecting::before(&job);
+            let (result, reports) = {
+                let _slot = self.wait_turn().await;
+                let busy = busy.unwrap_or_else(|| self.owner_busy());
+                self.run_in_span(job, busy).await
+            };
+            // A job that was never started has nothing to reflect on.
+            if let Some(about) = reflecting.filter(|_| !matches!(result, Err(BgError::Refused(_))))
+            {
+                reflect(&self.services, &self.front_end, about, &result, &reports).await;
+            }
+            result
         }
         .instrument(span)
         .await
@@ -146,10 +155,16 @@ impl BgRunner {
         (self.busy)()
     }
 
-    async fn run_in_span(&self, mut job: BgJob, busy: bool) -> Result<BgOutcome, BgError> {
-        let admitted = admit(&self.services, self.front_end.as_ref(), &mut job)
-            .await
-            .map_err(BgError::Refused)?;
+    /// The run's result, and what it reported whatever became of it.
+    async fn run_in_span(
+        &self,
+        mut job: BgJob,
+        busy: bool,
+    ) -> (Result<BgOutcome, BgError>, Vec<String>) {
+        let admitted = match admit(&self.services, self.front_end.as_ref(), &mut job).await {
+            Ok(admitted) => admitted,
+            Err(refused) => return (Err(BgError::Refused(refused)), Vec::new()),
+        };
         let (limit, max_turns) = {
             let runtime = self.services.runtime.current();
             (runtime.bg_fork_timeout, runtime.bg_max_turns)
@@ -161,16 +176,24 @@ impl BgRunner {
             name: name.clone(),
             excerpt: excerpt(&job.body),
         });
+        let run = Arc::new(BgRunState::new(
+            job.options.allow_ping,
+            job.options.update_mode,
+            busy,
+            self.services.ping_budget.clone(),
+            job.lineage.clone(),
+        ));
         let outcome = tokio::time::timeout(
             Duration::from_secs(limit),
-            self.run_job(job, admitted, busy, max_turns),
+            self.run_job(job, admitted, Arc::clone(&run), max_turns),
         )
         .await;
         ticket.finish();
+        let reports = run.reports();
         let error = match outcome {
             Ok(Ok(outcome)) => {
                 tracing::info!(%name, reported = outcome.reported, "background run finished");
-                return Ok(outcome);
+                return (Ok(outcome), reports);
             }
             Ok(Err(error)) => BgError::from_agent(error, max_turns),
             Err(_) => {
@@ -189,17 +212,18 @@ impl BgRunner {
         if let Err(error) = self.front_end.send_text(error.notice(&name)).await {
             tracing::warn!(%error, "could not tell the owner about the failed run");
         }
-        Err(error)
+        (Err(error), reports)
     }
 
     async fn run_job(
         &self,
         job: BgJob,
         admitted: Admitted,
-        busy: bool,
+        run: Arc<BgRunState>,
         max_turns: u64,
     ) -> Result<BgOutcome, AgentError> {
         let services = &self.services;
+        let busy = run.busy();
         if busy {
             tracing::info!(tag = %job.tag, "owner is mid-conversation; running quietly");
         }
@@ -215,13 +239,6 @@ impl BgRunner {
                 ToolScope::PersistentRoutine,
             ),
         };
-        let run = Arc::new(BgRunState::new(
-            job.options.allow_ping,
-            job.options.update_mode,
-            busy,
-            services.ping_budget.clone(),
-            job.lineage.clone(),
-        ));
         let prompt = self.prompt(&job, busy, &admitted.held);
         let options = self.client_options(&job, &admitted, (resume, fork_session), max_turns);
         let handles = RunHandles {

@@ -37,6 +37,8 @@ pub enum PingPermit {
 struct Counters {
     output_sent: bool,
     reported: bool,
+    /// What the run reported, in order (its reflection says it, BGF-22).
+    reports: Vec<String>,
     ping_count: u32,
     in_flight: u32,
     messages: Vec<u64>,
@@ -73,6 +75,11 @@ impl BgRunState {
             lineage,
             counters: Mutex::default(),
         }
+    }
+
+    /// Whether the owner was mid-conversation when the run started (BGF-2).
+    pub fn busy(&self) -> bool {
+        self.busy
     }
 
     /// The job the run acts for, and how many background runs lead to it from the owner.
@@ -170,11 +177,18 @@ impl BgRunState {
         self.update_mode != UpdateMode::Blocked
     }
 
-    /// Records a `report_updates` call: later stops need no report until new output (BGF-9).
-    pub fn reported(&self) {
+    /// Records a `report_updates` call of `message`: later stops need no report until new
+    /// output (BGF-9).
+    pub fn reported(&self, message: &str) {
         let mut counters = self.counters();
         counters.reported = true;
+        counters.reports.push(message.to_owned());
         counters.output_sent = false;
+    }
+
+    /// What the run reported so far, in order.
+    pub fn reports(&self) -> Vec<String> {
+        self.counters().reports.clone()
     }
 
     /// Whether the run reported at least once.
@@ -283,14 +297,14 @@ mod tests {
     fn the_stop_hook_enforces_the_report_mode() {
         let (_dir, always) = run(true, UpdateMode::Always, false);
         assert!(always.stop_refusal().is_some());
-        always.reported();
+        always.reported("done");
         assert!(always.stop_refusal().is_none());
         let (_dir, on_ping) = run(true, UpdateMode::OnPing, false);
         assert!(on_ping.stop_refusal().is_none());
         let permit = on_ping.gate_visible(false).unwrap();
         on_ping.sent(permit, None);
         assert!(on_ping.stop_refusal().is_some());
-        on_ping.reported();
+        on_ping.reported("done");
         assert!(on_ping.stop_refusal().is_none());
         let (_dir, freely) = run(true, UpdateMode::Freely, false);
         let permit = freely.gate_visible(false).unwrap();

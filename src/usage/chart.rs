@@ -152,6 +152,7 @@ pub fn kind_rgb(kind: UsageKind) -> [u8; 3] {
         UsageKind::Reminder => [214, 39, 40],
         UsageKind::Webhook => [148, 103, 189],
         UsageKind::Screening => [23, 190, 207],
+        UsageKind::Reflection => [227, 119, 194],
         UsageKind::Subagent => [188, 189, 34],
     }
 }

@@ -19,19 +19,22 @@ pub enum UsageKind {
     Webhook,
     /// The tool-less screening of a webhook payload.
     Screening,
+    /// The trace of a background run's reflection (BGF-22).
+    Reflection,
     /// A subagent's work inside a turn or run: its tokens; its cost is in that turn's record.
     Subagent,
 }
 
 impl UsageKind {
     /// Every kind, in the order totals list them.
-    pub const ALL: [Self; 7] = [
+    pub const ALL: [Self; 8] = [
         Self::Main,
         Self::Fork,
         Self::Routine,
         Self::Reminder,
         Self::Webhook,
         Self::Screening,
+        Self::Reflection,
         Self::Subagent,
     ];
 
@@ -44,6 +47,7 @@ impl UsageKind {
             Self::Reminder => "reminder",
             Self::Webhook => "webhook",
             Self::Screening => "screening",
+            Self::Reflection => "reflection",
             Self::Subagent => "subagent",
         }
     }
@@ -52,7 +56,7 @@ impl UsageKind {
     pub fn is_background(self) -> bool {
         matches!(
             self,
-            Self::Routine | Self::Reminder | Self::Webhook | Self::Screening
+            Self::Routine | Self::Reminder | Self::Webhook | Self::Screening | Self::Reflection
         )
     }
 }

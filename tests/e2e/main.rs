@@ -61,6 +61,7 @@ mod permissions;
 mod power_loss;
 mod quiet_hours;
 mod recall;
+mod reflections;
 mod reminder_limits;
 mod reminder_tools;
 mod routine_validator;

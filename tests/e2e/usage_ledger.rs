@@ -61,7 +61,8 @@ fn ended_as(h: &BotHarness, ended: &str) -> Vec<Value> {
         .collect()
 }
 
-/// A main turn, then a reminder's quiet background run, both finished (USE-1).
+/// A main turn, then a reminder's quiet background run, both finished, and the run's
+/// reflection written (USE-1, BGF-22).
 pub(crate) async fn a_turn_and_a_reminder_run(h: &BotHarness) {
     h.converse("hi", "Hi!").await;
     h.mock.add_rule(|request| {
@@ -72,6 +73,8 @@ pub(crate) async fn a_turn_and_a_reminder_run(h: &BotHarness) {
     });
     h.add_reminder_now("water the plants").await;
     h.wait_for_log("background run finished", Duration::from_secs(30))
+        .await;
+    h.wait_for_log("reflection written", Duration::from_secs(60))
         .await;
 }
 
@@ -95,7 +98,8 @@ async fn each_turn_and_run_leaves_one_record_that_usage_sums() {
     let by_kind = usage(&h, "kind").await;
     assert_eq!(group(&by_kind, "main")["runs"], 1, "{by_kind:#}");
     assert_eq!(group(&by_kind, "reminder")["runs"], 1, "{by_kind:#}");
-    assert_eq!(by_kind["total"]["runs"], 2, "{by_kind:#}");
+    assert_eq!(group(&by_kind, "reflection")["runs"], 1, "{by_kind:#}");
+    assert_eq!(by_kind["total"]["runs"], 3, "{by_kind:#}");
     let cost = by_kind["total"]["cost_usd"].as_f64().unwrap();
     assert!(cost > 0.0, "the CLI's reported cost is kept: {by_kind:#}");
     assert!(

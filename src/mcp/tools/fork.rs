@@ -107,7 +107,7 @@ impl DiscordTools {
                 if let Err(error) = services.pending.append(message) {
                     return format!("Error: could not save the update: {error}");
                 }
-                run.reported();
+                run.reported(message);
                 "Update reported -- summary will appear in main session.".to_owned()
             }
             ToolScope::InteractiveFork => {

@@ -1,7 +1,8 @@
 //! Scriptable mock of the Anthropic Messages API (protocol doc §6), served on
 //! `127.0.0.1:<random port>` inside the test's tokio runtime.
 //!
-//! A model call is answered by, in order: the first matching rule
+//! A model call is answered by, in order: the reflection answer when it is the bot's
+//! reflection trace request ([`MockApi::set_reflection`]), the first matching rule
 //! ([`MockApi::add_rule`]), the built-in compaction / title-generator answers,
 //! the FIFO queue ([`MockApi::push`]), then the default reply (text `"ok"`).
 
@@ -28,6 +29,11 @@ use server::{Script, Shared, handle};
 pub const COMPACTION_MARKER: &str = "Your task is to create a detailed summary of";
 /// Start of the system prompt of the CLI's title-generator side request.
 pub const SIDE_REQUEST_MARKER: &str = "Generate a concise";
+/// Start of the system prompt of the bot's reflection trace session (BGF-22): after every
+/// background run, so it has an answer of its own and never takes a reply queued for a run.
+pub const REFLECTION_MARKER: &str = "You write the trace of a reflection";
+/// What the reflection session is answered unless a test says otherwise.
+pub const REFLECTION_TRACE: &str = "The run did what its job asked.";
 
 /// The running mock server. Dropping it stops the server.
 pub struct MockApi {
@@ -46,6 +52,7 @@ impl MockApi {
             script: Mutex::new(Script {
                 queue: VecDeque::new(),
                 default: Reply::text("ok"),
+                reflection: Reply::text(REFLECTION_TRACE),
                 rules: Vec::new(),
                 count_tokens: None,
                 count_tokens_delay: Duration::ZERO,
@@ -84,7 +91,12 @@ impl MockApi {
         self.shared.lock().default = reply;
     }
 
-    /// Adds a rule, checked (in order of addition) before everything else.
+    /// Replaces the answer to the bot's reflection trace requests.
+    pub fn set_reflection(&self, reply: Reply) {
+        self.shared.lock().reflection = reply;
+    }
+
+    /// Adds a rule, checked (in order of addition) before everything but reflections.
     pub fn add_rule(
         &self,
         rule: impl Fn(&RecordedRequest) -> Option<Reply> + Send + Sync + 'static,

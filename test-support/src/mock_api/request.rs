@@ -21,6 +21,8 @@ pub enum AnsweredBy {
     AutoCompaction,
     /// Built-in title-generator answer.
     AutoSide,
+    /// The reflection answer (`MockApi::set_reflection`).
+    AutoReflection,
     /// The FIFO queue.
     Queue,
     /// The default reply.
@@ -241,9 +243,20 @@ impl RecordedRequest {
         self.is_model_call() && no_tools && side
     }
 
-    /// A model call that is neither compaction nor a side request.
+    /// The bot's reflection trace request (its system prompt starts with the marker).
+    pub fn is_reflection(&self) -> bool {
+        self.is_model_call()
+            && content_texts(&self.body["system"])
+                .iter()
+                .any(|t| t.trim_start().starts_with(super::REFLECTION_MARKER))
+    }
+
+    /// A model call that is neither compaction, a side request nor a reflection.
     pub fn is_main(&self) -> bool {
-        self.is_model_call() && !self.is_compaction() && !self.is_side_request()
+        self.is_model_call()
+            && !self.is_compaction()
+            && !self.is_side_request()
+            && !self.is_reflection()
     }
 
     /// One line for diagnostics.

@@ -21,6 +21,7 @@ pub(super) type Rule = Arc<dyn Fn(&RecordedRequest) -> Option<Reply> + Send + Sy
 pub(super) struct Script {
     pub(super) queue: VecDeque<Reply>,
     pub(super) default: Reply,
+    pub(super) reflection: Reply,
     pub(super) rules: Vec<Rule>,
     pub(super) count_tokens: Option<u64>,
     /// How long each `count_tokens` answer is held back (an API slow to count).
@@ -65,6 +66,9 @@ impl Shared {
     }
 
     fn choose(&self, req: &RecordedRequest) -> (Reply, AnsweredBy) {
+        if req.is_reflection() {
+            return (self.lock().reflection.clone(), AnsweredBy::AutoReflection);
+        }
         let rules = self.lock().rules.clone();
         for (i, rule) in rules.iter().enumerate() {
             if let Some(reply) = rule(req) {
