@@ -136,10 +136,9 @@ impl Reflecting {
             cut(&reports.join("\n---\n"), SHOWN_CHARS)
         };
         format!(
-            "Job: {} ({})\nWhat the job is: {}\nIts instructions:\n{}\n\nHow the run ended: {}\n\
+            "Job: {}\nWhat the job is: {}\nIts instructions:\n{}\n\nHow the run ended: {}\n\
              Report filed: {}\nWhat it reported:\n{reported}\n\nErrors: {}\n",
             self.name,
-            self.tag,
             self.description.as_deref().unwrap_or("(no description)"),
             cut(&self.body, SHOWN_CHARS),
             end.status(),

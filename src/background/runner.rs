@@ -126,9 +126,11 @@ impl BgRunner {
                 let busy = busy.unwrap_or_else(|| self.owner_busy());
                 self.run_in_span(job, busy).await
             };
-            // A job that was never started has nothing to reflect on.
+            // A job that was never started has nothing to reflect on. The reflection's
+            // session is a CLI too: it waits for a slot under the same cap.
             if let Some(about) = reflecting.filter(|_| !matches!(result, Err(BgError::Refused(_))))
             {
+                let _slot = self.wait_turn().await;
                 reflect(&self.services, &self.front_end, about, &result, &reports).await;
             }
             result

@@ -19,6 +19,10 @@ use crate::state::{StateError, atomic::write_atomic};
 pub const BUNDLED_SKILLS: &[(&str, &str)] = &[
     ("job-config", include_str!("bundled/job-config.md")),
     ("setup", include_str!("bundled/setup.md")),
+    (
+        "improve-routine",
+        include_str!("bundled/improve-routine.md"),
+    ),
 ];
 
 /// Earlier versions of bundled skills: an installed `SKILL.md` that is exactly one of them was

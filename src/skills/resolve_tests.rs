@@ -203,7 +203,7 @@ fn skl8_an_unedited_retired_skill_is_replaced() {
     fs::write(&path, old).unwrap();
     assert_eq!(
         install_bundled_skills(&skills).unwrap(),
-        vec!["job-config", "setup"]
+        vec!["job-config", "setup", "improve-routine"]
     );
     let current = fs::read_to_string(&path).unwrap();
     assert!(current.contains("mcp__discord__gmail"), "{current}");
@@ -219,7 +219,7 @@ fn skl8_bundled_skills_are_installed_once_and_never_overwritten() {
     let skills = dir.path().join("skills");
     assert_eq!(
         install_bundled_skills(&skills).unwrap(),
-        vec!["job-config", "setup"]
+        vec!["job-config", "setup", "improve-routine"]
     );
     let path = skills.join("job-config").join(SKILL_FILE);
     fs::write(

@@ -1,4 +1,4 @@
-//! Subagent specs: the five bundled ones installed into the data dir at start-up (SUB-1…6)
+//! Subagent specs: the six bundled ones installed into the data dir at start-up (SUB-1…6)
 //! and every spec found in `.claude/agents/`, read for the tool policy (SUB-7).
 //!
 //! A spec is a markdown file: YAML frontmatter (`name`, `description`, `model`, `tools`) and
@@ -27,10 +27,11 @@ pub const BUNDLED: &[&str] = &[
     "history-reviewer",
     "responsiveness-reviewer",
     "user-proxy",
+    "routine-critic",
 ];
 
 /// The templates of [`BUNDLED`], with `{USER_NAME}` / `{BOT_NAME}` placeholders.
-const TEMPLATES: [(&str, &str); 5] = [
+const TEMPLATES: [(&str, &str); 6] = [
     ("ollim-bot-guide", include_str!("specs/ollim-bot-guide.md")),
     ("gmail-reader", include_str!("specs/gmail-reader.md")),
     (
@@ -42,6 +43,7 @@ const TEMPLATES: [(&str, &str); 5] = [
         include_str!("specs/responsiveness-reviewer.md"),
     ),
     ("user-proxy", include_str!("specs/user-proxy.md")),
+    ("routine-critic", include_str!("specs/routine-critic.md")),
 ];
 
 /// Earlier versions of bundled templates. An installed spec that is exactly one of them with

@@ -243,6 +243,7 @@ fn load_reads_every_spec_and_reports_broken_ones() {
             "meal-planner",
             "ollim-bot-guide",
             "responsiveness-reviewer",
+            "routine-critic",
             "user-proxy"
         ]
     );

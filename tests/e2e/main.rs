@@ -51,6 +51,7 @@ mod home_channel;
 mod home_channel_forks;
 mod home_channel_parity;
 mod home_channel_settings;
+mod improve_routine;
 mod kill;
 mod live_policy;
 mod mock_api_smoke;

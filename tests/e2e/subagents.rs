@@ -11,12 +11,13 @@ use support::{
     mock_api::{MockApi, Reply},
 };
 
-const BUNDLED: [&str; 5] = [
+const BUNDLED: [&str; 6] = [
     "ollim-bot-guide",
     "gmail-reader",
     "history-reviewer",
     "responsiveness-reviewer",
     "user-proxy",
+    "routine-critic",
 ];
 
 /// One chat run: a prompt and its answer, then end of input and a clean exit.
@@ -30,7 +31,7 @@ async fn chat_once(sandbox: &CliSandbox, mock: &MockApi, prompt: &str, answer: &
     assert_eq!(status.code(), Some(0), "{}", chat.transcript());
 }
 
-/// SUB-1: the five specs are written with the names filled in, the CLI offers them to the
+/// SUB-1: the six specs are written with the names filled in, the CLI offers them to the
 /// model (data dir as cwd, project settings), and after a restart an edited spec is kept
 /// while a deleted one comes back.
 #[tokio::test]
