@@ -16,7 +16,7 @@ use super::{
     turn::{Unobserved, run_turn, spend::usage_record},
 };
 use crate::{
-    claude::{ClientOptions, PermissionMode, SystemPrompt, Thinking, UserContent},
+    claude::{ClientOptions, PermissionMode, SystemPrompt, Thinking, Transcript, UserContent},
     front_end::{CurrentTurn, FrontEnd},
     scheduling::chain::ChainSlot,
     services::Services,
@@ -59,6 +59,9 @@ pub(super) fn answer_only_options(services: &Services, system_prompt: &str) -> C
         permission_mode: Some(PermissionMode::DontAsk),
         setting_sources: Some(Vec::new()),
         max_turns: Some(1),
+        // Nothing to resume, and recall must never read its question (untrusted text, or the
+        // bot's own wording) as the owner's words.
+        transcript: Transcript::NotKept,
         builtin_tools: Some(Vec::new()),
         // No skills, commands or subagents: one question, one answer.
         plugin_dirs: Vec::new(),

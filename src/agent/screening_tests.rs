@@ -29,6 +29,8 @@ async fn the_screening_session_gets_nothing_to_act_with() {
     assert!(args.contains(&"--model=haiku".to_owned()));
     assert!(args.windows(2).any(|w| w == ["--thinking", "disabled"]));
     assert!(args.windows(2).any(|w| w == ["--max-turns", "1"]));
+    // No transcript: recall never reads the untrusted text asked about as anyone's words.
+    assert!(args.contains(&"--no-session-persistence".to_owned()));
     assert!(
         args.windows(2)
             .any(|w| w == ["--permission-mode", "dontAsk"])

@@ -43,7 +43,7 @@ pub use message::{
 pub use models::{CliModel, find_model, offered_models};
 pub use options::{
     Attachment, ClientOptions, Confine, Invocation, McpServerConfig, PermissionMode,
-    ProcessAttachment, SessionObserver, StartUp, SystemPrompt, Thinking,
+    ProcessAttachment, SessionObserver, StartUp, SystemPrompt, Thinking, Transcript,
 };
 pub use process::AGENT_CHILD_ENV;
 pub use session_id::{InvalidSessionId, SessionId};

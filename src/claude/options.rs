@@ -157,6 +157,8 @@ pub struct ClientOptions {
     pub include_partial_messages: bool,
     /// Stop after this many model calls in one turn.
     pub max_turns: Option<u32>,
+    /// Whether the session's transcript is kept on disk.
+    pub transcript: Transcript,
     /// Extra environment variables for the child.
     pub env: BTreeMap<String, String>,
     /// Extra raw arguments, appended before `--input-format`.
@@ -237,6 +239,16 @@ pub struct Invocation {
     pub cgroups: Vec<PathBuf>,
 }
 
+/// Whether the CLI keeps a session's transcript on disk.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Transcript {
+    /// Kept: the session can be resumed, and recall and history read it.
+    #[default]
+    Kept,
+    /// Not kept (`--no-session-persistence`): nothing resumes or reads it later.
+    NotKept,
+}
+
 /// See [`ClientOptions::session_observer`]: a session id and the process's config dir.
 pub type SessionObserver = std::sync::Arc<dyn Fn(&SessionId, &std::path::Path) + Send + Sync>;
 
@@ -263,6 +275,7 @@ impl std::fmt::Debug for ClientOptions {
             .field("thinking", &self.thinking)
             .field("include_partial_messages", &self.include_partial_messages)
             .field("max_turns", &self.max_turns)
+            .field("transcript", &self.transcript)
             .field(
                 "env (values redacted)",
                 &self.env.keys().collect::<Vec<_>>(),
@@ -331,6 +344,9 @@ impl ClientOptions {
         }
         if self.include_partial_messages {
             args.push("--include-partial-messages".into());
+        }
+        if self.transcript == Transcript::NotKept {
+            args.push("--no-session-persistence".into());
         }
         if let Some(sources) = &self.setting_sources {
             args.push(format!("--setting-sources={}", sources.join(",")));

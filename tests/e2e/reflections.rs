@@ -8,7 +8,12 @@ use crate::support;
 
 use std::{path::Path, sync::Arc, time::Duration};
 
-use ollim_bot::{background::BgRunner, domain::prompt_tag::PromptTag, scheduling::bg_job::BgJob};
+use ollim_bot::{
+    background::BgRunner,
+    domain::prompt_tag::PromptTag,
+    recall::{memory::Memory, query::Query},
+    scheduling::bg_job::BgJob,
+};
 use serde_json::json;
 use support::{
     agent::AgentHarness,
@@ -91,6 +96,24 @@ async fn a_finished_run_leaves_a_note_with_its_report_and_trace() {
         asked[0].tool_names()
     );
     assert!(asked[0].model().is_some_and(|m| m.contains("haiku")));
+    // The trace's session keeps no transcript: recall never reads the bot's question as the
+    // owner's words (it holds the report, which may carry untrusted text).
+    let memory = Memory::for_config(
+        &h.services.config,
+        h.services.runtime.current().recall_language,
+    )
+    .unwrap();
+    let hits = memory
+        .find(
+            &Query::new("what the job is its instructions how the run ended"),
+            h.services.clock.now(),
+        )
+        .unwrap();
+    assert!(
+        hits.iter()
+            .all(|hit| !hit.entry.text.contains("How the run ended")),
+        "{hits:?}"
+    );
     h.services.usage.flush().await;
     let ledger = std::fs::read_dir(h.services.data_dir.usage_dir())
         .unwrap()
