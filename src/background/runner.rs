@@ -241,8 +241,9 @@ impl BgRunner {
                 ToolScope::PersistentRoutine,
             ),
         };
-        let prompt = self.prompt(&job, busy, &admitted.held);
+        // The options first: they install the approved skills the prompt may start with.
         let options = self.client_options(&job, &admitted, (resume, fork_session), max_turns);
+        let prompt = self.prompt(&job, busy, &admitted.held);
         let handles = RunHandles {
             run: Arc::clone(&run),
             chain: Arc::new(ChainSlot::with(job.chain_origin.clone())),

@@ -65,12 +65,22 @@ pub enum BgFate {
 #[derive(Debug, Clone)]
 pub struct ForegroundJob {
     /// The prompt the main session gets.
-    pub prompt: String,
+    pub prompt: JobPrompt,
     /// The chain reminder being run, for `follow_up_chain` (REM-8).
     pub chain: Option<Reminder>,
     /// The declared tools the owner granted this job: allowed during its turn only, never to
     /// the main session's other turns (issue 23 §4).
     pub granted: Vec<String>,
+}
+
+/// A foreground job's prompt (RTN-3, REM-5): the text that follows the time stamp and the
+/// updates, and the slash command that goes before them all (CTX-11).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct JobPrompt {
+    /// The job's body when it starts with an approved skill or command, for the CLI to run.
+    pub lead: Option<String>,
+    /// The tag, markers, skills and chain context, and the body unless it leads.
+    pub text: String,
 }
 
 /// The pending-update text for a job that was not run (PUP-7).

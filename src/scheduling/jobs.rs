@@ -6,7 +6,7 @@ use chrono::DateTime;
 use chrono_tz::Tz;
 
 use super::files::{Reminder, Routine};
-use super::{bg_job::BgJob, forward::clock_time, lineage::RunLineage};
+use super::{bg_job::BgJob, forward::clock_time, job_sink::JobPrompt, lineage::RunLineage};
 use crate::domain::{
     job_options::{BgSession, ChainContext, RunMode, chain_context, skills_block},
     prompt_tag::PromptTag,
@@ -20,26 +20,49 @@ pub fn late_marker(scheduled: DateTime<Tz>) -> String {
     )
 }
 
-/// The foreground prompt of a routine: `[routine:<id>] ` + skills + body (RTN-3).
-pub fn routine_prompt(routine: &Routine) -> String {
+/// The foreground prompt of a routine: `[routine:<id>] ` + skills + body (RTN-3); with
+/// `command_first`, the body leads and the rest follows the time (CTX-11).
+pub fn routine_prompt(routine: &Routine, command_first: bool) -> JobPrompt {
     let mut prompt = format!("{} ", PromptTag::Routine(routine.id.clone()));
     if let Some(skills) = skills_block(&routine.options.skills) {
         prompt.push_str(&skills);
         prompt.push_str("\n\n");
     }
+    if command_first {
+        return JobPrompt {
+            lead: Some(routine.message.trim().to_owned()),
+            text: prompt.trim_end().to_owned(),
+        };
+    }
     prompt.push_str(&routine.message);
-    prompt
+    JobPrompt {
+        lead: None,
+        text: prompt,
+    }
 }
 
 /// The foreground prompt of a reminder: tag, late marker, skills, chain context and body, one
-/// part per line (REM-5).
-pub fn reminder_prompt(reminder: &Reminder, late: Option<DateTime<Tz>>) -> String {
+/// part per line (REM-5); with `command_first`, the body leads (CTX-11).
+pub fn reminder_prompt(
+    reminder: &Reminder,
+    late: Option<DateTime<Tz>>,
+    command_first: bool,
+) -> JobPrompt {
     let mut parts = vec![PromptTag::Reminder(reminder.id.clone()).to_string()];
     parts.extend(late.map(late_marker));
     parts.extend(skills_block(&reminder.options.skills));
     parts.extend(chain_context(&chain_of(reminder)));
+    if command_first {
+        return JobPrompt {
+            lead: Some(reminder.message.trim().to_owned()),
+            text: parts.join("\n"),
+        };
+    }
     parts.push(reminder.message.clone());
-    parts.join("\n")
+    JobPrompt {
+        lead: None,
+        text: parts.join("\n"),
+    }
 }
 
 fn chain_of(reminder: &Reminder) -> ChainContext {
@@ -112,7 +135,7 @@ mod tests {
         );
         reminder.max_chain = 2;
         let late = TZ.with_ymd_and_hms(2026, 11, 21, 9, 5, 0).unwrap();
-        let prompt = reminder_prompt(&reminder, Some(late));
+        let prompt = reminder_prompt(&reminder, Some(late), false).text;
         let lines: Vec<&str> = prompt.lines().collect();
         assert_eq!(lines[0], format!("[reminder:{}]", reminder.id));
         assert_eq!(lines[1], "[late: was scheduled for 9:05 AM, running now]");
@@ -120,9 +143,25 @@ mod tests {
         assert!(prompt.ends_with("Did the laundry get moved?"));
         let routine = Routine::new("0 9 * * *", "Plan the day");
         assert_eq!(
-            routine_prompt(&routine),
+            routine_prompt(&routine, false).text,
             format!("[routine:{}] Plan the day", routine.id)
         );
+        // CTX-11: a body led by its slash command goes first, whole; the tag stays behind.
+        let led = Routine::new("0 9 * * *", "/weekly-review focus on work\n");
+        assert_eq!(
+            routine_prompt(&led, true),
+            JobPrompt {
+                lead: Some("/weekly-review focus on work".to_owned()),
+                text: format!("[routine:{}]", led.id),
+            }
+        );
+        let led = reminder_prompt(&reminder, Some(late), true);
+        assert_eq!(led.lead.as_deref(), Some("Did the laundry get moved?"));
+        assert!(
+            led.text
+                .starts_with(&format!("[reminder:{}]\n[late: ", reminder.id))
+        );
+        assert!(!led.text.contains("laundry"), "{}", led.text);
     }
 
     #[test]

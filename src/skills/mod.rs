@@ -7,6 +7,7 @@
 //! - [`list_skills`]: every valid skill, e.g. for the superset of tools skills may add.
 //! - [`expand_dynamic_context`]: `` !`command` `` markers in a skill body replaced by the
 //!   command's output (SKL-4, F-6).
+//! - [`leading_command`]: the approved skill or command a job's body starts with (CTX-11).
 //! - [`install_bundled_skills`]: the skills shipped with the bot (SKL-8), written into
 //!   `skills/` when absent; [`is_bundled`] tells them apart for the custom-skill list (SKL-7).
 //!
@@ -17,6 +18,7 @@ mod dynamic_context;
 mod exec_surface;
 mod name;
 mod skill_file;
+mod slash;
 
 #[cfg(test)]
 mod dynamic_context_tests;
@@ -31,6 +33,7 @@ use std::path::{Path, PathBuf};
 pub use bundled::{BUNDLED_SKILLS, install_bundled_skills, is_bundled};
 pub use dynamic_context::{Limits, expand_dynamic_context};
 pub use exec_surface::{ExecSurface, exec_surface};
+pub use slash::leading_command;
 
 use name::{NameIssue, check_name};
 use skill_file::{SkillFileIssue, parse_skill_file};

@@ -108,6 +108,11 @@ impl DataDir {
         self.approved_dir().join("plugin").join("skills")
     }
 
+    /// The commands the CLI may load, as approved: `state/approved/plugin/commands/<name>.md`.
+    pub fn approved_commands_dir(&self) -> PathBuf {
+        self.approved_dir().join("plugin").join("commands")
+    }
+
     /// `state/tool_approvals.json`: the owner's approvals of declared tool patterns.
     pub fn tool_approvals_file(&self) -> PathBuf {
         self.state_dir().join("tool_approvals.json")

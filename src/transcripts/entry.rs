@@ -127,7 +127,7 @@ fn user_messages(time: DateTime<Utc>, content: &Value) -> Vec<Message> {
         (!text.is_empty() && !text.starts_with("<local-command-")).then(|| Message {
             time,
             role: Role::User,
-            content: Content::Text(text.to_owned()),
+            content: Content::Text(command_text(text).unwrap_or_else(|| text.to_owned())),
         })
     };
     match content {
@@ -150,6 +150,26 @@ fn user_messages(time: DateTime<Utc>, content: &Value) -> Vec<Message> {
             .collect(),
         _ => Vec::new(),
     }
+}
+
+/// A prompt that ran a slash command (CTX-11) as it was sent: the CLI records
+/// `<command-message>…</command-message><command-name>/x</command-name><command-args>…`
+/// (the expansion itself is a meta line, skipped); this gives back `/x …`.
+fn command_text(text: &str) -> Option<String> {
+    let inner = |tag: &str| {
+        let (open, close) = (format!("<{tag}>"), format!("</{tag}>"));
+        let start = text.find(&open)? + open.len();
+        let end = start + text[start..].find(&close)?;
+        Some(text[start..end].trim())
+    };
+    if !text.starts_with("<command-message>") {
+        return None;
+    }
+    let name = inner("command-name")?;
+    Some(match inner("command-args") {
+        Some(args) if !args.is_empty() => format!("{name} {args}"),
+        _ => name.to_owned(),
+    })
 }
 
 fn assistant_messages(time: DateTime<Utc>, content: &Value) -> Vec<Message> {

@@ -94,6 +94,25 @@ fn odd_lines_are_skipped_or_give_only_a_time() {
     assert!(no_time.messages.is_empty());
 }
 
+/// A prompt that ran a slash command (CTX-11) reads as it was sent, not as the CLI's markup.
+#[test]
+fn a_slash_command_prompt_reads_as_sent() {
+    let line = r#"{"type":"user","message":{"role":"user","content":"<command-message>ollim:job-config</command-message>\n<command-name>/ollim:job-config</command-name>\n<command-args>what does allow-ping do?\n\n[2026-12-03 Thu 12:14 AM PST] [routine-bg:cfg]</command-args>\n"},"timestamp":"2026-11-25T06:35:00.000Z"}"#;
+    let parsed = parse_line(line).unwrap();
+    assert_eq!(
+        parsed.messages[0].content,
+        Content::Text(
+            "/ollim:job-config what does allow-ping do?\n\n[2026-12-03 Thu 12:14 AM PST] [routine-bg:cfg]"
+                .to_owned()
+        )
+    );
+    let bare = r#"{"type":"user","message":{"role":"user","content":"<command-message>standup</command-message>\n<command-name>/standup</command-name>"},"timestamp":"2026-11-25T06:35:00.000Z"}"#;
+    assert_eq!(
+        parse_line(bare).unwrap().messages[0].content,
+        Content::Text("/standup".to_owned())
+    );
+}
+
 #[test]
 fn summary_counts_prompts_and_replies() {
     let mut summary = SessionSummary::new("4219abb5");

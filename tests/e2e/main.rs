@@ -72,6 +72,7 @@ mod secrets;
 mod service;
 mod session;
 mod setup;
+mod slash_jobs;
 mod state_faults;
 mod subagents;
 mod thread_commands;

@@ -85,7 +85,10 @@ impl MainSession {
         let report = self
             .rendered_turn(
                 &mut held,
-                Prompt::text(job.prompt).answered_in(TurnPlace::Unasked),
+                Prompt {
+                    lead: job.prompt.lead,
+                    ..Prompt::text(job.prompt.text).answered_in(TurnPlace::Unasked)
+                },
                 PromptSource::System,
             )
             .await;

@@ -66,6 +66,9 @@ pub struct Prompt {
     pub images: Vec<ImageAttachment>,
     /// Where the turn's output goes (the conversation's place unless said otherwise).
     pub place: TurnPlace,
+    /// A slash command sent before the time stamp and the updates, for the CLI to run: a
+    /// job's body that starts with an approved skill or command (CTX-11).
+    pub lead: Option<String>,
 }
 
 impl Prompt {
@@ -75,6 +78,7 @@ impl Prompt {
             text: text.into(),
             images: Vec::new(),
             place: TurnPlace::Conversation,
+            lead: None,
         }
     }
 

@@ -223,7 +223,7 @@ impl MainSession {
     }
 
     /// The prompt as the CLI gets it: the owner's text with the time and updates (CTX-2/3),
-    /// images first.
+    /// images first, a job's slash command before it all (CTX-11).
     fn content(
         &self,
         prompt: &Prompt,
@@ -236,6 +236,10 @@ impl MainSession {
             .now()
             .with_timezone(&self.services.config.timezone);
         let text = compose_prompt(&prompt.text, now, updates, view);
+        let text = match &prompt.lead {
+            Some(command) => format!("{command}\n\n{text}"),
+            None => text,
+        };
         UserContent::with_images(&text, &prompt.images)
     }
 

@@ -1,5 +1,6 @@
 //! A background run's prompt: tag, preamble and body after the timestamp and the pending
-//! updates (CTX-3, CTX-7, BGF-10).
+//! updates (CTX-3, CTX-7, BGF-10); a body that starts with a slash command before them all
+//! (CTX-11).
 
 use super::BgRunner;
 use crate::{
@@ -7,6 +8,7 @@ use crate::{
     background::preamble::{PreambleInputs, build_preamble},
     domain::job_options::{BgSession, ToolRestriction},
     scheduling::bg_job::BgJob,
+    skills::leading_command,
 };
 
 impl BgRunner {
@@ -47,20 +49,34 @@ impl BgRunner {
             Some(marker) => format!("{} {marker}\n", job.tag),
             None => format!("{} ", job.tag),
         };
-        let body = if preamble.is_empty() {
-            format!("{prefix}{}", job.body)
+        let opening = format!("{prefix}{preamble}").trim_end().to_owned();
+        // CTX-11: a body that starts with an approved skill or command goes first, for the
+        // CLI to run it; the time, the updates, the tag and the preamble follow it.
+        let command_first = leading_command(
+            &job.body,
+            &services.data_dir.approved_skills_dir(),
+            &services.data_dir.approved_commands_dir(),
+        )
+        .is_some();
+        let text = if command_first {
+            opening
         } else {
-            format!("{prefix}{preamble}\n\n{}", job.body)
+            format!("{opening}\n\n{}", job.body)
         };
         let now = services
             .clock
             .now()
             .with_timezone(&services.config.timezone);
-        match job.session {
-            BgSession::Isolated => compose_timestamp_only(&body, now),
+        let composed = match job.session {
+            BgSession::Isolated => compose_timestamp_only(&text, now),
             BgSession::Forked | BgSession::Persistent => {
-                compose_prompt(&body, now, &services.pending.peek(), UpdatesView::Peek)
+                compose_prompt(&text, now, &services.pending.peek(), UpdatesView::Peek)
             }
+        };
+        if command_first {
+            format!("{}\n\n{composed}", job.body.trim())
+        } else {
+            composed
         }
     }
 }

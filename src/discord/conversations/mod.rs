@@ -197,6 +197,7 @@ impl Conversations {
             text: append_saved_paths(message.content.trim(), &saved),
             images,
             place: TurnPlace::Conversation,
+            lead: None,
         }
     }
 }

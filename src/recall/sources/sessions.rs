@@ -6,7 +6,9 @@
 //! (where the bot's own notes are: a reminder's outcome, a focus session's end), never part of
 //! the owner's words. A session
 //! that read untrusted text (mail) is untrusted from that moment on; a webhook's run is from
-//! its first line (its prompt carries the payload).
+//! its prompt on (it carries the payload; a forked run's copied history before it is not). A
+//! job's prompt that starts with its slash command (CTX-11) is read as the command plus the
+//! prompt after it.
 
 use super::passages;
 use crate::{
@@ -24,6 +26,9 @@ const REPORT_TOOL: &str = "report_updates";
 /// Characters of a tool's result kept.
 pub(crate) const TOOL_RESULT_CHARS: usize = 300;
 
+/// The tag a webhook's prompt carries (`[webhook:<slug>]`, after the time and the updates).
+const WEBHOOK_TAG: &str = "[webhook:";
+
 /// Where a session's untrusted part starts.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Untrusted {
@@ -35,11 +40,23 @@ pub enum Untrusted {
     Always,
 }
 
+impl Untrusted {
+    /// Untrusted from `at` on, or from earlier if it was already.
+    #[allow(clippy::cast_precision_loss)] // seconds of a date: far inside f64's range
+    fn since_then(self, at: chrono::DateTime<chrono::Utc>) -> Self {
+        let at = at.timestamp() as f64;
+        match self {
+            Self::Never => Self::From(at),
+            Self::From(since) => Self::From(since.min(at)),
+            Self::Always => Self::Always,
+        }
+    }
+}
+
 /// Turns one session's messages into passages.
 pub struct SessionPassages {
     session: String,
     untrusted: Untrusted,
-    first: bool,
     tool: Option<String>,
     entries: Vec<Entry>,
 }
@@ -50,7 +67,6 @@ impl SessionPassages {
         Self {
             session: session.to_owned(),
             untrusted,
-            first: true,
             tool: None,
             entries: Vec::new(),
         }
@@ -61,12 +77,18 @@ impl SessionPassages {
         let mut taken: Vec<(Kind, String)> = Vec::new();
         match message.content {
             Content::Text(text) if message.role == Role::User => {
-                if std::mem::take(&mut self.first) && text.trim_start().starts_with("[webhook:") {
-                    self.untrusted = Untrusted::Always;
+                if text.contains(WEBHOOK_TAG) {
+                    self.untrusted = self.untrusted.since_then(message.time);
                 }
-                let (updates, own) = split_prompt(without_stamp(&text));
+                let (command, prompt) = split_command(&text);
+                let (updates, own) = split_prompt(without_stamp(prompt));
                 taken.extend(updates.into_iter().map(|update| (Kind::Update, update)));
-                taken.push((Kind::Said, own.to_owned()));
+                let said = match command {
+                    Some(command) if own.is_empty() => command.to_owned(),
+                    Some(command) => format!("{command}\n\n{own}"),
+                    None => own.to_owned(),
+                };
+                taken.push((Kind::Said, said));
             }
             Content::Text(text) => taken.push((Kind::Answer, text)),
             Content::ToolCall { name, input } => {
@@ -114,14 +136,35 @@ impl SessionPassages {
 /// (`[2026-12-02 Wed 02:27 PM PST] `): the passage is dated already.
 fn without_stamp(text: &str) -> &str {
     let trimmed = text.trim_start();
-    let stamped = trimmed.len() > 12
-        && trimmed.starts_with('[')
-        && trimmed.as_bytes()[1..5].iter().all(u8::is_ascii_digit)
-        && trimmed.as_bytes()[5] == b'-';
     match trimmed.find("] ") {
-        Some(end) if stamped => &trimmed[end + 2..],
+        Some(end) if is_stamped(trimmed) => &trimmed[end + 2..],
         _ => text,
     }
+}
+
+/// Whether `text` starts with the bot's time stamp.
+fn is_stamped(text: &str) -> bool {
+    text.len() > 12
+        && text.starts_with('[')
+        && text.as_bytes()[1..5].iter().all(u8::is_ascii_digit)
+        && text.as_bytes()[5] == b'-'
+}
+
+/// A job's prompt that starts with its slash command (CTX-11: `/skill …`, then a blank line
+/// and the stamped rest): the command, and the rest to read as any prompt.
+fn split_command(text: &str) -> (Option<&str>, &str) {
+    if !text.starts_with('/') {
+        return (None, text);
+    }
+    let mut from = 0;
+    while let Some(at) = text[from..].find("\n\n") {
+        let rest = &text[from + at + 2..];
+        if is_stamped(rest) {
+            return (Some(text[..from + at].trim_end()), rest);
+        }
+        from += at + 2;
+    }
+    (None, text)
 }
 
 /// A prompt's updates and the owner's own words after them

@@ -25,6 +25,7 @@ use crate::{
         registry::Fire,
     },
     services::Services,
+    skills::leading_command,
     tool_policy::Source,
 };
 
@@ -59,7 +60,7 @@ impl Scheduler {
             };
             warn_foreground_model(&routine.id, &routine.options);
             let job = ForegroundJob {
-                prompt: routine_prompt(&routine),
+                prompt: routine_prompt(&routine, self.command_first(&routine.message)),
                 chain: None,
                 granted,
             };
@@ -126,7 +127,7 @@ impl Scheduler {
             };
             warn_foreground_model(&reminder.id, &reminder.options);
             let job = ForegroundJob {
-                prompt: reminder_prompt(&reminder, late),
+                prompt: reminder_prompt(&reminder, late, self.command_first(&reminder.message)),
                 chain: Some(reminder),
                 granted,
             };
@@ -157,6 +158,18 @@ impl Scheduler {
             }
         });
         None
+    }
+
+    /// Whether a foreground job's body starts with an approved skill or command, which then
+    /// goes first in its prompt (CTX-11).
+    fn command_first(&self, body: &str) -> bool {
+        let data_dir = &self.services.data_dir;
+        leading_command(
+            body,
+            &data_dir.approved_skills_dir(),
+            &data_dir.approved_commands_dir(),
+        )
+        .is_some()
     }
 
     fn spawn_foreground(&self, job: ForegroundJob, after: AfterFire, stop: &CancellationToken) {
