@@ -43,6 +43,15 @@ async fn an_accepted_request_runs_fenced_and_pings_the_owner() {
             m.content.contains("CI failed on ollim")
         })
         .await;
+    // Recall holds the run's words as untrusted (its prompt carries the payload), behind the
+    // time stamp and the updates the bot puts before the webhook's tag.
+    let found = crate::history::transcript_reader(&hooks.h.sandbox, "recall", &["flaky test"]);
+    let found = String::from_utf8_lossy(&found.stdout).into_owned();
+    let passage = found
+        .split("\n20")
+        .find(|hit| hit.contains("flaky test"))
+        .unwrap_or_else(|| panic!("the run's passage: {found}"));
+    assert!(passage.contains("UNTRUSTED"), "{found}");
 }
 
 #[tokio::test]
