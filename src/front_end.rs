@@ -51,6 +51,9 @@ pub enum TurnEvent {
     /// The model API failed and the CLI is trying again (issue 24 §2): the line the owner
     /// reads while it waits, e.g. `the Claude API isn't answering — retrying (2/10)`.
     Retrying(String),
+    /// A subagent called a tool (STR-12): the status line reads this label,
+    /// `<agent>(<description>) · <tool>`, its timer running on.
+    SubagentActivity(String),
     /// The agent called `enter_fork`: the rest of this turn is cut short and the fork
     /// continues it, so an empty reply is not a failure (AGT-18, STR-10).
     ForkRequested,

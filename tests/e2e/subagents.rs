@@ -145,3 +145,84 @@ async fn a_subagent_s_work_is_on_the_ledger_beside_its_turn() {
     // The main turn's own tokens are its two model calls, not the subagent's.
     assert_eq!(main["input_tokens"], 200, "{main}");
 }
+
+/// STR-12: while a subagent works, the DM's status line names it, what it was asked (cut to
+/// 40 characters) and the tool it is on (MCP prefix off), its seconds counting on; the
+/// subagent's own words never reach the owner, only the answer after it.
+#[tokio::test]
+async fn the_status_line_follows_a_subagent_s_tools() {
+    const CRITIC: &str = "You review a change";
+    let h = crate::support::bot::BotHarness::greeted_fast_sync(CliSandbox::new()).await;
+    h.mock.add_rule(|request| {
+        if !request.system_text().contains(CRITIC) {
+            return None;
+        }
+        Some(if request.tool_results().is_empty() {
+            Reply::tool_use(
+                "Read",
+                serde_json::json!({"file_path": "routine-reminder-spec.md"}),
+            )
+        } else {
+            Reply::text_chunks(
+                [
+                    "The change ",
+                    "reads ",
+                    "well; ",
+                    "no ",
+                    "problems ",
+                    "found.",
+                ],
+                Duration::from_millis(600),
+            )
+        })
+    });
+    h.mock.add_rule(|request| {
+        let asked = request
+            .user_prompts()
+            .join("\n")
+            .contains("is the new wording ok?");
+        (asked && !request.system_text().contains(CRITIC)).then(|| {
+            if request.tool_results().is_empty() {
+                Reply::tool_use(
+                    "Agent",
+                    serde_json::json!({
+                        "description": "review the morning routine's new wording for tone",
+                        "prompt": "Review routines/morning.md from the owner's side.",
+                        "subagent_type": "routine-critic"}),
+                )
+            } else {
+                Reply::text("The critic found nothing to change.")
+            }
+        })
+    });
+    h.discord.dm_from(h.owner(), "is the new wording ok?").await;
+    let reply = h
+        .wait_for_bot_message("the answer after the subagent", |m| {
+            m.content.contains("The critic found nothing to change.")
+        })
+        .await;
+    let versions: Vec<String> = reply
+        .history
+        .iter()
+        .map(|v| v.content.clone())
+        .chain([reply.content.clone()])
+        .collect();
+    let critic = "routine-critic(review the morning routine's new wordin…) · Read";
+    let on_read: Vec<&String> = versions.iter().filter(|v| v.contains(critic)).collect();
+    assert!(!on_read.is_empty(), "{versions:#?}");
+    // One timer, counting on while the subagent works (the relabel never resets it; the
+    // virtual-clock test in `discord::streamer` times that exactly).
+    let seconds: Vec<u64> = on_read
+        .iter()
+        .map(|v| {
+            v.rsplit_once("... (")
+                .and_then(|(_, s)| s.strip_suffix("s)*"))
+                .map_or(0, |s| s.parse().unwrap())
+        })
+        .collect();
+    assert!(seconds.windows(2).all(|w| w[0] < w[1]), "{versions:#?}");
+    assert!(
+        !versions.iter().any(|v| v.contains("problems found")),
+        "the subagent's words stayed its own: {versions:#?}"
+    );
+}

@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::{
     CompactionSeen, TurnObserver, TurnReport, api_failure::ApiFailure, labels::tool_label,
+    subagent_status::SubagentStatus,
 };
 use crate::{
     claude::{ClientHandle, ContentBlock, Message, StreamEvent, SubagentReport, SystemMessage},
@@ -104,6 +105,7 @@ pub(super) struct TurnReader<'a> {
     last_input_tokens: Option<u64>,
     command_output: Vec<String>,
     labelled: HashSet<String>,
+    subagent_status: SubagentStatus,
     subagents: Vec<SubagentReport>,
     /// The CLI's own `API Error: …` text, held back for a plainer line at the result.
     api_error: Option<String>,
@@ -124,6 +126,7 @@ impl<'a> TurnReader<'a> {
             last_input_tokens: None,
             command_output: Vec::new(),
             labelled: HashSet::new(),
+            subagent_status: SubagentStatus::default(),
             subagents: Vec::new(),
             api_error: None,
             stopped: None,
@@ -205,10 +208,20 @@ impl<'a> TurnReader<'a> {
                                 && self.labelled.insert(id.clone()) =>
                         {
                             self.compaction.answered();
+                            self.subagent_status.called(id, name, input);
                             self.emit(TurnEvent::ToolUse {
                                 id: id.clone(),
                                 label: tool_label(name, input),
                             });
+                        }
+                        ContentBlock::ToolUse { name, .. } => {
+                            if let Some(label) = assistant
+                                .parent_tool_use_id
+                                .as_deref()
+                                .and_then(|parent| self.subagent_status.label(parent, name))
+                            {
+                                self.emit(TurnEvent::SubagentActivity(label));
+                            }
                         }
                         _ => {}
                     }

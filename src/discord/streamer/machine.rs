@@ -208,6 +208,11 @@ impl<'a> Streamer<'a> {
             } => self.on_compacted(pre_tokens, seconds, now).await,
             TurnEvent::Notice(text) => self.on_notice(&text, now).await,
             TurnEvent::Retrying(line) => self.show_status(line, now).await,
+            TurnEvent::SubagentActivity(label) => {
+                if let Phase::Waiting(status) = &mut self.phase {
+                    status.rename(label);
+                }
+            }
             TurnEvent::ForkRequested => self.handed_over = true,
         }
     }

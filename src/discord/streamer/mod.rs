@@ -28,6 +28,8 @@ mod live_tests;
 #[cfg(test)]
 mod property_tests;
 #[cfg(test)]
+mod subagent_tests;
+#[cfg(test)]
 mod tests;
 
 /// Delay between the first text of a message and its first write (STR-4), so it opens with a

@@ -15,6 +15,11 @@ impl Status {
         Self { label, since }
     }
 
+    /// What a subagent is doing (STR-12): the label changes, the timer runs on.
+    pub(super) fn rename(&mut self, label: String) {
+        self.label = label;
+    }
+
     /// A new label restarts the timer; the same label keeps it running (STR-2).
     pub(super) fn relabel(&mut self, label: String, now: Instant) {
         if self.label != label {
