@@ -103,6 +103,8 @@ pub enum Approval {
     TimedOut,
     /// The question was withdrawn (an interrupt, `/clear`, leaving a fork) (PRM-6).
     Cancelled,
+    /// The question could not be posted: the call is refused (PRM-4).
+    Unsent,
 }
 
 /// Why a front end could not deliver something.

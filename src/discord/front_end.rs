@@ -247,7 +247,7 @@ impl FrontEnd for DiscordFrontEnd {
         Box::pin(async move {
             match self.channel() {
                 Ok(channel) => self.approvals.ask(&self.http, channel, &label).await,
-                Err(_) => Approval::Deny,
+                Err(_) => Approval::Unsent,
             }
         })
     }

@@ -243,3 +243,55 @@ async fn tool_approval_by_reaction() {
     assert!(h.sandbox.data_dir.join("notes/made.txt").exists());
     h.terminate().await;
 }
+
+/// PRM-4: when the approval question can't be posted (Discord refuses it), the call is
+/// refused with `failed to send approval request` — nothing runs — and the turn goes on.
+#[tokio::test]
+async fn an_approval_question_that_cannot_be_posted_refuses_the_call() {
+    let mut h = BotHarness::start().await;
+    h.greeted().await;
+    let set = h
+        .discord
+        .slash(
+            h.owner(),
+            "permissions",
+            serde_json::json!([{"name": "mode", "type": 3, "value": "default"}]),
+        )
+        .await;
+    h.discord.wait_for_callback(set).await;
+    h.mock.push(
+        Reply::tool_use(
+            "Bash",
+            serde_json::json!({"command": "touch notes/unasked.txt && echo MADE"}),
+        )
+        .with_initial_delay(std::time::Duration::from_secs(2)),
+    );
+    h.mock.push(Reply::text("I couldn't ask you, so I didn't."));
+    h.discord.dm_from(h.owner(), "make a file").await;
+    // The turn's status line is up; the next post (the question) is refused.
+    h.wait_for_bot_message("the status line", |m| m.content.contains("Thinking"))
+        .await;
+    h.discord.fail_next(
+        "POST /channels/*/messages",
+        403,
+        serde_json::json!({"message": "Missing Permissions", "code": 50013}),
+        1,
+    );
+    h.wait_for_bot_message("the reply after the refusal", |m| {
+        m.content.contains("I couldn't ask you")
+    })
+    .await;
+    let result = h
+        .mock
+        .model_requests()
+        .into_iter()
+        .flat_map(|r| r.tool_results())
+        .next()
+        .expect("the call's result");
+    assert!(
+        result.is_error && result.content.contains("failed to send approval request"),
+        "{result:?}"
+    );
+    assert!(!h.sandbox.data_dir.join("notes/unasked.txt").exists());
+    h.terminate().await;
+}

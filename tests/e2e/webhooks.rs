@@ -17,6 +17,7 @@ use support::{
     mock_api::{MockApi, RecordedRequest, Reply},
 };
 
+mod bindings;
 mod budget;
 mod resilience;
 mod screening;

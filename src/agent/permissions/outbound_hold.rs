@@ -138,6 +138,7 @@ impl HookCallback for OutboundHold {
                 Approval::Deny => denied(front_end.denial_reason().to_owned()),
                 Approval::TimedOut => denied("approval timed out".to_owned()),
                 Approval::Cancelled => denied("approval cancelled".to_owned()),
+                Approval::Unsent => denied(super::policy::UNSENT_REFUSAL.to_owned()),
             }
         })
     }

@@ -26,6 +26,9 @@ use crate::{
 };
 
 /// File tools whose target path is checked against `state/`.
+/// Why a call is refused when its approval question could not be posted (PRM-4).
+pub(crate) const UNSENT_REFUSAL: &str = "failed to send approval request";
+
 pub const FILE_WRITE_TOOLS: &[&str] = &["Write", "Edit", "MultiEdit", "NotebookEdit"];
 
 /// A conversation's permission settings: its own `dontAsk` flag, and the tools the owner
@@ -194,6 +197,10 @@ impl PermissionPolicy {
             Approval::Cancelled => {
                 self.mark_denied(&request);
                 PermissionDecision::deny("approval cancelled")
+            }
+            Approval::Unsent => {
+                self.mark_denied(&request);
+                PermissionDecision::deny(UNSENT_REFUSAL)
             }
         }
     }

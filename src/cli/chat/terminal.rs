@@ -81,6 +81,7 @@ impl FrontEnd for TerminalFrontEnd {
                 Approval::Deny => "denied",
                 Approval::TimedOut => "expired",
                 Approval::Cancelled => "cancelled",
+                Approval::Unsent => "not asked",
             };
             print_block(&format!("[approve?] {label} — {outcome}"));
             approval

@@ -62,6 +62,7 @@ pub fn outcome_text(label: &str, approval: Approval) -> String {
         Approval::Deny => format!("`{label}` — denied"),
         Approval::TimedOut => format!("~~`{label}`~~ — expired"),
         Approval::Cancelled => format!("~~`{label}`~~ — cancelled"),
+        Approval::Unsent => format!("~~`{label}`~~ — not sent"),
     }
 }
 
@@ -73,7 +74,7 @@ impl ReactionApprovals {
             Ok(message) => message,
             Err(error) => {
                 tracing::warn!(%error, "could not post the approval question");
-                return Approval::Deny;
+                return Approval::Unsent;
             }
         };
         let answer_rx = self.register(channel, message.id);
