@@ -15,6 +15,8 @@ const SKILL_SPEC: &str = "---\nid: digest\nskills: [no-such-skill]\nfields:\n  t
 const SUBAGENT_SPEC: &str = "---\nid: triage\nsubagent: no-such-agent\nfields:\n  type: object\n  \
     properties:\n    topic: {type: string, enum: [news, mail]}\n---\nTriage the {topic}.\n";
 
+/// WHK-13, BGF-21: the two specs' requests are accepted and skipped, each with its log line
+/// and a pending update; the working spec beside them runs.
 #[tokio::test]
 async fn a_spec_naming_an_unknown_skill_or_subagent_is_skipped_and_the_owner_told() {
     let sandbox = CliSandbox::new();
