@@ -29,6 +29,12 @@ pub enum TurnEvent {
         /// Tool use id.
         id: String,
     },
+    /// The owner allowed that tool call through its approval question, which shows its label
+    /// already (STR-7).
+    ToolApproved {
+        /// Tool use id.
+        id: String,
+    },
     /// The tool ran and reported an error.
     ToolFailed {
         /// Tool use id.

@@ -230,10 +230,13 @@ async fn tool_approval_by_reaction() {
         })
         .await;
     h.discord.react(h.owner(), h.dm(), question.id, "🔓").await;
-    h.wait_for_bot_message("the reply after approval", |m| {
-        m.content.contains("File made.")
-    })
-    .await;
+    let reply = h
+        .wait_for_bot_message("the reply after approval", |m| {
+            m.content.contains("File made.")
+        })
+        .await;
+    // STR-7: the question shows the label; the reply doesn't repeat it.
+    assert!(!reply.content.contains("Bash(touch"), "{}", reply.content);
     let asked = h.discord.message(h.dm(), question.id).unwrap();
     assert!(
         asked.content.ends_with("— always allowed"),

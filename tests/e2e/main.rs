@@ -77,6 +77,7 @@ mod state_faults;
 mod subagents;
 mod thread_commands;
 mod thread_parity;
+mod tool_labels;
 mod tool_offer;
 mod tool_policy;
 mod transcript_replay;

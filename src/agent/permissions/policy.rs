@@ -181,9 +181,13 @@ impl PermissionPolicy {
         }
         let label = tool_label(&request.tool_name, &request.input);
         match self.front_end.ask_approval(label).await {
-            Approval::AllowOnce => PermissionDecision::allow(&request),
+            Approval::AllowOnce => {
+                self.mark_approved(&request);
+                PermissionDecision::allow(&request)
+            }
             Approval::AllowAlways => {
                 self.state.allow_for_session(&request.tool_name);
+                self.mark_approved(&request);
                 PermissionDecision::allow(&request)
             }
             Approval::Deny => {
@@ -202,6 +206,13 @@ impl PermissionPolicy {
                 self.mark_denied(&request);
                 PermissionDecision::deny(UNSENT_REFUSAL)
             }
+        }
+    }
+
+    /// The owner allowed it through the question that shows its label (STR-7).
+    fn mark_approved(&self, request: &PermissionRequest) {
+        if let Some(id) = &request.tool_use_id {
+            self.turn.emit(TurnEvent::ToolApproved { id: id.clone() });
         }
     }
 

@@ -7,8 +7,10 @@ use std::{collections::HashSet, time::Instant};
 use serde_json::Value;
 
 use super::{
-    CompactionSeen, TurnObserver, TurnReport, api_failure::ApiFailure, labels::tool_label,
-    subagent_status::SubagentStatus,
+    CompactionSeen, TurnObserver, TurnReport,
+    api_failure::ApiFailure,
+    labels::tool_label,
+    tool_progress::{HeldFailures, SubagentStatus},
 };
 use crate::{
     claude::{ClientHandle, ContentBlock, Message, StreamEvent, SubagentReport, SystemMessage},
@@ -106,6 +108,7 @@ pub(super) struct TurnReader<'a> {
     command_output: Vec<String>,
     labelled: HashSet<String>,
     subagent_status: SubagentStatus,
+    held_failures: HeldFailures,
     subagents: Vec<SubagentReport>,
     /// The CLI's own `API Error: …` text, held back for a plainer line at the result.
     api_error: Option<String>,
@@ -127,6 +130,7 @@ impl<'a> TurnReader<'a> {
             command_output: Vec::new(),
             labelled: HashSet::new(),
             subagent_status: SubagentStatus::default(),
+            held_failures: HeldFailures::default(),
             subagents: Vec::new(),
             api_error: None,
             stopped: None,
@@ -171,6 +175,9 @@ impl<'a> TurnReader<'a> {
 
     /// Takes one message; returns the report once the turn's `result` came.
     pub(super) fn on(&mut self, message: Message, handle: &ClientHandle) -> Option<TurnReport> {
+        for id in self.held_failures.release(&message) {
+            self.emit(TurnEvent::ToolFailed { id });
+        }
         match message {
             Message::StreamEvent(StreamEvent::MessageStart { input_tokens }) => {
                 self.streamed = self.streamed.message_started();
@@ -215,11 +222,8 @@ impl<'a> TurnReader<'a> {
                             });
                         }
                         ContentBlock::ToolUse { name, .. } => {
-                            if let Some(label) = assistant
-                                .parent_tool_use_id
-                                .as_deref()
-                                .and_then(|parent| self.subagent_status.label(parent, name))
-                            {
+                            let parent = assistant.parent_tool_use_id.as_deref();
+                            if let Some(label) = self.subagent_status.label(parent, name) {
                                 self.emit(TurnEvent::SubagentActivity(label));
                             }
                         }
@@ -236,9 +240,7 @@ impl<'a> TurnReader<'a> {
                         ..
                     } = block
                     {
-                        self.emit(TurnEvent::ToolFailed {
-                            id: tool_use_id.clone(),
-                        });
+                        self.held_failures.failed(tool_use_id);
                     }
                 }
                 if user.is_replay {

@@ -201,6 +201,7 @@ impl<'a> Streamer<'a> {
             TurnEvent::ToolUse { id, label } => self.on_tool_use(id, label, now).await,
             TurnEvent::ToolDenied { id } => self.tools.mark(&id, ToolOutcome::Denied),
             TurnEvent::ToolFailed { id } => self.tools.mark(&id, ToolOutcome::Failed),
+            TurnEvent::ToolApproved { id } => self.tools.mark(&id, ToolOutcome::Approved),
             TurnEvent::Compacting { pre_tokens } => self.on_compacting(pre_tokens, now).await,
             TurnEvent::Compacted {
                 pre_tokens,

@@ -22,16 +22,21 @@ pub enum ToolOutcome {
     Denied,
     /// Ran and reported an error.
     Failed,
+    /// Ran after the owner allowed it through its approval question, which shows the label
+    /// already: not rendered again (STR-7).
+    Approved,
 }
 
 impl ToolOutcome {
     /// Combines two reports about the same call: a denial outranks an error, which outranks
-    /// a plain run (a denied call also comes back as an error result).
+    /// an approval, which outranks a plain run (a denied call also comes back as an error
+    /// result; an approved call that failed shows its error).
     #[must_use]
     pub fn merge(self, other: Self) -> Self {
         match (self, other) {
             (Self::Denied, _) | (_, Self::Denied) => Self::Denied,
             (Self::Failed, _) | (_, Self::Failed) => Self::Failed,
+            (Self::Approved, _) | (_, Self::Approved) => Self::Approved,
             _ => Self::Ran,
         }
     }
@@ -86,6 +91,7 @@ pub fn tool_line(label: &str, outcome: ToolOutcome) -> String {
             format!("\n-# *~~{label}~~ — denied (use /permissions default to approve)*\n")
         }
         ToolOutcome::Failed => format!("\n-# *~~{label}~~ — error*\n"),
+        ToolOutcome::Approved => String::new(),
     }
 }
 

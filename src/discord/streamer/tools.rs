@@ -82,6 +82,19 @@ mod tests {
         assert_eq!(tools.take_rendered(), "");
     }
 
+    /// STR-7: a call the owner allowed through its question isn't labelled again, unless it
+    /// then failed.
+    #[test]
+    fn approved_calls_are_not_labelled_again() {
+        let mut tools = ToolLabels::default();
+        tools.mark("1", ToolOutcome::Approved);
+        assert!(tools.begin("1".into(), "Bash(touch a)".into()));
+        assert!(tools.begin("2".into(), "Bash(touch b)".into()));
+        tools.mark("2", ToolOutcome::Approved);
+        tools.mark("2", ToolOutcome::Failed);
+        assert_eq!(tools.take_rendered(), "\n-# *~~Bash(touch b)~~ — error*\n");
+    }
+
     #[test]
     fn early_outcomes_apply_when_the_call_arrives() {
         let mut tools = ToolLabels::default();

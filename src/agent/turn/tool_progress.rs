@@ -1,11 +1,42 @@
-//! The status line while a subagent works (STR-12): `<agent>(<description>) · <tool>`, from
-//! the subagent's own tool calls, which the CLI streams with the launching call's id as their
-//! `parent_tool_use_id`. The MCP prefix is stripped from the tool's name, and the description
-//! is cut to 40 characters.
+//! What the owner sees of tool calls beyond their labels:
+//!
+//! - the status line while a subagent works (STR-12): `<agent>(<description>) · <tool>`, from
+//!   the subagent's own tool calls, which the CLI streams with the launching call's id as their
+//!   `parent_tool_use_id`; the MCP prefix is stripped from the tool's name, and the description
+//!   is cut to 40 characters;
+//! - failed calls (STR-7), held until the next message shows they weren't an interrupt: the
+//!   CLI answers a call cut short with an error result, then a `[Request interrupted by user`
+//!   line, and such a call is not shown as an error.
 
 use std::collections::HashMap;
 
 use serde_json::Value;
+
+use crate::claude::{ContentBlock, Message};
+
+/// How the CLI's line after an interrupted call begins.
+const INTERRUPTED: &str = "[Request interrupted by user";
+
+/// Failed calls not reported yet.
+#[derive(Debug, Default)]
+pub(super) struct HeldFailures(Vec<String>);
+
+impl HeldFailures {
+    /// Call `id` came back as an error.
+    pub(super) fn failed(&mut self, id: &str) {
+        self.0.push(id.to_owned());
+    }
+
+    /// The failures to report before `next` is handled: none when `next` says they were
+    /// interrupted.
+    pub(super) fn release(&mut self, next: &Message) -> Vec<String> {
+        let held = std::mem::take(&mut self.0);
+        let interrupted = matches!(next, Message::User(user) if user.content.iter().any(
+            |block| matches!(block, ContentBlock::Text { text } if text.starts_with(INTERRUPTED))
+        ));
+        if interrupted { Vec::new() } else { held }
+    }
+}
 
 /// The most characters of a subagent's description shown.
 const DESCRIPTION_CHARS: usize = 40;
@@ -32,8 +63,8 @@ impl SubagentStatus {
     }
 
     /// The status label for a tool `tool` called inside the subagent launched by `parent`.
-    pub(super) fn label(&self, parent: &str, tool: &str) -> Option<String> {
-        let agent = self.running.get(parent)?;
+    pub(super) fn label(&self, parent: Option<&str>, tool: &str) -> Option<String> {
+        let agent = self.running.get(parent?)?;
         let tool = tool.rsplit("__").next().unwrap_or(tool);
         Some(format!("{agent} · {tool}"))
     }
@@ -65,14 +96,16 @@ mod tests {
         );
         status.called("toolu_2", "Read", &json!({"file_path": "x"}));
         assert_eq!(
-            status.label("toolu_1", "mcp__discord__gmail").as_deref(),
+            status
+                .label(Some("toolu_1"), "mcp__discord__gmail")
+                .as_deref(),
             Some("gmail-reader(check mail) · gmail")
         );
-        assert_eq!(status.label("toolu_2", "Bash"), None);
-        assert_eq!(status.label("toolu_9", "Bash"), None);
+        assert_eq!(status.label(Some("toolu_2"), "Bash"), None);
+        assert_eq!(status.label(Some("toolu_9"), "Bash"), None);
         let long = "a".repeat(60);
         status.called("toolu_3", "Task", &json!({"description": long}));
-        let label = status.label("toolu_3", "Bash").unwrap();
+        let label = status.label(Some("toolu_3"), "Bash").unwrap();
         assert_eq!(
             label,
             format!("general-purpose({}…) · Bash", "a".repeat(39))
