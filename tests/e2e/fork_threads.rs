@@ -276,3 +276,49 @@ async fn what_was_written_in_the_channel_and_the_thread_while_away_is_answered_o
     }
     h.terminate().await;
 }
+
+/// CFG-4: `/config model.fork` reaches a fork that is open: its next turn runs on the new
+/// model without the fork closing; main keeps its own.
+#[tokio::test]
+async fn model_fork_reaches_an_open_fork_at_once() {
+    let mut h = BotHarness::start().await;
+    h.greeted().await;
+    let home = server(&h, 0).private;
+    make_home(&h, home).await;
+    let thread = fork_in(&h, home, "titles", "Fork open: titles.").await.id;
+    let set = h
+        .discord
+        .slash_in(
+            h.owner(),
+            home,
+            "config",
+            json!([
+                {"name": "key", "type": 3, "value": "model.fork"},
+                {"name": "value", "type": 3, "value": "haiku"},
+            ]),
+        )
+        .await;
+    let answer = h.discord.wait_for_callback(set).await;
+    assert!(answer.to_string().contains("haiku"), "{answer}");
+    converse_in(&h, thread, "which title is better?", "The second title.").await;
+    let asked = h
+        .mock
+        .model_requests()
+        .into_iter()
+        .rev()
+        .find(|r| {
+            r.last_user_text()
+                .is_some_and(|p| p.contains("which title"))
+        })
+        .expect("the fork's turn");
+    assert!(
+        asked.model().is_some_and(|m| m.contains("haiku")),
+        "{:?}",
+        asked.model()
+    );
+    assert!(
+        h.discord.thread(thread).is_some_and(|t| !t.archived),
+        "the fork stays open"
+    );
+    h.terminate().await;
+}

@@ -167,8 +167,30 @@ impl MainSession {
             ConfigKey::ModelMain => self.set_model(config.model_main.clone()).await,
             ConfigKey::ThinkingMain => self.set_thinking(config.thinking_main).await,
             ConfigKey::PermissionMode => self.set_permission_mode(config.permission_mode).await,
+            ConfigKey::ModelFork => self.set_fork_model(config.model_fork.clone()).await,
             _ => Ok(()),
         }
+    }
+
+    /// `model.fork` (CFG-4): every open fork switches now, live when its CLI runs, else when
+    /// it wakes; `default` means main's model. A fork in the middle of a turn switches after
+    /// it.
+    async fn set_fork_model(&self, model: Option<String>) -> Result<(), AgentError> {
+        let model = match model {
+            Some(model) => Some(model),
+            None => self.state.lock().await.settings.model.clone(),
+        };
+        for entry in self.forks.all() {
+            let mut held = entry.lock().await;
+            let Some(fork) = held.get_mut() else {
+                continue;
+            };
+            fork.settings.model.clone_from(&model);
+            if let Some(client) = fork.cli.client() {
+                client.handle().set_model(model.as_deref()).await?;
+            }
+        }
+        Ok(())
     }
 
     /// Forgets the conversation (`/clear`): session allowances reset, an open fork discarded
