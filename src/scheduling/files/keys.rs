@@ -7,9 +7,9 @@ use std::sync::LazyLock;
 
 use super::{Reminder, Routine, SetBy, UntilDone, render_reminder, render_routine};
 use crate::domain::{
-    frontmatter::split,
+    frontmatter::{Fields, split},
     frontmatter_keys::{unknown_key_notes, written_keys},
-    job_options::{BgSession, RunMode, RunOptions, ToolRestriction, UpdateMode},
+    job_options::{BgSession, JobKind, RunMode, RunOptions, ToolRestriction, UpdateMode},
 };
 
 /// Every option of a job away from its default, so that rendering it writes every key.
@@ -100,14 +100,47 @@ pub(super) static REMINDER_KEYS: LazyLock<Vec<String>> = LazyLock::new(|| {
     ])
 });
 
-/// [`unknown_key_notes`] for a routine file.
+/// [`unknown_key_notes`] for a routine file, and its [`foreground_notes`].
 pub fn routine_notes(text: &str) -> Vec<String> {
-    unknown_key_notes(text, &as_strs(&ROUTINE_KEYS))
+    let mut notes = unknown_key_notes(text, &as_strs(&ROUTINE_KEYS));
+    notes.extend(foreground_notes(text, JobKind::Routine));
+    notes
 }
 
-/// [`unknown_key_notes`] for a reminder file.
+/// [`unknown_key_notes`] for a reminder file, and its [`foreground_notes`].
 pub fn reminder_notes(text: &str) -> Vec<String> {
-    unknown_key_notes(text, &as_strs(&REMINDER_KEYS))
+    let mut notes = unknown_key_notes(text, &as_strs(&REMINDER_KEYS));
+    notes.extend(foreground_notes(text, JobKind::Reminder));
+    notes
+}
+
+/// Background-only keys on a job that runs in the main conversation (BGF-24): `model` and
+/// `isolated: true` are ignored there, which the file's author should know.
+fn foreground_notes(text: &str, kind: JobKind) -> Vec<String> {
+    let Ok((yaml, _)) = split(text) else {
+        return Vec::new();
+    };
+    let Ok(fields) = Fields::parse(yaml, &[]) else {
+        return Vec::new();
+    };
+    if RunMode::read(&fields, kind).ok() != Some(RunMode::Foreground) {
+        return Vec::new();
+    }
+    let mut notes = Vec::new();
+    if fields.text("model").ok().flatten().is_some() {
+        notes.push(
+            "\"model\" only applies to background runs; ignored while background is false"
+                .to_owned(),
+        );
+    }
+    if fields.flag("isolated", false) == Ok(true) {
+        notes.push(
+            "\"isolated: true\" only applies to background runs; ignored while background is \
+             false"
+                .to_owned(),
+        );
+    }
+    notes
 }
 
 fn as_strs(keys: &[String]) -> Vec<&str> {
@@ -117,6 +150,27 @@ fn as_strs(keys: &[String]) -> Vec<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// BGF-24: background-only keys are noted on a foreground job only.
+    #[test]
+    fn background_only_keys_in_the_foreground_are_noted() {
+        let foreground = "---\nid: a\ncron: \"0 9 * * *\"\nisolated: true\nmodel: haiku\n---\nHi\n";
+        assert_eq!(
+            routine_notes(foreground).len(),
+            2,
+            "{:?}",
+            routine_notes(foreground)
+        );
+        let background = foreground.replace("isolated", "background: true\nisolated");
+        assert!(routine_notes(&background).is_empty());
+        let reminder =
+            "---\nid: r\nrun-at: 2026-01-01T09:00:00Z\nbackground: false\nmodel: opus\n---\nHi\n";
+        assert_eq!(
+            reminder_notes(reminder),
+            ["\"model\" only applies to background runs; ignored while background is false"]
+        );
+        assert!(reminder_notes(&reminder.replace("background: false\n", "")).is_empty());
+    }
 
     #[test]
     fn misspelt_keys_are_noted_with_the_nearest_and_known_ones_not() {
@@ -133,7 +187,11 @@ mod tests {
                         max-chain: 2\nisolated: true\nmodle: opus\n---\nHi\n";
         assert_eq!(
             reminder_notes(reminder),
-            ["unknown key \"modle\" is ignored (did you mean \"model\"?)"]
+            [
+                "unknown key \"modle\" is ignored (did you mean \"model\"?)",
+                "\"isolated: true\" only applies to background runs; ignored while background \
+                 is false",
+            ]
         );
         for key in [
             "run-at",

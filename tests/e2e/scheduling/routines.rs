@@ -99,3 +99,55 @@ async fn an_edited_routine_reregisters_and_a_broken_file_is_reported_once() {
     );
     h.terminate().await;
 }
+
+/// BGF-24: `model` and `isolated: true` on a routine that runs in the main conversation are
+/// ignored — it fires there, on main's model — and the log and the agent are told so, once.
+#[tokio::test]
+async fn background_only_keys_on_a_foreground_routine_are_ignored_and_noted() {
+    let sandbox = CliSandbox::new();
+    let routines = sandbox.data_dir.join("routines");
+    std::fs::create_dir_all(&routines).unwrap();
+    std::fs::write(
+        routines.join("tidy.md"),
+        "---\nid: tidy\ncron: \"* * * * *\"\ndescription: Tidy up\nbackground: false\n\
+         isolated: true\nmodel: haiku\n---\nSay TIDY to Julia\n",
+    )
+    .unwrap();
+    let mut h = greeted(sandbox).await;
+    h.mock.add_rule(|request| {
+        request
+            .last_user_text()
+            .is_some_and(|t| t.contains("[routine:tidy]"))
+            .then(|| Reply::text("TIDY!"))
+    });
+    h.wait_for_log_count(
+        "only applies to background runs",
+        2,
+        Duration::from_secs(30),
+    )
+    .await;
+    h.sandbox.advance_clock(Duration::from_secs(60));
+    h.wait_for_bot_message_within("the routine's fire", Duration::from_secs(75), |m| {
+        m.content == "TIDY!"
+    })
+    .await;
+    let fired = h
+        .mock
+        .main_requests()
+        .into_iter()
+        .find(|r| {
+            r.last_user_text()
+                .is_some_and(|t| t.contains("[routine:tidy]"))
+        })
+        .unwrap();
+    assert!(
+        fired.model().is_some_and(|m| !m.contains("haiku")),
+        "{:?}",
+        fired.model()
+    );
+    let prompt = fired.last_user_text().unwrap();
+    for note in ["\"model\" only applies", "\"isolated: true\" only applies"] {
+        assert!(prompt.contains(note), "{note:?} in {prompt}");
+    }
+    h.terminate().await;
+}
