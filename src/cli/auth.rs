@@ -46,20 +46,38 @@ pub async fn claude_is_authenticated(
         .unwrap_or(false))
 }
 
+/// What `ollim-bot auth` alone (or `auth help`) prints.
+pub const AUTH_HELP: &str = "usage: ollim-bot auth [login|status|logout]
+
+Sign the Claude CLI the bot drives in or out of your Claude account (CMD-6).
+
+  login    sign in: prints a link to open in a browser, then asks for the code it shows
+  status   whether the CLI is signed in, and how
+  logout   sign out
+
+An ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN in .env is used instead of a login.
+The running bot asks for a login itself, in your DMs, when it starts without one.";
+
 /// Runs `claude auth <args>` with the terminal attached and returns its exit code.
 pub async fn run_auth(
     cli: &Path,
     env: &BTreeMap<String, String>,
     args: &[String],
 ) -> Result<i32, String> {
-    const USAGE: &str = "usage: ollim-bot auth [login|status|logout]";
     let Some(action) = args.first() else {
-        println!("{USAGE}");
+        println!("{AUTH_HELP}");
         return Ok(0);
     };
-    if !matches!(action.as_str(), "login" | "status" | "logout") {
-        eprintln!("Unknown auth command: {action}\n{USAGE}");
-        return Ok(1);
+    match action.as_str() {
+        "login" | "status" | "logout" => {}
+        "help" | "-h" | "--help" => {
+            println!("{AUTH_HELP}");
+            return Ok(0);
+        }
+        other => {
+            eprintln!("Unknown auth command: {other}\n\n{AUTH_HELP}");
+            return Ok(1);
+        }
     }
     let status = tokio::process::Command::new(cli)
         .arg("auth")

@@ -176,3 +176,44 @@ async fn a_refused_bot_token_is_named_before_any_login_starts() {
     );
     sandbox.assert_no_process_left(Duration::from_secs(5)).await;
 }
+
+/// CMD-6: `ollim-bot auth` alone or `auth help` prints the help; another word is refused with
+/// the help and exit 1; `auth status` runs the pinned CLI's own and exits with its status.
+#[tokio::test]
+async fn the_auth_command_passes_through_to_the_cli() {
+    let mock = MockApi::start().await;
+    let sandbox = CliSandbox::new();
+    let run = |args: &[&str]| {
+        let mut command = support::bot::ollim_command(&sandbox, &mock);
+        command.arg("auth").args(args);
+        command
+    };
+    for args in [&[][..], &["help"][..]] {
+        let output = run(args).output().await.unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert_eq!(output.status.code(), Some(0), "{output:?}");
+        assert!(
+            stdout.starts_with("usage: ollim-bot auth [login|status|logout]"),
+            "{stdout}"
+        );
+        assert!(stdout.contains("logout   sign out"), "{stdout}");
+    }
+    let output = run(&["logn"]).output().await.unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr.starts_with("Unknown auth command: logn\n"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("usage: ollim-bot auth"), "{stderr}");
+    let output = run(&["status"]).output().await.unwrap();
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // The sandbox authenticates the CLI with an API key (the mock model's).
+    assert_eq!(output.status.code(), Some(0), "{said}");
+    assert!(said.contains("\"loggedIn\": true"), "{said}");
+    assert!(said.contains("\"authMethod\": \"api_key\""), "{said}");
+}
