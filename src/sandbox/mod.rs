@@ -260,6 +260,13 @@ impl Sandbox {
             ContainerSupport::Available { bwrap } => Some(bwrap.clone()),
             ContainerSupport::Unavailable { .. } => None,
         };
+        if container.is_some() {
+            // True, and what lets the CLI take `bypassPermissions` when the bot runs as root:
+            // root in the container is a user namespace's, with no capabilities (PRM-12).
+            invocation
+                .env
+                .insert("CLAUDE_CODE_BUBBLEWRAP".to_owned(), "1".to_owned());
+        }
         if !landlock && container.is_none() {
             return Ok(Confined::default());
         }

@@ -58,6 +58,7 @@ mod mock_api_smoke;
 mod model_errors;
 mod nags;
 mod operations_cli;
+mod permission_modes;
 mod permissions;
 mod power_loss;
 mod quiet_hours;
