@@ -155,6 +155,8 @@ pub struct ForkFacts {
 #[derive(Debug, Default)]
 struct ControlState {
     enter: Option<EnterRequest>,
+    /// A button's turn is running in main: an `enter_fork` call is dropped (BTN-4).
+    button_turn: bool,
     /// Exits chosen, one per fork, oldest first.
     exits: Vec<(ForkId, ExitAction)>,
     /// The open forks, in the order they opened.
@@ -180,9 +182,21 @@ impl ForkControl {
         self.state.lock()
     }
 
-    /// Records an `enter_fork` call; the latest one wins.
-    pub fn request_enter(&self, request: EnterRequest) {
-        self.lock().enter = Some(request);
+    /// Records an `enter_fork` call; the latest one wins. `false`: dropped, because it came
+    /// from a button's turn (BTN-4).
+    pub fn request_enter(&self, request: EnterRequest) -> bool {
+        let mut state = self.lock();
+        if state.button_turn {
+            return false;
+        }
+        state.enter = Some(request);
+        true
+    }
+
+    /// A button's turn starts (`true`) or ends in main: meanwhile `enter_fork` calls are
+    /// dropped (BTN-4).
+    pub fn set_button_turn(&self, on: bool) {
+        self.lock().button_turn = on;
     }
 
     /// Whether an `enter_fork` call is waiting (the turn is then cut short, AGT-18).

@@ -35,6 +35,22 @@ fn requests_are_taken_once() {
     assert_eq!(control.take_exit(), None);
 }
 
+/// BTN-4: during a button's turn in main an `enter_fork` call is dropped; after it, taken.
+#[test]
+fn a_button_turn_drops_enter_requests() {
+    let control = ForkControl::default();
+    let request = || EnterRequest {
+        topic: None,
+        idle_timeout_minutes: 10,
+    };
+    control.set_button_turn(true);
+    assert!(!control.request_enter(request()));
+    assert!(!control.enter_requested());
+    control.set_button_turn(false);
+    assert!(control.request_enter(request()));
+    assert!(control.enter_requested());
+}
+
 #[test]
 fn save_is_blocked_when_main_moved_updates_arrived_or_the_fork_was_resumed() {
     let control = ForkControl::default();

@@ -277,3 +277,128 @@ async fn an_old_save_button_never_saves_a_resumed_runs_session() {
     .await;
     assert_eq!(h.stored_session().as_deref(), Some(main_id.as_str()));
 }
+
+/// BTN-4, RPL-5: an agent button on a background run's embed resumes that run as a fork — the
+/// model gets the run's own context and the button's prompt; clicked again it says the fork
+/// is open, and once the fork ended, that the option expired. An agent button of the main conversation whose turn asks to enter a fork
+/// opens none: that request is dropped with the turn.
+#[tokio::test]
+#[allow(clippy::too_many_lines)] // one owner's story: the run's button, then main's
+async fn a_button_on_a_runs_message_resumes_the_run_and_a_button_turn_never_forks() {
+    let h = greeted().await;
+    h.mock.add_rule(|request| {
+        let prompts = request.user_prompts().join("\n");
+        let last = request.last_user_text().unwrap_or_default().to_owned();
+        if last.contains("push the dentist to tomorrow") {
+            let knows_run = prompts.contains("[reminder-bg:");
+            return Some(Reply::text(if knows_run {
+                "Moved the dentist reminder to tomorrow."
+            } else {
+                "Which dentist?"
+            }));
+        }
+        if prompts.contains("[button] open a side conversation") {
+            let results = request.tool_results();
+            return Some(match results.last() {
+                None => Reply::tool_use("mcp__discord__enter_fork", serde_json::json!({})),
+                Some(result) if result.content.contains("Not entering a fork") => {
+                    Reply::text("Staying here.")
+                }
+                Some(_) => Reply::text("Entered after all."),
+            });
+        }
+        if prompts.contains("[reminder-bg:") && !prompts.contains("[button]") {
+            return Some(if request.tool_results().is_empty() {
+                Reply::tool_use(
+                    "mcp__discord__discord_embed",
+                    serde_json::json!({"title": "Dentist at 3", "buttons": [
+                        {"label": "Tomorrow", "action": "agent:push the dentist to tomorrow"}]}),
+                )
+            } else {
+                Reply::text("embedded")
+            });
+        }
+        None
+    });
+    h.converse("hi", "Hi!").await;
+    h.add_reminder_now("dentist").await;
+    let embed = h
+        .wait_for_bot_message("the run's embed", |m| {
+            m.embeds.iter().any(|e| e["title"] == "Dentist at 3")
+        })
+        .await;
+    h.wait_for_log(
+        "background run finished",
+        std::time::Duration::from_secs(20),
+    )
+    .await;
+    let button = embed.custom_ids()[0].clone();
+    h.discord
+        .click_button(h.owner(), h.dm(), embed.id, &button)
+        .await;
+    let entry = h.wait_for_embed("Resumed Background Session").await;
+    h.wait_for_bot_message("the resumed run's answer", |m| {
+        m.content
+            .contains("Moved the dentist reminder to tomorrow.")
+    })
+    .await;
+    // Clicked again while its fork is open: already in it; once it ended: the option is used.
+    let again = h
+        .discord
+        .click_button(h.owner(), h.dm(), embed.id, &button)
+        .await;
+    let callback = h.discord.wait_for_callback(again).await;
+    assert!(
+        callback.to_string().contains("already in a fork."),
+        "{callback}"
+    );
+    h.discord
+        .click_button(h.owner(), h.dm(), entry.id, "act:fork_exit:_")
+        .await;
+    h.wait_for_embed("Fork Ended — discarded").await;
+    let again = h
+        .discord
+        .click_button(h.owner(), h.dm(), embed.id, &button)
+        .await;
+    let callback = h.discord.wait_for_callback(again).await;
+    assert!(callback.to_string().contains("expired"), "{callback}");
+
+    // Main's own button whose turn asks for a fork: answered in main, no fork.
+    h.mock.push(Reply::tool_use(
+        "mcp__discord__discord_embed",
+        serde_json::json!({"title": "Options", "buttons": [
+            {"label": "Side", "action": "agent:open a side conversation"}]}),
+    ));
+    h.mock.push(Reply::text("Here are options."));
+    h.discord.dm_from(h.owner(), "give me options").await;
+    let options = h
+        .wait_for_bot_message("the options embed", |m| {
+            m.embeds.iter().any(|e| e["title"] == "Options")
+        })
+        .await;
+    h.wait_for_bot_message("the text after it", |m| {
+        m.content.contains("Here are options.")
+    })
+    .await;
+    let forks_before = h
+        .bot_messages()
+        .iter()
+        .filter(|m| m.embeds.iter().any(|e| e["title"] == "Forked Session"))
+        .count();
+    h.discord
+        .click_button(h.owner(), h.dm(), options.id, &options.custom_ids()[0])
+        .await;
+    h.wait_for_bot_message("the button turn's answer", |m| {
+        m.content.contains("Staying here.")
+    })
+    .await;
+    let forks_after = h
+        .bot_messages()
+        .iter()
+        .filter(|m| m.embeds.iter().any(|e| e["title"] == "Forked Session"))
+        .count();
+    assert_eq!(
+        forks_before, forks_after,
+        "no fork opened from the button turn"
+    );
+}

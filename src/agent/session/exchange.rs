@@ -61,6 +61,29 @@ impl MainSession {
         report
     }
 
+    /// A button's prompt (BTN-4), like [`Self::exchange_in`]; in main, an `enter_fork` call of
+    /// its turn is dropped and the turn goes on.
+    pub async fn button_exchange(
+        &self,
+        target: Target,
+        prompt: Prompt,
+    ) -> Result<TurnReport, AgentError> {
+        let mut held = self.hold(target).await;
+        let in_main = matches!(held, Held::Main(_));
+        if in_main {
+            self.fork_control.set_button_turn(true);
+        }
+        let report = self
+            .rendered_turn(&mut held, prompt, PromptSource::Owner)
+            .await;
+        if in_main {
+            self.fork_control.set_button_turn(false);
+        }
+        drop(held);
+        self.settle().await;
+        report
+    }
+
     /// A foreground routine or reminder (CTX-9): waits for the lock, so it never interrupts
     /// the owner, then runs like any turn (in the open fork if there is one). A chain
     /// reminder is available to `follow_up_chain` for the duration of the turn (REM-8), and

@@ -153,6 +153,6 @@ impl Conversations {
     ) -> Result<crate::agent::TurnReport, crate::agent::AgentError> {
         let prompt = Prompt::text(format!("[button] {prompt}")).answered_in(here);
         let target = self.reach.target_of(component.channel_id);
-        self.reach.session.exchange_in(target, prompt).await
+        self.reach.session.button_exchange(target, prompt).await
     }
 }

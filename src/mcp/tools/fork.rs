@@ -44,13 +44,18 @@ impl DiscordTools {
             .context
             .services()
             .map_or(10, |services| services.runtime.current().fork_idle_timeout);
-        control.request_enter(EnterRequest {
+        let entered = control.request_enter(EnterRequest {
             topic: args
                 .topic
                 .map(|topic| topic.trim().to_owned())
                 .filter(|topic| !topic.is_empty()),
             idle_timeout_minutes: args.idle_timeout.filter(|m| *m > 0).unwrap_or(default_idle),
         });
+        if !entered {
+            return "Not entering a fork: this turn answers a button. Carry on here; the owner \
+                    can open one with /fork."
+                .to_owned();
+        }
         "Entering fork — interrupting current turn.".to_owned()
     }
 
