@@ -310,10 +310,7 @@ async fn run_daemon(
         "webhook server",
         run_webhooks(
             Arc::clone(&bot),
-            (
-                services.config.webhook.clone(),
-                services.config.webhook_bind,
-            ),
+            services.config.webhook.clone(),
             specs,
             webhooks.clone(),
             stop_background.clone(),
