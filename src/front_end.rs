@@ -113,6 +113,19 @@ pub enum Approval {
     Unsent,
 }
 
+impl Approval {
+    /// The reason the model reads for a call refused without the owner's answer (PRM-4):
+    /// `None` for an answer (allowed, or refused with the front end's own reason).
+    pub fn unanswered_reason(self) -> Option<&'static str> {
+        match self {
+            Self::TimedOut => Some("approval timed out"),
+            Self::Cancelled => Some("approval cancelled"),
+            Self::Unsent => Some("failed to send approval request"),
+            Self::AllowOnce | Self::AllowAlways | Self::Deny => None,
+        }
+    }
+}
+
 /// Why a front end could not deliver something.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]

@@ -7,6 +7,7 @@ pub mod context_usage;
 pub mod labels;
 mod reader;
 pub mod spend;
+mod stream_state;
 mod tool_progress;
 
 use std::time::Duration;

@@ -200,7 +200,12 @@ async fn decide(
 }
 
 fn refuse(services: &Services, source: &Source, file: Option<&Path>, reason: String) -> String {
-    tracing::error!(%source, "{reason}; the job is not run");
+    if let Source::Webhook(id) = source {
+        // The line the webhook rows give (WHK-13, BGF-21).
+        tracing::error!("Webhook {id}: {reason}, skipping");
+    } else {
+        tracing::error!(%source, "{reason}; the job is not run");
+    }
     let update = refusal_update(source, file, &reason);
     if let Err(error) = services.pending.append(&update) {
         tracing::warn!(%error, "could not queue a pending update");

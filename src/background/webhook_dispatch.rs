@@ -15,10 +15,7 @@ use std::sync::Arc;
 use tokio_util::{sync::CancellationToken, task::TaskTracker};
 use tracing::Instrument;
 
-use super::{
-    budget::DailyBudget,
-    runner::{BgError, BgRunner},
-};
+use super::{budget::DailyBudget, runner::BgRunner};
 use crate::{
     agent::screening::screen,
     domain::{
@@ -269,11 +266,8 @@ impl Inner {
             .map(std::path::Path::to_path_buf);
         tracing::info!(webhook = %spec.id, "webhook request dispatched");
         // Failures reach the owner through the runner (BGF-5); a spec naming a skill or a
-        // subagent that isn't there (or isn't approved) is skipped, and the owner hears why
-        // through a pending update (WHK-13, BGF-21).
-        if let Err(BgError::Refused(reason)) = self.runner.run_sampled(job, busy).await {
-            tracing::warn!(webhook = %spec.id, "Webhook {}: {reason}, skipping", spec.id);
-        }
+        // subagent that isn't there is skipped by admission, which says so (WHK-13, BGF-21).
+        let _ = self.runner.run_sampled(job, busy).await;
     }
 
     /// Keeps `request` and posts the notice with its buttons; a notice that can't be posted

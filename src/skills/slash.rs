@@ -6,14 +6,24 @@
 use std::path::Path;
 
 use super::{SKILL_FILE, name::check_name};
+use crate::state::paths::DataDir;
 
 /// The plugin name the CLI lists approved skills and commands under (`ollim:<name>`).
 const PLUGIN_PREFIX: &str = "ollim:";
 
-/// The skill or command `body` starts with, when the CLI loads one by that name: a skill in
-/// `skills_dir/<name>/SKILL.md` or a command in `commands_dir/<name>.md` (the approved
-/// plugin's folders).
-pub fn leading_command(body: &str, skills_dir: &Path, commands_dir: &Path) -> Option<String> {
+/// The skill or command `body` starts with, when the CLI loads one by that name from the
+/// approved plugin of `data_dir` (`DataDir::approved_skills_dir`, `approved_commands_dir`).
+pub fn leading_command(body: &str, data_dir: &DataDir) -> Option<String> {
+    leading_in(
+        body,
+        &data_dir.approved_skills_dir(),
+        &data_dir.approved_commands_dir(),
+    )
+}
+
+/// [`leading_command`] over a skill in `skills_dir/<name>/SKILL.md` or a command in
+/// `commands_dir/<name>.md`.
+fn leading_in(body: &str, skills_dir: &Path, commands_dir: &Path) -> Option<String> {
     let word = body
         .trim_start()
         .strip_prefix('/')?
@@ -43,7 +53,7 @@ mod tests {
     fn only_a_loaded_skill_or_command_leads() {
         let dir = plugin();
         let (skills, commands) = (dir.path().join("skills"), dir.path().join("commands"));
-        let lead = |body: &str| leading_command(body, &skills, &commands);
+        let lead = |body: &str| leading_in(body, &skills, &commands);
         assert_eq!(
             lead("/weekly-review focus on work").as_deref(),
             Some("weekly-review")

@@ -198,13 +198,8 @@ async fn slash_clear_starts_fresh() {
     h.terminate().await;
 }
 
-/// PRM-4/5: in `default` mode a tool asks by reaction; 🔓 runs it and allows it for the session.
-#[tokio::test]
-async fn tool_approval_by_reaction() {
-    let discord_config = support::fake_discord::FakeConfig::default();
-    let h = BotHarness::start_with(discord_config, &[]).await;
-    h.greeted().await;
-    let mut h = h;
+/// Runs `/permissions default` in the DM; the interaction's callback.
+async fn permissions_default(h: &BotHarness) -> serde_json::Value {
     let set = h
         .discord
         .slash(
@@ -213,7 +208,17 @@ async fn tool_approval_by_reaction() {
             serde_json::json!([{"name": "mode", "type": 3, "value": "default"}]),
         )
         .await;
-    let callback = h.discord.wait_for_callback(set).await;
+    h.discord.wait_for_callback(set).await
+}
+
+/// PRM-4/5: in `default` mode a tool asks by reaction; 🔓 runs it and allows it for the session.
+#[tokio::test]
+async fn tool_approval_by_reaction() {
+    let discord_config = support::fake_discord::FakeConfig::default();
+    let h = BotHarness::start_with(discord_config, &[]).await;
+    h.greeted().await;
+    let mut h = h;
+    let callback = permissions_default(&h).await;
     assert!(
         callback.to_string().contains("permissions: default."),
         "{callback}"
@@ -253,15 +258,7 @@ async fn tool_approval_by_reaction() {
 async fn an_approval_question_that_cannot_be_posted_refuses_the_call() {
     let mut h = BotHarness::start().await;
     h.greeted().await;
-    let set = h
-        .discord
-        .slash(
-            h.owner(),
-            "permissions",
-            serde_json::json!([{"name": "mode", "type": 3, "value": "default"}]),
-        )
-        .await;
-    h.discord.wait_for_callback(set).await;
+    permissions_default(&h).await;
     h.mock.push(
         Reply::tool_use(
             "Bash",

@@ -15,6 +15,23 @@ use crate::support::{
     mock_api::Reply,
 };
 
+/// Runs `/config <key> <value>` in `channel`; the interaction's callback.
+async fn config_in(h: &BotHarness, channel: u64, key: &str, value: &str) -> serde_json::Value {
+    let set = h
+        .discord
+        .slash_in(
+            h.owner(),
+            channel,
+            "config",
+            json!([
+                {"name": "key", "type": 3, "value": key},
+                {"name": "value", "type": 3, "value": value},
+            ]),
+        )
+        .await;
+    h.discord.wait_for_callback(set).await
+}
+
 /// Discord's Create Private Threads permission bit.
 const CREATE_PRIVATE_THREADS: u64 = 1 << 36;
 
@@ -177,19 +194,7 @@ async fn a_private_fork_thread_has_the_owner_in_it() {
     let mut overwrites = h.discord.overwrites(home).unwrap();
     overwrites.push(FakeOverwrite::member(bot, CREATE_PRIVATE_THREADS, 0));
     h.discord.set_overwrites(home, overwrites).await;
-    let set = h
-        .discord
-        .slash_in(
-            h.owner(),
-            home,
-            "config",
-            json!([
-                {"name": "key", "type": 3, "value": "fork_threads"},
-                {"name": "value", "type": 3, "value": "private"},
-            ]),
-        )
-        .await;
-    let answer = h.discord.wait_for_callback(set).await;
+    let answer = config_in(&h, home, "fork_threads", "private").await;
     assert!(
         answer.to_string().contains("private"),
         "the setting is confirmed: {answer}"
@@ -286,19 +291,7 @@ async fn model_fork_reaches_an_open_fork_at_once() {
     let home = server(&h, 0).private;
     make_home(&h, home).await;
     let thread = fork_in(&h, home, "titles", "Fork open: titles.").await.id;
-    let set = h
-        .discord
-        .slash_in(
-            h.owner(),
-            home,
-            "config",
-            json!([
-                {"name": "key", "type": 3, "value": "model.fork"},
-                {"name": "value", "type": 3, "value": "haiku"},
-            ]),
-        )
-        .await;
-    let answer = h.discord.wait_for_callback(set).await;
+    let answer = config_in(&h, home, "model.fork", "haiku").await;
     assert!(answer.to_string().contains("haiku"), "{answer}");
     converse_in(&h, thread, "which title is better?", "The second title.").await;
     let asked = h

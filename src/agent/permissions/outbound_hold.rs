@@ -135,10 +135,12 @@ impl HookCallback for OutboundHold {
                     gate.reopen();
                     HookOutput::default()
                 }
-                Approval::Deny => denied(front_end.denial_reason().to_owned()),
-                Approval::TimedOut => denied("approval timed out".to_owned()),
-                Approval::Cancelled => denied("approval cancelled".to_owned()),
-                Approval::Unsent => denied(super::policy::UNSENT_REFUSAL.to_owned()),
+                refused => denied(
+                    refused
+                        .unanswered_reason()
+                        .unwrap_or_else(|| front_end.denial_reason())
+                        .to_owned(),
+                ),
             }
         })
     }

@@ -26,9 +26,6 @@ use crate::{
 };
 
 /// File tools whose target path is checked against `state/`.
-/// Why a call is refused when its approval question could not be posted (PRM-4).
-pub(crate) const UNSENT_REFUSAL: &str = "failed to send approval request";
-
 pub const FILE_WRITE_TOOLS: &[&str] = &["Write", "Edit", "MultiEdit", "NotebookEdit"];
 
 /// A conversation's permission settings: its own `dontAsk` flag, and the tools the owner
@@ -190,21 +187,13 @@ impl PermissionPolicy {
                 self.mark_approved(&request);
                 PermissionDecision::allow(&request)
             }
-            Approval::Deny => {
+            refused => {
                 self.mark_denied(&request);
-                PermissionDecision::deny(self.front_end.denial_reason())
-            }
-            Approval::TimedOut => {
-                self.mark_denied(&request);
-                PermissionDecision::deny("approval timed out")
-            }
-            Approval::Cancelled => {
-                self.mark_denied(&request);
-                PermissionDecision::deny("approval cancelled")
-            }
-            Approval::Unsent => {
-                self.mark_denied(&request);
-                PermissionDecision::deny(UNSENT_REFUSAL)
+                PermissionDecision::deny(
+                    refused
+                        .unanswered_reason()
+                        .unwrap_or_else(|| self.front_end.denial_reason()),
+                )
             }
         }
     }

@@ -113,6 +113,13 @@ pub fn compose_timestamp_only(text: &str, now: DateTime<Tz>) -> String {
     }
 }
 
+/// A job's prompt led by its slash command (CTX-11): the command (the job's whole body), a
+/// blank line, then the prompt composed as usual. The CLI runs the command with the rest as
+/// its arguments; recall reads it back the same way (`recall::sources::sessions`).
+pub fn command_first(command: &str, composed: &str) -> String {
+    format!("{}\n\n{composed}", command.trim())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

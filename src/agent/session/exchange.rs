@@ -52,13 +52,7 @@ impl MainSession {
         target: Target,
         prompt: Prompt,
     ) -> Result<TurnReport, AgentError> {
-        let mut held = self.hold(target).await;
-        let report = self
-            .rendered_turn(&mut held, prompt, PromptSource::Owner)
-            .await;
-        drop(held);
-        self.settle().await;
-        report
+        self.owner_exchange(target, prompt, false).await
     }
 
     /// A button's prompt (BTN-4), like [`Self::exchange_in`]; in main, an `enter_fork` call of
@@ -68,15 +62,28 @@ impl MainSession {
         target: Target,
         prompt: Prompt,
     ) -> Result<TurnReport, AgentError> {
+        self.owner_exchange(target, prompt, true).await
+    }
+
+    /// One owner turn in `target`, then what it led to (forks opened or ended); `button`: a
+    /// button's turn, which opens no fork from main.
+    async fn owner_exchange(
+        &self,
+        target: Target,
+        prompt: Prompt,
+        button: bool,
+    ) -> Result<TurnReport, AgentError> {
         let mut held = self.hold(target).await;
-        let in_main = matches!(held, Held::Main(_));
-        if in_main {
+        // Only main's own button turn sets the flag (a turn in a fork's thread beside it
+        // must not clear it): main's lock is held meanwhile.
+        let no_forks = button && matches!(held, Held::Main(_));
+        if no_forks {
             self.fork_control.set_button_turn(true);
         }
         let report = self
             .rendered_turn(&mut held, prompt, PromptSource::Owner)
             .await;
-        if in_main {
+        if no_forks {
             self.fork_control.set_button_turn(false);
         }
         drop(held);

@@ -18,7 +18,7 @@ use super::{
 use crate::{
     agent::{
         AgentError,
-        prompt::context::{UpdatesView, compose_prompt},
+        prompt::context::{UpdatesView, command_first, compose_prompt},
         turn::{
             TurnObserver, TurnReport,
             context_usage::context_tokens,
@@ -237,7 +237,7 @@ impl MainSession {
             .with_timezone(&self.services.config.timezone);
         let text = compose_prompt(&prompt.text, now, updates, view);
         let text = match &prompt.lead {
-            Some(command) => format!("{command}\n\n{text}"),
+            Some(command) => command_first(command, &text),
             None => text,
         };
         UserContent::with_images(&text, &prompt.images)

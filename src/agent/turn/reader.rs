@@ -10,80 +10,13 @@ use super::{
     CompactionSeen, TurnObserver, TurnReport,
     api_failure::ApiFailure,
     labels::tool_label,
+    stream_state::{Compaction, Streamed},
     tool_progress::{HeldFailures, SubagentStatus},
 };
 use crate::{
     claude::{ClientHandle, ContentBlock, Message, StreamEvent, SubagentReport, SystemMessage},
     front_end::{CurrentTurn, TurnEvent},
 };
-
-/// How much of the reply came as streamed deltas: an assistant message's text is shown whole
-/// only when nothing of it (nor of an earlier message since the last compaction) was streamed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Streamed {
-    /// Nothing yet (or nothing since a compaction).
-    Nothing,
-    /// Deltas of the message in progress.
-    ThisMessage,
-    /// Deltas of an earlier message of the turn.
-    EarlierMessage,
-    /// Deltas of the message in progress, before a compaction that began meanwhile.
-    BeforeCompaction,
-}
-
-impl Streamed {
-    fn message_started(self) -> Self {
-        match self {
-            Streamed::ThisMessage => Streamed::EarlierMessage,
-            Streamed::BeforeCompaction => Streamed::Nothing,
-            other => other,
-        }
-    }
-
-    fn compacted(self) -> Self {
-        match self {
-            Streamed::ThisMessage | Streamed::BeforeCompaction => Streamed::BeforeCompaction,
-            Streamed::Nothing | Streamed::EarlierMessage => Streamed::Nothing,
-        }
-    }
-}
-
-/// The turn's compaction, as the session needs it (SES-14): whether one happened, and whether
-/// the model answered after it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Compaction {
-    /// None in this turn.
-    None,
-    /// The latest one, and whether anything was answered after one.
-    Seen {
-        seen: CompactionSeen,
-        answered_after: bool,
-    },
-}
-
-impl Compaction {
-    /// The model produced something (text, a tool call).
-    fn answered(&mut self) {
-        if let Compaction::Seen { answered_after, .. } = self {
-            *answered_after = true;
-        }
-    }
-
-    /// Another compaction ended: it is the one reported; an answer after an earlier one counts.
-    fn boundary(&mut self, seen: CompactionSeen) {
-        let answered_after = matches!(
-            self,
-            Compaction::Seen {
-                answered_after: true,
-                ..
-            }
-        );
-        *self = Compaction::Seen {
-            seen,
-            answered_after,
-        };
-    }
-}
 
 /// Whether the turn's output still reaches the owner.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 
 use super::BgRunner;
 use crate::{
-    agent::prompt::context::{UpdatesView, compose_prompt, compose_timestamp_only},
+    agent::prompt::context::{UpdatesView, command_first, compose_prompt, compose_timestamp_only},
     background::preamble::{PreambleInputs, build_preamble},
     domain::job_options::{BgSession, ToolRestriction},
     scheduling::bg_job::BgJob,
@@ -52,13 +52,8 @@ impl BgRunner {
         let opening = format!("{prefix}{preamble}").trim_end().to_owned();
         // CTX-11: a body that starts with an approved skill or command goes first, for the
         // CLI to run it; the time, the updates, the tag and the preamble follow it.
-        let command_first = leading_command(
-            &job.body,
-            &services.data_dir.approved_skills_dir(),
-            &services.data_dir.approved_commands_dir(),
-        )
-        .is_some();
-        let text = if command_first {
+        let leads = leading_command(&job.body, &services.data_dir).is_some();
+        let text = if leads {
             opening
         } else {
             format!("{opening}\n\n{}", job.body)
@@ -73,8 +68,8 @@ impl BgRunner {
                 compose_prompt(&text, now, &services.pending.peek(), UpdatesView::Peek)
             }
         };
-        if command_first {
-            format!("{}\n\n{composed}", job.body.trim())
+        if leads {
+            command_first(&job.body, &composed)
         } else {
             composed
         }

@@ -163,13 +163,7 @@ impl Scheduler {
     /// Whether a foreground job's body starts with an approved skill or command, which then
     /// goes first in its prompt (CTX-11).
     fn command_first(&self, body: &str) -> bool {
-        let data_dir = &self.services.data_dir;
-        leading_command(
-            body,
-            &data_dir.approved_skills_dir(),
-            &data_dir.approved_commands_dir(),
-        )
-        .is_some()
+        leading_command(body, &self.services.data_dir).is_some()
     }
 
     fn spawn_foreground(&self, job: ForegroundJob, after: AfterFire, stop: &CancellationToken) {
