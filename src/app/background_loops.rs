@@ -41,7 +41,7 @@ pub(super) async fn run_scheduler(
 /// requests in flight are answered before it returns. Broken spec files are listed at start.
 pub(super) async fn run_webhooks(
     bot: Arc<Bot>,
-    setting: WebhookSetting,
+    (setting, bind): (WebhookSetting, std::net::IpAddr),
     specs: Arc<SpecStore>,
     dispatch: WebhookDispatch,
     stop: CancellationToken,
@@ -61,7 +61,7 @@ pub(super) async fn run_webhooks(
     }
     let sink: Arc<dyn HookSink> = Arc::new(dispatch);
     let shutdown = stop.clone().cancelled_owned();
-    match crate::webhooks::start(&setting, specs, sink, shutdown).await {
+    match crate::webhooks::start((&setting, bind), specs, sink, shutdown).await {
         Ok(Some(running)) => match running.task.await {
             Ok(Ok(())) => {}
             Ok(Err(error)) => tracing::error!(%error, "the webhook server failed"),
@@ -70,7 +70,7 @@ pub(super) async fn run_webhooks(
         Ok(None) => {}
         Err(error) => {
             if let WebhookSetting::On { port, .. } = setting {
-                tracing::error!(%error, "could not start the webhook server on 127.0.0.1:{port}; webhooks are off");
+                tracing::error!(%error, "could not start the webhook server on {bind}:{port}; webhooks are off");
             }
         }
     }

@@ -310,7 +310,10 @@ async fn run_daemon(
         "webhook server",
         run_webhooks(
             Arc::clone(&bot),
-            services.config.webhook.clone(),
+            (
+                services.config.webhook.clone(),
+                services.config.webhook_bind,
+            ),
             specs,
             webhooks.clone(),
             stop_background.clone(),

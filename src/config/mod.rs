@@ -28,7 +28,7 @@ pub use network::UpstreamProxy;
 pub use runtime::{ConfigFile, RuntimeConfig};
 pub use session_limits::SessionLimits;
 pub use timezone::system_timezone;
-pub use webhook::{WebhookSecret, WebhookSetting};
+pub use webhook::{DEFAULT_WEBHOOK_BIND, WebhookSecret, WebhookSetting};
 
 /// The default remote MCP server with the ollim-bot documentation (AGT-4).
 pub const DEFAULT_DOCS_MCP_URL: &str = "https://docs.ollim.ai/mcp";
@@ -106,6 +106,8 @@ pub struct Config {
     /// The webhook server (`WEBHOOK_PORT`, `WEBHOOK_SECRET`; WHK-1). Its secret never shows
     /// in `Debug`.
     pub webhook: WebhookSetting,
+    /// The address the webhook server listens on (`WEBHOOK_BIND`, default `127.0.0.1`).
+    pub webhook_bind: std::net::IpAddr,
     /// Extra folders the agent's sandbox may read and execute (`OLLIM_SANDBOX_READ`, `:`
     /// separated): a node or tool install outside the system dirs (issue 23).
     pub sandbox_read: Vec<PathBuf>,
@@ -145,6 +147,7 @@ impl std::fmt::Debug for Config {
             .field("turn_idle_limit", &self.turn_idle_limit)
             .field("test_clock", &self.test_clock)
             .field("webhook", &self.webhook)
+            .field("webhook_bind", &self.webhook_bind)
             .field("sandbox_read", &self.sandbox_read)
             .field("network_allow", &self.network_allow)
             .field("session_limits", &self.session_limits)
@@ -331,6 +334,7 @@ impl Config {
                 .filter(|raw| !raw.trim().is_empty())
                 .map(PathBuf::from),
             webhook: WebhookSetting::read(get)?,
+            webhook_bind: webhook::read_webhook_bind(get)?,
             google_api_url: get(GOOGLE_API_URL_ENV),
             home_channel,
         })

@@ -1,7 +1,29 @@
 //! The webhook server's settings (WHK-1, BOOT-3): `WEBHOOK_PORT` turns it on, and it needs
-//! `WEBHOOK_SECRET`; without the secret it stays off and says so once.
+//! `WEBHOOK_SECRET`; without the secret it stays off and says so once. `WEBHOOK_BIND` is the
+//! address it listens on: loopback unless said otherwise (a container publishing the port
+//! needs `0.0.0.0`, BOOT-11).
+
+use std::net::{IpAddr, Ipv4Addr};
 
 use super::ConfigError;
+
+/// Where the webhook server listens unless `WEBHOOK_BIND` says otherwise.
+pub const DEFAULT_WEBHOOK_BIND: IpAddr = IpAddr::V4(Ipv4Addr::LOCALHOST);
+
+/// Reads `WEBHOOK_BIND` through `get` (trimmed, empty = unset): an IPv4 or IPv6 address.
+pub(super) fn read_webhook_bind(
+    get: impl Fn(&str) -> Option<String>,
+) -> Result<IpAddr, ConfigError> {
+    let Some(raw) = get("WEBHOOK_BIND") else {
+        return Ok(DEFAULT_WEBHOOK_BIND);
+    };
+    raw.parse::<IpAddr>().map_err(|_| ConfigError::Invalid {
+        name: "WEBHOOK_BIND",
+        value: raw.clone(),
+        reason: "not an IP address to listen on",
+        example: "0.0.0.0",
+    })
+}
 
 /// The shared secret webhook senders authenticate with. `Debug` never shows it.
 #[derive(Clone, PartialEq, Eq)]

@@ -57,3 +57,30 @@ fn an_unparseable_port_is_a_config_error_naming_the_variable() {
     assert!(text.contains("WEBHOOK_PORT=8420"), "{text}");
     assert!(read(&[("WEBHOOK_PORT", "70000")]).is_err());
 }
+
+/// BOOT-11: `WEBHOOK_BIND` is where the server listens: loopback unless set, an IPv4 or IPv6
+/// address when set, and anything else a configuration error naming the variable.
+#[test]
+fn the_bind_address_defaults_to_loopback() {
+    let bind = |pairs: &[(&str, &str)]| {
+        read_webhook_bind(|name| {
+            pairs
+                .iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| (*v).to_owned())
+        })
+    };
+    assert_eq!(bind(&[]).unwrap(), DEFAULT_WEBHOOK_BIND);
+    assert_eq!(
+        bind(&[("WEBHOOK_BIND", "0.0.0.0")]).unwrap().to_string(),
+        "0.0.0.0"
+    );
+    assert_eq!(bind(&[("WEBHOOK_BIND", "::")]).unwrap().to_string(), "::");
+    let error = bind(&[("WEBHOOK_BIND", "localhost")])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.starts_with("WEBHOOK_BIND=\"localhost\" is invalid"),
+        "{error}"
+    );
+}

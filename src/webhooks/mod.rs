@@ -41,11 +41,11 @@ pub struct RunningServer {
 }
 
 /// Starts the server the way WHK-1 says: nothing when `WEBHOOK_PORT` is unset; one error line
-/// and nothing when the secret is missing (the bot runs on); else bound to `127.0.0.1:<port>`
-/// with `Webhook server started on 127.0.0.1:<port>` logged. A bind failure is the caller's to
-/// report.
+/// and nothing when the secret is missing (the bot runs on); else bound to `<bind>:<port>`
+/// (`WEBHOOK_BIND`, loopback by default) with `Webhook server started on <bind>:<port>`
+/// logged. A bind failure is the caller's to report.
 pub async fn start(
-    setting: &WebhookSetting,
+    (setting, bind): (&WebhookSetting, std::net::IpAddr),
     store: Arc<SpecStore>,
     sink: Arc<dyn HookSink>,
     shutdown: impl Future<Output = ()> + Send + 'static,
@@ -61,7 +61,7 @@ pub async fn start(
         }
         WebhookSetting::On { port, secret } => (*port, secret.clone()),
     };
-    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
+    let listener = tokio::net::TcpListener::bind((bind, port)).await?;
     let addr = listener.local_addr()?;
     let server = WebhookServer::new(secret, store, sink, DEFAULT_MAX_IN_FLIGHT);
     tracing::info!("Webhook server started on {addr}");

@@ -314,6 +314,7 @@ pub fn test_config(sandbox: &CliSandbox, mock: &MockApi) -> Config {
         turn_idle_limit: ollim_bot::config::DEFAULT_TURN_IDLE_LIMIT,
         test_clock: None,
         webhook: ollim_bot::config::WebhookSetting::Off,
+        webhook_bind: ollim_bot::config::DEFAULT_WEBHOOK_BIND,
         sandbox_read: Vec::new(),
         network_allow: Vec::new(),
         session_limits: ollim_bot::config::SessionLimits::default(),

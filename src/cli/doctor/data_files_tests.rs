@@ -10,7 +10,7 @@ use super::{
     tests::{TZ, data_dir, only_failure, statuses, write},
     tool_patterns,
 };
-use crate::config::WebhookSetting;
+use crate::config::{DEFAULT_WEBHOOK_BIND, WebhookSetting};
 
 #[test]
 fn routines_show_their_next_fire_and_broken_files_fail() {
@@ -109,7 +109,11 @@ fn webhook_specs_and_the_port() {
 
     let taken = TcpListener::bind(("127.0.0.1", 0)).unwrap();
     let port = taken.local_addr().unwrap().port();
-    let busy = jobs::port_check(&WebhookSetting::MissingSecret { port }).unwrap();
+    let busy = jobs::port_check(
+        &WebhookSetting::MissingSecret { port },
+        DEFAULT_WEBHOOK_BIND,
+    )
+    .unwrap();
     assert_eq!(busy.status, CheckStatus::Warn);
     assert!(
         busy.text.contains("in use (is the bot running?)"),
@@ -117,9 +121,15 @@ fn webhook_specs_and_the_port() {
         busy.text
     );
     drop(taken);
-    let free = jobs::port_status(port, TcpListener::bind(("127.0.0.1", port)));
+    let free = jobs::port_status(
+        (DEFAULT_WEBHOOK_BIND, port),
+        TcpListener::bind(("127.0.0.1", port)),
+    );
     assert_eq!(free.status, CheckStatus::Pass);
-    assert_eq!(jobs::port_check(&WebhookSetting::Off), None);
+    assert_eq!(
+        jobs::port_check(&WebhookSetting::Off, DEFAULT_WEBHOOK_BIND),
+        None
+    );
 }
 
 #[test]

@@ -151,33 +151,37 @@ pub(super) fn webhook_spec_checks(data_dir: &DataDir, setting: &WebhookSetting) 
 
 /// Whether the configured port is free on 127.0.0.1 (a bind test; nothing when the server is
 /// off).
-pub(super) fn port_check(setting: &WebhookSetting) -> Option<Check> {
+pub(super) fn port_check(setting: &WebhookSetting, bind: std::net::IpAddr) -> Option<Check> {
     let port = match setting {
         WebhookSetting::Off => return None,
         WebhookSetting::MissingSecret { port } | WebhookSetting::On { port, .. } => *port,
     };
-    Some(port_status(port, TcpListener::bind(("127.0.0.1", port))))
+    Some(port_status((bind, port), TcpListener::bind((bind, port))))
 }
 
-/// The port check's line from the bind attempt.
-pub(super) fn port_status(port: u16, bound: std::io::Result<TcpListener>) -> Check {
+/// The port check's line from the bind attempt on `bind:port`.
+pub(super) fn port_status(
+    (bind, port): (std::net::IpAddr, u16),
+    bound: std::io::Result<TcpListener>,
+) -> Check {
     let group = Group::Webhooks;
     if port == 0 {
         return Check::pass(group, "port 0: the system picks a free port at start");
     }
     match bound {
-        Ok(_) => Check::pass(group, format!("port {port} is free on 127.0.0.1")),
+        Ok(_) => Check::pass(group, format!("port {port} is free on {bind}")),
         Err(error) if error.kind() == std::io::ErrorKind::AddrInUse => Check::warn(
             group,
             format!(
-                "port {port} on 127.0.0.1 is in use (is the bot running?): if not, choose \
+                "port {port} on {bind} is in use (is the bot running?): if not, choose \
                  another WEBHOOK_PORT"
             ),
         ),
         Err(error) => Check::fail(
             group,
             format!(
-                "port {port} on 127.0.0.1 can't be opened ({error}): choose another WEBHOOK_PORT"
+                "port {port} on {bind} can't be opened ({error}): choose another WEBHOOK_PORT \
+                 or WEBHOOK_BIND"
             ),
         ),
     }

@@ -208,6 +208,7 @@ struct Setup {
     sandbox: crate::sandbox::Layout,
     timezone: Tz,
     webhook: WebhookSetting,
+    webhook_bind: std::net::IpAddr,
     claude_cli: PathBuf,
     names: (String, String),
     limits: crate::config::SessionLimits,
@@ -223,6 +224,7 @@ impl Setup {
             data_dir,
             timezone: config.timezone,
             webhook: config.webhook.clone(),
+            webhook_bind: config.webhook_bind,
             claude_cli: config.claude_cli.clone(),
             names: (config.user_name.clone(), config.bot_name.clone()),
             limits: config.session_limits,
@@ -344,7 +346,7 @@ fn local_groups(printer: &mut Printer, launch: &Launch, setup: &Setup) {
         environment::timezone_checks(now, zone_named),
     );
     let data_dir = &setup.data_dir;
-    let port = jobs::port_check(&setup.webhook);
+    let port = jobs::port_check(&setup.webhook, setup.webhook_bind);
     if !data_dir.root().is_dir() {
         // Nothing to read yet: one line per group rather than a folder error in each.
         for group in [

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use ollim_bot::{
-    config::{WebhookSecret, WebhookSetting},
+    config::{DEFAULT_WEBHOOK_BIND, WebhookSecret, WebhookSetting},
     webhooks::{SpecStore, WebhookServer, start},
 };
 
@@ -16,14 +16,20 @@ async fn no_port_or_no_secret_means_no_server_whk_1() {
     let dir = tempfile::tempdir().unwrap();
     let store = Arc::new(SpecStore::new(dir.path()));
     let sink = Arc::new(RecordingSink::default());
-    let off = start(&WebhookSetting::Off, store.clone(), sink.clone(), async {}).await;
+    let off = start(
+        (&WebhookSetting::Off, DEFAULT_WEBHOOK_BIND),
+        store.clone(),
+        sink.clone(),
+        async {},
+    )
+    .await;
     assert!(off.unwrap().is_none());
     // The port is held here: had `start` tried to serve on it, the bind would fail
     // (AddrInUse) and `start` return that error instead of `Ok(None)`.
     let held = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = held.local_addr().unwrap().port();
     let missing = WebhookSetting::MissingSecret { port };
-    let started = start(&missing, store, sink, async {}).await;
+    let started = start((&missing, DEFAULT_WEBHOOK_BIND), store, sink, async {}).await;
     assert!(
         started.as_ref().is_ok_and(Option::is_none),
         "without a secret: {started:?}"
@@ -39,7 +45,7 @@ async fn a_port_and_a_secret_serve_on_loopback_until_shutdown_whk_1() {
     };
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let running = start(
-        &setting,
+        (&setting, DEFAULT_WEBHOOK_BIND),
         Arc::new(SpecStore::new(dir.path())),
         Arc::new(RecordingSink::default()),
         async {

@@ -74,3 +74,36 @@ async fn a_spec_naming_an_unknown_skill_or_subagent_is_skipped_and_the_owner_tol
     );
     hooks.wait_run("ci").await;
 }
+
+/// BOOT-11: `WEBHOOK_BIND=0.0.0.0` (a container publishing the port) listens on every address:
+/// the start-up line says so, and a request reaches it.
+#[tokio::test]
+async fn webhook_bind_sets_the_address_the_server_listens_on() {
+    use crate::support::{
+        bot::BotHarness,
+        fake_discord::{FakeConfig, FakeDiscord},
+        http::post_hook,
+        mock_api::MockApi,
+    };
+    let h = BotHarness::start_parts(
+        FakeDiscord::start(FakeConfig::default()).await,
+        MockApi::start().await,
+        CliSandbox::new(),
+        &[
+            ("WEBHOOK_PORT", "0"),
+            ("WEBHOOK_SECRET", super::SECRET),
+            ("WEBHOOK_BIND", "0.0.0.0"),
+        ],
+    )
+    .await;
+    h.greeted().await;
+    let port = h.webhook_port().await;
+    assert!(
+        h.log()
+            .contains(&format!("Webhook server started on 0.0.0.0:{port}")),
+        "{}",
+        h.log()
+    );
+    let reply = post_hook(port, "nope", Some(super::SECRET), &[], "{}").await;
+    assert_eq!(reply.status, 404, "{reply:?}");
+}
