@@ -300,7 +300,7 @@ async fn commands_in_the_channel_are_mains_and_in_the_thread_the_forks() {
                     json!([{"name": key, "type": 3, "value": value}]),
                 )
                 .await;
-            discord.wait_for_callback(sent).await.to_string()
+            discord.wait_for_answer(sent).await
         }
     };
     let in_thread = command(thread, "model", "haiku").await;

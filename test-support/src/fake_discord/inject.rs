@@ -274,6 +274,41 @@ impl FakeDiscord {
             .any(|s| s.id == interaction_id && s.acked)
     }
 
+    /// The answer the owner ends up reading to an interaction: the callback's content, or
+    /// — when the bot deferred it (type 5, a busy machine can make any command wait) — the
+    /// content it later edits into the original response.
+    pub async fn wait_for_answer(&self, interaction_id: u64) -> String {
+        let callback = self.wait_for_callback(interaction_id).await;
+        if callback["type"] != 5 {
+            return callback["data"]["content"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned();
+        }
+        let deadline = tokio::time::Instant::now() + self.cfg.wait_timeout;
+        loop {
+            let answered = {
+                let inner = self.shared.lock();
+                inner
+                    .interactions
+                    .values()
+                    .find(|s| s.id == interaction_id)
+                    .and_then(|s| Some((s.channel_id, s.original?)))
+            }
+            .and_then(|(channel, id)| self.message(channel, id))
+            .map(|m| m.content)
+            .filter(|content| !content.is_empty());
+            if let Some(content) = answered {
+                return content;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "no answer to deferred interaction {interaction_id}"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+    }
+
     /// Waits until the bot acknowledged the interaction; returns the callback body.
     pub async fn wait_for_callback(&self, interaction_id: u64) -> Value {
         let pattern = format!("POST /interactions/{interaction_id}/*/callback");
