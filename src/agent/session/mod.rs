@@ -164,6 +164,9 @@ pub struct MainSession {
     /// When the session last did something (a turn ended, a command connected): its CLI
     /// sleeps once this is long enough ago (issue 29).
     last_active: Mutex<tokio::time::Instant>,
+    /// The owner began to type while main's CLI was being put to sleep (its lock held): it
+    /// starts again once asleep (REST-2).
+    wake_missed: std::sync::atomic::AtomicBool,
     /// CLIs no conversation uses any more (an ended fork's, main's old one after a Save),
     /// finishing without holding a lock; shutdown waits for them.
     retiring: tokio_util::task::TaskTracker,
@@ -198,6 +201,7 @@ impl MainSession {
             fork_control: Arc::new(ForkControl::default()),
             main_scope: Arc::new(ScopeCell::new(ToolScope::Main)),
             last_active,
+            wake_missed: std::sync::atomic::AtomicBool::new(false),
             retiring: tokio_util::task::TaskTracker::new(),
         }
     }

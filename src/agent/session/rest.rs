@@ -7,7 +7,7 @@
 //! kept session with the settings the session holds (REST-3); `/clear`, `/compact` and
 //! `/model` start it the same way (REST-4).
 
-use std::time::Duration;
+use std::{sync::atomic::Ordering, time::Duration};
 
 use super::{DISCONNECT_GRACE, MainSession, StartFor, Target};
 use crate::{
@@ -59,11 +59,17 @@ impl MainSession {
         let Some(client) = self.take_client(&mut state) else {
             return fork_slept;
         };
+        // Only typing while this stop holds the lock counts; typing during a turn needed none.
+        self.wake_missed.store(false, Ordering::Relaxed);
         client.disconnect(DISCONNECT_GRACE).await;
         tracing::info!(
             idle_secs = limit.as_secs(),
             "the conversation's CLI is asleep until it is needed"
         );
+        drop(state);
+        if self.wake_missed.swap(false, Ordering::Relaxed) {
+            self.wake(Target::MainDoor).await;
+        }
         true
     }
 
@@ -101,6 +107,8 @@ impl MainSession {
                 }
                 Branch::Main => {
                     let Ok(mut state) = self.state.try_lock() else {
+                        // A turn (which starts the CLI itself) or a stop under way.
+                        self.wake_missed.store(true, Ordering::Relaxed);
                         return;
                     };
                     self.touch();
