@@ -7,8 +7,8 @@ use ollim_bot::config::environment;
 use ollim_bot::{
     app,
     cli::{
-        Cli, Command, auth, cal, chat, doctor, gmail, google, history, recall, reminder, routine,
-        service, setup, tasks, webhook,
+        Cli, Command, auth, cal, chat, doctor, eval, gmail, google, history, recall, reminder,
+        routine, service, setup, tasks, webhook,
     },
     config::{Config, Launch},
     state::paths::DataDir,
@@ -114,6 +114,7 @@ async fn run(cli: Cli, launch: Launch) -> anyhow::Result<i32> {
                 &args,
             ))
         }
+        Some(Command::Eval { action }) => eval_command(action, &launch).await,
         Some(Command::History(args)) => Ok(history::run(&args, clock_of(&launch).now())),
         Some(Command::Recall(args)) => Ok(recall::run(&args, clock_of(&launch).now())),
         Some(Command::Usage(args)) => {
@@ -130,6 +131,26 @@ async fn run(cli: Cli, launch: Launch) -> anyhow::Result<i32> {
         Some(Command::Google { action }) => Ok(google::run(&google_env(&launch)?, action).await),
         None => run_bot(&launch).await,
     }
+}
+
+/// `eval`: `run` needs the whole configuration and a Claude login; the rest read the history.
+async fn eval_command(action: eval::EvalCommand, launch: &Launch) -> anyhow::Result<i32> {
+    let eval::EvalCommand::Run { scenario, verbose } = action else {
+        let (data_dir, _) = scheduling_env(launch)?;
+        return Ok(eval::run_offline(&action, &data_dir));
+    };
+    let scenarios = match eval::select(scenario.as_deref()) {
+        Ok(scenarios) => scenarios,
+        Err(error) => {
+            eprintln!("{error}");
+            return Ok(2);
+        }
+    };
+    let config = Config::from_launch(launch)?;
+    if !claude_auth_ok(&config).await {
+        return Ok(1);
+    }
+    eval::run_scenarios(config, scenarios, verbose, clock_of(launch).now()).await
 }
 
 /// The data dir and timezone for `routine` / `reminder`, which need nothing else: no Discord

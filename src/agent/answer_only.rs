@@ -1,4 +1,5 @@
-//! A session that can do nothing but answer (WHK-12, NAG-5): haiku, thinking off, no tools at
+//! A session that can do nothing but answer (WHK-12, NAG-5): haiku (or the model a question
+//! names), thinking off, no tools at
 //! all (`--tools ""`), no MCP servers, no settings, no hooks, a one-turn limit and a fixed
 //! system prompt of our own. The webhook screening asks one about untrusted text; the nag
 //! keeper asks one for the words of a nudge. Whatever the text it is given says, the worst it
@@ -31,6 +32,8 @@ pub const ANSWER_ONLY_MODEL: &str = "haiku";
 pub struct Question {
     /// The whole system prompt.
     pub system_prompt: &'static str,
+    /// The model that answers ([`ANSWER_ONLY_MODEL`] unless the question needs another).
+    pub model: &'static str,
     /// What its cost is on record as, and for which job.
     pub usage: (UsageKind, Option<String>),
     /// The question.
@@ -50,11 +53,15 @@ pub enum AnswerOnlyError {
     Failed(#[from] AgentError),
 }
 
-/// The CLI options of a session answering under `system_prompt`.
-pub(super) fn answer_only_options(services: &Services, system_prompt: &str) -> ClientOptions {
+/// The CLI options of a session of `model` answering under `system_prompt`.
+pub(super) fn answer_only_options(
+    services: &Services,
+    system_prompt: &str,
+    model: &str,
+) -> ClientOptions {
     let mut options = ClientOptions {
         system_prompt: SystemPrompt::Custom(system_prompt.to_owned()),
-        model: Some(ANSWER_ONLY_MODEL.to_owned()),
+        model: Some(model.to_owned()),
         thinking: Some(Thinking::Off),
         permission_mode: Some(PermissionMode::DontAsk),
         setting_sources: Some(Vec::new()),
@@ -78,7 +85,7 @@ pub async fn ask(
     front_end: &Arc<dyn FrontEnd>,
     question: Question,
 ) -> Result<String, AnswerOnlyError> {
-    let options = answer_only_options(services, question.system_prompt);
+    let options = answer_only_options(services, question.system_prompt, question.model);
     let (kind, job) = question.usage;
     let ask = async {
         let description = SessionDescription {

@@ -23,6 +23,7 @@ pub async fn screen(
 ) -> Result<String, AnswerOnlyError> {
     let question = Question {
         system_prompt: SCREENING_SYSTEM_PROMPT,
+        model: SCREENING_MODEL,
         usage: (UsageKind::Screening, None),
         prompt,
         limit,

@@ -19,6 +19,7 @@ async fn the_screening_session_gets_nothing_to_act_with() {
     let options = super::super::answer_only::answer_only_options(
         &services(dir.path()),
         SCREENING_SYSTEM_PROMPT,
+        super::SCREENING_MODEL,
     );
     let args = options.to_args(false);
     let tools_at = args.iter().position(|a| a == "--tools").unwrap();

@@ -201,6 +201,7 @@ impl NagKeeper {
         }
         let question = Question {
             system_prompt: NUDGE_SYSTEM_PROMPT,
+            model: crate::agent::answer_only::ANSWER_ONLY_MODEL,
             usage: (UsageKind::Reminder, Some(nag.id.clone())),
             prompt: nudge_question(
                 nag,

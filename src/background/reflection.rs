@@ -216,6 +216,7 @@ async fn trace(
     }
     let question = Question {
         system_prompt: TRACE_SYSTEM_PROMPT,
+        model: crate::agent::answer_only::ANSWER_ONLY_MODEL,
         usage: (UsageKind::Reflection, about.ledger_job.clone()),
         prompt: about.question(end, reports),
         limit: TRACE_LIMIT,

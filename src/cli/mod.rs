@@ -5,6 +5,7 @@ pub mod auth;
 pub mod cal;
 pub mod chat;
 pub mod doctor;
+pub mod eval;
 pub mod gmail;
 pub mod google;
 pub mod history;
@@ -109,6 +110,14 @@ pub enum Command {
         /// What to do.
         #[command(subcommand)]
         action: webhook::WebhookCommand,
+    },
+    /// Simulated-owner evaluations of the agent: run, list, results, compare (real model
+    /// calls on your Claude login, in throw-away data dirs).
+    #[command(subcommand_required = true, arg_required_else_help = true)]
+    Eval {
+        /// What to do.
+        #[command(subcommand)]
+        action: eval::EvalCommand,
     },
     /// The bot's past Claude sessions: list them, print one, or search them.
     History(history::HistoryArgs),
