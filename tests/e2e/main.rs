@@ -35,6 +35,7 @@ mod doctor;
 mod doctor_home;
 mod doctor_keys;
 mod driver;
+mod evals;
 mod fake_discord_smoke;
 mod file_mention;
 mod fork_threads;
