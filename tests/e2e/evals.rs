@@ -110,11 +110,11 @@ async fn a_file_created_scenario_stops_at_the_file_and_is_recorded() {
     assert_eq!(judges.len(), 1);
     assert!(judges[0].model().unwrap().contains("sonnet"));
     assert!(judges[0].tool_names().is_empty());
-    let judged = judges[0].all_text();
-    assert!(judged.contains("Bot: [tool] add_reminder"), "{judged}");
+    let read = judges[0].all_text();
+    assert!(read.contains("Bot: [tool] add_reminder"), "{read}");
     assert!(
-        judged.contains("Open the report"),
-        "the made file is shown: {judged}"
+        read.contains("Open the report"),
+        "the made file is shown: {read}"
     );
 
     let records = history(&sandbox.data_dir);
@@ -133,9 +133,8 @@ async fn a_file_created_scenario_stops_at_the_file_and_is_recorded() {
             .unwrap()
             .contains("Sam: ok. just tell me the one thing")
     );
-    let owner_reminders = std::fs::read_dir(sandbox.data_dir.join("reminders"))
-        .map(|dir| dir.count())
-        .unwrap_or(0);
+    let owner_reminders =
+        std::fs::read_dir(sandbox.data_dir.join("reminders")).map_or(0, Iterator::count);
     assert_eq!(
         owner_reminders, 0,
         "the owner's own reminders are untouched"
