@@ -357,3 +357,44 @@ async fn a_run_stopped_by_its_limits_still_prints_with_its_tools() {
     assert!(variant.trim_end().ends_with("(stopped: budget)"), "{shown}");
     assert!(scratch_homes(&s.sandbox).is_empty());
 }
+
+/// CMD-10: SIGTERM while a replay waits for the model stops it: `Error: terminated`, exit 1,
+/// its CLI gone and its scratch home removed.
+#[tokio::test]
+async fn a_terminated_replay_leaves_nothing_behind() {
+    let s = three_turns().await;
+    let made = s.mock.main_requests().len();
+    let release = tokio_util::sync::CancellationToken::new();
+    s.mock.push(
+        Reply::text_chunks(["Still ", "thinking"], std::time::Duration::ZERO)
+            .held_after(1, release.clone()),
+    );
+    let child = ollim_command(&s.sandbox, &s.mock)
+        .args(["counterfactual", "latest", &s.turn3])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    s.mock
+        .wait_for_main_requests(made + 1, std::time::Duration::from_secs(30))
+        .await;
+    assert_eq!(scratch_homes(&s.sandbox).len(), 1, "the run's own home");
+    let pid = child.id().unwrap().to_string();
+    let sent = std::process::Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let output = tokio::time::timeout(std::time::Duration::from_secs(20), child.wait_with_output())
+        .await
+        .expect("the replay stops")
+        .unwrap();
+    release.cancel();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("Error: terminated"), "{stderr}");
+    assert!(scratch_homes(&s.sandbox).is_empty());
+    s.sandbox
+        .assert_no_process_left(std::time::Duration::from_secs(10))
+        .await;
+}
