@@ -184,11 +184,16 @@ async fn a_variant_replays_turn_three_with_the_intervention() {
 }
 
 /// CMD-10: `--replace-prompt` sends that text as the whole system prompt after the CLI's own
-/// two lines (no Claude Code preset, nothing of the bot's), and `--message` sends other words in place of turn 3's.
+/// two lines (no Claude Code preset, nothing of the bot's), `--message` sends other words in
+/// place of turn 3's, and an embed the run's `discord` tools sent is printed in its block.
 #[tokio::test]
 async fn a_replaced_prompt_and_message_are_what_the_model_gets() {
     let s = three_turns().await;
     let made = s.mock.main_requests().len();
+    s.mock.push(Reply::tool_use(
+        "mcp__discord__discord_embed",
+        serde_json::json!({"title": "Parrot card", "description": "squawk"}),
+    ));
     s.mock.push(Reply::text("Replaced."));
     let output = counterfactual(
         &s,
@@ -204,7 +209,7 @@ async fn a_replaced_prompt_and_message_are_what_the_model_gets() {
     .await;
     let shown = stdout(&output);
     let sent = requests_after(&s.mock, made);
-    assert_eq!(sent.len(), 1);
+    assert_eq!(sent.len(), 2);
     let system = sent[0].system_text();
     // The CLI always sends its billing header and its one-line identity first; then the text
     // alone: no Claude Code preset, nothing of the bot's prompt.
@@ -223,10 +228,11 @@ async fn a_replaced_prompt_and_message_are_what_the_model_gets() {
     );
     assert_eq!(sent[0].last_user_text(), Some("say hi"));
     assert!(shown.contains("\nSent instead: say hi\n"), "{shown}");
-    assert!(
-        shown.contains("VARIANT (with intervention)\nReplaced.\n"),
-        "{shown}"
-    );
+    // What the `discord` tools would have shown the owner is printed in the run's block.
+    let block = "VARIANT (with intervention)\nReplaced.\n[embed] Parrot card\n  squawk\n";
+    assert!(shown.contains(block), "{shown}");
+    let tools = "Tools (1):\n  mcp__discord__discord_embed squawk\n";
+    assert!(shown.contains(tools), "{shown}");
     assert!(scratch_homes(&s.sandbox).is_empty());
 }
 
