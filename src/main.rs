@@ -29,7 +29,15 @@ fn main() -> ExitCode {
     }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(error) => return usage_error(&error),
+        Err(error) => {
+            let code = usage_error(&error);
+            // CMD-10: a usage error of `counterfactual` is exit 2, as its callers script it.
+            return if subcommand_of(&args) == Some("counterfactual") && code == ExitCode::FAILURE {
+                ExitCode::from(2)
+            } else {
+                code
+            };
+        }
     };
     // Before any thread exists (the `.env` sets process variables) and before logging starts
     // (so `RUST_LOG` in the file counts).
@@ -115,6 +123,10 @@ async fn run(cli: Cli, launch: Launch) -> anyhow::Result<i32> {
             ))
         }
         Some(Command::Eval { action }) => eval_command(action, &launch).await,
+        Some(Command::Counterfactual(args)) => {
+            let config = Config::from_launch(&launch)?;
+            Ok(ollim_bot::cli::counterfactual::run(config, args).await)
+        }
         Some(Command::History(args)) => Ok(history::run(&args, clock_of(&launch).now())),
         Some(Command::Recall(args)) => Ok(recall::run(&args, clock_of(&launch).now())),
         Some(Command::Usage(args)) => {
@@ -253,6 +265,22 @@ async fn claude_auth_ok(config: &Config) -> bool {
             false
         }
     }
+}
+
+/// The subcommand named in `args` (the program first): the first word that is neither an
+/// option nor the value of a global one.
+fn subcommand_of(args: &[std::ffi::OsString]) -> Option<&str> {
+    let mut words = args.iter().skip(1).filter_map(|arg| arg.to_str());
+    while let Some(word) = words.next() {
+        match word {
+            "--env-file" | "--data-dir" => {
+                words.next();
+            }
+            option if option.starts_with('-') => {}
+            subcommand => return Some(subcommand),
+        }
+    }
+    None
 }
 
 /// `--help`/`--version` print and exit 0; anything unrecognised prints the help and exits 1.

@@ -4,6 +4,7 @@ pub mod approve;
 pub mod auth;
 pub mod cal;
 pub mod chat;
+pub mod counterfactual;
 pub mod doctor;
 pub mod eval;
 pub mod gmail;
@@ -40,6 +41,7 @@ Examples:
   ollim-bot tasks add \"Call the dentist\" --due 2026-03-01
   ollim-bot cal today
   ollim-bot google auth         connect Google Tasks, Calendar and Gmail
+  ollim-bot counterfactual latest 3f2a --append \"Be brief.\" --with-baseline
   ollim-bot webhook list        webhook specs; `webhook test <id> --data '{...}'` tries one
   ollim-bot completions zsh     tab completion for your shell (bash, zsh, fish)";
 
@@ -121,6 +123,9 @@ pub enum Command {
     },
     /// The bot's past Claude sessions: list them, print one, or search them.
     History(history::HistoryArgs),
+    /// Replay one of your messages from a past session with a change (another system prompt,
+    /// model or message, a tool taken away) and compare the answers.
+    Counterfactual(counterfactual::CounterfactualArgs),
     /// Recall: the passages of everything said, noted and done that answer a question, best
     /// first; `--forget` removes some for good, `--reindex` rebuilds the index.
     Recall(recall::RecallArgs),

@@ -28,7 +28,13 @@ pub struct CliHomes {
     master: PathBuf,
     workspace: PathBuf,
     book: CliHomeBook,
+    /// The one home every CLI started through these homes runs in (a scratch home).
+    pinned: Option<PathBuf>,
 }
+
+/// The prefix of a scratch home's name: one a counterfactual replay (CMD-10) makes, runs in
+/// and removes; at most a day old unless its command was killed.
+pub const SCRATCH_PREFIX: &str = "cf-";
 
 /// The prefix of a home's name: who may have written into it.
 fn trust_prefix(confinement: Confinement) -> &'static str {
@@ -47,7 +53,53 @@ impl CliHomes {
             master,
             workspace,
             book,
+            pinned: None,
         }
+    }
+
+    /// These homes with every CLI start put in `home` (a scratch home, see
+    /// [`Self::scratch`]): nothing is copied in but the login, and nothing is recorded.
+    #[must_use]
+    pub fn pinned_to(&self, home: PathBuf) -> Self {
+        Self {
+            pinned: Some(home),
+            ..self.clone()
+        }
+    }
+
+    /// Makes a scratch home (`cf-<random>`, CMD-10): a fresh home with the login brought in,
+    /// that no session is recorded in and that its maker removes ([`ScratchHome`]'s drop).
+    pub fn scratch(&self) -> Result<ScratchHome, SandboxError> {
+        let home = self
+            .root
+            .join(format!("{SCRATCH_PREFIX}{}", uuid::Uuid::new_v4().simple()));
+        create_private_dir(&home)?;
+        let scratch = ScratchHome(home);
+        self.bring_login(&scratch.0);
+        create_private_dir(&scratch.0.join("tmp"))?;
+        Ok(scratch)
+    }
+
+    /// Removes the scratch homes last changed before `before` (left by a killed command).
+    pub fn sweep_scratch(&self, before: std::time::SystemTime) {
+        let Ok(entries) = std::fs::read_dir(&self.root) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let stale = entry
+                .file_name()
+                .to_string_lossy()
+                .starts_with(SCRATCH_PREFIX)
+                && modified(&entry.path()).is_some_and(|time| time < before);
+            if stale && let Err(error) = std::fs::remove_dir_all(entry.path()) {
+                tracing::warn!(%error, home = %entry.path().display(), "could not remove a stale scratch home");
+            }
+        }
+    }
+
+    /// The folder of this workspace's transcripts in the CLI home `home`.
+    pub fn transcripts_in(&self, home: &Path) -> PathBuf {
+        self.projects(home)
     }
 
     /// The folder every home lives in.
@@ -65,6 +117,11 @@ impl CliHomes {
         resume: Option<&str>,
         fork_session: bool,
     ) -> Result<PathBuf, SandboxError> {
+        if let Some(home) = &self.pinned {
+            self.bring_login(home);
+            create_private_dir(&home.join("tmp"))?;
+            return Ok(home.clone());
+        }
         let prefix = trust_prefix(confinement);
         let recorded = match resume {
             Some(id) => self.book.home_of(id)?,
@@ -94,6 +151,9 @@ impl CliHomes {
 
     /// Records that the CLI working in `home` reported `session`.
     pub fn record(&self, session: &str, home: &Path) {
+        if self.pinned.is_some() {
+            return;
+        }
         let (Some(name), Some(parent)) = (home.file_name(), home.parent()) else {
             return;
         };
@@ -181,6 +241,27 @@ impl CliHomes {
             {
                 tracing::warn!(%error, file = name, "could not bring the Claude login into a session's home");
             }
+        }
+    }
+}
+
+/// A scratch home, removed with everything in it when dropped (CMD-10).
+#[derive(Debug)]
+pub struct ScratchHome(PathBuf);
+
+impl ScratchHome {
+    /// The home.
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for ScratchHome {
+    fn drop(&mut self) {
+        if let Err(error) = std::fs::remove_dir_all(&self.0)
+            && error.kind() != std::io::ErrorKind::NotFound
+        {
+            tracing::warn!(%error, home = %self.0.display(), "could not remove a scratch home");
         }
     }
 }

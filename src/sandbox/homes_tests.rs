@@ -173,3 +173,47 @@ fn the_login_comes_in_and_only_the_owners_refreshed_login_goes_back() {
         "{\"token\":\"two\"}"
     );
 }
+
+/// CMD-10: a scratch home gets the login, every start is pinned to it, nothing is recorded,
+/// and it is gone when dropped; one left over a day is swept.
+#[test]
+fn a_scratch_home_holds_every_start_records_nothing_and_is_removed() {
+    let f = fixture();
+    write(&f.master.join(CREDENTIALS), "{\"token\":1}");
+    let scratch = f.homes.scratch().unwrap();
+    let home = scratch.path().to_path_buf();
+    assert!(
+        home.file_name()
+            .unwrap()
+            .to_string_lossy()
+            .starts_with(SCRATCH_PREFIX)
+    );
+    assert!(home.join(CREDENTIALS).is_file() && home.join("tmp").is_dir());
+    let pinned = f.homes.pinned_to(home.clone());
+    assert_eq!(
+        pinned
+            .prepare(Confinement::Owner, Some("copy"), true)
+            .unwrap(),
+        home
+    );
+    pinned.record("branch", &home);
+    assert_eq!(f.homes.book.home_of("branch").unwrap(), None);
+    assert_eq!(
+        pinned.transcripts_in(&home),
+        transcript_in(&f, &home, "x").parent().unwrap()
+    );
+    drop(scratch);
+    assert!(!home.exists());
+
+    let old = f.homes.scratch().unwrap();
+    let kept = old.path().to_path_buf();
+    std::mem::forget(old);
+    let owner = f.homes.prepare(Confinement::Owner, None, false).unwrap();
+    f.homes
+        .sweep_scratch(std::time::SystemTime::now() - std::time::Duration::from_secs(60));
+    assert!(kept.is_dir(), "a fresh one stays");
+    f.homes
+        .sweep_scratch(std::time::SystemTime::now() + std::time::Duration::from_secs(60));
+    assert!(!kept.exists());
+    assert!(owner.is_dir(), "only scratch homes are swept");
+}

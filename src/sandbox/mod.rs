@@ -36,7 +36,7 @@ pub use container::{ContainerSupport, container_args};
 pub use egress::{Gate, HostRule, Proxy};
 pub use error::SandboxError;
 pub use grants::{Access, Grant, Layout, exposed_secrets, grants};
-pub use homes::CliHomes;
+pub use homes::{CliHomes, SCRATCH_PREFIX, ScratchHome};
 pub use install::{cli_install_dirs, locate_executable, path_dirs};
 pub use kernel::{Support, support};
 pub use limits::{CgroupSupport, LiveSession, LiveSessions, SessionCgroup};
@@ -189,6 +189,15 @@ impl Sandbox {
     /// The CLI homes.
     pub fn homes(&self) -> &CliHomes {
         &self.homes
+    }
+
+    /// This sandbox with every CLI started in `home` (a scratch home, CMD-10).
+    #[must_use]
+    pub fn pinned_to(&self, home: std::path::PathBuf) -> Self {
+        Self {
+            homes: self.homes.pinned_to(home),
+            ..self.clone()
+        }
     }
 
     /// Confines the CLI start `invocation`, a session of kind `confinement`: gives it a CLI

@@ -1,4 +1,5 @@
-//! The Claude Code CLI's session transcripts, read for `ollim-bot history` (SUB-4…6).
+//! The Claude Code CLI's session transcripts, read for `ollim-bot history` (SUB-4…6) and
+//! rewound for `ollim-bot counterfactual` ([`rewind`], [`session_ref`], CMD-10).
 //!
 //! The CLI appends every session to `<config dir>/projects/<cwd key>/<session id>.jsonl`, one
 //! JSON object per line (prompts, assistant content blocks, tool results, bookkeeping). This
@@ -8,6 +9,8 @@
 
 mod entry;
 mod files;
+pub mod rewind;
+pub mod session_ref;
 mod summary;
 mod window;
 

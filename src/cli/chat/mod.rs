@@ -15,7 +15,7 @@ use tokio::signal::unix::{SignalKind, signal};
 
 pub use line_reader::LineReader;
 pub use terminal::{TerminalFrontEnd, render_embed, render_events};
-use terminal_text::harmless;
+pub(crate) use terminal_text::harmless;
 
 use crate::{
     agent::{

@@ -15,7 +15,7 @@ use std::{borrow::Cow, fmt::Write};
 
 /// `text` as the terminal may show it: every control character replaced by its stand-in (see
 /// the module's notes); borrowed when there was none.
-pub(super) fn harmless(text: &str) -> Cow<'_, str> {
+pub(crate) fn harmless(text: &str) -> Cow<'_, str> {
     if !text.chars().any(|c| stand_in(c, None).is_some()) {
         return Cow::Borrowed(text);
     }
