@@ -288,3 +288,17 @@ fn the_health_check_passes_only_while_the_bot_in_the_pid_file_runs() {
         wrong.stdout()
     );
 }
+
+/// BOOT-11: the image's layout, tried in a root file system of its runtime's Debian packages
+/// (`.ci/container-rootfs.sh`): the CLI runs from where the image puts it, and as uid 10001
+/// the CLIs' containers work with a plain /proc and fail with Docker's masked one. Not in CI.
+#[test]
+#[ignore = "needs root, mmdebstrap and deb.debian.org; run with --ignored"]
+fn the_image_layout_runs_the_cli_and_its_sandbox_as_uid_10001() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let status = Command::new(repo.join(".ci/container-rootfs.sh"))
+        .arg(env!("CARGO_BIN_EXE_ollim-bot"))
+        .status()
+        .expect("run .ci/container-rootfs.sh");
+    assert!(status.success(), "its output says which check failed");
+}

@@ -215,6 +215,23 @@ fn strings(value: &Value) -> Vec<String> {
 }
 
 #[test]
+fn the_rootfs_trial_makes_the_user_and_dirs_as_the_image_does() {
+    let trial = read(".ci/container-rootfs.sh");
+    let run = all(&runtime(), "RUN").join(" && ");
+    for step in ["useradd ", "install -d "] {
+        let command = run
+            .split("&&")
+            .map(str::trim)
+            .find(|command| command.starts_with(step))
+            .unwrap_or_else(|| panic!("{step} in the Containerfile"));
+        assert!(
+            trial.contains(&format!("chroot \"$root\" {command}\n")),
+            "the trial runs `{command}` as the Containerfile does"
+        );
+    }
+}
+
+#[test]
 fn compose_gives_the_sandbox_what_it_needs_and_no_privilege() {
     let compose = compose();
     let bot = &compose["services"]["ollim-bot"];
