@@ -11,7 +11,7 @@
 # OLLIM_WAIT_SECS  how long to wait for each, in seconds (default 120; 0: don't wait)
 # OLLIM_WAIT_POLL  seconds between two tries (default 2)
 # OLLIM_PULL_SECS  how long a model pull may take, in seconds (default 1800)
-set -u
+set -u -f # no globbing: URLs may hold ? and *
 
 EX_UNAVAILABLE=69
 EX_CONFIG=78
