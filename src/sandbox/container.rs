@@ -64,16 +64,29 @@ pub(super) fn probe(path_var: Option<&std::ffi::OsStr>) -> ContainerSupport {
     {
         Ok(output) if output.status.success() => ContainerSupport::Available { bwrap },
         Ok(output) => ContainerSupport::Unavailable {
-            reason: format!(
-                "bwrap could not make a container here (user namespaces may be switched off: \
-                 `sysctl kernel.unprivileged_userns_clone=1` or \
-                 `kernel.apparmor_restrict_unprivileged_userns=0`): {}",
-                String::from_utf8_lossy(&output.stderr).trim()
-            ),
+            reason: refusal_reason(String::from_utf8_lossy(&output.stderr).trim()),
         },
         Err(error) => ContainerSupport::Unavailable {
             reason: format!("bwrap at {} could not be run: {error}", bwrap.display()),
         },
+    }
+}
+
+/// Why bwrap refused the probe, from what it said, with the likely cause: a fresh /proc
+/// refused is what a container engine's masked /proc paths cause (BOOT-11); anything else,
+/// most often, user namespaces switched off.
+fn refusal_reason(stderr: &str) -> String {
+    if stderr.contains("Can't mount proc") {
+        format!(
+            "bwrap could not mount a fresh /proc (in a container engine, its masked /proc paths \
+             forbid it: `--security-opt systempaths=unconfined`, see docs/container.md): {stderr}"
+        )
+    } else {
+        format!(
+            "bwrap could not make a container here (user namespaces may be switched off: \
+             `sysctl kernel.unprivileged_userns_clone=1` or \
+             `kernel.apparmor_restrict_unprivileged_userns=0`): {stderr}"
+        )
     }
 }
 

@@ -131,3 +131,14 @@ fn a_secret_a_mount_would_show_is_covered_by_an_empty_file() {
     assert!(cover > mount, "covered after the tree is mounted");
     assert!(!args.contains(&elsewhere.display().to_string()));
 }
+
+#[test]
+fn a_refused_proc_names_the_container_engines_setting() {
+    let masked =
+        refusal_reason("bwrap: Can't mount proc on /newroot/proc: Operation not permitted");
+    assert!(masked.contains("systempaths=unconfined"), "{masked}");
+    assert!(masked.ends_with("Operation not permitted"), "{masked}");
+    let userns = refusal_reason("bwrap: No permissions to create new namespace");
+    assert!(userns.contains("unprivileged_userns_clone"), "{userns}");
+    assert!(!userns.contains("systempaths"), "{userns}");
+}

@@ -26,6 +26,7 @@ mod cli_rest_fork;
 mod cli_start_faults;
 mod climb;
 mod clock;
+mod container_entrypoint;
 mod counterfactual;
 mod crash;
 mod discord;

@@ -2,10 +2,12 @@
 //! every parser, the import layering of `src/` against `docs/architecture.md` (and no circle
 //! between sibling folders), and the
 //! behaviour index `docs/behaviour.md` against the IDs the code names, where the process
-//! environment is read, and that the Discord front end's parts stand alone.
+//! environment is read, that the Discord front end's parts stand alone, and the container
+//! image's files against the code.
 
 mod behaviour_index;
 mod behaviour_places;
+mod container;
 mod discord_parts;
 mod environment_reads;
 mod layers;
