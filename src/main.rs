@@ -292,16 +292,18 @@ fn usage_error(error: &clap::Error) -> ExitCode {
         }
         ErrorKind::InvalidSubcommand | ErrorKind::UnknownArgument => {
             use clap::CommandFactory;
-            eprintln!(
-                "{}\n",
-                error
-                    .render()
-                    .to_string()
-                    .lines()
-                    .next()
-                    .unwrap_or_default()
-            );
-            eprintln!("{}", Cli::command().render_help());
+            let rendered = error.render().to_string();
+            let suggests = rendered.lines().any(|l| l.trim_start().starts_with("tip:"));
+            let top_level = rendered
+                .lines()
+                .any(|l| l.starts_with("Usage: ollim-bot [OPTIONS] [COMMAND]"));
+            if suggests || !top_level {
+                // A likely meant word, or a subcommand's own usage: clap's error says it.
+                eprint!("{rendered}");
+            } else {
+                eprintln!("{}\n", rendered.lines().next().unwrap_or_default());
+                eprintln!("{}", Cli::command().render_help());
+            }
             ExitCode::FAILURE
         }
         _ => {

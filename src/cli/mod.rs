@@ -49,9 +49,9 @@ Examples:
 #[derive(Debug, Parser)]
 #[command(
     name = "ollim-bot",
-    version,
+    version = concat!("v", env!("CARGO_PKG_VERSION")),
     before_help = HELP_TITLE,
-    about = "Your ADHD-friendly assistant in Discord DMs, powered by the Claude Code CLI.",
+    about = "Run without a command to start the bot; the commands below work beside it.",
     after_help = EXAMPLES
 )]
 pub struct Cli {
@@ -134,7 +134,7 @@ pub enum Command {
     /// First-time set-up in the terminal: Discord token, names, timezone, Claude; writes the
     /// `.env` the bot reads.
     Setup,
-    /// Print a shell completion script: `ollim-bot completions bash > ~/.local/share/bash-completion/completions/ollim-bot`.
+    /// Print a shell completion script: `mkdir -p ~/.local/share/bash-completion/completions && ollim-bot completions bash > ~/.local/share/bash-completion/completions/ollim-bot`.
     Completions {
         /// The shell: bash, zsh, fish, elvish or powershell.
         shell: clap_complete::Shell,

@@ -37,7 +37,7 @@ pub async fn run(launch: &Launch) -> i32 {
     println!("Setting up ollim-bot; answers go to {}", target.display());
     println!("Press Enter to keep a value shown in [brackets].\n");
     match ask_everything(launch).await {
-        Ok(vars) => {
+        Ok((vars, claude)) => {
             let pairs: Vec<(&str, &str)> = vars.iter().map(|(k, v)| (*k, v.as_str())).collect();
             if let Some(dir) = target.parent()
                 && let Err(error) = std::fs::create_dir_all(dir)
@@ -51,6 +51,11 @@ pub async fn run(launch: &Launch) -> i32 {
             }
             println!("\nSaved {} (owner-only).", target.display());
             println!("Next:");
+            if claude == Claude::NeedsLogin {
+                println!(
+                    "  ollim-bot auth login         log in to Claude (needed before the bot starts)"
+                );
+            }
             println!("  ollim-bot doctor             check everything, Discord included");
             println!("  ollim-bot                    start the bot, then DM it on Discord");
             println!("  ollim-bot service install    or keep it running as a service");
@@ -73,7 +78,18 @@ fn target_file(launch: &Launch) -> PathBuf {
         .join(".env")
 }
 
-async fn ask_everything(launch: &Launch) -> Result<Vec<(&'static str, String)>, SetupError> {
+/// Whether Claude can answer once set-up ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Claude {
+    /// Logged in, or a key was given.
+    Ready,
+    /// Neither: `ollim-bot auth login` comes next.
+    NeedsLogin,
+}
+
+async fn ask_everything(
+    launch: &Launch,
+) -> Result<(Vec<(&'static str, String)>, Claude), SetupError> {
     let mut input = Answers::new();
     let current = |name: &str| launch.var(name).filter(|v| !v.trim().is_empty());
     let mut vars = Vec::new();
@@ -116,7 +132,9 @@ async fn ask_everything(launch: &Launch) -> Result<Vec<(&'static str, String)>, 
         Ok(true)
     ) {
         println!("5. Claude: ready.");
-    } else {
+        return Ok((vars, Claude::Ready));
+    }
+    {
         println!(
             "5. Claude is not logged in. Paste an Anthropic API key, or press Enter and run \
              `ollim-bot auth login` afterwards (a Claude subscription works too)."
@@ -126,9 +144,10 @@ async fn ask_everything(launch: &Launch) -> Result<Vec<(&'static str, String)>, 
             .await?
         {
             vars.push(("ANTHROPIC_API_KEY", key));
+            return Ok((vars, Claude::Ready));
         }
     }
-    Ok(vars)
+    Ok((vars, Claude::NeedsLogin))
 }
 
 /// A pasted bot token as the bot uses it: without a `Bot ` prefix, and shaped like one (three

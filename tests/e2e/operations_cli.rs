@@ -239,6 +239,33 @@ fn completions_for_three_shells() {
     }
 }
 
+/// A mistyped command or subcommand is answered with the likely one, and
+/// `--version` reads as `/version` does.
+#[test]
+fn a_typo_gets_a_suggestion() {
+    let home = tempfile::tempdir().unwrap();
+    let out = ollim(home.path(), home.path(), &["remnder", "list"]);
+    assert_eq!(out.status.code(), Some(1));
+    let said = text(&out.stderr);
+    assert!(
+        said.contains("tip: a similar subcommand exists: 'reminder'"),
+        "{said}"
+    );
+    let out = ollim(home.path(), home.path(), &["reminder", "ad"]);
+    assert_eq!(out.status.code(), Some(1));
+    let said = text(&out.stderr);
+    assert!(
+        said.contains("a similar subcommand exists: 'add'"),
+        "{said}"
+    );
+    assert!(said.contains("Usage: ollim-bot reminder"), "{said}");
+    let out = ollim(home.path(), home.path(), &["--version"]);
+    assert_eq!(
+        text(&out.stdout).trim(),
+        concat!("ollim-bot v", env!("CARGO_PKG_VERSION"))
+    );
+}
+
 #[test]
 fn usage_errors_go_to_stderr_and_help_to_stdout() {
     let home = tempfile::tempdir().unwrap();
@@ -313,6 +340,12 @@ fn setup_writes_the_env_file_the_bot_reads() {
     assert!(shown.contains("that isn't a bot token"), "{shown}");
     assert!(shown.contains("not an IANA timezone"), "{shown}");
     assert!(shown.contains("ollim-bot auth login"), "{shown}");
+    // With no login and no key, logging in is the first next step.
+    let next = shown.split("Next:").nth(1).unwrap_or_default();
+    assert!(
+        next.trim_start().starts_with("ollim-bot auth login"),
+        "{shown}"
+    );
     let written = std::fs::read_to_string(&env_file).unwrap();
     assert_eq!(
         written,
@@ -358,6 +391,8 @@ fn setup_checks_a_pasted_api_key() {
     let shown = text(&out.stdout);
     assert!(shown.contains("couldn't check it now"), "{shown}");
     assert!(!shown.contains("sk-ant-pasted"), "{shown}");
+    let next = shown.split("Next:").nth(1).unwrap_or_default();
+    assert!(!next.contains("auth login"), "a key was given: {shown}");
     let written = std::fs::read_to_string(home.join(".ollim-bot/.env")).unwrap();
     assert!(
         written.contains("ANTHROPIC_API_KEY=sk-ant-pasted"),
