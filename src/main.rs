@@ -198,6 +198,12 @@ fn clock_of(launch: &Launch) -> ollim_bot::clock::Clock {
 
 /// The daemon: required variables (BOOT-2), configuration, Claude auth, then the bot.
 async fn run_bot(launch: &Launch) -> anyhow::Result<i32> {
+    // A misspelt key first: it is often why a required one is missing.
+    if let Some(path) = launch.env_file.path() {
+        for note in ollim_bot::config::env_keys::misspelt_keys(path) {
+            eprintln!("warning: {}: {note}", path.display());
+        }
+    }
     if let Some(missing) =
         app::missing_required(|name| launch.var(name), &launch.env_file.describe())
     {

@@ -3,6 +3,7 @@
 //! Every invalid or missing value yields one line naming the variable and an example value.
 
 mod dirs;
+pub mod env_keys;
 pub mod environment;
 mod fs_events;
 mod launch;

@@ -266,6 +266,30 @@ fn a_typo_gets_a_suggestion() {
     );
 }
 
+/// A misspelt `.env` key is named, with its line and the key it was likely meant to be, when
+/// the bot starts (before the missing token it explains) and by `doctor`.
+#[test]
+fn a_misspelt_env_key_is_named() {
+    let home = tempfile::tempdir().unwrap();
+    std::fs::write(
+        home.path().join(".env"),
+        "DISCORD_TOKN=MTA0.tok.123\nOLLIM_USER_NAME=Julia\nOLLIM_BOT_NAME=Ollim\n",
+    )
+    .unwrap();
+    let out = ollim(home.path(), home.path(), &[]);
+    assert_eq!(out.status.code(), Some(1));
+    let said = text(&out.stderr);
+    let note = "DISCORD_TOKN (line 1) is not a setting (did you mean DISCORD_TOKEN?)";
+    assert!(said.contains(note), "{said}");
+    assert!(said.find(note) < said.find("DISCORD_TOKEN —"), "{said}");
+    let out = ollim(home.path(), home.path(), &["doctor"]);
+    assert!(
+        text(&out.stdout).contains(&format!("WARN .env: {note}")),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
 #[test]
 fn usage_errors_go_to_stderr_and_help_to_stdout() {
     let home = tempfile::tempdir().unwrap();

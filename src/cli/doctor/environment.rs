@@ -26,6 +26,13 @@ const REQUIRED: [(&str, &str); 3] = [
 /// checked). `None` when the configuration can't be read at all.
 pub(super) fn environment_checks(launch: &Launch) -> (Vec<Check>, Option<Config>) {
     let mut checks = vec![env_file_check(&launch.env_file)];
+    if let Some(path) = launch.env_file.path() {
+        checks.extend(
+            crate::config::env_keys::misspelt_keys(path)
+                .into_iter()
+                .map(|note| Check::warn(Group::Environment, format!(".env: {note}"))),
+        );
+    }
     checks.extend(required_var_checks(|name| launch.var(name)));
     let config = Config::from_launch(launch);
     let usable = match config {
