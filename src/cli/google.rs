@@ -116,6 +116,11 @@ pub async fn run(context: &GoogleContext, command: GoogleCommand) -> i32 {
                 0
             } else {
                 println!("google not connected.");
+                if let Err(error) = files.load_secrets() {
+                    // What connecting needs first (the setup steps), as `google auth` says.
+                    return report(context, &error.into());
+                }
+                println!("Connect it with `ollim-bot google auth` (or /google-auth in Discord).");
                 1
             }
         }

@@ -242,3 +242,25 @@ fn install_without_an_env_file_is_refused() {
     assert!(!sandbox.unit_file().exists());
     assert!(sandbox.systemctl_calls().is_empty());
 }
+
+/// `service status` where systemd's user manager can't be reached (a container, an `su`
+/// shell): systemctl's own one line is explained, with what to do instead.
+#[test]
+fn status_without_a_user_bus_says_why_and_what_to_do() {
+    let sandbox = Sandbox::new();
+    let script = sandbox.path("bin/systemctl");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\necho 'Failed to connect to bus: No medium found' >&2\nexit 1\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = sandbox.run(&["service", "status"]);
+    assert_eq!(out.status.code(), Some(1));
+    let said = text(&out.stderr);
+    assert!(
+        said.contains("systemd's user manager isn't reachable from here"),
+        "{said}"
+    );
+    assert!(said.contains("Run `ollim-bot` in a terminal"), "{said}");
+}

@@ -54,12 +54,27 @@ pub fn systemctl(args: &[&str]) -> Systemctl {
 /// Runs `systemctl --user <args>` on the terminal and returns its exit code (`None`: no
 /// `systemctl`).
 pub fn systemctl_passthrough(args: &[&str]) -> Option<i32> {
-    Command::new("systemctl")
+    let output = Command::new("systemctl")
         .arg("--user")
         .args(args)
-        .status()
-        .ok()
-        .map(|status| status.code().unwrap_or(1))
+        .stdin(Stdio::null())
+        .stdout(Stdio::inherit())
+        .stderr(Stdio::piped())
+        .output()
+        .ok()?;
+    let said = String::from_utf8_lossy(&output.stderr);
+    if said.contains("Failed to connect to bus") || said.contains("$DBUS_SESSION_BUS_ADDRESS") {
+        eprintln!(
+            "systemd's user manager isn't reachable from here ({}): user services need a \
+             login session with systemd (not a container, `su` or `sudo` shell, or WSL \
+             without systemd). Run `ollim-bot` in a terminal or under your own supervisor \
+             instead; see docs/service.md.",
+            said.trim()
+        );
+    } else {
+        eprint!("{said}");
+    }
+    Some(output.status.code().unwrap_or(1))
 }
 
 /// Whether the user's services keep running after logout (`loginctl show-user <user> -p

@@ -38,8 +38,26 @@ async fn without_credentials_the_setup_steps_are_printed() {
     assert!(output.stdout.is_empty());
     assert!(fake.requests().is_empty());
 
+    // `google status` says what connecting needs: first the setup steps, then the command.
+    let status = run(&dir, &fake, &["google", "status"]).await;
+    assert_eq!(status.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&status.stdout),
+        "google not connected.\n"
+    );
+    assert!(
+        String::from_utf8_lossy(&status.stderr).contains("Desktop app"),
+        "{status:?}"
+    );
+
     // Credentials but no token, no terminal (the agent's shell, a script): one line, no wait.
     fake.write_credentials(&dir);
+    let status = run(&dir, &fake, &["google", "status"]).await;
+    let said = String::from_utf8_lossy(&status.stdout);
+    assert!(
+        said.contains("Connect it with `ollim-bot google auth`"),
+        "{said}"
+    );
     let line = fails(&dir, &fake, &["cal", "today"]).await;
     assert!(line.starts_with("error: Google is not connected"), "{line}");
     assert!(line.contains("/google-auth"), "{line}");
