@@ -106,6 +106,28 @@ mod tests {
     }
 
     #[test]
+    fn the_example_env_file_is_current() {
+        let example = include_str!("../../.env.example");
+        assert!(misspelt_in(example).is_empty());
+        for line in example.lines() {
+            let line = line.trim_start_matches(['#', ' ']);
+            if let Some((key, _)) = line.split_once('=')
+                && key.chars().all(|c| c.is_ascii_uppercase() || c == '_')
+            {
+                assert!(
+                    KNOWN_KEYS.contains(&key),
+                    "{key} in .env.example is not read"
+                );
+            }
+        }
+        let pin = format!(
+            "@anthropic-ai/claude-code@{}",
+            crate::claude::TESTED_CLI_VERSION
+        );
+        assert!(example.contains(&pin), ".env.example must pin {pin}");
+    }
+
+    #[test]
     fn a_misspelt_key_is_named_with_its_line_and_others_pass() {
         let text = "# comment\nDISCORD_TOKN=abc\nOLLIM_USER_NAME=Julia\nANTHROPIC_MODEL=x\n\
                     export OLIM_TIMEZONE=UTC\nMY_OWN=1\n";
