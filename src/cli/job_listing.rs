@@ -77,6 +77,15 @@ fn merge(row: &mut Value, extra: Value) {
     }
 }
 
+/// The line under a plain listing: what the marks mean and which zone the times are in.
+pub(super) fn legend(tz: Tz) -> String {
+    format!(
+        "[bg]: runs on its own and reaches you only by a ping, embed or summary; the others run \
+         in your conversation. Times are in {}.",
+        tz.name()
+    )
+}
+
 /// Prints `rows` as one pretty JSON array.
 pub(super) fn print(rows: Vec<Value>) {
     let text = serde_json::to_string_pretty(&Value::Array(rows)).unwrap_or_else(|_| "[]".into());

@@ -133,10 +133,14 @@ pub fn run(data_dir: &DataDir, tz: Tz, now: DateTime<Utc>, command: ReminderComm
             if reminders.is_empty() {
                 println!("no pending reminders");
             }
+            let listed = !reminders.is_empty();
             for file in reminders {
                 let reminder = &file.item;
                 let line = schedule(reminder, tz);
-                println!("  {}  {line:<24}  {}", reminder.id, summary(reminder));
+                println!("  {}  {line:<28}  {}", reminder.id, summary(reminder));
+            }
+            if listed {
+                println!("{}", job_listing::legend(tz));
             }
             print_open(data_dir, tz, now);
             0
@@ -300,7 +304,7 @@ fn add_reminder(data_dir: &DataDir, tz: Tz, now: DateTime<Utc>, add: ReminderAdd
     }
 }
 
-/// `[fg]`/`[bg]`/`[bg,isolated]` `at <YYYY-MM-DD HH:MM>` with model, thinking and chain
+/// `[fg]`/`[bg]`/`[bg,isolated]` `at <YYYY-MM-DD HH:MM ZONE>` with model, thinking and chain
 /// suffixes (CMD-4, F-40).
 fn schedule(reminder: &Reminder, tz: Tz) -> String {
     let mode = match reminder.run {
@@ -308,7 +312,10 @@ fn schedule(reminder: &Reminder, tz: Tz) -> String {
         RunMode::Background(BgSession::Isolated) => "[bg,isolated]",
         RunMode::Background(BgSession::Forked | BgSession::Persistent) => "[bg]",
     };
-    let at = reminder.run_at.with_timezone(&tz).format("%Y-%m-%d %H:%M");
+    let at = reminder
+        .run_at
+        .with_timezone(&tz)
+        .format("%Y-%m-%d %H:%M %Z");
     let mut text = format!("{mode} at {at}");
     if let Some(model) = &reminder.options.model {
         let _ = write!(text, " (model: {model})");

@@ -139,6 +139,7 @@ pub fn run(data_dir: &DataDir, tz: Tz, now: DateTime<Utc>, command: RoutineComma
             if routines.is_empty() {
                 println!("no routines");
             }
+            let listed = !routines.is_empty();
             for file in routines {
                 let routine = &file.item;
                 println!(
@@ -147,6 +148,9 @@ pub fn run(data_dir: &DataDir, tz: Tz, now: DateTime<Utc>, command: RoutineComma
                     schedule(routine),
                     summary(routine)
                 );
+            }
+            if listed {
+                println!("{}", job_listing::legend(tz));
             }
             0
         }

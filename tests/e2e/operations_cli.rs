@@ -156,17 +156,23 @@ fn reminders_take_durations_and_clock_times_and_list_as_json() {
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(
-        text(&out.stdout).contains(": [bg] at 2999-12-01 09:00 -- planning"),
+        text(&out.stdout).contains(": [bg] at 2999-12-01 09:00 UTC -- planning"),
         "{}",
         text(&out.stdout)
     );
     let out = ollim(home, home, &["reminder", "add", "-m", "x", "--at", "15:30"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(
-        text(&out.stdout).contains(" 15:30 -- x"),
+        text(&out.stdout).contains(" 15:30 UTC -- x"),
         "{}",
         text(&out.stdout)
     );
+
+    // The plain listing says what its marks mean and which zone its times are in.
+    let out = ollim(home, home, &["reminder", "list"]);
+    let listed = text(&out.stdout);
+    assert!(listed.contains("[bg]: runs on its own"), "{listed}");
+    assert!(listed.trim_end().ends_with("Times are in UTC."), "{listed}");
 
     let out = ollim(home, home, &["reminder", "list", "--json"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
