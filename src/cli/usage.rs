@@ -91,6 +91,11 @@ fn execute(args: &UsageArgs, now: DateTime<Utc>) -> Result<String, String> {
     let summary = Summary::of(&read.records, since, args.by.into(), config.timezone);
     if let (Some(path), Some(days)) = (&args.chart, chart_days) {
         write_chart(path, &read.records, (now, config.timezone), days)?;
+        // On stderr, so `--json` output stays one document.
+        eprintln!(
+            "chart of the last {days} days written to {}",
+            path.display()
+        );
     }
     if args.json {
         let json = serde_json::json!({

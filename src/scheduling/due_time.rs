@@ -73,12 +73,27 @@ pub fn resolve(input: &DueInput, now: DateTime<Tz>) -> Result<DateTime<FixedOffs
             let parsed = humantime::parse_duration(text.trim()).map_err(|error| {
                 DueTimeError::BadDuration {
                     input: text.clone(),
-                    reason: error.to_string(),
+                    reason: duration_complaint(&error),
                 }
             })?;
             add(now, Duration::from_std(parsed).ok()).map(in_zone)
         }
         DueInput::At(text) => resolve_at(text, now.with_timezone(&tz)),
+    }
+}
+
+/// What is wrong with a duration, in words rather than the parser's offsets.
+fn duration_complaint(error: &humantime::DurationError) -> String {
+    match error {
+        humantime::DurationError::Empty => "it is empty".to_owned(),
+        humantime::DurationError::NumberExpected(_) => "a number must come first".to_owned(),
+        humantime::DurationError::InvalidCharacter(at) => {
+            format!("a character it can't read at position {}", at + 1)
+        }
+        humantime::DurationError::UnknownUnit { unit, .. } => {
+            format!("unknown unit {unit:?}: use m, h or d")
+        }
+        humantime::DurationError::NumberOverflow => "the number is too large".to_owned(),
     }
 }
 

@@ -42,6 +42,14 @@ fn delays_and_durations_count_from_now() {
             .starts_with("--in \"soon\" is not a duration"),
         "{bad}"
     );
+    // The complaint is in words, never the parser's offsets.
+    for (text, complaint) in [
+        ("m", "(a number must come first)"),
+        ("5x", "(unknown unit \"x\": use m, h or d)"),
+    ] {
+        let bad = resolve(&DueInput::In(text.into()), now).unwrap_err();
+        assert!(bad.to_string().contains(complaint), "{bad}");
+    }
 }
 
 #[test]

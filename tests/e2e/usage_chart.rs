@@ -75,6 +75,14 @@ async fn cost_attaches_the_chart_and_usage_writes_it() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert_bars(&std::fs::read(&path).unwrap(), "usage --chart");
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains(&format!(
+            "chart of the last 30 days written to {}",
+            path.display()
+        )),
+        "{said}"
+    );
 
     // An empty window writes nothing and says why.
     let empty = CliSandbox::new();

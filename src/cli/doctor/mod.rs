@@ -1,6 +1,6 @@
 //! `ollim-bot doctor` (CMD-7): checks an installation without a running bot and says what to
 //! fix. Each group prints a header, then one `PASS`, `WARN` or `FAIL` line per check, and the
-//! run ends with `SUMMARY: <n> passed, <w> warnings, <f> failures`; the exit code is 1 when
+//! run ends with `SUMMARY: <n> passed, <w> warning(s), <f> failure(s)`; the exit code is 1 when
 //! anything failed.
 //!
 //! Every check is a plain function returning [`Check`]s; the ones that touch the outside world
@@ -186,10 +186,14 @@ impl Summary {
 
 impl fmt::Display for Summary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let plural =
+            |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
         write!(
             f,
-            "SUMMARY: {} passed, {} warnings, {} failures",
-            self.passed, self.warnings, self.failures
+            "SUMMARY: {} passed, {}, {}",
+            self.passed,
+            plural(self.warnings, "warning", "warnings"),
+            plural(self.failures, "failure", "failures")
         )
     }
 }

@@ -53,7 +53,7 @@ fn the_summary_counts_and_fails_on_any_failure() {
     let summary = Summary::of(&checks);
     assert_eq!(
         summary.to_string(),
-        "SUMMARY: 2 passed, 1 warnings, 0 failures"
+        "SUMMARY: 2 passed, 1 warning, 0 failures"
     );
     assert_eq!(summary.exit_code(), 0);
     let failing = Summary::of(&[Check::fail(Group::StateFiles, "x")]);
