@@ -79,6 +79,9 @@ pub async fn run_auth(
             return Ok(1);
         }
     }
+    if args.len() == 1 && action == "status" {
+        return status(cli, env).await;
+    }
     let status = tokio::process::Command::new(cli)
         .arg("auth")
         .args(args)
@@ -89,4 +92,85 @@ pub async fn run_auth(
         .await
         .map_err(|error| format!("could not run {}: {error}", cli.display()))?;
     Ok(status.code().unwrap_or(1))
+}
+
+/// `auth status` in words: the CLI's JSON answer read (`auth status --json` still prints it
+/// as is). Exit 0 when logged in, 1 when not.
+async fn status(cli: &Path, env: &BTreeMap<String, String>) -> Result<i32, String> {
+    let output = tokio::process::Command::new(cli)
+        .args(["auth", "status", "--json"])
+        .envs(env)
+        .env("DISABLE_AUTOUPDATER", "1")
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .output()
+        .await
+        .map_err(|error| format!("could not run {}: {error}", cli.display()))?;
+    let answer: Value = serde_json::from_slice(&output.stdout).map_err(|_| {
+        format!(
+            "{} auth status gave no answer the bot can read (exit {})",
+            cli.display(),
+            output.status.code().unwrap_or(1)
+        )
+    })?;
+    let (line, logged_in) = status_line(&answer);
+    println!("{line}");
+    Ok(i32::from(!logged_in))
+}
+
+/// One line for the CLI's `auth status --json` answer, and whether it is logged in.
+fn status_line(answer: &Value) -> (String, bool) {
+    let text = |key: &str| answer.get(key).and_then(Value::as_str);
+    if answer.get("loggedIn").and_then(Value::as_bool) != Some(true) {
+        return (
+            "Claude: not logged in. Run `ollim-bot auth login`, or set ANTHROPIC_API_KEY or \
+             ANTHROPIC_AUTH_TOKEN in .env."
+                .to_owned(),
+            false,
+        );
+    }
+    let how = match (text("authMethod"), text("apiKeySource")) {
+        (Some("api_key"), Some(source)) => format!("an API key from {source}"),
+        (Some("api_key"), None) => "an API key".to_owned(),
+        (_, _) if text("email").is_some() => {
+            format!("the Claude account {}", text("email").unwrap_or_default())
+        }
+        (Some(method), _) => format!("{} login", method.replace('_', " ")),
+        (None, _) => "a login".to_owned(),
+    };
+    let until = text("loginExpiresAt")
+        .map(|expires| format!(" (the login runs until {expires})"))
+        .unwrap_or_default();
+    (format!("Claude: logged in with {how}{until}."), true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_status_reads_as_a_sentence() {
+        let out = serde_json::json!({"loggedIn": false, "authMethod": "none"});
+        assert_eq!(
+            status_line(&out),
+            (
+                "Claude: not logged in. Run `ollim-bot auth login`, or set ANTHROPIC_API_KEY or \
+                 ANTHROPIC_AUTH_TOKEN in .env."
+                    .to_owned(),
+                false
+            )
+        );
+        let key = serde_json::json!({"loggedIn": true, "authMethod": "api_key",
+                                     "apiKeySource": "ANTHROPIC_API_KEY"});
+        assert_eq!(
+            status_line(&key).0,
+            "Claude: logged in with an API key from ANTHROPIC_API_KEY."
+        );
+        let account = serde_json::json!({"loggedIn": true, "authMethod": "claude.ai",
+                                         "email": "julia@example.com"});
+        assert_eq!(
+            status_line(&account).0,
+            "Claude: logged in with the Claude account julia@example.com."
+        );
+    }
 }

@@ -178,7 +178,8 @@ async fn a_refused_bot_token_is_named_before_any_login_starts() {
 }
 
 /// CMD-6: `ollim-bot auth` alone or `auth help` prints the help; another word is refused with
-/// the help and exit 1; `auth status` runs the pinned CLI's own and exits with its status.
+/// the help and exit 1; `auth status` reads the pinned CLI's answer out as a sentence and
+/// exits 1 when not logged in.
 #[tokio::test]
 async fn the_auth_command_passes_through_to_the_cli() {
     let mock = MockApi::start().await;
@@ -212,8 +213,14 @@ async fn the_auth_command_passes_through_to_the_cli() {
         String::from_utf8_lossy(&output.stdout),
         String::from_utf8_lossy(&output.stderr)
     );
-    // The sandbox authenticates the CLI with an API key (the mock model's).
+    // The sandbox authenticates the CLI with an API key (the mock model's); the CLI's JSON
+    // answer is read out as a sentence, and `--json` still gets it as is.
     assert_eq!(output.status.code(), Some(0), "{said}");
-    assert!(said.contains("\"loggedIn\": true"), "{said}");
+    assert_eq!(
+        said.trim(),
+        "Claude: logged in with an API key from ANTHROPIC_API_KEY."
+    );
+    let output = run(&["status", "--json"]).output().await.unwrap();
+    let said = String::from_utf8_lossy(&output.stdout);
     assert!(said.contains("\"authMethod\": \"api_key\""), "{said}");
 }
