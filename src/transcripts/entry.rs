@@ -154,7 +154,8 @@ fn user_messages(time: DateTime<Utc>, content: &Value) -> Vec<Message> {
 
 /// A prompt that ran a slash command (CTX-11) as it was sent: the CLI records
 /// `<command-message>…</command-message><command-name>/x</command-name><command-args>…`
-/// (the expansion itself is a meta line, skipped); this gives back `/x …`.
+/// (a built-in command such as `/compact` with `<command-name>` first; the expansion itself is
+/// a meta line, skipped); this gives back `/x …`.
 fn command_text(text: &str) -> Option<String> {
     let inner = |tag: &str| {
         let (open, close) = (format!("<{tag}>"), format!("</{tag}>"));
@@ -162,7 +163,7 @@ fn command_text(text: &str) -> Option<String> {
         let end = start + text[start..].find(&close)?;
         Some(text[start..end].trim())
     };
-    if !text.starts_with("<command-message>") {
+    if !text.starts_with("<command-message>") && !text.starts_with("<command-name>") {
         return None;
     }
     let name = inner("command-name")?;

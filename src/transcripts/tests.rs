@@ -111,6 +111,11 @@ fn a_slash_command_prompt_reads_as_sent() {
         parse_line(bare).unwrap().messages[0].content,
         Content::Text("/standup".to_owned())
     );
+    let builtin = r#"{"type":"user","message":{"role":"user","content":"<command-name>/compact</command-name>\n            <command-message>compact</command-message>\n            <command-args>keep the plans</command-args>"},"timestamp":"2026-11-25T06:35:00.000Z"}"#;
+    assert_eq!(
+        parse_line(builtin).unwrap().messages[0].content,
+        Content::Text("/compact keep the plans".to_owned())
+    );
 }
 
 #[test]
