@@ -63,7 +63,7 @@ async fn slash_commands_work_in_the_terminal() {
         "[error] unknown model 'sonet' (did you mean 'sonnet'?)",
     )
     .await;
-    chat.say("/model", "model: default.").await;
+    chat.say("/model", "model: default (claude-").await;
     chat.say("/model haiku", "switched to haiku.").await;
     chat.say("/model", "model: haiku.").await;
     mock.push(Reply::text("Second answer."));

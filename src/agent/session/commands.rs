@@ -48,10 +48,12 @@ impl MainSession {
             Command::Model(_) | Command::Thinking(_) if branch != Branch::Main => {
                 CommandReply::Failed(EXIT_FORK_FIRST.to_owned())
             }
-            Command::Model(None) => {
-                let model = self.settings().await.model;
-                CommandReply::Done(format!("model: {}.", model.as_deref().unwrap_or("default")))
-            }
+            Command::Model(None) => match self.settings().await.model {
+                Some(model) => CommandReply::Done(format!("model: {model}.")),
+                None => {
+                    CommandReply::Done(format!("model: default ({}).", self.default_model().await))
+                }
+            },
             Command::Model(Some(name)) => {
                 // Checked where it enters, not at the next turn (issue 24 §3); an alias the
                 // running CLI lists counts even when our own list doesn't know it yet.
@@ -133,6 +135,21 @@ impl MainSession {
     }
 
     /// `name` as an alias the running CLI lists (its `initialize` answer), if it is one.
+    /// What `default` stands for: the model the CLI resolves it to when its CLI is up and
+    /// says, else who decides.
+    async fn default_model(&self) -> String {
+        let state = self.state.lock().await;
+        let models = state
+            .client
+            .as_ref()
+            .map(crate::claude::ClaudeClient::models)
+            .unwrap_or_default();
+        match find_model(&models, None).and_then(|model| model.resolved.clone()) {
+            Some(resolved) => format!("{resolved}, Claude Code's pick for your account"),
+            None => "Claude Code's pick for your account".to_owned(),
+        }
+    }
+
     async fn cli_alias(&self, name: &str) -> Option<String> {
         let state = self.state.lock().await;
         let models = state.client.as_ref()?.models();
