@@ -46,7 +46,7 @@ async fn two_prompts_then_eof() {
 
 /// CMD-8, SLC-5/1/6/8/10/15: `/model`, `/clear`, `/thinking`, `/permissions`, `/config` and
 /// `/version` answer in the terminal through the shared command layer, in Discord's wording
-/// (`model: <name>.`, `thinking: <choice name>.`, the SLC-10 `**key**: value` line).
+/// (`model: <name>.`, `thinking: <choice name>.`, the SLC-10 `key: value` line, bold marks dropped in a terminal).
 #[tokio::test]
 async fn slash_commands_work_in_the_terminal() {
     let mock = MockApi::start().await;
@@ -86,7 +86,7 @@ async fn slash_commands_work_in_the_terminal() {
     .await;
     chat.say("/permissions acceptEdits", "permissions: acceptEdits.")
         .await;
-    chat.say("/config fork_idle_timeout 15", "**fork_idle_timeout**: 15m")
+    chat.say("/config fork_idle_timeout 15", "fork_idle_timeout: 15m")
         .await;
     let saved = std::fs::read_to_string(sandbox.data_dir.join("state/config.json")).unwrap();
     assert!(saved.contains(r#""fork_idle_timeout": 15"#), "{saved}");

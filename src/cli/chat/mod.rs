@@ -200,7 +200,8 @@ async fn handle_line(session: &MainSession, line: &str) -> bool {
     };
     // A failure can quote the model or the API, so replies are made harmless too (CMD-8).
     match reply {
-        CommandReply::Done(text) => println!("{}", harmless(&text)),
+        // Replies are written for Discord; a terminal shows its bold marks as they are.
+        CommandReply::Done(text) => println!("{}", harmless(&text).replace("**", "")),
         CommandReply::Failed(error) => println!("[error] {}", harmless(&error)),
     }
     true
