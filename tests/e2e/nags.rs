@@ -210,8 +210,9 @@ async fn an_open_reminder_nudges_at_widening_gaps_until_done() {
 
 /// NAG-6, NAG-7, NAG-9: with the ping budget empty a due nudge waits instead of vanishing;
 /// the open reminder survives a restart and nudges once the budget has a ping; **Snooze**
-/// brings it back later; **Not today** ends it, and its card says no more nudges come today.
-/// `reminder list` shows it while open.
+/// brings it back later; **Not today** ends it, and its card says no more nudges come today;
+/// the next turn's catching-up note (CTX-6) goes once it is over. `reminder list` shows it
+/// while open.
 #[tokio::test]
 async fn an_open_reminder_waits_for_the_budget_survives_a_restart_and_snoozes() {
     let sandbox = CliSandbox::new();
@@ -300,6 +301,18 @@ async fn an_open_reminder_waits_for_the_budget_survives_a_restart_and_snoozes() 
         "the reminder closed",
         Duration::from_secs(10),
         || open(&h.sandbox.data_dir).is_empty(),
+        || h.log(),
+    )
+    .await;
+    // The next turn reads the outcome; its catching-up note goes once the turn is over (CTX-6).
+    h.converse("ok, what's next?", "Nothing pressing.").await;
+    let note = |m: &FakeMessage| m.content.contains("catching up on background activity");
+    let history = h.discord.channel_history(h.dm());
+    assert!(history.iter().any(note), "no catching-up note was shown");
+    wait::until_true(
+        "the catching-up note taken away",
+        Duration::from_secs(10),
+        || !h.discord.channel_messages(h.dm()).iter().any(note),
         || h.log(),
     )
     .await;
