@@ -52,8 +52,11 @@ pub enum TurnEvent {
         /// How long it took.
         seconds: u64,
     },
-    /// A short note for the owner (e.g. `catching up on background activity...`).
+    /// A short note for the owner that stays (e.g. a fresh conversation started).
     Notice(String),
+    /// The turn reads the background updates that came in meanwhile first: a note for the
+    /// owner while it does, gone once the turn is over (its reply says what came in).
+    CatchingUp,
     /// The model API failed and the CLI is trying again (issue 24 §2): the line the owner
     /// reads while it waits, e.g. `the Claude API isn't answering — retrying (2/10)`.
     Retrying(String),

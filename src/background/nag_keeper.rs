@@ -66,15 +66,23 @@ impl NagKeeper {
                     return;
                 }
             }
-            let text = match nag.wait.due_at() {
-                Some(at) => format!(
+            // Held for the digest, a nudge due before the quiet ends waits for its end: the
+            // card names no time already past when it is shown.
+            let quiet_until = self.services.quiet_until(self.services.clock.now());
+            let text = match (nag.wait.due_at(), quiet_until) {
+                (Some(at), Some(until)) if at <= until => {
+                    "Open until you answer. If it slips, I'll nudge you once your quiet time is \
+                     over."
+                        .to_owned()
+                }
+                (Some(at), _) => format!(
                     "Open until you answer. If it slips, I'll nudge you at {}.",
                     self.services.hh_mm(at)
                 ),
-                None => "Open until you answer.".to_owned(),
+                (None, _) => "Open until you answer.".to_owned(),
             };
             let card = card(&nag, text);
-            if self.quiet_now() {
+            if quiet_until.is_some() {
                 if let Err(error) = self
                     .services
                     .quiet

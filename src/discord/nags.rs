@@ -7,9 +7,10 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use serenity::{
-    all::{ButtonStyle, CommandInteraction, ComponentInteraction},
+    all::{ButtonStyle, CommandInteraction, ComponentInteraction, Embed},
     builder::{
-        CreateActionRow, CreateButton, CreateInteractionResponse, CreateInteractionResponseMessage,
+        CreateActionRow, CreateButton, CreateEmbed, CreateInteractionResponse,
+        CreateInteractionResponseMessage,
     },
 };
 
@@ -104,12 +105,22 @@ impl Nags {
                 format!("**{}**: dropped.", nag.label)
             }
         };
-        // The card (or the list) keeps its text and loses its buttons.
-        let response = CreateInteractionResponse::UpdateMessage(
-            CreateInteractionResponseMessage::new()
-                .content(shown)
-                .components(Vec::new()),
-        );
+        // The card (or the list) loses its buttons; a card's words stay, its line about the
+        // next nudge says what comes now instead.
+        let mut update = CreateInteractionResponseMessage::new()
+            .content(shown)
+            .components(Vec::new());
+        if !component.message.embeds.is_empty() {
+            let status = self.status_after(&outcome);
+            let embeds = component
+                .message
+                .embeds
+                .iter()
+                .map(|embed| answered_card(embed, &status))
+                .collect();
+            update = update.embeds(embeds);
+        }
+        let response = CreateInteractionResponse::UpdateMessage(update);
         with_rate_limit_retries(|| component.create_response(&self.reach.http, response.clone()))
             .await
     }
@@ -180,6 +191,21 @@ impl Nags {
             .await
     }
 
+    /// The card's line about what comes next, once answered with `outcome` (NAG-7).
+    fn status_after(&self, outcome: &NagOutcome) -> String {
+        match outcome {
+            NagOutcome::Done => "*Done: no more nudges.*".to_owned(),
+            NagOutcome::Snoozed(until) => format!(
+                "*Snoozed: the next nudge comes at {}.*",
+                self.reach.services.hh_mm(*until)
+            ),
+            NagOutcome::NotToday => "*Not today: no more nudges today. A one-off reminder stays \
+                                     closed; a routine opens again at its next time.*"
+                .to_owned(),
+            NagOutcome::Dropped | NagOutcome::GaveUp => "*Dropped: no more nudges.*".to_owned(),
+        }
+    }
+
     /// When `snooze`, pressed at `now`, brings the reminder back.
     fn snooze_until(&self, snooze: Snooze, now: DateTime<Utc>) -> DateTime<Utc> {
         snooze.until(now, self.reach.services.config.timezone)
@@ -197,4 +223,19 @@ fn nag_button(nag: &OpenNag, answer: NagAnswer, label: &str) -> CreateButton {
         .custom_id()
         .unwrap_or_else(|_| "act:nag_done:_".to_owned());
     CreateButton::new(custom_id).label(label.chars().take(80).collect::<String>())
+}
+
+/// An answered card: its nudge's words kept, its last line (when the next nudge comes) put in
+/// place by `status` (NAG-7).
+fn answered_card(embed: &Embed, status: &str) -> CreateEmbed {
+    let words = embed
+        .description
+        .as_deref()
+        .and_then(|text| text.rsplit_once("\n\n"))
+        .map(|(words, _)| words);
+    let description = match words {
+        Some(words) => format!("{words}\n\n{status}"),
+        None => status.to_owned(),
+    };
+    CreateEmbed::from(embed.clone()).description(description)
 }

@@ -26,6 +26,8 @@ pub struct Places {
     conversation: Mutex<Option<ChannelId>>,
     /// The threads of the forks open in the home channel, each with its fork.
     fork_threads: Mutex<Vec<(ForkId, ChannelId)>>,
+    /// A home channel the start-up check found the bot can't use, and why (CHN-10).
+    unusable_home: Mutex<Option<(ChannelId, String)>>,
 }
 
 impl Places {
@@ -38,7 +40,24 @@ impl Places {
             home_from_env,
             conversation: Mutex::new(None),
             fork_threads: Mutex::default(),
+            unusable_home: Mutex::default(),
         }
+    }
+
+    /// Notes that the bot can't use `channel` as its home, and `why` (CHN-10); `None`: it can
+    /// (again).
+    pub fn home_unusable(&self, channel: ChannelId, why: Option<String>) {
+        *self.unusable_home.lock() = why.map(|why| (channel, why));
+    }
+
+    /// Why the bot can't use the home channel set now, when the start-up check found so
+    /// (CHN-10).
+    pub fn unusable_home(&self) -> Option<(ChannelId, String)> {
+        let home = self.home()?;
+        self.unusable_home
+            .lock()
+            .clone()
+            .filter(|(channel, _)| *channel == home)
     }
 
     /// The owner's DM channel, once open.

@@ -272,14 +272,27 @@ pub fn quiet_until(
     at: DateTime<Utc>,
     tz: Tz,
 ) -> Option<DateTime<Utc>> {
-    let from_window = window.and_then(|window| window.ends_after(at, tz));
-    let from_manual = manual.filter(|until| QuietUntil(*until).contains(at));
-    let end = from_window.max(from_manual)?;
-    Some(
+    quiet_until_resuming(window, None, manual, at, tz)
+}
+
+/// [`quiet_until`] when the owner ended the window's span under way (`/quiet end`, QUI-6): the
+/// window holds no instant before `window_resumes` (that span's end), so neither alone nor
+/// as the quiet a "quiet for …" runs into.
+pub fn quiet_until_resuming(
+    window: Option<&QuietWindow>,
+    window_resumes: Option<DateTime<Utc>>,
+    manual: Option<DateTime<Utc>>,
+    at: DateTime<Utc>,
+    tz: Tz,
+) -> Option<DateTime<Utc>> {
+    let window_end = |at: DateTime<Utc>| {
         window
-            .and_then(|window| window.ends_after(end, tz))
-            .unwrap_or(end),
-    )
+            .filter(|_| window_resumes.is_none_or(|resumes| at >= resumes))
+            .and_then(|window| window.ends_after(at, tz))
+    };
+    let from_manual = manual.filter(|until| QuietUntil(*until).contains(at));
+    let end = window_end(at).max(from_manual)?;
+    Some(window_end(end).unwrap_or(end))
 }
 
 #[cfg(test)]

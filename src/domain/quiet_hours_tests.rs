@@ -310,3 +310,26 @@ fn quiet_for_a_while_ends_after_that_while() {
         two_hours
     );
 }
+
+/// QUI-6: a night the owner ended holds nothing until its end, even where a "quiet for …"
+/// runs into it; the next night holds again.
+#[test]
+fn an_ended_night_holds_nothing_until_the_next_one() {
+    let night = window("22:00-08:00");
+    let resumes = Some(utc("2026-06-11T06:00:00Z"));
+    let at = |at| quiet_until_resuming(Some(&night), resumes, None, utc(at), Berlin);
+    assert_eq!(at("2026-06-10T23:00:00Z"), None);
+    assert_eq!(
+        at("2026-06-11T20:00:00Z"),
+        Some(utc("2026-06-12T06:00:00Z"))
+    );
+    let manual = Some(utc("2026-06-11T01:00:00Z"));
+    let for_a_while = quiet_until_resuming(
+        Some(&night),
+        resumes,
+        manual,
+        utc("2026-06-10T23:00:00Z"),
+        Berlin,
+    );
+    assert_eq!(for_a_while, manual);
+}

@@ -79,9 +79,25 @@ pub(super) struct Stored {
     /// The end of the busy calendar event under way, when those count as quiet (QUI-5).
     #[serde(default)]
     busy_until: Option<DateTime<Utc>>,
+    /// The quiet the owner ended early (`/quiet end`, QUI-6).
+    #[serde(default)]
+    ended: Option<EndedQuiet>,
     /// Held items, oldest first.
     #[serde(default)]
     held: Vec<HeldItem>,
+}
+
+/// What `/quiet end` ended (QUI-6), so it doesn't hold again before its own end.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EndedQuiet {
+    /// The end of the daily window's span that was under way: the window holds again from
+    /// its next start.
+    #[serde(default)]
+    pub window_until: Option<DateTime<Utc>>,
+    /// The end of the busy calendar event that was under way: it no longer counts (a busy
+    /// time ending later does).
+    #[serde(default)]
+    pub busy_until: Option<DateTime<Utc>>,
 }
 
 /// The store; clones share one lock.
@@ -104,21 +120,74 @@ impl QuietStore {
     }
 
     /// When the owner is quiet at `now` (the daily `window` in `tz`, or a "quiet for …"), the
-    /// instant it ends; `None` when they are not.
+    /// instant it ends; `None` when they are not. Quiet the owner ended (QUI-6) doesn't count.
     pub fn quiet_until(
         &self,
         window: Option<&QuietWindow>,
         tz: Tz,
         now: DateTime<Utc>,
     ) -> Option<DateTime<Utc>> {
-        let manual = {
-            let stored = self.stored();
-            stored
-                .until
-                .max(stored.focus.map(|focus| focus.until))
-                .max(stored.busy_until)
-        };
-        crate::domain::quiet_hours::quiet_until(window, manual, now, tz)
+        let stored = self.stored();
+        let ended = stored.ended.unwrap_or_default();
+        let busy = stored
+            .busy_until
+            .filter(|busy| ended.busy_until.is_none_or(|ended| *busy > ended));
+        let manual = stored
+            .until
+            .max(stored.focus.map(|focus| focus.until))
+            .max(busy);
+        crate::domain::quiet_hours::quiet_until_resuming(
+            window,
+            ended.window_until,
+            manual,
+            now,
+            tz,
+        )
+    }
+
+    /// Ends the quiet that holds at `now` (QUI-6): a "quiet for …", the daily `window`'s span
+    /// under way (until its next start) and the busy calendar event under way. A focus session
+    /// goes on (it has its own **End focus**). Returns what was ended.
+    pub fn end_quiet(
+        &self,
+        window: Option<&QuietWindow>,
+        tz: Tz,
+        now: DateTime<Utc>,
+    ) -> Result<EndedQuiet, StateError> {
+        self.file.update(|stored| {
+            stored.until = None;
+            let before = stored.ended.unwrap_or_default();
+            let window_until = crate::domain::quiet_hours::quiet_until_resuming(
+                window,
+                before.window_until,
+                None,
+                now,
+                tz,
+            );
+            let ended = EndedQuiet {
+                window_until: window_until.or(before.window_until.filter(|at| *at > now)),
+                busy_until: stored
+                    .busy_until
+                    .filter(|busy| *busy > now)
+                    .or(before.busy_until),
+            };
+            stored.ended = Some(ended);
+            ended
+        })
+    }
+
+    /// Forgets what `/quiet end` ended (the daily window changed, QUI-6).
+    pub fn forget_ended(&self) -> Result<(), StateError> {
+        self.file.update(|stored| stored.ended = None)
+    }
+
+    /// What `/quiet end` ended that still holds off quiet at `now` (QUI-6).
+    pub fn ended(&self, now: DateTime<Utc>) -> EndedQuiet {
+        let ended = self.stored().ended.unwrap_or_default();
+        EndedQuiet {
+            window_until: ended.window_until.filter(|at| *at > now),
+            busy_until: ended.busy_until.filter(|at| *at > now),
+        }
     }
 
     /// Quiet until `until` for a busy calendar event (`None`: none under way, QUI-5); saved

@@ -68,3 +68,41 @@ fn quiet_for_a_while_and_focus_sessions_count_as_quiet() {
     assert_eq!(store.end_focus().unwrap(), None);
     assert_eq!(store.quiet_until(None, tz, now), None);
 }
+
+/// QUI-6: `/quiet end` ends a "quiet for …", the night under way (until the next one) and the
+/// busy event under way; a later busy event counts again.
+#[test]
+fn ending_quiet_ends_whatever_holds_until_the_next_window() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = QuietStore::new(dir.path().join("quiet.json"));
+    let tz = chrono_tz::Europe::Berlin;
+    let night: QuietWindow = "22:00-08:00".parse().unwrap();
+    let now = at("2026-11-28T22:00:00Z");
+    store.set_until(Some(at("2026-11-29T09:00:00Z"))).unwrap();
+    store
+        .set_busy_until(Some(at("2026-11-28T23:00:00Z")))
+        .unwrap();
+    assert!(store.quiet_until(Some(&night), tz, now).is_some());
+    let ended = store.end_quiet(Some(&night), tz, now).unwrap();
+    assert_eq!(ended.window_until, Some(at("2026-11-29T07:00:00Z")));
+    assert_eq!(ended.busy_until, Some(at("2026-11-28T23:00:00Z")));
+    assert_eq!(store.quiet_until(Some(&night), tz, now), None);
+    assert_eq!(
+        store.quiet_until(Some(&night), tz, at("2026-11-29T21:00:00Z")),
+        Some(at("2026-11-30T07:00:00Z")),
+        "the next night holds"
+    );
+    store
+        .set_busy_until(Some(at("2026-11-29T01:00:00Z")))
+        .unwrap();
+    assert_eq!(
+        store.quiet_until(Some(&night), tz, at("2026-11-29T00:00:00Z")),
+        Some(at("2026-11-29T01:00:00Z")),
+        "a later busy event counts"
+    );
+    store.forget_ended().unwrap();
+    assert_eq!(
+        store.quiet_until(None, tz, at("2026-11-28T22:30:00Z")),
+        Some(at("2026-11-29T01:00:00Z"))
+    );
+}

@@ -141,3 +141,29 @@ async fn the_env_file_can_name_the_home_channel_and_home_off_overrides_it() {
     );
     h.terminate().await;
 }
+
+/// CHN-9, CHN-10: a home channel the bot can't use at start-up is told in the DM, and
+/// `/config` then marks it as not in use, saying why, instead of listing it as if it were.
+#[tokio::test]
+async fn config_marks_a_home_channel_the_bot_cannot_use() {
+    let discord = FakeDiscord::start(FakeConfig::default()).await;
+    let mut h = BotHarness::start_parts(
+        discord,
+        MockApi::start().await,
+        CliSandbox::new(),
+        &[("OLLIM_HOME_CHANNEL", "987654321987654321")],
+    )
+    .await;
+    h.greeted().await;
+    h.wait_for_bot_message("the start-up check's word", |m| {
+        m.content.contains("I can't use your home channel")
+    })
+    .await;
+    let config = h.discord.slash(h.owner(), "config", json!([])).await;
+    let told = ephemeral_text(&h.discord.wait_for_callback(config).await);
+    assert!(
+        told.contains("home_channel <#987654321987654321> is not in use: I can't use it"),
+        "{told}"
+    );
+    h.terminate().await;
+}

@@ -64,6 +64,7 @@ mod operations_cli;
 mod permission_modes;
 mod permissions;
 mod power_loss;
+mod quiet_end;
 mod quiet_hours;
 mod recall;
 mod reflections;

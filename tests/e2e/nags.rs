@@ -210,7 +210,9 @@ async fn an_open_reminder_nudges_at_widening_gaps_until_done() {
 
 /// NAG-6, NAG-7, NAG-9: with the ping budget empty a due nudge waits instead of vanishing;
 /// the open reminder survives a restart and nudges once the budget has a ping; **Snooze**
-/// brings it back later; **Not today** ends it. `reminder list` shows it while open.
+/// brings it back later; **Not today** ends it, and its card says no more nudges come today;
+/// the next turn's catching-up note (CTX-6) goes once it is over. `reminder list` shows it
+/// while open.
 #[tokio::test]
 async fn an_open_reminder_waits_for_the_budget_survives_a_restart_and_snoozes() {
     let sandbox = CliSandbox::new();
@@ -282,6 +284,19 @@ async fn an_open_reminder_waits_for_the_budget_survives_a_restart_and_snoozes() 
     let answer = h.discord.wait_for_callback(click).await;
     let shown = answer["data"]["content"].as_str().unwrap_or_default();
     assert!(shown.contains("not today"), "{shown}");
+    // The card keeps its words and no longer names a next nudge.
+    let answered = h
+        .bot_messages()
+        .into_iter()
+        .find(|m| m.id == back.id)
+        .expect("the answered card");
+    let card_text = serde_json::to_string(&answered.embeds).unwrap();
+    assert!(card_text.contains("Psst 2"), "{card_text}");
+    assert!(
+        card_text.contains("Not today: no more nudges today"),
+        "{card_text}"
+    );
+    assert!(!card_text.contains("Next nudge at"), "{card_text}");
     wait::until_true(
         "the reminder closed",
         Duration::from_secs(10),
@@ -289,12 +304,24 @@ async fn an_open_reminder_waits_for_the_budget_survives_a_restart_and_snoozes() 
         || h.log(),
     )
     .await;
+    // The next turn reads the outcome; its catching-up note goes once the turn is over (CTX-6).
+    h.converse("ok, what's next?", "Nothing pressing.").await;
+    let note = |m: &FakeMessage| m.content.contains("catching up on background activity");
+    let history = h.discord.channel_history(h.dm());
+    assert!(history.iter().any(note), "no catching-up note was shown");
+    wait::until_true(
+        "the catching-up note taken away",
+        Duration::from_secs(10),
+        || !h.discord.channel_messages(h.dm()).iter().any(note),
+        || h.log(),
+    )
+    .await;
     let mut h = h;
     h.terminate().await;
 }
 
-/// NAG-6 with quiet time (QUI-2): while the owner is quiet the reminder's card waits for the
-/// digest (its buttons working) and a due nudge waits too; when the quiet's hour has passed on
+/// NAG-4, NAG-6 with quiet time (QUI-2): while the owner is quiet the reminder's card waits for
+/// the digest (its buttons working, naming no nudge time already past) and a due nudge waits too; when the quiet's hour has passed on
 /// the clock, the digest and then the nudge follow.
 #[tokio::test]
 async fn an_open_reminder_pauses_in_quiet_time() {
@@ -338,6 +365,13 @@ async fn an_open_reminder_pauses_in_quiet_time() {
         "{:?}",
         digest.components
     );
+    // Its first nudge was due in the quiet: the card names no time, only that it follows.
+    let held_card = serde_json::to_string(&digest.embeds).unwrap();
+    assert!(
+        held_card.contains("I'll nudge you once your quiet time is over"),
+        "{held_card}"
+    );
+    assert!(!held_card.contains("nudge you at"), "{held_card}");
     card(&h, "Psst 1", Duration::from_secs(30)).await;
     h.terminate().await;
 }

@@ -31,9 +31,7 @@ async fn pending_updates_are_consumed_and_injected_once() {
     let turn = h.send("what's new?").await.unwrap();
     assert_eq!(turn.report.text, "Two things came in.");
     assert!(
-        turn.events.contains(&TurnEvent::Notice(
-            "catching up on background activity...".into()
-        )),
+        turn.events.contains(&TurnEvent::CatchingUp),
         "{:?}",
         turn.events
     );
@@ -61,7 +59,7 @@ async fn pending_updates_are_consumed_and_injected_once() {
         !next
             .events
             .iter()
-            .any(|e| matches!(e, TurnEvent::Notice(_)))
+            .any(|e| matches!(e, TurnEvent::Notice(_) | TurnEvent::CatchingUp))
     );
     h.close().await;
 }

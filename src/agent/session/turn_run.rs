@@ -12,8 +12,7 @@ use std::time::Duration;
 use tokio::sync::MutexGuard;
 
 use super::{
-    CATCHING_UP_NOTE, MainSession, MainState, Phase, Prompt, PromptSource, StartFor,
-    fork_registry::HeldFork,
+    MainSession, MainState, Phase, Prompt, PromptSource, StartFor, fork_registry::HeldFork,
 };
 use crate::{
     agent::{
@@ -123,7 +122,7 @@ impl MainSession {
             Vec::new()
         });
         if !updates.is_empty() {
-            let _ = sink.send(TurnEvent::Notice(CATCHING_UP_NOTE.to_owned()));
+            let _ = sink.send(TurnEvent::CatchingUp);
         }
         let content = self.content(&prompt, &updates, UpdatesView::Consume);
         let model = state.settings.model.clone();

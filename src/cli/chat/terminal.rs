@@ -191,6 +191,10 @@ pub async fn render_events(mut events: mpsc::UnboundedReceiver<TurnEvent>) {
                 );
             }
             TurnEvent::Notice(text) => line(format!("[note] {text}"), &mut at_line_start),
+            TurnEvent::CatchingUp => line(
+                format!("[note] {}", crate::agent::session::CATCHING_UP_NOTE),
+                &mut at_line_start,
+            ),
             TurnEvent::Retrying(text) => line(format!("[waiting] {text}…"), &mut at_line_start),
             _ => {}
         }

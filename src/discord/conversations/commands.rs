@@ -79,19 +79,41 @@ impl Conversations {
                     .map(drop)
             }
             Ok(parsed) => {
+                let caveat = self.config_caveat(&parsed);
                 // Quick, but it may wait for its conversation's turn: past Discord's answer
                 // time it is deferred and the answer follows.
                 let mut reply = Box::pin(self.reach.session.run_command_in(parsed, branch));
                 if let Ok(reply) = tokio::time::timeout(ANSWER_WITHIN, &mut reply).await {
-                    return reply_ephemeral(&self.reach.http, command, reply.text()).await;
+                    let text = format!("{}{caveat}", reply.text());
+                    return reply_ephemeral(&self.reach.http, command, text).await;
                 }
                 with_rate_limit_retries(|| command.defer_ephemeral(&self.reach.http)).await?;
-                let edit = EditInteractionResponse::new().content(reply.await.text());
+                let text = format!("{}{caveat}", reply.await.text());
+                let edit = EditInteractionResponse::new().content(text);
                 with_rate_limit_retries(|| command.edit_response(&self.reach.http, edit.clone()))
                     .await
                     .map(drop)
             }
             Err(error) => reply_ephemeral(&self.reach.http, command, error.to_string()).await,
+        }
+    }
+
+    /// What `/config` adds in Discord when it shows `home_channel` and the bot found at
+    /// start-up that it can't use it (CHN-10): that it isn't in use, and why.
+    fn config_caveat(&self, parsed: &session_command::Command) -> String {
+        let shows_home = match parsed {
+            session_command::Command::Config(session_command::ConfigRequest::ShowAll) => true,
+            session_command::Command::Config(session_command::ConfigRequest::Show(key)) => {
+                *key == crate::config::runtime::ConfigKey::HomeChannel
+            }
+            _ => false,
+        };
+        match self.reach.places.unusable_home() {
+            Some((home, why)) if shows_home => format!(
+                "\n-# home_channel <#{home}> is not in use: I can't use it ({why}), so I \
+                 answer in our DM only. `/home` in a channel of your server chooses one again."
+            ),
+            _ => String::new(),
         }
     }
 

@@ -88,6 +88,7 @@ impl HomeChannel {
         {
             return format!("could not save the setting: {error}");
         }
+        self.reach.places.home_unusable(channel, None);
         let mut lines = vec![
             "This channel is now my home: I answer you here as in our DM, and it's one \
              conversation whichever you use."

@@ -128,7 +128,8 @@ impl HomeChannel {
     }
 
     /// Start-up: reads the home channel's standing as the baseline for later changes; a home
-    /// channel the bot can't use any more is told to the owner in the DM (CHN-9).
+    /// channel the bot can't use any more is told to the owner in the DM (CHN-9), and `/config`
+    /// marks it (CHN-10).
     pub(crate) async fn check_home_channel(&self) {
         let (Some(home), Some(owner)) = (self.reach.places.home(), self.reach.owner.owner()) else {
             return;
@@ -142,6 +143,7 @@ impl HomeChannel {
         .await
         {
             Ok(standing) => {
+                self.reach.places.home_unusable(home, None);
                 if let Some(line) = standing.missing_line() {
                     self.reach.say_in(home, &line).await;
                 }
@@ -149,6 +151,9 @@ impl HomeChannel {
             }
             Err(error) => {
                 tracing::warn!(%error, %home, "the home channel can't be used");
+                self.reach
+                    .places
+                    .home_unusable(home, Some(error.to_string()));
                 let text = format!(
                     "I can't use your home channel <#{home}> ({error}), so I answer you in our DM \
                      only for now. Run `/home` in a channel of your server to choose it again."

@@ -83,6 +83,8 @@ struct Streamer<'a> {
     tools: ToolLabels,
     /// Messages that stay: closed reply parts, notes, notices.
     kept: Vec<MessageId>,
+    /// The catching-up note, taken away when the turn is over.
+    catching_up: Option<MessageId>,
     text_chars: usize,
     showed_text: bool,
     compacted: bool,
@@ -105,6 +107,7 @@ impl<'a> Streamer<'a> {
             last_typing: now,
             tools: ToolLabels::default(),
             kept: Vec::new(),
+            catching_up: None,
             text_chars: 0,
             showed_text: false,
             compacted: false,
@@ -208,6 +211,7 @@ impl<'a> Streamer<'a> {
                 seconds,
             } => self.on_compacted(pre_tokens, seconds, now).await,
             TurnEvent::Notice(text) => self.on_notice(&text, now).await,
+            TurnEvent::CatchingUp => self.on_catching_up(now).await,
             TurnEvent::Retrying(line) => self.show_status(line, now).await,
             TurnEvent::SubagentActivity(label) => {
                 if let Phase::Waiting(status) = &mut self.phase {
@@ -314,6 +318,17 @@ impl<'a> Streamer<'a> {
         }
     }
 
+    /// The catching-up note, shown while the turn reads what came in (CTX-6); it goes when
+    /// the turn is over.
+    async fn on_catching_up(&mut self, now: Instant) {
+        self.flush(now, true).await;
+        let note = notice_text(crate::agent::session::CATCHING_UP_NOTE);
+        self.catching_up = self.post_over_status_for_now(note).await;
+        if self.status.is_none() && self.phase.status().is_some() {
+            self.refresh_status(now).await;
+        }
+    }
+
     // ---- end --------------------------------------------------------------------------
 
     /// STR-6: labels, compaction note, final flush (a few spaced attempts), no status left,
@@ -346,6 +361,7 @@ impl<'a> Streamer<'a> {
             }
         }
         self.delete_status().await;
+        self.delete_catching_up().await;
         if !self.showed_text
             && !self.compacted
             && !self.handed_over

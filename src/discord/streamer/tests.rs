@@ -353,25 +353,27 @@ async fn blank_text_still_gets_the_no_response_line() {
     assert_eq!(outcome.message_ids, sink.ids());
 }
 
+/// CTX-6: the catching-up note comes before the reply and is gone once the turn is over.
 #[tokio::test]
-async fn notices_come_before_the_reply() {
+async fn the_catching_up_note_comes_before_the_reply_and_goes_after_it() {
     let clock = VirtualClock::new();
     let sink = RecordingSink::new(&clock);
     let script = Script::new(&clock)
-        .at(
-            0,
-            TurnEvent::Notice("catching up on background activity...".into()),
-        )
+        .at(0, TurnEvent::CatchingUp)
         .text(1500, "hi")
         .end(2000);
     let outcome = play(&sink, script).await;
-    assert_eq!(
-        sink.contents(),
-        vec![
-            "-# catching up on background activity...".to_owned(),
-            "hi".to_owned()
-        ]
+    let shown = sink.ops().into_iter().find_map(|(_, op)| match op {
+        Op::Send(id, text) | Op::Edit(id, text) if text.contains("catching up") => Some(id),
+        _ => None,
+    });
+    let shown = shown.expect("the note shown");
+    assert!(
+        sink.ops()
+            .iter()
+            .any(|(_, op)| matches!(op, Op::Delete(id) if *id == shown))
     );
+    assert_eq!(sink.contents(), vec!["hi".to_owned()]);
     assert_eq!(outcome.message_ids, sink.ids());
 }
 

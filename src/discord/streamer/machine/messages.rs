@@ -13,12 +13,20 @@ impl Streamer<'_> {
     /// Posts a permanent `content` message, reusing the status line (the newest message) when
     /// there is one.
     pub(super) async fn post_over_status(&mut self, content: String) {
+        if let Some(id) = self.post_over_status_for_now(content).await {
+            self.kept.push(id);
+        }
+    }
+
+    /// Posts `content` as [`Self::post_over_status`] does, without keeping it: the caller
+    /// gets its id, to take it away later.
+    pub(super) async fn post_over_status_for_now(
+        &mut self,
+        content: String,
+    ) -> Option<crate::discord::sink::MessageId> {
         if let Some(line) = self.status.take() {
             match self.sink.edit(line.id, content.clone()).await {
-                Ok(()) => {
-                    self.kept.push(line.id);
-                    return;
-                }
+                Ok(()) => return Some(line.id),
                 Err(error) => {
                     tracing::warn!(%error, "could not turn the status line into a note");
                     self.status = Some(line);
@@ -26,8 +34,20 @@ impl Streamer<'_> {
             }
         }
         match self.sink.send(content).await {
-            Ok(id) => self.kept.push(id),
-            Err(error) => tracing::warn!(%error, "could not post a note"),
+            Ok(id) => Some(id),
+            Err(error) => {
+                tracing::warn!(%error, "could not post a note");
+                None
+            }
+        }
+    }
+
+    /// Takes away the catching-up note, once the turn is over.
+    pub(super) async fn delete_catching_up(&mut self) {
+        if let Some(id) = self.catching_up.take()
+            && let Err(error) = self.sink.delete(id).await
+        {
+            tracing::warn!(%error, "could not take away the catching-up note");
         }
     }
 
