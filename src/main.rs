@@ -212,41 +212,43 @@ async fn run_bot(launch: &Launch) -> anyhow::Result<i32> {
     // The network first: at boot it may not be up yet, and every later step would fail with
     // a confusing cause (issue 24 §7).
     let (host, port) = app::network_wait::discord_endpoint(discord.api_url.as_deref());
-    let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+    // A stop before the daemon runs ends it quietly, the Claude login included (issue 44 §3).
+    let early_stop = app::EarlyStop::watch();
     tokio::select! {
         () = app::network_wait::wait_for(&host, port) => {}
-        _ = tokio::signal::ctrl_c() => return Ok(0),
-        _ = terminate.recv() => return Ok(0),
+        () = early_stop.token().cancelled() => return Ok(0),
     }
     let auth = auth::claude_is_authenticated(&config.claude_cli, &config.cli_env).await;
     let logged_in = match auth {
         Ok(true) => true,
         // BOOT-4: log in through the owner's DMs before connecting.
-        Ok(false) => {
-            app::claude_login::log_in_through_discord(
-                &config.claude_cli,
-                &config.cli_env,
-                &discord.token,
-                discord.api_url.as_deref(),
-            )
-            .await
-        }
+        Ok(false) => match app::claude_login::log_in_through_discord(
+            &config.claude_cli,
+            &config.cli_env,
+            (&discord.token, discord.api_url.as_deref()),
+            early_stop.token(),
+        )
+        .await
+        {
+            app::claude_login::Login::LoggedIn => true,
+            app::claude_login::Login::Failed => false,
+            app::claude_login::Login::Stopped => {
+                let name = early_stop.name().unwrap_or("a stop signal");
+                let ending = app::console::Ending::SignalDuringLogin(name);
+                eprintln!("{}", app::console::stopped_line(&config.bot_name, ending));
+                return Ok(0);
+            }
+        },
         Err(message) => {
             eprintln!("{message}");
             false
         }
     };
+    drop(early_stop);
     if !logged_in {
         return Ok(1);
     }
-    // The version is only logged: asking the CLI (a node start, a few hundred ms) runs beside
-    // the start-up instead of before the gateway connects (issue 17).
-    let cli = config.claude_cli.clone();
-    let (outcome, ()) = tokio::join!(
-        app::run(config, discord),
-        app::claude_login::log_cli_version(&cli)
-    );
-    outcome
+    app::run(config, discord).await
 }
 
 /// Checks Claude auth for `chat`, printing what to do when it is missing.

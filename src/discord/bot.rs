@@ -132,6 +132,15 @@ impl Bot {
             return;
         }
         self.start(ctx).await;
+        if self.reach.owner.owner().is_some() {
+            self.reach.lifecycle.started(ready.user.name.clone());
+        }
+    }
+
+    /// Resolves, with who the bot is in Discord, once it started and takes the owner's DMs
+    /// (issue 44: the terminal's ready line).
+    pub async fn started(&self) -> String {
+        self.reach.lifecycle.wait_started().await
     }
 
     /// The gateway came back (a resume, or a new session after a lost one): the reconnect is
