@@ -314,7 +314,11 @@ fn usage_error(error: &clap::Error) -> ExitCode {
 }
 
 fn init_logging() {
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("warn"));
+    // Unset: warnings, the Discord link's own lines (BOOT-13), and none of serenity's gateway
+    // reconnect warnings (one per retry, every 5 s while Discord is away; issue 44 §2).
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| {
+        EnvFilter::new("warn,serenity::gateway=error,ollim_bot::discord::link=info")
+    });
     // Colour only on a terminal: journald and log files get plain text (issue 24 §8).
     let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
     tracing_subscriber::fmt()

@@ -49,6 +49,11 @@ impl Lifecycle {
         *self.stage.lock() != Stage::Stopping
     }
 
+    /// Whether the bot connected once and is not shutting down.
+    pub(crate) fn is_up(&self) -> bool {
+        *self.stage.lock() == Stage::Up
+    }
+
     /// A `READY` came: the first, or one after a lost session.
     pub(crate) fn ready(&self) -> Connected {
         let mut stage = self.stage.lock();
