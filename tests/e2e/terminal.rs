@@ -7,7 +7,7 @@ use std::time::Duration;
 use crate::support::{
     bot::{BotProcess, bot_command, spawn_collecting},
     cli::{CliSandbox, claude_cli_path},
-    fake_discord::{FakeConfig, FakeDiscord},
+    fake_discord::{FakeConfig, FakeDiscord, FakeOverwrite},
     mock_api::MockApi,
     wait,
 };
@@ -27,7 +27,17 @@ fn cli_version() -> String {
 
 /// The bot as a person starts it: no `RUST_LOG`; and the ready line it should print.
 fn plain_bot(discord: &FakeDiscord, mock: &MockApi, sandbox: &CliSandbox) -> (BotProcess, String) {
-    let mut command = bot_command(discord, mock, sandbox, &[], &["RUST_LOG"]);
+    plain_bot_with(discord, mock, sandbox, &[])
+}
+
+/// [`plain_bot`] with more variables.
+fn plain_bot_with(
+    discord: &FakeDiscord,
+    mock: &MockApi,
+    sandbox: &CliSandbox,
+    extra_env: &[(&str, &str)],
+) -> (BotProcess, String) {
+    let mut command = bot_command(discord, mock, sandbox, extra_env, &["RUST_LOG"]);
     command.env_remove("RUST_LOG");
     let ready = format!(
         "Ollim is ready: connected to Discord as ollim; talk to it in your Discord DMs. Claude \
@@ -114,4 +124,35 @@ async fn discord_out_of_reach_is_told_once_when_lost_and_once_when_back() {
         "the time away: {log}"
     );
     assert_eq!(lines[3], "Ollim stopped (SIGTERM).", "{log}");
+}
+
+/// BOOT-12 with a home channel (`OLLIM_HOME_CHANNEL`): the ready line names it too.
+#[tokio::test]
+async fn the_ready_line_names_the_home_channel() {
+    const VIEW_CHANNEL: u64 = 1 << 10;
+    let discord = FakeDiscord::start(FakeConfig::default()).await;
+    let mock = MockApi::start().await;
+    let sandbox = CliSandbox::new();
+    let guild = discord.add_guild("owner's place");
+    let (owner, bot_user) = (discord.config().owner_id, discord.config().bot_user_id);
+    let home = discord.add_text_channel(
+        guild,
+        "assistant",
+        vec![
+            FakeOverwrite::role(guild, 0, VIEW_CHANNEL),
+            FakeOverwrite::member(owner, VIEW_CHANNEL, 0),
+            FakeOverwrite::member(bot_user, VIEW_CHANNEL, 0),
+        ],
+    );
+    let home = home.to_string();
+    let (mut bot, ready) =
+        plain_bot_with(&discord, &mock, &sandbox, &[("OLLIM_HOME_CHANNEL", &home)]);
+    printed(&bot, "is ready").await;
+    bot.signal("INT");
+    let status = bot.wait_exit(Duration::from_secs(30)).await;
+    let log = bot.log();
+    assert_eq!(status.code(), Some(0), "{log}");
+    let ready = ready.replace("your Discord DMs.", "your Discord DMs and #assistant.");
+    let lines: Vec<&str> = log.lines().collect();
+    assert_eq!(lines, [ready.as_str(), "Ollim stopped (SIGINT)."], "{log}");
 }
