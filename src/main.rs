@@ -218,41 +218,43 @@ async fn run_bot(launch: &Launch) -> anyhow::Result<i32> {
     // The network first: at boot it may not be up yet, and every later step would fail with
     // a confusing cause (issue 24 §7).
     let (host, port) = app::network_wait::discord_endpoint(discord.api_url.as_deref());
-    let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+    // A stop before the daemon runs ends it quietly, the Claude login included (issue 44 §3).
+    let early_stop = app::EarlyStop::watch();
     tokio::select! {
         () = app::network_wait::wait_for(&host, port) => {}
-        _ = tokio::signal::ctrl_c() => return Ok(0),
-        _ = terminate.recv() => return Ok(0),
+        () = early_stop.token().cancelled() => return Ok(0),
     }
     let auth = auth::claude_is_authenticated(&config.claude_cli, &config.cli_env).await;
     let logged_in = match auth {
         Ok(true) => true,
         // BOOT-4: log in through the owner's DMs before connecting.
-        Ok(false) => {
-            app::claude_login::log_in_through_discord(
-                &config.claude_cli,
-                &config.cli_env,
-                &discord.token,
-                discord.api_url.as_deref(),
-            )
-            .await
-        }
+        Ok(false) => match app::claude_login::log_in_through_discord(
+            &config.claude_cli,
+            &config.cli_env,
+            (&discord.token, discord.api_url.as_deref()),
+            early_stop.token(),
+        )
+        .await
+        {
+            app::claude_login::Login::LoggedIn => true,
+            app::claude_login::Login::Failed => false,
+            app::claude_login::Login::Stopped => {
+                let name = early_stop.name().unwrap_or("a stop signal");
+                let ending = app::console::Ending::SignalDuringLogin(name);
+                eprintln!("{}", app::console::stopped_line(&config.bot_name, ending));
+                return Ok(0);
+            }
+        },
         Err(message) => {
             eprintln!("{message}");
             false
         }
     };
+    drop(early_stop);
     if !logged_in {
         return Ok(1);
     }
-    // The version is only logged: asking the CLI (a node start, a few hundred ms) runs beside
-    // the start-up instead of before the gateway connects (issue 17).
-    let cli = config.claude_cli.clone();
-    let (outcome, ()) = tokio::join!(
-        app::run(config, discord),
-        app::claude_login::log_cli_version(&cli)
-    );
-    outcome
+    app::run(config, discord).await
 }
 
 /// Checks Claude auth for `chat`, printing what to do when it is missing.
@@ -320,7 +322,11 @@ fn usage_error(error: &clap::Error) -> ExitCode {
 }
 
 fn init_logging() {
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("warn"));
+    // Unset: warnings, the Discord link's own lines (BOOT-13), and none of serenity's gateway
+    // reconnect warnings (one per retry, every 5 s while Discord is away; issue 44 §2).
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| {
+        EnvFilter::new("warn,serenity::gateway=error,ollim_bot::discord::link=info")
+    });
     // Colour only on a terminal: journald and log files get plain text (issue 24 §8).
     let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
     tracing_subscriber::fmt()

@@ -129,6 +129,10 @@ pub(super) fn spawn_watches(
     stop: &CancellationToken,
 ) {
     tasks.spawn(
+        "Discord link watch",
+        crate::discord::link::watch_link(Arc::clone(bot), stop.clone()),
+    );
+    tasks.spawn(
         "google revocation watch",
         Arc::clone(&bot.google).watch_revocation(services.config.scheduler_sync, stop.clone()),
     );

@@ -8,18 +8,19 @@
 //! 1 otherwise. The code comes from the owner's next DM, read by polling the channel, or from
 //! this terminal when it is one. Also here: the CLI version logged at start (issue 15).
 
+mod lines;
 mod output;
 mod rest;
 
-use std::{io::IsTerminal, path::Path, process::Stdio, time::Duration};
-
-use tokio::{
-    io::{AsyncBufReadExt, AsyncWriteExt, BufReader},
-    process::Command,
-    sync::mpsc,
+use std::{
+    io::IsTerminal, os::unix::process::ExitStatusExt, path::Path, process::Stdio, time::Duration,
 };
 
+use tokio::{io::AsyncWriteExt, process::Command, sync::mpsc};
+use tokio_util::sync::CancellationToken;
+
 use self::{
+    lines::{forward_lines, terminal_lines},
     output::{last_words, refusal_detail, says_failed},
     rest::DiscordRest,
 };
@@ -70,6 +71,9 @@ pub enum LoginError {
     /// The owner did not finish in time.
     #[error("the login was not finished within {} minutes", LOGIN_TIMEOUT.as_secs() / 60)]
     TimedOut,
+    /// A stop signal ended the login (issue 44 §3): not a failure, nothing is told.
+    #[error("the login was stopped")]
+    Stopped,
     /// The CLI said no; `said` is its last words, when it printed any.
     #[error("`claude auth login` failed{}", refusal_detail(said.as_deref()))]
     Refused {
@@ -78,42 +82,73 @@ pub enum LoginError {
     },
 }
 
-/// Logs the installed CLI's version at start, warning when it is not the tested one.
-pub async fn log_cli_version(cli: &Path) {
+/// Logs the installed CLI's version at start, warning when it is not the tested one; returns
+/// it for the ready line.
+pub async fn log_cli_version(cli: &Path) -> Option<String> {
     match installed_cli_version(cli).await {
-        Ok(version) => match version.fit().concern() {
-            None => tracing::info!("Claude Code CLI {version} (the tested version)"),
-            Some(concern) => tracing::warn!("{concern}"),
-        },
-        Err(error) => tracing::warn!(%error, "could not read the Claude Code CLI version"),
+        Ok(version) => {
+            match version.fit().concern() {
+                None => tracing::info!("Claude Code CLI {version} (the tested version)"),
+                Some(concern) => tracing::warn!("{concern}"),
+            }
+            Some(version.to_string())
+        }
+        Err(error) => {
+            tracing::warn!(%error, "could not read the Claude Code CLI version");
+            None
+        }
     }
 }
 
-/// BOOT-4 for the daemon: prints what happens, logs in through Discord; `true` when the CLI
-/// is logged in afterwards. Every failure is printed (a refused token with the token
-/// message, anything else followed by [`LOGIN_FAILED`]).
+/// How the login through Discord ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Login {
+    /// The CLI is logged in.
+    LoggedIn,
+    /// It is not (the reason was printed).
+    Failed,
+    /// A stop signal came first: nothing was printed or sent as a failure (BOOT-14).
+    Stopped,
+}
+
+/// BOOT-4 for the daemon: prints what happens, logs in through Discord (`discord` is the bot
+/// token and the API base URL). Every failure is printed (a refused token with the token
+/// message, anything else followed by [`LOGIN_FAILED`]); once `stop` is cancelled the login
+/// ends without a word of failure, here or in the DM.
 pub async fn log_in_through_discord(
     cli: &Path,
     env: &std::collections::BTreeMap<String, String>,
-    token: &str,
-    api_url: Option<&str>,
-) -> bool {
+    (token, api_url): (&str, Option<&str>),
+    stop: &CancellationToken,
+) -> Login {
     eprintln!(
         "Claude is not logged in: starting `claude auth login` and sending the link to your Discord DMs"
     );
-    match run_login(cli, env, &DiscordRest::new(token, api_url)).await {
+    let rest = DiscordRest::new(token, api_url);
+    let login = run_login(cli, env, &rest, stop);
+    // Dropping the login ends its CLI (`kill_on_drop`).
+    let outcome = tokio::select! {
+        biased;
+        () = stop.cancelled() => Err(LoginError::Stopped),
+        outcome = login => outcome,
+    };
+    match outcome {
         Ok(()) => {
             eprintln!("{LOGIN_SUCCEEDED}");
-            true
+            Login::LoggedIn
+        }
+        Err(LoginError::Stopped) => {
+            tracing::info!("the Claude login was stopped by a signal");
+            Login::Stopped
         }
         Err(LoginError::InvalidToken) => {
             eprintln!("{}", LoginError::InvalidToken);
-            false
+            Login::Failed
         }
         Err(error) => {
             eprintln!("{error}");
             eprintln!("{LOGIN_FAILED}");
-            false
+            Login::Failed
         }
     }
 }
@@ -171,6 +206,7 @@ async fn run_login(
     cli: &Path,
     env: &std::collections::BTreeMap<String, String>,
     discord: &DiscordRest,
+    stop: &CancellationToken,
 ) -> Result<(), LoginError> {
     let owner = discord.owner_id().await?;
     let channel = discord.open_dm(owner).await?;
@@ -207,9 +243,14 @@ async fn run_login(
     // CLI 2.1.332 can stay alive after it said the login failed (its sign-in callback server
     // keeps it up): it gets a moment to exit by itself, then is ended.
     let mut gave_up: Option<std::pin::Pin<Box<tokio::time::Sleep>>> = None;
+    // Ended by a signal from outside (a Ctrl-C or a service stop reaches the CLI too).
+    let mut signalled = false;
     let ok = loop {
         let code = tokio::select! {
-            status = child.wait() => break status.is_ok_and(|status| status.success()),
+            status = child.wait() => {
+                signalled = status.as_ref().is_ok_and(|status| status.signal().is_some());
+                break status.is_ok_and(|status| status.success());
+            }
             () = &mut deadline => return Err(LoginError::TimedOut),
             () = async { gave_up.as_mut().expect("armed").await }, if gave_up.is_some() => {
                 if let Err(error) = child.kill().await {
@@ -258,6 +299,33 @@ async fn run_login(
             }
         }
     };
+    let ended = Ended {
+        ok,
+        signalled,
+        stop,
+    };
+    finish(discord, channel, ended, lines, said).await
+}
+
+/// How the CLI's `auth login` ended.
+struct Ended<'a> {
+    /// It exited 0: logged in.
+    ok: bool,
+    /// A signal from outside ended it.
+    signalled: bool,
+    /// Cancelled once the bot got a stop signal.
+    stop: &'a CancellationToken,
+}
+
+/// Once the CLI exited: its last lines logged, and the owner told how the login went, unless
+/// a stop ended it (issue 44 §3).
+async fn finish(
+    discord: &DiscordRest,
+    channel: u64,
+    ended: Ended<'_>,
+    mut lines: mpsc::UnboundedReceiver<String>,
+    mut said: Option<String>,
+) -> Result<(), LoginError> {
     // The CLI's last lines may still be on their way when it exits.
     let drained = async {
         while let Some(line) = lines.recv().await {
@@ -266,6 +334,11 @@ async fn run_login(
         }
     };
     let _ = tokio::time::timeout(Duration::from_secs(1), drained).await;
+    let ok = ended.ok;
+    // Asked after the last lines: the bot's own signal may come a moment after the CLI's.
+    if !ok && (ended.signalled || ended.stop.is_cancelled()) {
+        return Err(LoginError::Stopped);
+    }
     let refusal = LoginError::Refused { said };
     let answer = if ok {
         "claude login successful, starting up.".to_owned()
@@ -276,60 +349,6 @@ async fn run_login(
         tracing::debug!(%error, "could not confirm the login in the DM");
     }
     if ok { Ok(()) } else { Err(refusal) }
-}
-
-async fn forward_lines(
-    pipe: impl tokio::io::AsyncRead + Unpin,
-    sink: mpsc::UnboundedSender<String>,
-) {
-    let mut reader = BufReader::new(pipe);
-    let mut line: Vec<u8> = Vec::new();
-    loop {
-        let read = match reader.fill_buf().await {
-            Ok([]) | Err(_) => break,
-            Ok(buf) => {
-                let mut done = Vec::new();
-                for &byte in buf {
-                    if byte == b'\n' {
-                        done.push(String::from_utf8_lossy(&line).into_owned());
-                        line.clear();
-                    } else if line.len() < 16 * 1024 {
-                        line.push(byte);
-                    }
-                }
-                // A prompt waits for input without ending its line.
-                if line.ends_with(b"> ") {
-                    done.push(String::from_utf8_lossy(&line).into_owned());
-                    line.clear();
-                }
-                (buf.len(), done)
-            }
-        };
-        reader.consume(read.0);
-        if read.1.into_iter().any(|text| sink.send(text).is_err()) {
-            return;
-        }
-    }
-    if !line.is_empty() {
-        let _ = sink.send(String::from_utf8_lossy(&line).into_owned());
-    }
-}
-
-/// Lines typed in this terminal, when stdin is one (read on a plain thread, which never holds
-/// up the process's exit).
-fn terminal_lines() -> mpsc::UnboundedReceiver<String> {
-    let (tx, rx) = mpsc::unbounded_channel();
-    if std::io::stdin().is_terminal() {
-        std::thread::spawn(move || {
-            for line in std::io::stdin().lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-    }
-    rx
 }
 
 /// The first `https://` URL in `line`, up to the next whitespace.

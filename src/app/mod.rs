@@ -6,6 +6,7 @@
 mod auto_update;
 mod background_loops;
 pub mod claude_login;
+pub mod console;
 pub mod crash;
 pub mod hardening;
 pub mod network_wait;
@@ -44,6 +45,7 @@ use crate::{
 use background_loops::{
     check_fork_idle, rest_when_idle, run_scheduler, run_webhooks, spawn_watches,
 };
+pub use signals::EarlyStop;
 use signals::shut_down_on_signal;
 
 /// How long a turn in progress may take to finish after a shutdown signal.
@@ -145,6 +147,10 @@ async fn run_daemon(
     if let Err(error) = pid::write_pid_file(&pid_file) {
         tracing::warn!(%error, "could not write state/bot.pid");
     }
+    // The CLI's version is asked (a node start, a few hundred ms) beside the start-up instead
+    // of before the gateway connects (issue 17); the ready line waits for it.
+    let cli = config.claude_cli.clone();
+    let cli_version = tokio::spawn(async move { claude_login::log_cli_version(&cli).await });
     let version = crate::update::running_version().await;
     tracing::info!("ollim-bot {version}");
     let opened = open_services(config)?;
@@ -256,15 +262,20 @@ async fn run_daemon(
     );
     let mut tasks = OwnedTasks::default();
     let gateway_closed = CancellationToken::new();
+    let signalled = Arc::new(OnceLock::new());
     let shutdown = tasks.spawn(
         "signal handling",
         shut_down_on_signal(
             Arc::clone(&bot),
             Arc::clone(&client.shard_manager),
-            gateway_closed.clone(),
+            (gateway_closed.clone(), Arc::clone(&signalled)),
         ),
     );
     let stop_background = CancellationToken::new();
+    tasks.spawn(
+        "ready line",
+        console::announce_ready(Arc::clone(&bot), cli_version, stop_background.clone()),
+    );
     tasks.spawn(
         "fork idle check",
         check_fork_idle(
@@ -354,6 +365,11 @@ async fn run_daemon(
     opened.usage_worker.shutdown().await;
     opened.git_worker.shutdown().await;
     pid::remove_pid_file(&pid_file);
+    let ending = console::Ending::of(outcome.is_err(), signalled.get(), bot.is_restarting());
+    eprintln!(
+        "{}",
+        console::stopped_line(&services.config.bot_name, ending)
+    );
     if bot.is_restarting() && outcome.is_ok() {
         drop(instance);
         return Err(restart_in_place());

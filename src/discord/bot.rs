@@ -16,6 +16,7 @@ use super::{
     google::Google,
     home::HomeChannel,
     lifecycle::Connected,
+    link::{LinkWatch, tell_back},
     nags::Nags,
     notices::Notices,
     quiet::QuietTime,
@@ -53,6 +54,8 @@ pub struct Bot {
     /// The messages that arrived: handled ones (each once), and the DMs held until the owner
     /// was known (then the owner's are answered, the rest dropped).
     pub(crate) arrivals: Arrivals,
+    /// The gateway link as the terminal is told of it (BOOT-13).
+    pub(crate) link: LinkWatch,
 }
 
 impl Bot {
@@ -74,6 +77,7 @@ impl Bot {
             updater,
             reconnects: Arc::default(),
             arrivals: Arrivals::default(),
+            link: LinkWatch::default(),
         }
     }
 
@@ -132,11 +136,21 @@ impl Bot {
             return;
         }
         self.start(ctx).await;
+        if self.reach.owner.owner().is_some() {
+            self.reach.lifecycle.started(ready.user.name.clone());
+        }
+    }
+
+    /// Resolves, with who the bot is in Discord, once it started and takes the owner's DMs
+    /// (issue 44: the terminal's ready line).
+    pub async fn started(&self) -> String {
+        self.reach.lifecycle.wait_started().await
     }
 
     /// The gateway came back (a resume, or a new session after a lost one): the reconnect is
     /// counted and what was missed caught up on.
     pub(crate) async fn reconnected(self: &Arc<Self>, shard: serenity::all::ShardId) {
+        tell_back(&self.link, self.reach.services.clock.instant());
         self.reconnects.note(shard);
         self.backfill().await;
         tracing::debug!("caught up after the reconnect");

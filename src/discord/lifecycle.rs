@@ -1,6 +1,9 @@
 //! Where the Discord side is in its life (issue 41 §2: states as an enum, not flags): not yet
-//! connected, up (a first `READY` came), or stopping (no new input is taken); with the two
-//! moments others wait for: the owner known, and a restart asked for.
+//! connected, up (a first `READY` came), or stopping (no new input is taken); with the
+//! moments others wait for: the owner known, the bot started (issue 44: the terminal's ready
+//! line), and a restart asked for.
+
+use std::sync::OnceLock;
 
 use parking_lot::Mutex;
 use tokio_util::sync::CancellationToken;
@@ -34,12 +37,21 @@ pub(crate) struct Lifecycle {
     owner_ready: CancellationToken,
     /// Cancelled when the owner asks for a restart (`/restart`, `/update`).
     restart: CancellationToken,
+    /// Who the bot is in Discord, set once the first start-up finished (greeting sent).
+    started: OnceLock<String>,
+    /// Cancelled once `started` is set.
+    started_signal: CancellationToken,
 }
 
 impl Lifecycle {
     /// Whether new input is still taken (false once shutdown began).
     pub(crate) fn is_accepting(&self) -> bool {
         *self.stage.lock() != Stage::Stopping
+    }
+
+    /// Whether the bot connected once and is not shutting down.
+    pub(crate) fn is_up(&self) -> bool {
+        *self.stage.lock() == Stage::Up
     }
 
     /// A `READY` came: the first, or one after a lost session.
@@ -67,6 +79,18 @@ impl Lifecycle {
     /// Resolves once the owner is known.
     pub(crate) async fn owner_ready(&self) {
         self.owner_ready.cancelled().await;
+    }
+
+    /// The first start-up finished: the bot is `user` in Discord and takes the owner's DMs.
+    pub(crate) fn started(&self, user: String) {
+        let _ = self.started.set(user);
+        self.started_signal.cancel();
+    }
+
+    /// Resolves, with who the bot is in Discord, once the first start-up finished.
+    pub(crate) async fn wait_started(&self) -> String {
+        self.started_signal.cancelled().await;
+        self.started.get().cloned().unwrap_or_default()
     }
 
     /// Asks for a restart.

@@ -39,6 +39,7 @@ pub mod google;
 pub mod home;
 pub mod http_sink;
 mod lifecycle;
+pub mod link;
 pub mod nags;
 pub mod notices;
 pub mod owner;

@@ -97,6 +97,11 @@ impl Reconnects {
         let _ = self.shards.set(shards);
     }
 
+    /// The shard manager bound.
+    pub fn shards(&self) -> Option<Arc<ShardManager>> {
+        self.shards.get().cloned()
+    }
+
     /// No more pauses; a pause under way ends without starting the shard again (shutdown).
     pub fn stop(&self) {
         self.stop.cancel();

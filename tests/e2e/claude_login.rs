@@ -224,3 +224,65 @@ async fn the_auth_command_passes_through_to_the_cli() {
     let said = String::from_utf8_lossy(&output.stdout);
     assert!(said.contains("\"authMethod\": \"api_key\""), "{said}");
 }
+
+/// BOOT-14: a stop during the start-up login — SIGTERM reaching the bot and its `claude auth
+/// login` together, as a service stop or Ctrl-C in the terminal does — ends the bot with its
+/// stop line; the owner's DM gets nothing claiming the login failed, and no `Login failed` is
+/// printed.
+#[tokio::test]
+async fn a_stop_during_the_login_says_nothing_false() {
+    let discord = FakeDiscord::start(FakeConfig::default()).await;
+    let mock = MockApi::start().await;
+    let sandbox = CliSandbox::new();
+    let mut bot = spawn_collecting(bot_command(
+        &discord,
+        &mock,
+        &sandbox,
+        &[],
+        &["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"],
+    ));
+    wait_for_dm(&discord, LOGIN_REQUIRED, || bot.log()).await;
+    wait_for_dm(&discord, "after signing in", || bot.log()).await;
+    let bot_pid = bot.child.id().expect("the bot runs");
+    let login: Vec<String> = sandbox
+        .processes()
+        .into_iter()
+        .filter(|pid| *pid != bot_pid)
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline"))
+                .is_ok_and(|cmd| String::from_utf8_lossy(&cmd).contains("auth\0login"))
+        })
+        .map(|pid| pid.to_string())
+        .collect();
+    assert!(!login.is_empty(), "the login CLI runs\n{}", bot.log());
+    let sent = std::process::Command::new("kill")
+        .arg("-TERM")
+        .args(&login)
+        .arg(bot_pid.to_string())
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let status = bot.wait_exit(Duration::from_secs(30)).await;
+    let log = bot.log();
+    assert_eq!(status.code(), Some(0), "{log}");
+    assert!(
+        log.contains("Ollim stopped (SIGTERM during the Claude login"),
+        "{log}"
+    );
+    assert!(!log.contains("Login failed"), "{log}");
+    assert!(!log.contains("`claude auth login` failed"), "{log}");
+    let dm = discord.dm_channel_id(discord.config().owner_id);
+    let said: Vec<String> = discord
+        .channel_messages(dm)
+        .into_iter()
+        .filter(|m| m.by_bot)
+        .map(|m| m.content)
+        .collect();
+    assert_eq!(
+        said.len(),
+        2,
+        "only the link and the code request: {said:#?}"
+    );
+    assert_eq!(discord.identify_count(), 0, "never connected\n{log}");
+    sandbox.assert_no_process_left(Duration::from_secs(5)).await;
+}

@@ -80,6 +80,7 @@ mod setup;
 mod slash_jobs;
 mod state_faults;
 mod subagents;
+mod terminal;
 mod thread_commands;
 mod thread_parity;
 mod tool_labels;

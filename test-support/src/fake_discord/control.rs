@@ -108,6 +108,16 @@ impl FakeDiscord {
         self.shared.notify();
     }
 
+    /// While `out`, Discord is out of reach: the live connection is dropped and every new
+    /// websocket connection refused (503); back, connections are taken again.
+    pub async fn gateway_out_of_reach(&self, out: bool) {
+        self.shared.lock().refuse_gateway = out;
+        if out {
+            self.drop_connection().await;
+        }
+        self.shared.notify();
+    }
+
     /// Sends op 7 RECONNECT (serenity opens a new connection and RESUMEs).
     pub async fn send_reconnect(&self) {
         self.live_conn("send_reconnect").await;

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{RawQuery, State};
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
@@ -22,6 +22,12 @@ pub(super) async fn upgrade(
 ) -> Response {
     {
         let mut inner = shared.lock();
+        if inner.refuse_gateway {
+            inner.gateway.refused += 1;
+            drop(inner);
+            shared.notify();
+            return axum::http::StatusCode::SERVICE_UNAVAILABLE.into_response();
+        }
         let since_start = inner.started.elapsed();
         inner.gateway.connections.push(query.unwrap_or_default());
         inner.gateway.connected_at.push(since_start);

@@ -137,6 +137,8 @@ pub(super) struct Inner {
     /// (still logged for a RESUME replay), like a half-dead TCP link.
     pub zombie_conn: Option<u64>,
     pub hold_resumes: bool,
+    /// While set, every websocket connection is refused (503): Discord out of reach.
+    pub refuse_gateway: bool,
     pub parked_resumes: Vec<(ConnHandle, Value)>,
     pub started: Instant,
 }
@@ -177,6 +179,7 @@ impl Inner {
             ack_heartbeats: true,
             zombie_conn: None,
             hold_resumes: false,
+            refuse_gateway: false,
             parked_resumes: Vec::new(),
             started: Instant::now(),
         }

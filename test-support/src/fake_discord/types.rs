@@ -162,4 +162,6 @@ pub struct GatewayStats {
     pub sessions: Vec<String>,
     /// Dispatch frames re-sent by RESUMEs (missed while disconnected).
     pub replayed: u64,
+    /// Websocket connections refused while the gateway was out of reach.
+    pub refused: u64,
 }
