@@ -77,6 +77,17 @@ pub fn cost_report(records: &[UsageRecord], now: DateTime<Utc>, tz: Tz) -> Strin
 /// The greeting's line (USE-8): yesterday's total and the week so far (since Monday, in the
 /// owner's zone); `None` when nothing was recorded this week or yesterday.
 pub fn greeting_line(records: &[UsageRecord], now: DateTime<Utc>, tz: Tz) -> Option<String> {
+    let (yesterday, week) = yesterday_and_week(records, now, tz)?;
+    Some(format!(
+        "-# spend: yesterday {} · this week {}",
+        dollars(yesterday),
+        dollars(week)
+    ))
+}
+
+/// What yesterday and the week so far (from Monday, in `tz`) cost; `None` when neither saw
+/// any work.
+fn yesterday_and_week(records: &[UsageRecord], now: DateTime<Utc>, tz: Tz) -> Option<(f64, f64)> {
     let today = day_start(now, tz);
     let yesterday = day_start(today - Duration::hours(12), tz);
     let weekday = i64::from(now.with_timezone(&tz).weekday().num_days_from_monday());
@@ -93,25 +104,34 @@ pub fn greeting_line(records: &[UsageRecord], now: DateTime<Utc>, tz: Tz) -> Opt
     if yesterday_spent.is_none() && week_spent.is_none() {
         return None;
     }
-    Some(format!(
-        "-# spend: yesterday {} · this week {}",
-        dollars(yesterday_spent.unwrap_or_default()),
-        dollars(week_spent.unwrap_or_default())
+    Some((
+        yesterday_spent.unwrap_or_default(),
+        week_spent.unwrap_or_default(),
     ))
 }
 
-/// The ledger's report as of `now` in `tz`, read from the ledger in `dir`: the line of
-/// yesterday and the week so far, then [`cost_report`]; a ledger that can't be read says so.
+/// The ledger's report as of `now` in `tz`, read from the ledger in `dir`: [`cost_report`],
+/// its spend line also giving yesterday and the week so far; a ledger that can't be read says
+/// so.
 /// What `/cost` shows under the session's line and the `spend_report` tool answers (USE-3,
 /// USE-8).
 pub fn ledger_report(dir: &std::path::Path, now: DateTime<Utc>, tz: Tz) -> String {
     let ledger = super::UsageLedger::new(dir);
     match ledger.read_since(now - Duration::days(31)) {
         Ok(read) => {
-            let week = greeting_line(&read.records, now, tz)
-                .map(|line| format!("{}\n", line.trim_start_matches("-# ")))
-                .unwrap_or_default();
-            format!("{week}{}", cost_report(&read.records, now, tz))
+            let report = cost_report(&read.records, now, tz);
+            // One spend line: yesterday and the week so far go beside today's figure.
+            match (
+                yesterday_and_week(&read.records, now, tz),
+                report.split_once(" · "),
+            ) {
+                (Some((yesterday, week)), Some((today, rest))) => format!(
+                    "{today} · yesterday {} · this week {} · {rest}",
+                    dollars(yesterday),
+                    dollars(week)
+                ),
+                _ => report,
+            }
         }
         Err(error) => format!("**Spend**: the usage ledger can't be read ({error})."),
     }
@@ -201,6 +221,32 @@ mod tests {
         );
         let long_ago = [record("2026-10-01T09:00:00Z", UsageKind::Main, None, 1.0)];
         assert_eq!(greeting_line(&long_ago, now, chrono_tz::UTC), None);
+    }
+
+    /// `/cost` and `spend_report` give the spend on one line, yesterday and the week beside
+    /// today's figure, not a second spend line above it.
+    #[test]
+    fn the_ledger_report_has_one_spend_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let ledger = super::super::UsageLedger::new(dir.path());
+        let now: DateTime<Utc> = "2026-11-27T20:00:00Z".parse().unwrap();
+        for (at, cost) in [
+            ("2026-11-27T09:00:00Z", 0.10),
+            ("2026-11-26T09:00:00Z", 1.00),
+        ] {
+            ledger
+                .append(&record(at, UsageKind::Main, None, cost))
+                .unwrap();
+        }
+        let text = ledger_report(dir.path(), now, chrono_tz::UTC);
+        assert!(
+            text.starts_with(
+                "**Spend**: today $0.10 · yesterday $1.00 · this week $1.10 · 7 days $1.10 · \
+                 30 days $1.10\n"
+            ),
+            "{text}"
+        );
+        assert_eq!(text.matches("pend").count(), 1, "{text}");
     }
 
     /// USE-1: subagents' records show as tokens beside the kinds, never as a $0.00 kind or
