@@ -99,7 +99,7 @@ pub async fn wait_for(host: &str, port: u16) {
         match probe(host, port).await {
             Ok(()) => return,
             Err(error) => {
-                tracing::warn!(%error, "Discord isn't reachable yet");
+                tracing::debug!(%error, "Discord isn't reachable yet");
                 eprintln!(
                     "waiting for the network: {error}; trying again in {} s",
                     delay.as_secs()

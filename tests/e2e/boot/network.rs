@@ -63,6 +63,8 @@ async fn without_the_network_the_bot_waits_and_says_why() {
         "{log}"
     );
     assert!(!log.contains("Login failed"), "{log}");
+    // One line per attempt: the log's own line of it stays at debug.
+    assert!(!log.contains("WARN ollim_bot::app::network_wait"), "{log}");
     process.signal("TERM");
     let status = process.wait_exit(Duration::from_secs(10)).await;
     assert_eq!(status.code(), Some(0), "{}", process.log());
