@@ -197,6 +197,16 @@ async fn a_live_pid_in_the_pid_file_refuses_the_start() {
     let mut process = spawn_collecting(bot_command(&discord, &mock, &sandbox, &[], &[]));
     let exited = tokio::time::timeout(Duration::from_secs(8), process.child.wait()).await;
     let connected = discord.identify_count();
+    let refusal = format!("ollim-bot is already running (pid {other_pid})");
+    if exited.is_ok() {
+        // The exit can come before the collector has read the last of stderr.
+        let _ = tokio::time::timeout(Duration::from_secs(5), async {
+            while !process.log().contains(&refusal) {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        })
+        .await;
+    }
     let log = process.log();
     if exited.is_err() {
         let pid = process.child.id().unwrap().to_string();
@@ -209,9 +219,6 @@ async fn a_live_pid_in_the_pid_file_refuses_the_start() {
     other.wait().unwrap();
     let status = exited.expect("the bot started despite a live ollim-bot in bot.pid");
     assert_eq!(status.unwrap().code(), Some(1), "{log}");
-    assert!(
-        log.contains(&format!("ollim-bot is already running (pid {other_pid})")),
-        "{log}"
-    );
+    assert!(log.contains(&refusal), "{log}");
     assert_eq!(connected, 0, "it must not connect");
 }
