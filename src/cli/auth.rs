@@ -20,15 +20,7 @@ pub async fn claude_is_authenticated(
     if has_env_credentials {
         return Ok(true);
     }
-    let output = tokio::process::Command::new(cli)
-        .args(["auth", "status", "--json"])
-        .envs(env)
-        .env("DISABLE_AUTOUPDATER", "1")
-        .stdin(Stdio::null())
-        .stderr(Stdio::null())
-        .output()
-        .await
-        .map_err(|error| {
+    let output = status_json(cli, env).await.map_err(|error| {
             if error.kind() == std::io::ErrorKind::NotFound {
                 format!(
                     "Claude Code CLI not found at {}: set OLLIM_CLAUDE_CLI to the path of the \
@@ -94,16 +86,25 @@ pub async fn run_auth(
     Ok(status.code().unwrap_or(1))
 }
 
-/// `auth status` in words: the CLI's JSON answer read (`auth status --json` still prints it
-/// as is). Exit 0 when logged in, 1 when not.
-async fn status(cli: &Path, env: &BTreeMap<String, String>) -> Result<i32, String> {
-    let output = tokio::process::Command::new(cli)
+/// The CLI's `auth status --json`, run quietly with the bot's CLI environment.
+async fn status_json(
+    cli: &Path,
+    env: &BTreeMap<String, String>,
+) -> std::io::Result<std::process::Output> {
+    tokio::process::Command::new(cli)
         .args(["auth", "status", "--json"])
         .envs(env)
         .env("DISABLE_AUTOUPDATER", "1")
         .stdin(Stdio::null())
         .stderr(Stdio::null())
         .output()
+        .await
+}
+
+/// `auth status` in words: the CLI's JSON answer read (`auth status --json` still prints it
+/// as is). Exit 0 when logged in, 1 when not.
+async fn status(cli: &Path, env: &BTreeMap<String, String>) -> Result<i32, String> {
+    let output = status_json(cli, env)
         .await
         .map_err(|error| format!("could not run {}: {error}", cli.display()))?;
     let answer: Value = serde_json::from_slice(&output.stdout).map_err(|_| {
