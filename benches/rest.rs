@@ -11,7 +11,10 @@
 //! - reply latency, the owner's DM → the bot's message with the reply in the fake Discord
 //!   (polled every 20 ms), with the CLI warm, after it slept with a typing event 1 s before
 //!   the message, and after it slept with none (the CLI start floor); median and worst of
-//!   [`SAMPLES`] each.
+//!   [`SAMPLES`] each;
+//! - after a start with the default idle time (REST-6): the tree's RSS before anyone has said
+//!   a word, and the first reply, with a typing event 1 s ahead and with none; [`STARTS`]
+//!   fresh starts each.
 //!
 //! Needs the pinned CLI (`OLLIM_TEST_CLAUDE_CLI`, else `.ci/claude-cli`); skipped without it.
 #![allow(clippy::cast_precision_loss)] // figures printed for a person
@@ -31,6 +34,9 @@ use support::{
 /// Measured replies per case.
 const SAMPLES: usize = 7;
 
+/// Fresh starts per first-reply case.
+const STARTS: usize = 3;
+
 fn main() {
     if !std::env::args().any(|arg| arg == "--bench") {
         println!("benches/rest.rs prints figures only under `cargo bench --bench rest`");
@@ -42,6 +48,7 @@ fn main() {
     }
     let runtime = tokio::runtime::Runtime::new().expect("a tokio runtime");
     runtime.block_on(rest());
+    runtime.block_on(after_a_start());
 }
 
 /// RSS of the bot's whole process tree, and of the bot alone, in KiB.
@@ -157,5 +164,35 @@ async fn rest() {
         println!(
             "  {what:<34} median {median:6.0} ms   worst {worst:6.0} ms   ({SAMPLES} replies)"
         );
+    }
+}
+
+/// After a start with the default idle time (REST-6): memory before a word, the first reply.
+async fn after_a_start() {
+    let (mut trees, mut typed, mut cold) = (Vec::new(), Vec::new(), Vec::new());
+    for n in 0..STARTS {
+        let mut h = start("10").await;
+        tokio::time::sleep(Duration::from_secs(3)).await;
+        trees.push(rss(&h).0);
+        h.discord.typing_dm(h.owner()).await;
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        typed.push(reply(&h, 300 + n).await);
+        h.terminate().await;
+        let mut h = start("10").await;
+        cold.push(reply(&h, 400 + n).await);
+        h.terminate().await;
+    }
+    let worst_tree = trees.iter().copied().max().unwrap_or(0);
+    println!("REST-6: after a start, cli_idle_minutes 10 (the default)");
+    println!(
+        "  before a word               tree {:6.1} MiB (largest of {STARTS} starts)",
+        mib(worst_tree)
+    );
+    for (what, samples) in [
+        ("first reply, typing 1 s ahead", typed),
+        ("first reply, no typing", cold),
+    ] {
+        let (median, worst) = summary(samples);
+        println!("  {what:<34} median {median:6.0} ms   worst {worst:6.0} ms   ({STARTS} starts)");
     }
 }

@@ -1,5 +1,6 @@
-//! The first `READY` (BOOT-7): commands registered, the owner resolved, the DM opened, the main
-//! session connected ahead of the first message, and the greeting sent (GRT-1/2).
+//! The first `READY` (BOOT-7): commands registered, the owner resolved, the DM opened and the
+//! greeting sent (GRT-1/2). The conversation's CLI is not started here but on the owner's first
+//! sign, as a sleeping one is woken (REST-6), unless it is to stay up (`cli_idle_minutes` 0).
 
 use std::sync::Arc;
 
@@ -33,12 +34,19 @@ impl Bot {
             };
         self.reach.places.learn_dm(channel);
         self.mark_owner_ready();
-        let session = Arc::clone(&self.reach.session);
-        self.reach.work.spawn(async move {
-            if let Err(error) = session.connect().await {
-                tracing::warn!(%error, "could not start the main session ahead of the first message");
-            }
-        });
+        // Started at ready, the CLI would hold ~180 MiB through the idle limit after every
+        // start before anyone said a word: it starts as a woken one does (typing, a click, a
+        // command, a message, or a job's turn in main), unless it is kept up anyway (REST-6).
+        if self.reach.session.idle_limit().is_none() {
+            let session = Arc::clone(&self.reach.session);
+            self.reach.work.spawn(async move {
+                if let Err(error) = session.connect().await {
+                    tracing::warn!(%error, "could not start the main session ahead of the first message");
+                }
+            });
+        } else {
+            tracing::debug!("the conversation's CLI starts on the owner's first sign");
+        }
         let config = &self.reach.services.config;
         let has_session = self.reach.services.sessions.load().is_some();
         let version = crate::update::running_version().await.to_string();

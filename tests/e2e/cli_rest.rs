@@ -1,9 +1,10 @@
-//! The conversation's CLI at rest, through the real parts (issue 29; REST-1…REST-4): with its
+//! The conversation's CLI at rest, through the real parts (issue 29; REST-1…REST-6): with its
 //! idle time at a minute, passed by moving the bot's clock (issue 40 §2), the real CLI is
 //! stopped after a reply, a typing event from the owner starts it again and one from a
 //! stranger doesn't, the next
 //! message resumes the same conversation with the same model, `/model` and `/clear` work on
-//! a sleeping session, and the woken CLI's preparation never holds up the message.
+//! a sleeping session, the woken CLI's preparation never holds up the message, and after a
+//! start the CLI waits for the owner as a sleeping one does.
 
 use std::time::Duration;
 
@@ -198,5 +199,41 @@ async fn a_slow_preparation_does_not_hold_up_the_message() {
         "the reply waited for the CLI's token count: {:?}",
         asked.elapsed()
     );
+    h.terminate().await;
+}
+
+/// REST-6: after a start nothing runs the conversation's CLI until the owner shows up: the
+/// greeting comes without one, the owner's typing starts it, and the message is answered in
+/// the conversation; with `cli_idle_minutes 0` (always up) it starts at once.
+#[tokio::test]
+async fn the_cli_starts_on_the_owner_s_first_sign_not_at_start() {
+    let mut h = BotHarness::start().await;
+    h.greeted().await;
+    h.wait_for_log("starts on the owner's first sign", Duration::from_secs(30))
+        .await;
+    // What would have started one has run by now (the greeting comes after it); a moment more.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(cli_processes(&h), 0, "a CLI started before anyone spoke");
+    h.discord.typing_dm(h.owner()).await;
+    awake(&h, "the CLI started by the owner's typing").await;
+    h.converse("hello", "Hi!").await;
+    h.terminate().await;
+
+    let sandbox = CliSandbox::new();
+    std::fs::create_dir_all(sandbox.data_dir.join("state")).unwrap();
+    std::fs::write(
+        sandbox.data_dir.join("state/config.json"),
+        r#"{"cli_idle_minutes": 0}"#,
+    )
+    .unwrap();
+    let mut h = BotHarness::start_parts(
+        FakeDiscord::start(FakeConfig::default()).await,
+        MockApi::start().await,
+        sandbox,
+        &[],
+    )
+    .await;
+    h.greeted().await;
+    awake(&h, "the always-up CLI started at ready").await;
     h.terminate().await;
 }
