@@ -109,7 +109,7 @@ async fn run(cli: Cli, launch: Launch) -> anyhow::Result<i32> {
             let (data_dir, _) = scheduling_env(&launch)?;
             Ok(service::run(&action, &launch, data_dir.root()))
         }
-        Some(Command::Doctor) => Ok(doctor::run(&launch).await),
+        Some(Command::Doctor { fix }) => Ok(doctor::run(&launch, fix).await),
         Some(Command::Approve(args)) => {
             let (data_dir, _) = scheduling_env(&launch)?;
             let user = launch.var("OLLIM_USER_NAME").unwrap_or_default();

@@ -12,14 +12,14 @@ use std::{
 
 use chrono_tz::Tz;
 
-mod cli_install;
-
-use super::auth::claude_is_authenticated;
+use super::{
+    auth::claude_is_authenticated,
+    claude_install::{CliStep, cli_step, yes_or_no},
+};
 use crate::{
     config::{Launch, data_dir_from, system_timezone},
     state::env_file::set_vars,
 };
-use cli_install::CliStep;
 
 /// How often a refused answer is asked again.
 const ATTEMPTS: usize = 3;
@@ -134,7 +134,7 @@ async fn ask_everything(launch: &Launch) -> Result<Asked, SetupError> {
     )?;
     vars.push(("OLLIM_TIMEZONE", zone));
 
-    let (cli, step) = cli_install::cli_step(launch, 5, &mut input).await?;
+    let (cli, step) = cli_step(launch, "5. ", |question| input.yes_no(question)).await?;
     let env = crate::config::cli_env_from(current);
     if matches!(claude_is_authenticated(&cli.path, &env).await, Ok(true)) {
         println!("6. Claude: ready.");
@@ -238,10 +238,9 @@ impl Answers {
         for _ in 0..ATTEMPTS {
             print!("{question} [y/N]: ");
             let _ = std::io::stdout().flush();
-            match self.line()?.to_ascii_lowercase().as_str() {
-                "y" | "yes" => return Ok(true),
-                "" | "n" | "no" => return Ok(false),
-                _ => println!("  y or n, please"),
+            match yes_or_no(&self.line()?) {
+                Some(answer) => return Ok(answer),
+                None => println!("  y or n, please"),
             }
         }
         Err(SetupError::Refused(format!(

@@ -198,6 +198,40 @@ fn yes_installs_the_tested_cli_for_the_bot_and_doctor_finds_it() {
     assert_eq!(fresh.npm_args(), None);
 }
 
+/// `doctor --fix` offers the same install before its checks; the report then passes the
+/// bot's copy.
+#[test]
+fn doctor_fix_installs_it_too() {
+    let fresh = Fresh::new().with_fake_npm();
+    let out = fresh.run(&fresh.path_with_system(), &["doctor", "--fix"], "y\n");
+    let report = text(&out.stdout);
+    assert!(
+        report.starts_with(&format!(
+            "no Claude Code CLI found (no `claude` on PATH); the bot is tested with \
+             {TESTED_CLI_VERSION}.\n"
+        )),
+        "{report}"
+    );
+    let args = fresh.npm_args().expect("npm ran");
+    assert_eq!(
+        args[..3],
+        [
+            "install",
+            "--prefix",
+            &fresh.install_dir().display().to_string()
+        ]
+    );
+    let exe = fresh.install_dir().join("node_modules/.bin/claude");
+    assert!(
+        report.contains(&format!(
+            "CLAUDE CLI\nPASS found {} (the bot's own copy, installed by `ollim-bot setup`)\n\
+             PASS version {TESTED_CLI_VERSION} (the tested version)\n",
+            exe.display()
+        )),
+        "{report}"
+    );
+}
+
 /// A "n" (or Enter) installs nothing and says how to install it by hand.
 #[test]
 fn no_installs_nothing_and_says_how_by_hand() {
@@ -243,7 +277,7 @@ fn a_named_cli_is_left_alone() {
     assert!(
         shown.contains(&format!(
             "5. no Claude Code CLI found at /opt/no-such/claude, named by OLLIM_CLAUDE_CLI. \
-             Set-up leaves the CLI you named alone: point OLLIM_CLAUDE_CLI at \
+             The CLI you named is left alone: point OLLIM_CLAUDE_CLI at \
              {TESTED_CLI_VERSION}, or remove it"
         )),
         "{shown}"

@@ -28,6 +28,17 @@ pub(super) async fn cli_checks(cli: &ClaudeCli) -> Vec<Check> {
     ]
 }
 
+/// `--fix`: the CLI step of `setup`, asking on stdin, then a blank line before the report.
+pub(super) async fn fix_cli(launch: &Launch) {
+    let step =
+        crate::cli::claude_install::cli_step(launch, "", crate::cli::claude_install::ask_on_stdin)
+            .await;
+    if let Err(error) = step {
+        eprintln!("error: cannot read the answer: {error}");
+    }
+    println!();
+}
+
 /// The executable is not there.
 pub(super) fn missing_cli(cli: &ClaudeCli) -> Check {
     Check::fail(Group::ClaudeCli, cli.not_found())

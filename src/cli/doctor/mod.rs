@@ -265,8 +265,12 @@ impl Printer {
     }
 }
 
-/// Runs every check, prints the report and returns the exit code (CMD-7).
-pub async fn run(launch: &Launch) -> i32 {
+/// Runs every check, prints the report and returns the exit code (CMD-7); with `fix`, first
+/// offers to install the tested Claude Code CLI for the bot.
+pub async fn run(launch: &Launch, fix: bool) -> i32 {
+    if fix {
+        claude_cli::fix_cli(launch).await;
+    }
     let mut printer = Printer::default();
     let (environment, setup) = environment::environment_checks(launch);
     printer.group(Group::Environment, environment);

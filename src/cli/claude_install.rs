@@ -1,11 +1,11 @@
-//! Set-up's Claude Code CLI step: when the CLI the bot would run is missing or not the tested
-//! version, offer to install the tested one with npm into the bot's own folder (outside the
-//! data dir, issue 44 §4), which the bot then runs unless `OLLIM_CLAUDE_CLI` names another.
-//! A CLI the owner named is never replaced: set-up says what to change instead.
+//! The Claude Code CLI step of `setup` and `doctor --fix`: when the CLI the bot would run is
+//! missing or not the tested version, offer to install the tested one with npm into the bot's
+//! own folder (outside the data dir, issue 44 §4), which the bot then runs unless
+//! `OLLIM_CLAUDE_CLI` names another. A CLI the owner named is never replaced: the step says
+//! what to change instead.
 
 use std::path::{Path, PathBuf};
 
-use super::{Answers, SetupError};
 use crate::{
     claude::{CliFit, CliVersion, TESTED_CLI_VERSION, installed_cli_version, tested_package},
     config::{
@@ -86,27 +86,58 @@ pub(crate) fn manual_install(dir: &Path) -> String {
     )
 }
 
+/// An answer to a yes-or-no question: `Some(true)` for y or yes, `Some(false)` for n, no or
+/// nothing (Enter is no), `None` for anything else.
+pub(crate) fn yes_or_no(answer: &str) -> Option<bool> {
+    match answer.trim().to_ascii_lowercase().as_str() {
+        "y" | "yes" => Some(true),
+        "" | "n" | "no" => Some(false),
+        _ => None,
+    }
+}
+
+/// Asks `question` on stdin until the answer is yes or no (`doctor --fix`); end of input is
+/// no.
+pub(crate) fn ask_on_stdin(question: &str) -> std::io::Result<bool> {
+    use std::io::{BufRead, Write};
+    let mut lines = std::io::stdin().lock();
+    loop {
+        print!("{question} [y/N]: ");
+        std::io::stdout().flush()?;
+        let mut line = String::new();
+        if lines.read_line(&mut line)? == 0 {
+            println!();
+            return Ok(false);
+        }
+        match yes_or_no(&line) {
+            Some(answer) => return Ok(answer),
+            None => println!("  y or n, please"),
+        }
+    }
+}
+
 /// Whether the CLI is ready once the step ends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum CliStep {
+pub(crate) enum CliStep {
     /// The tested version is in use.
     Tested,
     /// Another version, or none: the step said what to do.
     NotTested,
 }
 
-/// Runs the step (question `number`); returns the CLI the bot runs afterwards.
-pub(super) async fn cli_step(
+/// Runs the step, its first line starting with `number` (`5. ` in set-up), asking with `ask`
+/// (a question in, yes or no out); returns the CLI the bot runs afterwards.
+pub(crate) async fn cli_step<E>(
     launch: &Launch,
-    number: usize,
-    input: &mut Answers,
-) -> Result<(ClaudeCli, CliStep), SetupError> {
+    number: &str,
+    mut ask: impl FnMut(&str) -> Result<bool, E>,
+) -> Result<(ClaudeCli, CliStep), E> {
     let cli = claude_cli_from(|name| launch.var(name));
     let (at, found) = probe(&cli.path).await;
     let said = describe(&cli, at.as_deref(), &found);
     match plan(cli.origin, &found) {
         Plan::Ready => {
-            println!("{number}. {said}: the tested version.");
+            println!("{number}{said}: the tested version.");
             return Ok((cli, CliStep::Tested));
         }
         Plan::OwnersChoice => {
@@ -115,7 +146,7 @@ pub(super) async fn cli_step(
                 Found::Missing | Found::Broken(_) => String::new(),
             };
             println!(
-                "{number}. {said}{gap}. Set-up leaves the CLI you named alone: {}.",
+                "{number}{said}{gap}. The CLI you named is left alone: {}.",
                 cli.origin.fix()
             );
             return Ok((cli, CliStep::NotTested));
@@ -124,14 +155,14 @@ pub(super) async fn cli_step(
     }
     let Some(dir) = bot_cli_dir(|name| launch.var(name)) else {
         println!(
-            "{number}. {said}. Set HOME (or XDG_DATA_HOME) so set-up can install the tested \
-             version {TESTED_CLI_VERSION} for the bot, or set OLLIM_CLAUDE_CLI."
+            "{number}{said}. Set HOME (or XDG_DATA_HOME) to install the tested version \
+             {TESTED_CLI_VERSION} for the bot, or set OLLIM_CLAUDE_CLI."
         );
         return Ok((cli, CliStep::NotTested));
     };
     if data_dir_from(|name| launch.var(name)).is_some_and(|data| inside_data_dir(&dir, &data)) {
         println!(
-            "{number}. {said}. {} is inside the data dir, which the agent can change: set \
+            "{number}{said}. {} is inside the data dir, which the agent can change: set \
              XDG_DATA_HOME to a folder outside it, or set OLLIM_CLAUDE_CLI.",
             dir.display()
         );
@@ -139,19 +170,19 @@ pub(super) async fn cli_step(
     }
     let Some(npm) = locate_executable(Path::new("npm"), search_path().as_deref()) else {
         println!(
-            "{number}. {said}. Installing the tested version {TESTED_CLI_VERSION} takes npm, \
+            "{number}{said}. Installing the tested version {TESTED_CLI_VERSION} takes npm, \
              which is not on PATH: install Node.js 22 or newer with npm (https://nodejs.org, \
              or your system's packages: `sudo apt install nodejs npm`), then run `ollim-bot \
              setup` again; or set OLLIM_CLAUDE_CLI to a `claude` you have."
         );
         return Ok((cli, CliStep::NotTested));
     };
-    println!("{number}. {said}; the bot is tested with {TESTED_CLI_VERSION}.");
+    println!("{number}{said}; the bot is tested with {TESTED_CLI_VERSION}.");
     let question = format!(
         "   Install Claude Code CLI {TESTED_CLI_VERSION} for the bot into {} with npm?",
         dir.display()
     );
-    if !input.yes_no(&question)? {
+    if !ask(&question)? {
         println!(
             "   Not installed. By hand: `{}` (the bot then uses it), or set OLLIM_CLAUDE_CLI.",
             manual_install(&dir)
@@ -207,5 +238,5 @@ async fn npm_install(npm: &Path, dir: &Path) -> Result<(), String> {
 }
 
 #[cfg(test)]
-#[path = "cli_install_tests.rs"]
+#[path = "claude_install_tests.rs"]
 mod tests;

@@ -37,6 +37,20 @@ fn none_or_another_version_is_offered_unless_the_owner_named_it() {
 }
 
 #[test]
+fn enter_is_no_and_other_words_are_asked_again() {
+    for (answer, meant) in [
+        ("y", Some(true)),
+        (" YES ", Some(true)),
+        ("", Some(false)),
+        ("n", Some(false)),
+        ("No", Some(false)),
+        ("maybe", None),
+    ] {
+        assert_eq!(yes_or_no(answer), meant, "{answer:?}");
+    }
+}
+
+#[test]
 fn the_cli_is_named_with_its_place_and_origin() {
     let on_path = ClaudeCli {
         path: PathBuf::from("claude"),
