@@ -82,11 +82,9 @@ async fn run(cli: Cli, launch: Launch) -> anyhow::Result<i32> {
             chat::run(config, model).await
         }
         Some(Command::Auth { args }) => {
-            let cli_path = launch
-                .var("OLLIM_CLAUDE_CLI")
-                .unwrap_or_else(|| "claude".to_owned());
+            let cli = ollim_bot::config::claude_cli_from(|name| launch.var(name));
             let env = ollim_bot::config::cli_env_from(|name| launch.var(name));
-            auth::run_auth(std::path::Path::new(&cli_path), &env, &args)
+            auth::run_auth(&cli.path, &env, &args)
                 .await
                 .map_err(anyhow::Error::msg)
         }
@@ -111,7 +109,7 @@ async fn run(cli: Cli, launch: Launch) -> anyhow::Result<i32> {
             let (data_dir, _) = scheduling_env(&launch)?;
             Ok(service::run(&action, &launch, data_dir.root()))
         }
-        Some(Command::Doctor) => Ok(doctor::run(&launch).await),
+        Some(Command::Doctor { fix }) => Ok(doctor::run(&launch, fix).await),
         Some(Command::Approve(args)) => {
             let (data_dir, _) = scheduling_env(&launch)?;
             let user = launch.var("OLLIM_USER_NAME").unwrap_or_default();
@@ -211,6 +209,13 @@ async fn run_bot(launch: &Launch) -> anyhow::Result<i32> {
         return Ok(1);
     }
     let config = Config::from_launch(launch)?;
+    let cli = ollim_bot::config::claude_cli_from(|name| launch.var(name));
+    if ollim_bot::sandbox::locate_executable(&cli.path, environment::search_path().as_deref())
+        .is_none()
+    {
+        eprintln!("{}", cli.not_found());
+        return Ok(1);
+    }
     let discord = app::DiscordSettings {
         token: environment::discord_token().unwrap_or_default(),
         api_url: environment::discord_api_url(),

@@ -43,30 +43,43 @@ pub enum CliFit {
     Newer(CliVersion),
 }
 
-/// The command that installs [`TESTED_CLI_VERSION`].
-pub fn install_command() -> String {
-    format!("npm install -g @anthropic-ai/claude-code@{TESTED_CLI_VERSION}")
+/// The npm package of [`TESTED_CLI_VERSION`]: `@anthropic-ai/claude-code@<version>`.
+pub fn tested_package() -> String {
+    format!("@anthropic-ai/claude-code@{TESTED_CLI_VERSION}")
+}
+
+/// How to get [`TESTED_CLI_VERSION`], told wherever a CLI is missing or another version:
+/// `ollim-bot setup` offers to fetch it with npm into a folder of the bot's own, which the bot
+/// then runs unless `OLLIM_CLAUDE_CLI` names another CLI.
+pub fn install_hint() -> String {
+    format!(
+        "run `ollim-bot setup` to install {TESTED_CLI_VERSION} for the bot (with \
+         OLLIM_CLAUDE_CLI set, point it at that version instead)"
+    )
 }
 
 impl CliFit {
-    /// What to tell the owner about an untested version (`None` for the tested one); the same
-    /// words at start, in `chat` and in `doctor`.
-    pub fn concern(self) -> Option<String> {
-        let install = install_command();
+    /// How an untested version differs (`None` for the tested one), without the fix.
+    pub fn difference(self) -> Option<String> {
         match self {
             Self::Tested => None,
             Self::Older(version) => Some(format!(
                 "Claude Code CLI {version} is older than {TESTED_CLI_VERSION}, the version this \
                  build is tested with, and lacks switches the bot relies on (older CLIs read \
-                 files named with @ in a prompt into the model's context): update it with \
-                 `{install}`"
+                 files named with @ in a prompt into the model's context)"
             )),
             Self::Newer(version) => Some(format!(
                 "Claude Code CLI {version} is newer than {TESTED_CLI_VERSION}, the version this \
-                 build is tested with, and may speak the protocol differently: `{install}` \
-                 installs the tested one"
+                 build is tested with, and may speak the protocol differently"
             )),
         }
+    }
+
+    /// What to tell the owner about an untested version (`None` for the tested one): the
+    /// [`Self::difference`] and [`install_hint`]; the same words at start and in `chat`.
+    pub fn concern(self) -> Option<String> {
+        self.difference()
+            .map(|difference| format!("{difference}: {}", install_hint()))
     }
 }
 
@@ -185,7 +198,10 @@ mod tests {
         assert_eq!(older.fit(), CliFit::Older(older));
         let said = older.fit().concern().unwrap();
         assert!(said.contains("older than 2.1.332"), "{said}");
-        assert!(said.contains("@anthropic-ai/claude-code@2.1.332"), "{said}");
+        assert!(
+            said.contains("`ollim-bot setup` to install 2.1.332"),
+            "{said}"
+        );
         let newer = CliVersion::parse("2.2.0").unwrap();
         assert_eq!(newer.fit(), CliFit::Newer(newer));
         assert!(

@@ -8,8 +8,10 @@ use std::path::PathBuf;
 pub enum ClaudeError {
     /// The `claude` executable does not exist.
     #[error(
-        "Claude Code CLI not found at {path:?}: set OLLIM_CLAUDE_CLI to the path of the `claude` \
-         executable, or install it with `npm install -g @anthropic-ai/claude-code`"
+        "Claude Code CLI not found at {path:?}: run `ollim-bot setup` to install the tested \
+         version (@anthropic-ai/claude-code@{}) for the bot, or set OLLIM_CLAUDE_CLI to the \
+         path of the `claude` executable",
+        super::TESTED_CLI_VERSION
     )]
     CliNotFound {
         /// The path or command name that was tried.

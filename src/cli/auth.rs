@@ -21,16 +21,18 @@ pub async fn claude_is_authenticated(
         return Ok(true);
     }
     let output = status_json(cli, env).await.map_err(|error| {
-            if error.kind() == std::io::ErrorKind::NotFound {
-                format!(
-                    "Claude Code CLI not found at {}: set OLLIM_CLAUDE_CLI to the path of the \
-                     `claude` executable, or install it with `npm install -g @anthropic-ai/claude-code`",
-                    cli.display()
-                )
-            } else {
-                format!("could not run {} auth status: {error}", cli.display())
-            }
-        })?;
+        if error.kind() == std::io::ErrorKind::NotFound {
+            format!(
+                "Claude Code CLI not found at {}: run `ollim-bot setup` to install the \
+                     tested version {} for the bot, or set OLLIM_CLAUDE_CLI to the path of the \
+                     `claude` executable",
+                cli.display(),
+                crate::claude::TESTED_CLI_VERSION
+            )
+        } else {
+            format!("could not run {} auth status: {error}", cli.display())
+        }
+    })?;
     let status: Value = serde_json::from_slice(&output.stdout).unwrap_or(Value::Null);
     Ok(status
         .get("loggedIn")

@@ -4,6 +4,7 @@ pub mod approve;
 pub mod auth;
 pub mod cal;
 pub mod chat;
+mod claude_install;
 pub mod counterfactual;
 pub mod doctor;
 pub mod eval;
@@ -131,8 +132,9 @@ pub enum Command {
     Recall(recall::RecallArgs),
     /// What the agent's work cost, from the usage ledger: by kind, job, model or day.
     Usage(usage::UsageArgs),
-    /// First-time set-up in the terminal: Discord token, names, timezone, Claude; writes the
-    /// `.env` the bot reads.
+    /// First-time set-up in the terminal: Discord token, names, timezone, the Claude Code CLI
+    /// (installed for the bot when missing, after asking), Claude; writes the `.env` the bot
+    /// reads.
     Setup,
     /// Print a shell completion script: `mkdir -p ~/.local/share/bash-completion/completions && ollim-bot completions bash > ~/.local/share/bash-completion/completions/ollim-bot`.
     Completions {
@@ -147,7 +149,12 @@ pub enum Command {
         action: service::ServiceCommand,
     },
     /// Check the installation without starting the bot: settings, files, CLI, Discord.
-    Doctor,
+    Doctor {
+        /// First install the tested Claude Code CLI for the bot when it is missing or another
+        /// version (asks before running npm), as `setup` does.
+        #[arg(long)]
+        fix: bool,
+    },
     /// Skills, slash commands, subagents and settings the CLI may load: list what waits for
     /// your approval, or approve files as they are now.
     Approve(approve::ApproveArgs),

@@ -1,17 +1,21 @@
 //! `ollim-bot setup`: the first-hour questions in the terminal — Discord token, names,
-//! timezone, Claude auth — written into the `.env` the bot will read (the one in use, else
+//! timezone, the Claude Code CLI (installed for the bot when missing, after asking), Claude
+//! auth — written into the `.env` the bot will read (the one in use, else
 //! `DATA_DIR/.env`, so the bot and a service find it from any directory). Enter keeps a
 //! current value; secrets are read without echo on a terminal and never printed. Works over
 //! pipes too (one answer per line). End of input before the last answer writes nothing.
 
 use std::{
     io::{BufRead, IsTerminal, Write},
-    path::{Path, PathBuf},
+    path::PathBuf,
 };
 
 use chrono_tz::Tz;
 
-use super::auth::claude_is_authenticated;
+use super::{
+    auth::claude_is_authenticated,
+    claude_install::{CliStep, cli_step, yes_or_no},
+};
 use crate::{
     config::{Launch, data_dir_from, system_timezone},
     state::env_file::set_vars,
@@ -37,7 +41,7 @@ pub async fn run(launch: &Launch) -> i32 {
     println!("Setting up ollim-bot; answers go to {}", target.display());
     println!("Press Enter to keep a value shown in [brackets].\n");
     match ask_everything(launch).await {
-        Ok((vars, claude)) => {
+        Ok((vars, claude, cli)) => {
             let pairs: Vec<(&str, &str)> = vars.iter().map(|(k, v)| (*k, v.as_str())).collect();
             if let Some(dir) = target.parent()
                 && let Err(error) = std::fs::create_dir_all(dir)
@@ -51,6 +55,9 @@ pub async fn run(launch: &Launch) -> i32 {
             }
             println!("\nSaved {} (owner-only).", target.display());
             println!("Next:");
+            if cli == CliStep::NotTested {
+                println!("  the Claude Code CLI          as question 5 said: the bot runs it");
+            }
             if claude == Claude::NeedsLogin {
                 println!(
                     "  ollim-bot auth login         log in to Claude (needed before the bot starts)"
@@ -87,9 +94,11 @@ enum Claude {
     NeedsLogin,
 }
 
-async fn ask_everything(
-    launch: &Launch,
-) -> Result<(Vec<(&'static str, String)>, Claude), SetupError> {
+/// The answers: the variables to write, whether Claude can answer, whether the CLI is the
+/// tested one.
+type Asked = (Vec<(&'static str, String)>, Claude, CliStep);
+
+async fn ask_everything(launch: &Launch) -> Result<Asked, SetupError> {
     let mut input = Answers::new();
     let current = |name: &str| launch.var(name).filter(|v| !v.trim().is_empty());
     let mut vars = Vec::new();
@@ -125,18 +134,15 @@ async fn ask_everything(
     )?;
     vars.push(("OLLIM_TIMEZONE", zone));
 
-    let cli = current("OLLIM_CLAUDE_CLI").unwrap_or_else(|| "claude".to_owned());
+    let (cli, step) = cli_step(launch, "5. ", |question| input.yes_no(question)).await?;
     let env = crate::config::cli_env_from(current);
-    if matches!(
-        claude_is_authenticated(Path::new(&cli), &env).await,
-        Ok(true)
-    ) {
-        println!("5. Claude: ready.");
-        return Ok((vars, Claude::Ready));
+    if matches!(claude_is_authenticated(&cli.path, &env).await, Ok(true)) {
+        println!("6. Claude: ready.");
+        return Ok((vars, Claude::Ready, step));
     }
     {
         println!(
-            "5. Claude is not logged in. Paste an Anthropic API key, or press Enter and run \
+            "6. Claude is not logged in. Paste an Anthropic API key, or press Enter and run \
              `ollim-bot auth login` afterwards (a Claude subscription works too)."
         );
         if let Some(key) = input
@@ -144,10 +150,10 @@ async fn ask_everything(
             .await?
         {
             vars.push(("ANTHROPIC_API_KEY", key));
-            return Ok((vars, Claude::Ready));
+            return Ok((vars, Claude::Ready, step));
         }
     }
-    Ok((vars, Claude::NeedsLogin))
+    Ok((vars, Claude::NeedsLogin, step))
 }
 
 /// A pasted bot token as the bot uses it: without a `Bot ` prefix, and shaped like one (three
@@ -224,6 +230,22 @@ impl Answers {
         }
         Err(SetupError::Refused(format!(
             "no usable answer to \"{question}\""
+        )))
+    }
+
+    /// A yes-or-no question; Enter is no.
+    fn yes_no(&mut self, question: &str) -> Result<bool, SetupError> {
+        for _ in 0..ATTEMPTS {
+            print!("{question} [y/N]: ");
+            let _ = std::io::stdout().flush();
+            match yes_or_no(&self.line()?) {
+                Some(answer) => return Ok(answer),
+                None => println!("  y or n, please"),
+            }
+        }
+        Err(SetupError::Refused(format!(
+            "no yes or no to \"{}\"",
+            question.trim()
         )))
     }
 

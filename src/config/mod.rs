@@ -2,6 +2,7 @@
 //!
 //! Every invalid or missing value yields one line naming the variable and an example value.
 
+mod claude_cli;
 mod dirs;
 pub mod env_keys;
 pub mod environment;
@@ -20,6 +21,9 @@ use std::{
 
 use chrono_tz::Tz;
 
+pub use claude_cli::{
+    ClaudeCli, CliOrigin, bot_cli_dir, bot_cli_executable, claude_cli_from, inside_data_dir,
+};
 use dirs::cli_env_for;
 pub(crate) use dirs::expand_home;
 pub use dirs::{bot_cli_config_dir, cli_env_from, data_dir_from};
@@ -79,7 +83,8 @@ pub struct Config {
     pub timezone: Tz,
     /// The data dir (`OLLIM_DATA_DIR`, default `~/.ollim-bot`).
     pub data_dir: PathBuf,
-    /// The `claude` executable (`OLLIM_CLAUDE_CLI`, default `claude` on PATH).
+    /// The `claude` executable: `OLLIM_CLAUDE_CLI`, else the bot's own copy that `setup`
+    /// installed, else `claude` on PATH ([`claude_cli_from`]).
     pub claude_cli: PathBuf,
     /// The docs MCP server (`OLLIM_DOCS_MCP_URL`; empty disables it).
     pub docs_mcp_url: Option<String>,
@@ -281,8 +286,7 @@ impl Config {
                 example: "/home/julia/.ollim-bot",
             });
         }
-        let claude_cli =
-            get("OLLIM_CLAUDE_CLI").map_or_else(|| PathBuf::from("claude"), PathBuf::from);
+        let claude_cli = claude_cli_from(&lookup).path;
         let docs_mcp_url = match lookup("OLLIM_DOCS_MCP_URL") {
             Some(raw) if raw.trim().is_empty() => None,
             Some(raw) => Some(raw.trim().to_owned()),

@@ -277,15 +277,19 @@ async fn a_bad_tool_pattern_fails() {
         .assert_fails_on(&["routines/tools.md", "\"Bash(*)\""]);
 }
 
-/// CMD-7: a missing CLI fails with the line that installs the tested version.
+/// CMD-7: a missing CLI fails saying where the choice came from and what makes the tested
+/// version the one in use (the owner's `OLLIM_CLAUDE_CLI` is theirs to change).
 #[tokio::test]
-async fn a_missing_cli_fails_with_the_install_line() {
+async fn a_missing_cli_fails_with_the_fix() {
     let install = Install::healthy().await;
     let mut command = install.command();
     command.env("OLLIM_CLAUDE_CLI", "/nonexistent");
     install.run(command).await.assert_fails_on(&[
-        "/nonexistent",
-        &format!("npm install -g @anthropic-ai/claude-code@{TESTED_CLI_VERSION}"),
+        "/nonexistent (named by OLLIM_CLAUDE_CLI)",
+        &format!(
+            "point OLLIM_CLAUDE_CLI at {TESTED_CLI_VERSION}, or remove it and run `ollim-bot \
+             setup`"
+        ),
     ]);
 }
 

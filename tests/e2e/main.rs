@@ -77,6 +77,7 @@ mod secrets;
 mod service;
 mod session;
 mod setup;
+mod setup_install;
 mod slash_jobs;
 mod state_faults;
 mod subagents;

@@ -430,14 +430,15 @@ fn setup_checks_a_pasted_api_key() {
     );
 }
 
-/// `ollim-bot setup` in `home` with a clean environment plus `env`, fed `answers` on a pipe.
+/// `ollim-bot setup` in `home` with a clean environment (the pinned CLI named) plus `env`, fed
+/// `answers` on a pipe.
 fn run_setup(home: &Path, env: &[(&str, &str)], answers: &str) -> std::process::Output {
     use std::{io::Write as _, process::Stdio};
     let mut child = Command::new(env!("CARGO_BIN_EXE_ollim-bot"))
         .env_clear()
         .env("PATH", std::env::var_os("PATH").unwrap_or_default())
         .env("HOME", home)
-        .env("OLLIM_CLAUDE_CLI", "/nonexistent/claude")
+        .env("OLLIM_CLAUDE_CLI", crate::support::cli::claude_cli_path())
         .envs(env.iter().copied())
         .current_dir(home)
         .arg("setup")

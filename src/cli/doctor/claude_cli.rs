@@ -7,42 +7,48 @@ use super::{Check, Group};
 use crate::{
     claude::{CliFit, CliVersion, CliVersionError, TESTED_CLI_VERSION, installed_cli_version},
     cli::auth::{CREDENTIAL_VARS, claude_is_authenticated},
-    config::Launch,
+    config::{ClaudeCli, CliOrigin, Launch},
 };
-
-/// The command that installs the tested CLI.
-pub(super) use crate::claude::install_command as install_line;
 
 pub(super) use crate::sandbox::locate_executable as locate_cli;
 
-/// The CLAUDE CLI group: found, and which version.
-pub(super) async fn cli_checks(cli: &Path) -> Vec<Check> {
+/// The CLAUDE CLI group: which CLI (and where that choice came from), found, which version.
+pub(super) async fn cli_checks(cli: &ClaudeCli) -> Vec<Check> {
     let path_var = crate::config::environment::search_path();
-    let Some(found) = locate_cli(cli, path_var.as_deref()) else {
+    let Some(found) = locate_cli(&cli.path, path_var.as_deref()) else {
         return vec![missing_cli(cli)];
     };
     let version = installed_cli_version(&found).await;
     vec![
-        Check::pass(Group::ClaudeCli, format!("found {}", found.display())),
-        version_check(version),
+        Check::pass(
+            Group::ClaudeCli,
+            format!("found {} ({})", found.display(), cli.origin.describe()),
+        ),
+        version_check(version, cli.origin),
     ]
 }
 
-/// The executable is not there.
-pub(super) fn missing_cli(cli: &Path) -> Check {
-    Check::fail(
-        Group::ClaudeCli,
-        format!(
-            "Claude Code CLI not found ({}): install it with `{}`, or set OLLIM_CLAUDE_CLI to \
-             the path of `claude`",
-            cli.display(),
-            install_line()
-        ),
-    )
+/// `--fix`: the CLI step of `setup`, asking on stdin, then a blank line before the report.
+pub(super) async fn fix_cli(launch: &Launch) {
+    let step =
+        crate::cli::claude_install::cli_step(launch, "", crate::cli::claude_install::ask_on_stdin)
+            .await;
+    if let Err(error) = step {
+        eprintln!("error: cannot read the answer: {error}");
+    }
+    println!();
 }
 
-/// The installed version against [`TESTED_CLI_VERSION`].
-pub(super) fn version_check(version: Result<CliVersion, CliVersionError>) -> Check {
+/// The executable is not there.
+pub(super) fn missing_cli(cli: &ClaudeCli) -> Check {
+    Check::fail(Group::ClaudeCli, cli.not_found())
+}
+
+/// The installed version against [`TESTED_CLI_VERSION`], with the fix for a CLI from `origin`.
+pub(super) fn version_check(
+    version: Result<CliVersion, CliVersionError>,
+    origin: CliOrigin,
+) -> Check {
     let group = Group::ClaudeCli;
     match version.map(CliVersion::fit) {
         Ok(CliFit::Tested) => Check::pass(
@@ -51,12 +57,13 @@ pub(super) fn version_check(version: Result<CliVersion, CliVersionError>) -> Che
         ),
         Ok(fit @ (CliFit::Older(other) | CliFit::Newer(other))) => Check::warn(
             group,
-            format!("version {other}: {}", fit.concern().unwrap_or_default()),
+            format!(
+                "version {other}: {}: {}",
+                fit.difference().unwrap_or_default(),
+                origin.fix()
+            ),
         ),
-        Err(error) => Check::fail(
-            group,
-            format!("{error}: reinstall it with `{}`", install_line()),
-        ),
+        Err(error) => Check::fail(group, format!("{error}: {}", origin.fix())),
     }
 }
 

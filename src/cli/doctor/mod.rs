@@ -24,7 +24,7 @@ mod data_files_tests;
 #[cfg(test)]
 mod tests;
 
-use std::{fmt, path::PathBuf};
+use std::fmt;
 
 use chrono_tz::Tz;
 
@@ -213,7 +213,6 @@ struct Setup {
     timezone: Tz,
     webhook: WebhookSetting,
     webhook_bind: std::net::IpAddr,
-    claude_cli: PathBuf,
     names: (String, String),
     limits: crate::config::SessionLimits,
     /// The clock (`OLLIM_TEST_CLOCK` in tests).
@@ -229,7 +228,6 @@ impl Setup {
             timezone: config.timezone,
             webhook: config.webhook.clone(),
             webhook_bind: config.webhook_bind,
-            claude_cli: config.claude_cli.clone(),
             names: (config.user_name.clone(), config.bot_name.clone()),
             limits: config.session_limits,
             clock: crate::clock::Clock::from_test_file(config.test_clock.clone()),
@@ -267,8 +265,12 @@ impl Printer {
     }
 }
 
-/// Runs every check, prints the report and returns the exit code (CMD-7).
-pub async fn run(launch: &Launch) -> i32 {
+/// Runs every check, prints the report and returns the exit code (CMD-7); with `fix`, first
+/// offers to install the tested Claude Code CLI for the bot.
+pub async fn run(launch: &Launch, fix: bool) -> i32 {
+    if fix {
+        claude_cli::fix_cli(launch).await;
+    }
     let mut printer = Printer::default();
     let (environment, setup) = environment::environment_checks(launch);
     printer.group(Group::Environment, environment);
@@ -290,17 +292,10 @@ pub async fn run(launch: &Launch) -> i32 {
             }
         }
     }
-    let cli = setup.as_ref().map_or_else(
-        || {
-            launch
-                .var("OLLIM_CLAUDE_CLI")
-                .filter(|v| !v.trim().is_empty())
-                .map_or_else(|| PathBuf::from("claude"), PathBuf::from)
-        },
-        |setup| setup.claude_cli.clone(),
-    );
+    // The same choice as the configuration's, made again so its origin can be shown.
+    let cli = crate::config::claude_cli_from(|name| launch.var(name));
     printer.group(Group::ClaudeCli, claude_cli::cli_checks(&cli).await);
-    let mut auth = vec![claude_cli::auth_check(launch, &cli).await];
+    let mut auth = vec![claude_cli::auth_check(launch, &cli.path).await];
     if let Some(name) = claude_cli::credential_var(|name| launch.var(name)) {
         auth.push(api_key::key_check(launch, name).await);
     }

@@ -1,7 +1,10 @@
 //! `doctor`'s checks as plain functions (CMD-7): each on a temporary data dir or injected
 //! findings, no terminal.
 
-use std::{fs, path::Path};
+use std::{
+    fs,
+    path::{Path, PathBuf},
+};
 
 use chrono::{TimeZone, Utc};
 use chrono_tz::Tz;
@@ -12,7 +15,7 @@ use super::{
 };
 use crate::{
     claude::{CliVersion, TESTED_CLI_VERSION},
-    config::{EnvFileSource, WebhookSecret, WebhookSetting},
+    config::{ClaudeCli, CliOrigin, EnvFileSource, WebhookSecret, WebhookSetting},
     state::paths::DataDir,
 };
 
@@ -179,20 +182,49 @@ fn the_cli_is_found_and_its_version_compared() {
         claude_cli::locate_cli(Path::new("claude"), Some(dir.path().as_os_str())),
         Some(exe)
     );
-    let missing = claude_cli::missing_cli(Path::new("/nonexistent"));
+    assert_eq!(
+        claude_cli::version_check(Ok(TESTED_CLI_VERSION), CliOrigin::SearchPath).status,
+        CheckStatus::Pass
+    );
+}
+
+#[test]
+fn a_missing_or_other_cli_points_at_setup_unless_the_owner_named_it() {
+    let on_path = ClaudeCli {
+        path: PathBuf::from("claude"),
+        origin: CliOrigin::SearchPath,
+    };
+    let missing = claude_cli::missing_cli(&on_path);
     assert_eq!(missing.status, CheckStatus::Fail);
     assert!(
         missing
             .text
-            .contains("npm install -g @anthropic-ai/claude-code@2.1.332")
+            .contains("run `ollim-bot setup` to install 2.1.332 for the bot"),
+        "{}",
+        missing.text
     );
-    assert_eq!(
-        claude_cli::version_check(Ok(TESTED_CLI_VERSION)).status,
-        CheckStatus::Pass
+    let named = ClaudeCli {
+        path: PathBuf::from("/nonexistent"),
+        origin: CliOrigin::Named,
+    };
+    let missing = claude_cli::missing_cli(&named).text;
+    assert!(
+        missing.contains("/nonexistent (named by OLLIM_CLAUDE_CLI)"),
+        "{missing}"
     );
-    let other = claude_cli::version_check(Ok(CliVersion::parse("2.2.0").unwrap()));
+    assert!(
+        missing.contains("point OLLIM_CLAUDE_CLI at 2.1.332"),
+        "{missing}"
+    );
+    let newer = Ok(CliVersion::parse("2.2.0").unwrap());
+    let other = claude_cli::version_check(newer, CliOrigin::BotCopy);
     assert_eq!(other.status, CheckStatus::Warn);
     assert!(other.text.contains("newer than 2.1.332"), "{}", other.text);
+    assert!(
+        other
+            .text
+            .ends_with("run `ollim-bot setup` to install 2.1.332 for the bot")
+    );
 }
 
 #[test]

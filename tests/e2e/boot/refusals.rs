@@ -222,3 +222,27 @@ async fn a_live_pid_in_the_pid_file_refuses_the_start() {
     assert!(log.contains(&refusal), "{log}");
     assert_eq!(connected, 0, "it must not connect");
 }
+
+/// No CLI at all (none named, no copy of the bot's own, no `claude` on PATH): the start
+/// refuses at once with the line that says to run `ollim-bot setup`; nothing is contacted.
+#[tokio::test]
+async fn no_cli_at_all_says_to_run_setup() {
+    let empty = tempfile::tempdir().unwrap();
+    let path = empty.path().to_string_lossy().into_owned();
+    let (discord, _sandbox, status, log, _) = failing_start(
+        FakeConfig::default(),
+        &[("PATH", path.as_str())],
+        &["OLLIM_CLAUDE_CLI"],
+    )
+    .await;
+    assert_eq!(status.code(), Some(1), "{log}");
+    let tested = ollim_bot::claude::TESTED_CLI_VERSION;
+    assert!(
+        log.contains(&format!(
+            "Claude Code CLI not found (no `claude` on PATH, and no copy of the bot's own): run \
+             `ollim-bot setup` to install {tested} for the bot, or set OLLIM_CLAUDE_CLI"
+        )),
+        "{log}"
+    );
+    assert!(discord.requests().is_empty(), "Discord was contacted");
+}
