@@ -4,7 +4,7 @@
 use std::{fmt, path::Path, process::Stdio, time::Duration};
 
 /// The CLI version the whole test suite runs (`.ci/test.sh` installs exactly this one; the
-/// README's install line names it).
+/// README's install section names it).
 pub const TESTED_CLI_VERSION: CliVersion = CliVersion {
     major: 2,
     minor: 1,

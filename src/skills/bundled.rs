@@ -28,8 +28,10 @@ pub const BUNDLED_SKILLS: &[(&str, &str)] = &[
 /// Earlier versions of bundled skills: an installed `SKILL.md` that is exactly one of them was
 /// never edited, so the current text replaces it (`job-config` once suggested Google commands
 /// in Bash, which a background run can no longer use; then it didn't say how a job reaches a
-/// host on the web, which a background run's network needs, issue 39 §3).
+/// host on the web, which a background run's network needs, issue 39 §3; `setup` pointed at
+/// the README's Google section, which moved to `docs/google.md`, issue 44).
 const RETIRED: &[(&str, &str)] = &[
+    ("setup", include_str!("bundled/retired/setup.md")),
     ("job-config", include_str!("bundled/retired/job-config.md")),
     (
         "job-config",

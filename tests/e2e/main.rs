@@ -66,6 +66,7 @@ mod permissions;
 mod power_loss;
 mod quiet_end;
 mod quiet_hours;
+mod readme_pictures;
 mod recall;
 mod reflections;
 mod reminder_limits;

@@ -2,8 +2,8 @@
 //! every parser, the import layering of `src/` against `docs/architecture.md` (and no circle
 //! between sibling folders), and the
 //! behaviour index `docs/behaviour.md` against the IDs the code names, where the process
-//! environment is read, that the Discord front end's parts stand alone, and the container
-//! image's files against the code.
+//! environment is read, that the Discord front end's parts stand alone, the container
+//! image's files against the code, and the README's links, commands and routine.
 
 mod behaviour_index;
 mod behaviour_places;
@@ -12,5 +12,6 @@ mod discord_parts;
 mod environment_reads;
 mod layers;
 mod parsers_proptest;
+mod readme;
 mod sibling_circles;
 mod source_tree;

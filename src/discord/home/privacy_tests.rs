@@ -171,15 +171,19 @@ fn the_owner_hears_the_readers_when_set_and_only_changes_after() {
 }
 
 #[test]
-fn the_readme_invite_link_asks_for_exactly_what_the_channel_needs() {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
-        .expect("README.md beside Cargo.toml");
+fn the_documented_invite_link_asks_for_exactly_what_the_channel_needs() {
+    let page =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/home-channel.md"))
+            .expect("docs/home-channel.md");
     let wanted = format!("permissions={}", invite_permissions());
     assert!(
-        readme.contains(&wanted),
-        "README's invite link should carry {wanted}"
+        page.contains(&wanted),
+        "docs/home-channel.md's invite link should carry {wanted}"
     );
     for (_, name) in NEEDED {
-        assert!(readme.contains(name), "README should name {name}");
+        assert!(
+            page.contains(name),
+            "docs/home-channel.md should name {name}"
+        );
     }
 }

@@ -42,6 +42,7 @@ mod json;
 mod messages;
 mod model;
 mod multipart;
+mod picture;
 mod rest;
 mod state;
 mod threads;
