@@ -171,7 +171,7 @@ pub(crate) async fn cli_step<E>(
     let Some(npm) = locate_executable(Path::new("npm"), search_path().as_deref()) else {
         println!(
             "{number}{said}. Installing the tested version {TESTED_CLI_VERSION} takes npm, \
-             which is not on PATH: install Node.js 22 or newer with npm (https://nodejs.org, \
+             which is not on PATH: install Node.js 20 or newer with npm (https://nodejs.org, \
              or your system's packages: `sudo apt install nodejs npm`), then run `ollim-bot \
              setup` again; or set OLLIM_CLAUDE_CLI to a `claude` you have."
         );

@@ -297,7 +297,7 @@ fn without_npm_it_says_what_to_install() {
     assert!(
         shown.contains(&format!(
             "Installing the tested version {TESTED_CLI_VERSION} takes npm, which is not on \
-             PATH: install Node.js 22 or newer with npm"
+             PATH: install Node.js 20 or newer with npm"
         )),
         "{shown}"
     );
