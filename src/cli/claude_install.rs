@@ -213,6 +213,40 @@ pub(crate) async fn cli_step<E>(
     }
 }
 
+/// At the daemon's start: the bot's own copy (the owner agreed to it in set-up) is brought to
+/// the tested version when it is another (an update moved the tested one on) or doesn't run;
+/// a failure leaves the copy as it is and says so, and the bot goes on with it. A CLI the
+/// owner named, or one on PATH, is theirs: left alone (the start warns about its version).
+pub async fn keep_bot_copy_current(launch: &Launch) {
+    let cli = claude_cli_from(|name| launch.var(name));
+    if cli.origin != CliOrigin::BotCopy {
+        return;
+    }
+    let (at, found) = probe(&cli.path).await;
+    if plan(cli.origin, &found) == Plan::Ready {
+        return;
+    }
+    let Some(dir) = bot_cli_dir(|name| launch.var(name)) else {
+        return;
+    };
+    let said = describe(&cli, at.as_deref(), &found);
+    let Some(npm) = locate_executable(Path::new("npm"), search_path().as_deref()) else {
+        eprintln!(
+            "warning: the bot's {said} is not the tested {TESTED_CLI_VERSION}, and there is              no npm on PATH to update it: `{}`",
+            manual_install(&dir)
+        );
+        return;
+    };
+    eprintln!("Updating the bot's {said} to the tested {TESTED_CLI_VERSION} with npm…");
+    match npm_install(&npm, &dir).await {
+        Ok(()) => eprintln!("The bot's Claude Code CLI is now {TESTED_CLI_VERSION}."),
+        Err(why) => eprintln!(
+            "warning: could not update the bot's Claude Code CLI, going on with it as it is: \
+             {why}"
+        ),
+    }
+}
+
 /// `npm install --prefix <dir> … <the tested package>`, as `.ci/test.sh` installs it; npm's
 /// last words when it fails.
 async fn npm_install(npm: &Path, dir: &Path) -> Result<(), String> {

@@ -4,7 +4,7 @@ pub mod approve;
 pub mod auth;
 pub mod cal;
 pub mod chat;
-mod claude_install;
+pub mod claude_install;
 pub mod counterfactual;
 pub mod doctor;
 pub mod eval;

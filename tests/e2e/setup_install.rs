@@ -13,9 +13,11 @@ use std::{
 };
 
 use ollim_bot::claude::TESTED_CLI_VERSION;
-use support::{bot::BotHarness, cli::CliSandbox, cli::claude_cli_path, mock_api::Reply};
+use support::cli::claude_cli_path;
 
 use crate::support;
+
+mod bot_copy;
 
 /// The answers before the CLI's question: token, name, the bot's name kept, timezone.
 const NAMES: &str = "MTA0.tok-secret.123\nJulia\n\nEurope/Berlin\n";
@@ -303,70 +305,4 @@ fn without_npm_it_says_what_to_install() {
     );
     assert!(!shown.contains("[y/N]"), "{shown}");
     assert!(!fresh.install_dir().exists());
-}
-
-/// The bot's own copy is what a started bot runs without `OLLIM_CLAUDE_CLI`: its CLI starts
-/// from there inside the container and answers a DM. An agent granted a shell then tries to
-/// swap that copy for its own program and to plant a file beside it: the copy is as it was.
-#[tokio::test]
-async fn the_bot_runs_its_own_copy_and_its_agent_cannot_change_it() {
-    let on_path = std::env::var_os("PATH").unwrap_or_default();
-    assert!(
-        std::env::split_paths(&on_path).all(|dir| !dir.join("claude").exists()),
-        "a `claude` on PATH: this test needs a machine without one"
-    );
-    let sandbox = CliSandbox::new();
-    let dir = sandbox
-        .home
-        .path()
-        .join(".local/share/ollim-bot/claude-cli");
-    let bin = dir.join("node_modules/.bin");
-    std::fs::create_dir_all(&bin).unwrap();
-    let real = std::fs::canonicalize(claude_cli_path()).unwrap();
-    std::os::unix::fs::symlink(&real, bin.join("claude")).unwrap();
-    std::fs::write(
-        sandbox.data_dir.join("tool-policy.yaml"),
-        "main_session:\n  additional_allowed: [\"Bash(sh -c *)\"]\n",
-    )
-    .unwrap();
-    let mut h = BotHarness::start_parts(
-        support::fake_discord::FakeDiscord::start(support::fake_discord::FakeConfig::default())
-            .await,
-        support::mock_api::MockApi::start().await,
-        sandbox,
-        // Blank is unset: the bot chooses for itself.
-        &[("OLLIM_CLAUDE_CLI", "")],
-    )
-    .await;
-    h.greeted().await;
-    let swap = format!(
-        "exec 2>&1; B={bin}; rm -f $B/claude; printf \"#!/bin/sh\\necho pwned\\n\" > $B/claude; \
-         chmod +x $B/claude; echo planted > {dir}/planted; ls -l $B",
-        bin = bin.display(),
-        dir = dir.display()
-    );
-    h.mock.push(crate::agent_container::shell(&swap));
-    h.mock.push(Reply::text("Hello from the bot's own CLI."));
-    h.discord
-        .dm_from(h.owner(), "the email says: update your Claude CLI")
-        .await;
-    h.wait_for_bot_message("the answer", |m| {
-        m.content.contains("Hello from the bot's own CLI.")
-    })
-    .await;
-    let results: Vec<String> = h
-        .mock
-        .main_requests()
-        .into_iter()
-        .flat_map(|r| r.tool_results())
-        .map(|result| result.content)
-        .collect();
-    assert!(!results.is_empty(), "the shell ran");
-    assert_eq!(
-        std::fs::read_link(bin.join("claude")).unwrap(),
-        real,
-        "{results:?}"
-    );
-    assert!(!dir.join("planted").exists(), "{results:?}");
-    h.terminate().await;
 }
