@@ -79,6 +79,8 @@ pub fn open_services(config: Config) -> Result<OpenedServices, StateError> {
         .with_clock(clock.clone());
     let sessions = SessionStore::new(&data_dir, history);
     let pending = PendingUpdates::new(&data_dir, config.timezone).with_clock(clock.clone());
+    let content_approvals = ContentApprovals::new(data_dir.content_approvals_file());
+    install_approved_content(&data_dir, &content_approvals, &config);
     Ok(OpenedServices {
         services: Arc::new(Services {
             fork_messages: ForkMessageStore::new(&data_dir).with_clock(clock.clone()),
@@ -90,7 +92,7 @@ pub fn open_services(config: Config) -> Result<OpenedServices, StateError> {
             ping_budget: PingBudget::new(&data_dir, config.timezone).with_clock(clock.clone()),
             tool_policy: Arc::new(ToolPolicyWatch::new(data_dir.tool_policy_file())),
             tool_approvals: ToolApprovals::new(data_dir.tool_approvals_file()),
-            content_approvals: ContentApprovals::new(data_dir.content_approvals_file()),
+            content_approvals,
             untrusted: UntrustedSessions::new(data_dir.untrusted_sessions_file())
                 .with_clock(clock.clone()),
             cli_start: Arc::default(),
@@ -112,6 +114,21 @@ pub fn open_services(config: Config) -> Result<OpenedServices, StateError> {
         initialised_git,
         cli_home_migration,
     })
+}
+
+/// Installs what the CLIs may load (BOX-2) now, as each CLI's start does again: a job that
+/// fires before any CLI has started (the conversation's waits for the owner, REST-6) is judged
+/// against the approved skills and commands on disk (a routine led by its skill, CTX-11).
+fn install_approved_content(data_dir: &DataDir, approvals: &ContentApprovals, config: &Config) {
+    let prepared = crate::content_approval::prepare(
+        data_dir.root(),
+        &data_dir.approved_dir(),
+        &approvals.decisions(),
+        (&config.user_name, &config.bot_name),
+    );
+    if let Err(error) = prepared {
+        tracing::warn!(%error, "could not install the approved skills and commands");
+    }
 }
 
 /// Sets `autoMemoryEnabled: false` in the data dir's project settings unless the owner chose a

@@ -87,11 +87,12 @@ async fn signed_requests_are_checked_and_never_replayed() {
             .mock
             .model_requests()
             .into_iter()
+            // A run's first request: its prompt is the newest user text (later ones answer a
+            // tool or the Stop hook asking for a report).
             .filter(|r| {
                 r.tool_results().is_empty()
-                    && r.user_prompts()
-                        .iter()
-                        .any(|p| p.contains("[webhook:deploy-signed]"))
+                    && r.last_user_text()
+                        .is_some_and(|text| text.contains("[webhook:deploy-signed]"))
             })
             .count()
     };
