@@ -203,18 +203,18 @@ fn runs_started(h: &BotHarness) -> Vec<String> {
 #[tokio::test]
 async fn runs_that_schedule_runs_end_after_a_few_generations() {
     let mut h = BotHarness::greeted_fast_sync(CliSandbox::new()).await;
-    let clock = h.sandbox.clock();
     h.mock.add_rule(move |request| {
         let prompt = request.user_prompts().join("\n");
         if !prompt.contains("[reminder-bg:") {
             return None;
         }
         Some(if request.tool_results().is_empty() {
-            let soon = clock.now() + chrono::Duration::hours(1);
+            // An hour from the bot's own now when the tool runs: a time the test computed could
+            // be past by then, the clock moving meanwhile.
             Reply::tool_use(
                 "mcp__discord__add_reminder",
                 json!({"prompt": "Set one more reminder like this one.",
-                       "run_at": soon.to_rfc3339()}),
+                       "delay_minutes": 60}),
             )
         } else {
             Reply::text("done")
@@ -233,31 +233,48 @@ async fn runs_that_schedule_runs_end_after_a_few_generations() {
         .unwrap();
     assert!(output.status.success(), "{output:?}");
     let reminders = h.sandbox.data_dir.join("reminders");
+    // The reminders waiting, by id (a file name comes back once its first holder is gone).
     let waiting = || -> Vec<String> {
         std::fs::read_dir(&reminders).map_or_else(
             |_| Vec::new(),
             |dir| {
                 dir.flatten()
-                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .filter_map(|e| std::fs::read_to_string(e.path()).ok())
+                    .filter_map(|text| {
+                        let line = text.lines().find(|l| l.starts_with("id:"))?;
+                        Some(
+                            line.trim_start_matches("id:")
+                                .trim()
+                                .trim_matches('"')
+                                .to_owned(),
+                        )
+                    })
                     .collect()
             },
         )
     };
     let expected = 1 + MAX_GENERATIONS as usize;
     let ended = || waiting().is_empty() && runs_started(&h).len() >= expected;
-    // Each generation's reminder is due an hour on: move the clock there, then wait for the
-    // run it fires to set the next one (or for the line to end).
-    let mut last = Vec::new();
+    // Each generation's reminder is due an hour on: once a new one is written, move the clock
+    // there, then wait for the run it fires to set the next one (or for the line to end). Runs
+    // overlap (a file goes once its run is over), so only a reminder not seen before moves it.
+    let mut seen = std::collections::BTreeSet::new();
+    let unseen = |seen: &std::collections::BTreeSet<String>| {
+        waiting()
+            .into_iter()
+            .filter(|name| !seen.contains(name))
+            .collect::<Vec<_>>()
+    };
     while !ended() {
         wait::until_true(
             "the next reminder, or the line's end",
             Duration::from_secs(60),
-            || ended() || (!waiting().is_empty() && waiting() != last),
+            || ended() || !unseen(&seen).is_empty(),
             || format!("runs: {:?}\n{}", runs_started(&h), h.log()),
         )
         .await;
-        last = waiting();
-        if !last.is_empty() {
+        for name in unseen(&seen) {
+            seen.insert(name);
             h.sandbox.advance_clock(Duration::from_secs(3600));
         }
     }
