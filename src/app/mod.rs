@@ -207,7 +207,7 @@ async fn run_daemon(
     let runner = Arc::new(BgRunner::new(
         Arc::clone(&services),
         Arc::clone(&front_end),
-        Arc::new(move || busy_session.is_busy()),
+        Arc::new(move || busy_session.owner_mid_conversation()),
     ));
     // One budget for scheduled runs and webhook requests: the owner hears of it once a day.
     let budget = Arc::new(DailyBudget::new(ToldMarks::new(

@@ -8,6 +8,8 @@
 
 use std::time::Duration;
 
+mod housekeeping;
+
 use serde_json::json;
 
 use crate::support::{

@@ -106,8 +106,8 @@ async fn the_reminder_nags(h: &BotHarness) -> Vec<FakeMessage> {
         let nudge = request.system_text().contains("follow-up nudges");
         nudge.then(|| Reply::text(NUDGE))
     });
-    // The conversation's CLI falls asleep after 10 idle minutes, first: while it does, the
-    // main session is taken and the fire would run quietly, without its ping.
+    // The conversation's CLI falls asleep after 10 idle minutes first, as after any quiet
+    // stretch; then the reminder comes due.
     h.sandbox.advance_clock(Duration::from_secs(15 * 60));
     h.wait_for_log("asleep until it is needed", Duration::from_secs(30))
         .await;

@@ -140,7 +140,7 @@ impl MainSession {
         }
         let running = std::mem::replace(&mut fork.cli, ForkCli::Asleep(id));
         entry.live.lock().set_client(None);
-        running.disconnect().await;
+        entry.rest_stop.during(running.disconnect()).await;
         tracing::info!(
             idle_secs = limit.as_secs(),
             fork = entry.id.0,

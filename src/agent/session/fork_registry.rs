@@ -17,7 +17,7 @@ use std::{
 use parking_lot::Mutex;
 use tokio::sync::{Mutex as AsyncMutex, OwnedMutexGuard};
 
-use super::{LiveSide, fork::ForkSlot};
+use super::{LiveSide, fork::ForkSlot, rest::RestStop};
 use crate::front_end::{ForkId, FrontEnd};
 
 /// One open fork's half outside its lock, with the lock.
@@ -34,6 +34,8 @@ pub(super) struct ForkEntry {
     pub(super) meanwhile: Mutex<Vec<String>>,
     /// Its own exchanges, one line each: kept for the other open forks when it is saved.
     pub(super) said: Mutex<Vec<String>>,
+    /// Marked while its CLI is put to sleep under its lock (BGF-2).
+    pub(super) rest_stop: RestStop,
 }
 
 impl ForkEntry {
@@ -46,6 +48,7 @@ impl ForkEntry {
             live: Mutex::default(),
             meanwhile: Mutex::default(),
             said: Mutex::default(),
+            rest_stop: RestStop::default(),
         });
         let slot = Arc::clone(&entry.slot)
             .try_lock_owned()
@@ -74,6 +77,11 @@ impl ForkEntry {
     /// Whether a turn (or another locked operation) holds it.
     pub(super) fn is_busy(&self) -> bool {
         self.slot.try_lock().is_err()
+    }
+
+    /// Whether the owner is talking in it: its lock held, and not by a stop for rest.
+    pub(super) fn in_conversation(&self) -> bool {
+        self.is_busy() && !self.rest_stop.active()
     }
 }
 

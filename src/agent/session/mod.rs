@@ -167,6 +167,8 @@ pub struct MainSession {
     /// The owner began to type while main's CLI was being put to sleep (its lock held): it
     /// starts again once asleep (REST-2).
     wake_missed: std::sync::atomic::AtomicBool,
+    /// Marked while main's CLI is put to sleep under its lock (BGF-2).
+    main_rest_stop: rest::RestStop,
     /// CLIs no conversation uses any more (an ended fork's, main's old one after a Save),
     /// finishing without holding a lock; shutdown waits for them.
     retiring: tokio_util::task::TaskTracker,
@@ -202,6 +204,7 @@ impl MainSession {
             main_scope: Arc::new(ScopeCell::new(ToolScope::Main)),
             last_active,
             wake_missed: std::sync::atomic::AtomicBool::new(false),
+            main_rest_stop: rest::RestStop::default(),
             retiring: tokio_util::task::TaskTracker::new(),
         }
     }
@@ -270,6 +273,14 @@ impl MainSession {
     /// Whether a turn (or another locked operation) is in progress, in main or a fork.
     pub fn is_busy(&self) -> bool {
         self.state.try_lock().is_err() || self.forks.all().iter().any(|fork| fork.is_busy())
+    }
+
+    /// Whether the owner is mid-conversation (BGF-2): a turn, a command or a start for them
+    /// holds main's or a fork's lock. A CLI being put to sleep holds it too, but that is the
+    /// bot's own housekeeping: a run starting meanwhile still pings.
+    pub fn owner_mid_conversation(&self) -> bool {
+        (self.state.try_lock().is_err() && !self.main_rest_stop.active())
+            || self.forks.all().iter().any(|fork| fork.in_conversation())
     }
 
     /// Where `branch`'s output goes (main's place for a fork closed since).

@@ -7,7 +7,10 @@
 //! kept session with the settings the session holds (REST-3); `/clear`, `/compact` and
 //! `/model` start it the same way (REST-4).
 
-use std::{sync::atomic::Ordering, time::Duration};
+use std::{
+    sync::atomic::{AtomicBool, Ordering},
+    time::Duration,
+};
 
 use super::{DISCONNECT_GRACE, MainSession, StartFor, Target};
 use crate::{
@@ -61,7 +64,10 @@ impl MainSession {
         };
         // Only typing while this stop holds the lock counts; typing during a turn needed none.
         self.wake_missed.store(false, Ordering::Relaxed);
-        client.disconnect(DISCONNECT_GRACE).await;
+        tracing::debug!("putting the conversation's CLI to sleep");
+        self.main_rest_stop
+            .during(client.disconnect(DISCONNECT_GRACE))
+            .await;
         tracing::info!(
             idle_secs = limit.as_secs(),
             "the conversation's CLI is asleep until it is needed"
@@ -147,5 +153,31 @@ async fn warm_up(handle: ClientHandle) {
         ),
         Ok(Err(error)) => tracing::debug!(%error, "the woken CLI could not count its context"),
         Err(_) => tracing::debug!("the woken CLI took long to count its context; not waiting"),
+    }
+}
+
+/// Set while a CLI is being put to sleep under its conversation's lock: the lock is then held
+/// by the bot's own housekeeping, not by the owner talking, so a background run starting
+/// meanwhile doesn't take the owner for mid-conversation (BGF-2).
+#[derive(Default)]
+pub(super) struct RestStop(AtomicBool);
+
+impl RestStop {
+    /// Runs `stop` marked as a stop for rest (unmarked however it ends).
+    pub(super) async fn during<T>(&self, stop: impl Future<Output = T>) -> T {
+        struct Unmark<'a>(&'a AtomicBool);
+        impl Drop for Unmark<'_> {
+            fn drop(&mut self) {
+                self.0.store(false, Ordering::Relaxed);
+            }
+        }
+        self.0.store(true, Ordering::Relaxed);
+        let _unmark = Unmark(&self.0);
+        stop.await
+    }
+
+    /// Whether a stop for rest holds the lock now.
+    pub(super) fn active(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
     }
 }
