@@ -231,7 +231,7 @@ async fn run_bot(launch: &Launch) -> anyhow::Result<i32> {
     }
     // The bot's own CLI copy at the tested version before anything runs it (issue 44 §4).
     tokio::select! {
-        () = ollim_bot::cli::claude_install::keep_bot_copy_current(launch) => {}
+        () = ollim_bot::cli::claude_install::keep_bot_copy_current(launch, &cli) => {}
         () = early_stop.token().cancelled() => return Ok(0),
     }
     let auth = auth::claude_is_authenticated(&config.claude_cli, &config.cli_env).await;

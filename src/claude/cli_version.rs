@@ -48,10 +48,19 @@ pub fn tested_package() -> String {
     format!("@anthropic-ai/claude-code@{TESTED_CLI_VERSION}")
 }
 
-/// How to get [`TESTED_CLI_VERSION`], told wherever a CLI is missing or another version:
-/// `ollim-bot setup` offers to fetch it with npm into a folder of the bot's own, which the bot
-/// then runs unless `OLLIM_CLAUDE_CLI` names another CLI.
-pub fn install_hint() -> String {
+/// What to do when no `claude` runs where the bot looks: the same words in the driver's error,
+/// the start-up auth check and `chat`.
+pub fn missing_cli_fix() -> String {
+    format!(
+        "run `ollim-bot setup` to install the tested version {TESTED_CLI_VERSION} for the bot, \
+         or set OLLIM_CLAUDE_CLI to the path of the `claude` executable"
+    )
+}
+
+/// How to get [`TESTED_CLI_VERSION`], told wherever a CLI is another version: `ollim-bot
+/// setup` offers to fetch it with npm into a folder of the bot's own, which the bot then runs
+/// unless `OLLIM_CLAUDE_CLI` names another CLI.
+fn install_hint() -> String {
     format!(
         "run `ollim-bot setup` to install {TESTED_CLI_VERSION} for the bot (with \
          OLLIM_CLAUDE_CLI set, point it at that version instead)"

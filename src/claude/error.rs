@@ -7,12 +7,7 @@ use std::path::PathBuf;
 #[non_exhaustive]
 pub enum ClaudeError {
     /// The `claude` executable does not exist.
-    #[error(
-        "Claude Code CLI not found at {path:?}: run `ollim-bot setup` to install the tested \
-         version (@anthropic-ai/claude-code@{}) for the bot, or set OLLIM_CLAUDE_CLI to the \
-         path of the `claude` executable",
-        super::TESTED_CLI_VERSION
-    )]
+    #[error("Claude Code CLI not found at {path:?}: {}", super::missing_cli_fix())]
     CliNotFound {
         /// The path or command name that was tried.
         path: PathBuf,

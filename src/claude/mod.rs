@@ -28,8 +28,8 @@ mod system;
 mod transport;
 
 pub use cli_version::{
-    CliFit, CliVersion, CliVersionError, TESTED_CLI_VERSION, install_hint, installed_cli_version,
-    tested_package,
+    CliFit, CliVersion, CliVersionError, TESTED_CLI_VERSION, installed_cli_version,
+    missing_cli_fix, tested_package,
 };
 pub use client::{ClaudeClient, ClientHandle, ImageAttachment, StreamConnection, UserContent};
 pub use control::{

@@ -23,11 +23,9 @@ pub async fn claude_is_authenticated(
     let output = status_json(cli, env).await.map_err(|error| {
         if error.kind() == std::io::ErrorKind::NotFound {
             format!(
-                "Claude Code CLI not found at {}: run `ollim-bot setup` to install the \
-                     tested version {} for the bot, or set OLLIM_CLAUDE_CLI to the path of the \
-                     `claude` executable",
+                "Claude Code CLI not found at {}: {}",
                 cli.display(),
-                crate::claude::TESTED_CLI_VERSION
+                crate::claude::missing_cli_fix()
             )
         } else {
             format!("could not run {} auth status: {error}", cli.display())

@@ -217,8 +217,7 @@ pub(crate) async fn cli_step<E>(
 /// the tested version when it is another (an update moved the tested one on) or doesn't run;
 /// a failure leaves the copy as it is and says so, and the bot goes on with it. A CLI the
 /// owner named, or one on PATH, is theirs: left alone (the start warns about its version).
-pub async fn keep_bot_copy_current(launch: &Launch) {
-    let cli = claude_cli_from(|name| launch.var(name));
+pub async fn keep_bot_copy_current(launch: &Launch, cli: &ClaudeCli) {
     if cli.origin != CliOrigin::BotCopy {
         return;
     }
@@ -229,7 +228,7 @@ pub async fn keep_bot_copy_current(launch: &Launch) {
     let Some(dir) = bot_cli_dir(|name| launch.var(name)) else {
         return;
     };
-    let said = describe(&cli, at.as_deref(), &found);
+    let said = describe(cli, at.as_deref(), &found);
     let Some(npm) = locate_executable(Path::new("npm"), search_path().as_deref()) else {
         eprintln!(
             "warning: the bot's {said} is not the tested {TESTED_CLI_VERSION}, and there is              no npm on PATH to update it: `{}`",

@@ -28,18 +28,23 @@ pub(crate) fn cli_processes(h: &BotHarness) -> usize {
 
 /// The bot with the CLI's idle time at a minute (`/config cli_idle_minutes 1`), greeted.
 pub(crate) async fn start() -> BotHarness {
+    start_idle(1, &[]).await
+}
+
+/// The bot with `/config cli_idle_minutes` at `minutes` and `env` set, greeted.
+pub(crate) async fn start_idle(minutes: u32, env: &[(&str, &str)]) -> BotHarness {
     let sandbox = CliSandbox::new();
     std::fs::create_dir_all(sandbox.data_dir.join("state")).unwrap();
     std::fs::write(
         sandbox.data_dir.join("state/config.json"),
-        r#"{"cli_idle_minutes": 1}"#,
+        format!(r#"{{"cli_idle_minutes": {minutes}}}"#),
     )
     .unwrap();
     let h = BotHarness::start_parts(
         FakeDiscord::start(FakeConfig::default()).await,
         MockApi::start().await,
         sandbox,
-        &[],
+        env,
     )
     .await;
     h.greeted().await;
@@ -221,21 +226,7 @@ async fn the_cli_starts_on_the_owner_s_first_sign_not_at_start() {
     h.converse("hello", "Hi!").await;
     h.terminate().await;
 
-    let sandbox = CliSandbox::new();
-    std::fs::create_dir_all(sandbox.data_dir.join("state")).unwrap();
-    std::fs::write(
-        sandbox.data_dir.join("state/config.json"),
-        r#"{"cli_idle_minutes": 0}"#,
-    )
-    .unwrap();
-    let mut h = BotHarness::start_parts(
-        FakeDiscord::start(FakeConfig::default()).await,
-        MockApi::start().await,
-        sandbox,
-        &[],
-    )
-    .await;
-    h.greeted().await;
+    let mut h = start_idle(0, &[]).await;
     awake(&h, "the always-up CLI started at ready").await;
     h.terminate().await;
 }

@@ -23,7 +23,7 @@ use crate::{
         command::{self, CommandReply},
         open_services,
     },
-    claude::{CliVersionError, TESTED_CLI_VERSION, installed_cli_version},
+    claude::{CliVersionError, installed_cli_version, missing_cli_fix},
     config::{Config, RuntimeConfig},
     state::{
         instance_lock::{InstanceLock, InstanceLockError},
@@ -57,11 +57,7 @@ pub async fn run(config: Config, model: Option<String>) -> anyhow::Result<i32> {
             }
         }
         Err(error @ CliVersionError::Spawn { .. }) => {
-            eprintln!(
-                "error: {error}\nrun `ollim-bot setup` to install the tested version \
-                 {TESTED_CLI_VERSION} for the bot, or set OLLIM_CLAUDE_CLI to the `claude` \
-                 executable"
-            );
+            eprintln!("error: {error}\n{}", missing_cli_fix());
             return Ok(1);
         }
         Err(error) => eprintln!("[warn] {error}"),

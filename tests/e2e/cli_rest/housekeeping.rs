@@ -6,13 +6,7 @@ use std::{process::Command, time::Duration};
 
 use serde_json::json;
 
-use crate::support::{
-    bot::{BotHarness, ollim_command},
-    cli::CliSandbox,
-    fake_discord::{FakeConfig, FakeDiscord},
-    mock_api::MockApi,
-    procs::tree,
-};
+use crate::support::{bot::ollim_command, procs::tree};
 
 /// Sends `signal` (`STOP`, `CONT`) to every process in `pids`.
 fn signal_all(pids: &[u32], signal: &str) {
@@ -28,21 +22,7 @@ fn signal_all(pids: &[u32], signal: &str) {
 /// a background reminder fired then pings the owner, and nothing refused it as "mid-conversation".
 #[tokio::test]
 async fn a_run_while_the_cli_is_put_to_sleep_still_pings() {
-    let sandbox = CliSandbox::new();
-    std::fs::create_dir_all(sandbox.data_dir.join("state")).unwrap();
-    std::fs::write(
-        sandbox.data_dir.join("state/config.json"),
-        r#"{"cli_idle_minutes": 1}"#,
-    )
-    .unwrap();
-    let mut h = BotHarness::start_parts(
-        FakeDiscord::start(FakeConfig::default()).await,
-        MockApi::start().await,
-        sandbox,
-        &[("OLLIM_SCHEDULER_SYNC_SECS", "1")],
-    )
-    .await;
-    h.greeted().await;
+    let mut h = super::start_idle(1, &[("OLLIM_SCHEDULER_SYNC_SECS", "1")]).await;
     h.converse("hello", "Hi!").await;
     let cli: Vec<u32> = tree(h.pid())
         .into_iter()

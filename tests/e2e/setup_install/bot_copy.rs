@@ -10,6 +10,17 @@ use crate::support::{
     self, bot::BotHarness, cli::CliSandbox, cli::claude_cli_path, mock_api::Reply,
 };
 
+/// The bot's own copy's folder in `sandbox`'s HOME, and its `node_modules/.bin`, made.
+fn bot_copy_folders(sandbox: &CliSandbox) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = sandbox
+        .home
+        .path()
+        .join(".local/share/ollim-bot/claude-cli");
+    let bin = dir.join("node_modules/.bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    (dir, bin)
+}
+
 /// The bot's own copy is what a started bot runs without `OLLIM_CLAUDE_CLI`: its CLI starts
 /// from there inside the container and answers a DM. An agent granted a shell then tries to
 /// swap that copy for its own program and to plant a file beside it: the copy is as it was.
@@ -21,12 +32,7 @@ async fn the_bot_runs_its_own_copy_and_its_agent_cannot_change_it() {
         "a `claude` on PATH: this test needs a machine without one"
     );
     let sandbox = CliSandbox::new();
-    let dir = sandbox
-        .home
-        .path()
-        .join(".local/share/ollim-bot/claude-cli");
-    let bin = dir.join("node_modules/.bin");
-    std::fs::create_dir_all(&bin).unwrap();
+    let (dir, bin) = bot_copy_folders(&sandbox);
     let real = std::fs::canonicalize(claude_cli_path()).unwrap();
     std::os::unix::fs::symlink(&real, bin.join("claude")).unwrap();
     std::fs::write(
@@ -82,12 +88,7 @@ async fn the_bot_runs_its_own_copy_and_its_agent_cannot_change_it() {
 #[tokio::test]
 async fn a_start_brings_the_bot_s_own_copy_to_the_tested_version() {
     let sandbox = CliSandbox::new();
-    let dir = sandbox
-        .home
-        .path()
-        .join(".local/share/ollim-bot/claude-cli");
-    let bin = dir.join("node_modules/.bin");
-    std::fs::create_dir_all(&bin).unwrap();
+    let (dir, bin) = bot_copy_folders(&sandbox);
     let old = bin.join("claude");
     std::fs::write(&old, "#!/bin/sh\necho '2.1.300 (Claude Code)'\n").unwrap();
     std::fs::set_permissions(&old, std::fs::Permissions::from_mode(0o755)).unwrap();
