@@ -52,8 +52,9 @@ pub fn tested_package() -> String {
 /// the start-up auth check and `chat`.
 pub fn missing_cli_fix() -> String {
     format!(
-        "run `ollim-bot setup` to install the tested version {TESTED_CLI_VERSION} for the bot, \
-         or set OLLIM_CLAUDE_CLI to the path of the `claude` executable"
+        "run `ollim-bot setup` to install the tested version ({}) for the bot, or set \
+         OLLIM_CLAUDE_CLI to the path of the `claude` executable",
+        tested_package()
     )
 }
 
