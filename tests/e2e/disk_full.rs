@@ -11,6 +11,10 @@ use std::{
     io::Write as _,
     path::{Path, PathBuf},
     process::Command,
+    sync::{
+        Arc,
+        atomic::{AtomicBool, Ordering},
+    },
     time::Duration,
 };
 
@@ -33,14 +37,47 @@ impl TinyDisk {
         mounted.then(|| Self(at.to_path_buf()))
     }
 
-    /// Writes a filler until the disk is full.
-    fn fill(&self) -> PathBuf {
+    /// Writes a filler until the disk is full, and keeps it full: space freed later (a
+    /// database's journal removed after its write failed, a file replaced by a smaller one)
+    /// is taken again at once, as another program filling the disk would, so whether the bot's
+    /// next write fails doesn't depend on what was being written at the moment it filled.
+    fn fill(&self) -> Filler {
         let path = self.0.join("filler");
         let mut file = std::fs::File::create(&path).unwrap();
-        let block = vec![0u8; 4096];
-        while file.write_all(&block).is_ok() {}
-        let _ = file.sync_all();
-        path
+        let stop = Arc::new(AtomicBool::new(false));
+        let keeper = {
+            let stop = Arc::clone(&stop);
+            std::thread::spawn(move || {
+                let block = vec![0u8; 512];
+                while !stop.load(Ordering::Relaxed) {
+                    while file.write_all(&block).is_ok() {}
+                    std::thread::sleep(Duration::from_millis(2));
+                }
+            })
+        };
+        // Full once a write fails: the keeper has run out of space at least once.
+        let probe = self.0.join("probe");
+        while std::fs::write(&probe, [0u8; 4096]).is_ok() {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        let _ = std::fs::remove_file(&probe);
+        Filler { path, stop, keeper }
+    }
+}
+
+/// The filler that keeps a [`TinyDisk`] full until it is removed.
+struct Filler {
+    path: PathBuf,
+    stop: Arc<AtomicBool>,
+    keeper: std::thread::JoinHandle<()>,
+}
+
+impl Filler {
+    /// Stops filling and removes the filler: the space is free again.
+    fn remove(self) {
+        self.stop.store(true, Ordering::Relaxed);
+        self.keeper.join().unwrap();
+        std::fs::remove_file(&self.path).unwrap();
     }
 }
 
@@ -87,7 +124,7 @@ async fn a_full_disk_is_told_once_the_bot_answers_and_recovers_by_itself() {
     );
     assert_eq!(count(&h, FULL), 1, "told once");
 
-    std::fs::remove_file(&filler).unwrap();
+    filler.remove();
     h.wait_for_bot_message_within("the recovery", Duration::from_secs(30), |m| {
         m.content.contains(BACK)
     })
