@@ -198,8 +198,9 @@ async fn slash_clear_starts_fresh() {
     h.terminate().await;
 }
 
-/// Runs `/permissions default` in the DM; the interaction's callback.
-async fn permissions_default(h: &BotHarness) -> serde_json::Value {
+/// Runs `/permissions default` in the DM; the answer as the owner reads it (a loaded machine
+/// can make the bot defer it).
+async fn permissions_default(h: &BotHarness) -> String {
     let set = h
         .discord
         .slash(
@@ -208,7 +209,7 @@ async fn permissions_default(h: &BotHarness) -> serde_json::Value {
             serde_json::json!([{"name": "mode", "type": 3, "value": "default"}]),
         )
         .await;
-    h.discord.wait_for_callback(set).await
+    h.discord.wait_for_answer(set).await
 }
 
 /// PRM-4/5: in `default` mode a tool asks by reaction; 🔓 runs it and allows it for the session.
@@ -218,11 +219,8 @@ async fn tool_approval_by_reaction() {
     let h = BotHarness::start_with(discord_config, &[]).await;
     h.greeted().await;
     let mut h = h;
-    let callback = permissions_default(&h).await;
-    assert!(
-        callback.to_string().contains("permissions: default."),
-        "{callback}"
-    );
+    let answer = permissions_default(&h).await;
+    assert!(answer.contains("permissions: default."), "{answer}");
     h.mock.push(Reply::tool_use(
         "Bash",
         serde_json::json!({"command": "touch notes/made.txt && echo MADE"}),
