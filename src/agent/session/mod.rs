@@ -49,6 +49,8 @@ use crate::{
     domain::fork_control::ForkControl,
     mcp::{ToolScope, availability::ScopeCell},
     scheduling::chain::ChainSlot,
+    skills::leading_command,
+    state::paths::DataDir,
 };
 
 /// How long a disconnecting CLI may take to finish before it is killed.
@@ -67,7 +69,7 @@ pub struct Prompt {
     /// Where the turn's output goes (the conversation's place unless said otherwise).
     pub place: TurnPlace,
     /// A slash command sent before the time stamp and the updates, for the CLI to run: a
-    /// job's body that starts with an approved skill or command (CTX-11).
+    /// job's body or the owner's words that start with an approved skill or command (CTX-11).
     pub lead: Option<String>,
 }
 
@@ -86,6 +88,28 @@ impl Prompt {
     #[must_use]
     pub fn answered_in(self, place: TurnPlace) -> Self {
         Self { place, ..self }
+    }
+
+    /// The owner's typed words as the CLI should get them: words starting with a skill or
+    /// command the CLI loads as approved (`/improve-routine routines/x.md`) lead, so the CLI
+    /// runs it with the rest as its arguments and the time and updates after them (CTX-11, as
+    /// for a job's body); other words, a built-in (`/clear`) or an unknown name among them,
+    /// stay text after the time.
+    #[must_use]
+    pub fn led_by_its_command(self, data_dir: &DataDir) -> Self {
+        if self.lead.is_some() || leading_command(&self.text, data_dir).is_none() {
+            return self;
+        }
+        Self {
+            lead: Some(self.text.trim().to_owned()),
+            text: String::new(),
+            ..self
+        }
+    }
+
+    /// The words this prompt carries, for a line about it: its command when one leads.
+    pub fn words(&self) -> &str {
+        self.lead.as_deref().unwrap_or(&self.text)
     }
 }
 

@@ -153,7 +153,7 @@ impl MainSession {
         format!(
             "{} said: {} — you answered: {}",
             self.services.config.user_name,
-            excerpt(&prompt.text),
+            excerpt(prompt.words()),
             excerpt(&report.text)
         )
     }

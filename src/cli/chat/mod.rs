@@ -111,7 +111,7 @@ pub async fn run(config: Config, model: Option<String>) -> anyhow::Result<i32> {
             continue;
         }
         // Ctrl-C stops the reply in progress; a second one leaves (issue 24 §8).
-        let turn = handle_line(&session, &line);
+        let turn = handle_line(&session, &line, &opened.services.data_dir);
         tokio::pin!(turn);
         let mut interrupted = false;
         let keep_going = loop {
@@ -169,7 +169,7 @@ fn drive_the_session(config: &Config) -> anyhow::Result<Option<InstanceLock>> {
 }
 
 /// Handles one input line; returns `false` to leave.
-async fn handle_line(session: &MainSession, line: &str) -> bool {
+async fn handle_line(session: &MainSession, line: &str, data_dir: &DataDir) -> bool {
     match line.split_whitespace().next().unwrap_or_default() {
         "/quit" | "/exit" => return false,
         "/help" => {
@@ -181,7 +181,10 @@ async fn handle_line(session: &MainSession, line: &str) -> bool {
     let reply = match command::parse_line(line) {
         Some(Ok(parsed)) => session.run_command(parsed).await,
         Some(Err(usage)) => CommandReply::from(usage),
-        None => match session.exchange(Prompt::text(line)).await {
+        None => match session
+            .exchange(Prompt::text(line).led_by_its_command(data_dir))
+            .await
+        {
             Ok(report)
                 if report.result.is_error
                     && !report.result.was_interrupted()

@@ -199,6 +199,7 @@ impl Conversations {
             place: TurnPlace::Conversation,
             lead: None,
         }
+        .led_by_its_command(&self.reach.services.data_dir)
     }
 }
 
