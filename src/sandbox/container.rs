@@ -64,7 +64,10 @@ pub(super) fn probe(path_var: Option<&std::ffi::OsStr>) -> ContainerSupport {
     {
         Ok(output) if output.status.success() => ContainerSupport::Available { bwrap },
         Ok(output) => ContainerSupport::Unavailable {
-            reason: refusal_reason(String::from_utf8_lossy(&output.stderr).trim()),
+            reason: refusal_reason(
+                String::from_utf8_lossy(&output.stderr).trim(),
+                in_container_engine(),
+            ),
         },
         Err(error) => ContainerSupport::Unavailable {
             reason: format!("bwrap at {} could not be run: {error}", bwrap.display()),
@@ -72,14 +75,28 @@ pub(super) fn probe(path_var: Option<&std::ffi::OsStr>) -> ContainerSupport {
     }
 }
 
+/// Whether the bot itself runs in a Docker or Podman container (the marker file each engine
+/// puts at the root).
+fn in_container_engine() -> bool {
+    Path::new("/.dockerenv").exists() || Path::new("/run/.containerenv").exists()
+}
+
 /// Why bwrap refused the probe, from what it said, with the likely cause: a fresh /proc
-/// refused is what a container engine's masked /proc paths cause (BOOT-11); anything else,
-/// most often, user namespaces switched off.
-fn refusal_reason(stderr: &str) -> String {
+/// refused is what a container engine's masked /proc paths cause (BOOT-11); anything else in
+/// an engine, its seccomp filter (Podman's refuses the hostname, Docker's the namespaces) or
+/// `AppArmor` profile; outside one, most often, user namespaces switched off.
+fn refusal_reason(stderr: &str, in_engine: bool) -> String {
     if stderr.contains("Can't mount proc") {
         format!(
             "bwrap could not mount a fresh /proc (in a container engine, its masked /proc paths \
              forbid it: `--security-opt systempaths=unconfined`, see docs/container.md): {stderr}"
+        )
+    } else if in_engine {
+        format!(
+            "bwrap could not make a container inside this container (the engine's seccomp \
+             filter or AppArmor profile refuses it: `--security-opt seccomp=unconfined` and, on \
+             AppArmor hosts, `--security-opt apparmor=unconfined`; see docs/container.md): \
+             {stderr}"
         )
     } else {
         format!(

@@ -134,11 +134,26 @@ fn a_secret_a_mount_would_show_is_covered_by_an_empty_file() {
 
 #[test]
 fn a_refused_proc_names_the_container_engines_setting() {
-    let masked =
-        refusal_reason("bwrap: Can't mount proc on /newroot/proc: Operation not permitted");
+    let masked = refusal_reason(
+        "bwrap: Can't mount proc on /newroot/proc: Operation not permitted",
+        true,
+    );
     assert!(masked.contains("systempaths=unconfined"), "{masked}");
     assert!(masked.ends_with("Operation not permitted"), "{masked}");
-    let userns = refusal_reason("bwrap: No permissions to create new namespace");
+    let userns = refusal_reason("bwrap: No permissions to create new namespace", false);
     assert!(userns.contains("unprivileged_userns_clone"), "{userns}");
     assert!(!userns.contains("systempaths"), "{userns}");
+}
+
+/// Podman's default seccomp filter refuses the container's hostname (seen under Podman 4.3):
+/// inside an engine the fix named is the engine's setting, not a host sysctl.
+#[test]
+fn another_refusal_inside_an_engine_names_its_seccomp_setting() {
+    let refused = refusal_reason(
+        "bwrap: Can't set hostname to ollim-agent: Operation not permitted",
+        true,
+    );
+    assert!(refused.contains("seccomp=unconfined"), "{refused}");
+    assert!(refused.contains("apparmor=unconfined"), "{refused}");
+    assert!(!refused.contains("sysctl"), "{refused}");
 }

@@ -27,6 +27,7 @@ mod cli_start_faults;
 mod climb;
 mod clock;
 mod container_entrypoint;
+mod container_image;
 mod counterfactual;
 mod crash;
 mod discord;
