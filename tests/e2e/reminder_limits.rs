@@ -265,10 +265,12 @@ async fn runs_that_schedule_runs_end_after_a_few_generations() {
             .filter(|name| !seen.contains(name))
             .collect::<Vec<_>>()
     };
+    // A clock moved with no file event after it is seen at the scheduler's next look, up to a
+    // minute later (`LONGEST_SLEEP`, as after a suspend); the wait allows that and the run.
     while !ended() {
         wait::until_true(
             "the next reminder, or the line's end",
-            Duration::from_secs(60),
+            Duration::from_secs(120),
             || ended() || !unseen(&seen).is_empty(),
             || format!("runs: {:?}\n{}", runs_started(&h), h.log()),
         )
